@@ -1,0 +1,156 @@
+//! The closed set of error codes every tool answers with, and the error type that carries one.
+//!
+//! Text form: `CODE: message` then `Recover: call <tool>`; the same fields go into
+//! `structuredContent`, so an agent and a person read the same thing.
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+/// What happened to a call, in the five words the contract uses.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Outcome {
+    /// Nothing was sent: the call was checked and refused.
+    Refused,
+    Done,
+    /// Some of the work was done; the result says which.
+    Partial,
+    /// The work was attempted and did not happen.
+    Failed,
+    /// The request went out and the reply was lost: it may have taken effect.
+    Unknown,
+}
+
+macro_rules! codes {
+    ($( $variant:ident = $text:literal, $meaning:literal, $recover:literal; )*) => {
+        /// Every error code tabpilot can answer with.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+        pub enum Code { $( #[serde(rename = $text)] $variant, )* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
+
+            pub fn as_str(self) -> &'static str {
+                match self { $(Code::$variant => $text,)* }
+            }
+
+            /// One line saying what the code means.
+            pub fn meaning(self) -> &'static str {
+                match self { $(Code::$variant => $meaning,)* }
+            }
+
+            /// The tool (or action) that recovers from it.
+            pub fn recover(self) -> &'static str {
+                match self { $(Code::$variant => $recover,)* }
+            }
+
+            pub fn parse(text: &str) -> Option<Code> {
+                match text { $($text => Some(Code::$variant),)* _ => None }
+            }
+        }
+    };
+}
+
+codes! {
+    BadArgs = "BAD_ARGS", "the arguments do not match the tool's schema or rules", "the same tool with corrected arguments";
+    StaleRef = "STALE_REF", "the element behind the ref is gone from the page", "browser_snapshot";
+    NotActionable = "NOT_ACTIONABLE", "the element is hidden, disabled, moving or covered", "browser_snapshot";
+    ElementAmbiguous = "ELEMENT_AMBIGUOUS", "more than one element fits and tabpilot will not guess", "browser_snapshot";
+    TabClaimed = "TAB_CLAIMED", "another agent holds this tab", "browser_new_tab";
+    TabGone = "TAB_GONE", "the tab was closed", "browser_list_tabs";
+    LeaseLost = "LEASE_LOST", "this agent's hold on the tab ended", "browser_list_tabs";
+    NoBrowser = "NO_BROWSER", "no browser is connected to the relay", "browser_status";
+    AmbiguousBrowser = "AMBIGUOUS_BROWSER", "several browsers are connected and none was named", "browser_status";
+    NavigationFailed = "NAVIGATION_FAILED", "the navigation did not reach the page", "browser_navigate";
+    RestrictedPage = "RESTRICTED_PAGE", "the browser does not let extensions act on this page", "browser_navigate";
+    AdvancedModeRequired = "ADVANCED_MODE_REQUIRED", "this needs a capability that is switched off", "browser_status";
+    CaptureStalled = "CAPTURE_STALLED", "the browser did not produce the capture in time", "browser_screenshot";
+    OriginBlocked = "ORIGIN_BLOCKED", "policy forbids this origin", "browser_navigate";
+    ReadOnly = "READ_ONLY", "read-only mode forbids changing the page", "browser_snapshot";
+    EvalBlocked = "EVAL_BLOCKED", "running caller-supplied script is switched off", "browser_snapshot";
+    PathOutsideSandbox = "PATH_OUTSIDE_SANDBOX", "the path is outside the client's roots, the workspace and the temp directory", "the same tool with a path inside the sandbox";
+    Timeout = "TIMEOUT", "the call did not finish in its time limit", "browser_snapshot";
+    DialogOpen = "DIALOG_OPEN", "a JavaScript dialog is blocking the page", "browser_handle_dialog";
+    ManifestInvalid = "MANIFEST_INVALID", "a .tabpilot/agent.json manifest or the user's agent.json is invalid", "agent_context";
+    NotFound = "NOT_FOUND", "no skill or registered command has that name", "list_local_skills or list_local_commands";
+    Internal = "INTERNAL", "tabpilot hit a fault of its own; the message says where", "browser_status";
+}
+
+impl std::fmt::Display for Code {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A failed tool call: its code, a message a user can act on, and what happened.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error("{code}: {message}")]
+pub struct ToolError {
+    pub code: Code,
+    pub message: String,
+    pub outcome: Outcome,
+}
+
+impl ToolError {
+    /// An error found before anything was sent: the outcome is `refused`.
+    pub fn refused(code: Code, message: impl Into<String>) -> Self {
+        ToolError { code, message: message.into(), outcome: Outcome::Refused }
+    }
+
+    /// An error after the work was attempted.
+    pub fn failed(code: Code, message: impl Into<String>) -> Self {
+        ToolError { code, message: message.into(), outcome: Outcome::Failed }
+    }
+
+    pub fn bad_args(message: impl Into<String>) -> Self {
+        Self::refused(Code::BadArgs, message)
+    }
+
+    pub fn with_outcome(mut self, outcome: Outcome) -> Self {
+        self.outcome = outcome;
+        self
+    }
+
+    /// The text an agent and a person both read.
+    pub fn text(&self) -> String {
+        let recover = self.code.recover();
+        let verb = if recover.starts_with("the ") { "" } else { "call " };
+        format!("{}: {}\nRecover: {verb}{recover}", self.code, self.message)
+    }
+
+    /// The same fields for `structuredContent`.
+    pub fn structured(&self) -> Value {
+        json!({
+            "outcome": self.outcome,
+            "error": {
+                "code": self.code,
+                "message": self.message,
+                "meaning": self.code.meaning(),
+                "recover": self.code.recover(),
+            }
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_code_round_trips_and_explains_itself() {
+        for code in Code::ALL {
+            assert_eq!(Code::parse(code.as_str()), Some(*code));
+            assert!(!code.meaning().is_empty() && !code.recover().is_empty());
+            let wire = serde_json::to_value(code).unwrap();
+            assert_eq!(wire, json!(code.as_str()));
+        }
+    }
+
+    #[test]
+    fn text_names_the_code_and_the_recovering_tool() {
+        let e = ToolError::refused(Code::StaleRef, "ref e1 is gone");
+        assert_eq!(e.text(), "STALE_REF: ref e1 is gone\nRecover: call browser_snapshot");
+        assert_eq!(e.structured()["error"]["recover"], "browser_snapshot");
+        assert_eq!(e.structured()["outcome"], "refused");
+    }
+}

@@ -1,0 +1,3 @@
+//! The tool layer shared by the MCP server and the CLI.
+
+pub mod spec;
