@@ -1,3 +1,134 @@
-//! The tool layer shared by the MCP server and the CLI.
+//! The tool layer shared by the MCP server and the CLI: one session per agent, the same call
+//! giving the same result and the same error text in both.
 
+mod browser;
+mod image;
 pub mod spec;
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::Value;
+
+use crate::error::{Code, Outcome, ToolError};
+use crate::launch::{self, LaunchOptions, Launched};
+use crate::link::{Link, LinkState, Reply, Request};
+use crate::protocol::{PeerInfo, Scope};
+use spec::{ToolOutput, ToolSpec};
+
+/// Every tool, in the order clients list them.
+pub fn specs() -> Vec<ToolSpec> {
+    browser::specs()
+}
+
+/// Finds a tool by its name, with or without the `browser_` prefix.
+pub fn find(name: &str) -> Option<ToolSpec> {
+    let all = specs();
+    let exact = all.iter().find(|s| s.name == name).cloned();
+    exact.or_else(|| all.into_iter().find(|s| s.name.strip_prefix("browser_") == Some(name)))
+}
+
+/// One agent's view of tabpilot: its relay link, its tab, and the browser it may launch.
+pub struct Session {
+    link: Arc<Link>,
+    /// `mcp --launch`: start a managed browser the first time a tool needs one.
+    launch_on_demand: Option<LaunchOptions>,
+    launched: Mutex<Option<Launched>>,
+    launching: tokio::sync::Mutex<()>,
+    current_tab: Mutex<Option<i64>>,
+    /// Send every call to this browser (the one a demo or `mcp --launch` started).
+    pinned_browser: Mutex<Option<String>>,
+}
+
+impl Session {
+    pub fn new(info: PeerInfo, launch_on_demand: Option<LaunchOptions>) -> Result<Self, ToolError> {
+        Ok(Session {
+            link: Arc::new(Link::new(info, true)?),
+            launch_on_demand,
+            launched: Mutex::new(None),
+            launching: tokio::sync::Mutex::new(()),
+            current_tab: Mutex::new(None),
+            pinned_browser: Mutex::new(None),
+        })
+    }
+
+    pub fn link(&self) -> &Link {
+        &self.link
+    }
+
+    /// Runs a tool by its full name. Arguments are checked before anything is sent.
+    pub async fn call(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
+        match self.browser_tool(name, args).await {
+            Some(result) => result,
+            None => Err(ToolError::bad_args(format!("there is no tool {name:?}; list them with tools/list or `tabpilot tools`"))),
+        }
+    }
+
+    /// Sends a call through the relay, launching the managed browser first when asked to and
+    /// none is connected. Only a refused call is retried: nothing of it reached a browser.
+    async fn relay(&self, mut req: Request) -> Result<Reply, ToolError> {
+        if req.target.browser.is_none() {
+            req.target.browser = self.pinned_browser.lock().unwrap().clone();
+        }
+        let scope = req.scope;
+        let first = self.link.call(req.clone()).await;
+        let reply = match first {
+            Err(e) if e.code == Code::NoBrowser && e.outcome == Outcome::Refused && req.scope != Scope::Relay && self.launch_on_demand.is_some() => {
+                self.launch_once().await?;
+                self.link.call(req).await?
+            }
+            other => other?,
+        };
+        if scope == Scope::Tab {
+            *self.current_tab.lock().unwrap() = reply.1.as_ref().and_then(|t| t.tab);
+        }
+        Ok(reply)
+    }
+
+    async fn launch_once(&self) -> Result<(), ToolError> {
+        let _guard = self.launching.lock().await;
+        if self.launched.lock().unwrap().is_some() {
+            return Ok(());
+        }
+        let opts = self.launch_on_demand.clone().expect("checked by the caller");
+        let browser = launch::launch(&opts)?;
+        let label = browser.label.clone();
+        *self.launched.lock().unwrap() = Some(browser);
+        let id = launch::wait_joined(&self.link, &label, Duration::from_secs(30)).await?;
+        self.pin_browser(id);
+        Ok(())
+    }
+
+    /// Sends every later call to this browser.
+    pub fn pin_browser(&self, browser_id: String) {
+        *self.pinned_browser.lock().unwrap() = Some(browser_id);
+    }
+
+    fn link_state(&self) -> LinkState {
+        self.link.state()
+    }
+
+    /// This agent's tab: known here after a page call, else asked of the relay's books (a
+    /// one-shot CLI call starts knowing nothing).
+    async fn current_tab(&self) -> Option<i64> {
+        if let Some(tab) = *self.current_tab.lock().unwrap() {
+            return Some(tab);
+        }
+        let req = Request { tool: "mytab".into(), ..Request::status() };
+        let tab = self.link.call(req).await.ok().and_then(|(v, _)| v["tab"].as_i64());
+        *self.current_tab.lock().unwrap() = tab;
+        tab
+    }
+
+    fn set_current_tab(&self, tab: Option<i64>) {
+        *self.current_tab.lock().unwrap() = tab;
+    }
+
+    /// Ends the session: stops the link and closes a browser this session launched.
+    pub fn shutdown(&self) {
+        self.link.stop();
+        if let Some(browser) = self.launched.lock().unwrap().take() {
+            browser.close();
+        }
+    }
+}

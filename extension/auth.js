@@ -1,0 +1,13 @@
+// The extension's half of the relay's HMAC-SHA256 challenge-response.
+const enc = new TextEncoder();
+
+export function randomHex(bytes) {
+  const b = crypto.getRandomValues(new Uint8Array(bytes));
+  return Array.from(b, (x) => x.toString(16).padStart(2, '0')).join('');
+}
+
+export async function hmacHex(secret, message) {
+  const key = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const sig = new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(message)));
+  return Array.from(sig, (x) => x.toString(16).padStart(2, '0')).join('');
+}

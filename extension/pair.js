@@ -1,0 +1,10 @@
+// Content script on the loopback pairing page: hands the page's one-time code to the extension.
+if (location.pathname.startsWith('/pair/') && document.querySelector('meta[name="tabpilot-pairing"]')) {
+  chrome.runtime.sendMessage({ type: 'pair' }).then((r) => {
+    const status = document.getElementById('status');
+    if (!status) return;
+    if (r?.paired) status.textContent = 'Paired. You can close this tab.';
+    else if (r?.needsClick) status.textContent = 'This browser is already paired. Click the tabpilot icon and choose "Replace pairing" to pair it with this relay.';
+    else status.textContent = `Not paired: ${r?.reason || 'unknown error'}`;
+  });
+}

@@ -1,0 +1,196 @@
+// Service worker: the link to the tabpilot relay and the chrome.* orchestration. DOM work lives
+// in page/agent.js; this file never runs code a caller supplies.
+import { handle, ToolError } from './tools.js';
+import { hmacHex, randomHex } from './auth.js';
+import { pairFrom } from './pairing.js';
+
+const FIRST_DELAY = 500;
+const MAX_DELAY = 8000;
+
+const link = {
+  ws: null,
+  state: 'starting', // starting | connecting | connected | retrying | unpaired
+  port: null,
+  delay: FIRST_DELAY,
+  timer: null,
+  connecting: false,
+  controllers: [],
+};
+
+// Pairing: a managed browser finds its relay's ports and secret in managed.json, written next to
+// this file at launch; a user's browser stores what `tabpilot pair` handed it.
+async function pairing() {
+  try {
+    const r = await fetch(chrome.runtime.getURL('managed.json'));
+    if (r.ok) return await r.json();
+  } catch (_) {
+    // not a managed browser
+  }
+  const { pairing } = await chrome.storage.local.get('pairing');
+  return pairing || null;
+}
+
+async function identity() {
+  let { browserId } = await chrome.storage.local.get('browserId');
+  if (!browserId) {
+    browserId = crypto.randomUUID();
+    await chrome.storage.local.set({ browserId });
+  }
+  const brands = navigator.userAgentData?.brands?.map((b) => b.brand) || [];
+  const browser = brands.find((b) => !/Not.?A.?Brand|Chromium/i.test(b)) || 'Chromium';
+  return { browserId, browser };
+}
+
+function setState(state) {
+  link.state = state;
+  const badge = { connected: '', retrying: '…', unpaired: '!' }[state] ?? '';
+  chrome.action.setBadgeText({ text: badge }).catch(() => {});
+}
+
+function schedule() {
+  clearTimeout(link.timer);
+  setState('retrying');
+  link.timer = setTimeout(connect, link.delay);
+  link.delay = Math.min(link.delay * 2, MAX_DELAY);
+}
+
+export async function connect() {
+  if (link.ws || link.connecting) return;
+  link.connecting = true;
+  try {
+    const cfg = await pairing();
+    if (!cfg?.secret) {
+      setState('unpaired');
+      return;
+    }
+    setState('connecting');
+    const who = await identity();
+    const info = { ...who, profile: cfg.profile || null, label: cfg.label || null };
+    for (let port = cfg.ports[0]; port <= cfg.ports[1]; port++) {
+      if (await tryPort(port, cfg.secret, info)) {
+        link.delay = FIRST_DELAY;
+        return;
+      }
+    }
+    schedule();
+  } finally {
+    link.connecting = false;
+  }
+}
+
+function tryPort(port, secret, info) {
+  return new Promise((resolve) => {
+    let ws;
+    try {
+      ws = new WebSocket(`ws://127.0.0.1:${port}/browser`);
+    } catch (_) {
+      resolve(false);
+      return;
+    }
+    let cnonce = null;
+    let joined = false;
+    const give_up = setTimeout(() => ws.close(), 3000);
+    ws.onmessage = async (ev) => {
+      let frame;
+      try {
+        frame = JSON.parse(ev.data);
+      } catch (_) {
+        ws.close();
+        return;
+      }
+      if (!joined && frame.t === 'challenge') {
+        cnonce = randomHex(32);
+        const proof = await hmacHex(secret, `tabpilot/1 browser ${frame.nonce}`);
+        ws.send(JSON.stringify({ t: 'hello', role: 'browser', proof, cnonce, info }));
+      } else if (!joined && frame.t === 'welcome') {
+        const expected = await hmacHex(secret, `tabpilot/1 relay ${cnonce}`);
+        if (frame.proof !== expected) {
+          ws.close();
+          return;
+        }
+        joined = true;
+        clearTimeout(give_up);
+        link.ws = ws;
+        link.port = port;
+        setState('connected');
+        resolve(true);
+      } else if (joined) {
+        onFrame(ws, frame);
+      } else {
+        ws.close();
+      }
+    };
+    ws.onclose = () => {
+      clearTimeout(give_up);
+      if (!joined) {
+        resolve(false);
+        return;
+      }
+      if (link.ws === ws) {
+        link.ws = null;
+        link.port = null;
+        link.controllers = [];
+        schedule();
+      }
+    };
+    ws.onerror = () => {};
+  });
+}
+
+function send(frame) {
+  if (link.ws?.readyState === WebSocket.OPEN) link.ws.send(JSON.stringify(frame));
+}
+
+async function onFrame(ws, frame) {
+  switch (frame.t) {
+    case 'call': {
+      try {
+        const value = await handle(frame.tool, frame.target?.tab ?? null, frame.args || {}, frame.timeoutMs || 30000);
+        send({ t: 'result', id: frame.id, value });
+      } catch (e) {
+        const err = e instanceof ToolError ? e : new ToolError('INTERNAL', String(e?.message || e));
+        send({ t: 'result', id: frame.id, error: { code: err.code, message: err.message, outcome: err.outcome } });
+      }
+      break;
+    }
+    case 'roster':
+      link.controllers = frame.controllers || [];
+      break;
+    case 'ping':
+      send({ t: 'pong' });
+      break;
+    default:
+      break;
+  }
+}
+
+chrome.tabs.onRemoved.addListener((tabId) => send({ t: 'event', kind: 'tabRemoved', tab: tabId }));
+
+// Chrome stops an idle service worker; the alarm wakes it, and waking reconnects.
+chrome.alarms.create('tabpilot-keepalive', { periodInMinutes: 0.5 });
+chrome.alarms.onAlarm.addListener(() => connect());
+chrome.runtime.onStartup.addListener(() => connect());
+chrome.runtime.onInstalled.addListener(() => connect());
+
+chrome.runtime.onMessage.addListener((msg, sender, reply) => {
+  if (msg?.type === 'status') {
+    reply({ state: link.state, port: link.port, controllers: link.controllers, retryMs: link.delay });
+    return false;
+  }
+  if (msg?.type === 'pair' || msg?.type === 'pair-confirm') {
+    pairFrom(msg, sender)
+      .then(async (r) => {
+        if (r.paired) {
+          link.ws?.close();
+          link.delay = FIRST_DELAY;
+          await connect();
+        }
+        reply(r);
+      })
+      .catch((e) => reply({ paired: false, reason: String(e?.message || e) }));
+    return true;
+  }
+  return false;
+});
+
+connect();

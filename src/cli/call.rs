@@ -1,0 +1,158 @@
+//! `tabpilot <tool> ...`: a one-shot controller. It joins the relay under the CLI's session, so
+//! successive commands drive the same tab.
+
+use std::process::ExitCode;
+
+use serde_json::{Map, Value, json};
+
+use crate::error::ToolError;
+use crate::protocol::PeerInfo;
+use crate::tools::{self, Session};
+
+/// The session all CLI calls share (`TABPILOT_SESSION` names another).
+pub fn cli_session() -> Result<Session, ToolError> {
+    let session = std::env::var("TABPILOT_SESSION").unwrap_or_else(|_| "cli".into());
+    let info = PeerInfo { name: "tabpilot cli".into(), pid: std::process::id(), session: Some(session), ..Default::default() };
+    Session::new(info, None)
+}
+
+/// Short forms: the positional words each common tool takes.
+fn positional(tool: &str) -> &'static [&'static str] {
+    match tool {
+        "browser_navigate" => &["url"],
+        "browser_click" => &["ref"],
+        "browser_type" => &["ref", "text"],
+        "browser_screenshot" => &["filePath"],
+        "browser_new_tab" => &["url"],
+        "browser_close_tab" => &["tabId"],
+        _ => &[],
+    }
+}
+
+fn alias(word: &str) -> &str {
+    match word {
+        "read" => "browser_read_page",
+        "tabs" => "browser_list_tabs",
+        "new-tab" => "browser_new_tab",
+        "close-tab" => "browser_close_tab",
+        other => other,
+    }
+}
+
+/// Parses `TOOL [POSITIONAL...] [--args JSON] [--json] [--submit]` into a tool name and arguments.
+fn parse(words: &[String]) -> Result<(String, Value, bool), ToolError> {
+    let (first, rest) = words.split_first().ok_or_else(|| ToolError::bad_args("name a tool"))?;
+    let spec = tools::find(alias(first)).ok_or_else(|| {
+        ToolError::bad_args(format!("there is no tool {first:?}; `tabpilot tools` lists them"))
+    })?;
+    let mut args = Map::new();
+    let mut json_out = false;
+    let mut names = positional(spec.name).iter();
+    let mut words = rest.iter();
+    while let Some(w) = words.next() {
+        match w.as_str() {
+            "--json" => json_out = true,
+            "--submit" => {
+                args.insert("submit".into(), json!(true));
+            }
+            "--args" => {
+                let text = words.next().ok_or_else(|| ToolError::bad_args("--args needs a JSON object"))?;
+                let extra: Map<String, Value> = serde_json::from_str(text)
+                    .map_err(|e| ToolError::bad_args(format!("--args is not a JSON object: {e}")))?;
+                args.extend(extra);
+            }
+            flag if flag.starts_with("--") => return Err(ToolError::bad_args(format!("unknown option {flag}"))),
+            word => {
+                let name = names.next().ok_or_else(|| ToolError::bad_args(format!("{} takes no more words than {:?}", spec.name, positional(spec.name))))?;
+                let value = match word.parse::<i64>() {
+                    Ok(n) if *name == "tabId" => json!(n),
+                    _ => json!(word),
+                };
+                args.insert((*name).to_string(), value);
+            }
+        }
+    }
+    Ok((spec.name.to_string(), Value::Object(args), json_out))
+}
+
+pub async fn run(words: Vec<String>) -> ExitCode {
+    let outcome = async {
+        let (tool, args, json_out) = parse(&words)?;
+        let session = cli_session()?;
+        let answer = session.call(&tool, args).await;
+        Ok::<_, ToolError>((answer, json_out))
+    }
+    .await;
+    let (answer, json_out) = match outcome {
+        Ok(x) => x,
+        Err(e) => (Err(e), words.iter().any(|w| w == "--json")),
+    };
+    if json_out {
+        let result = crate::mcp::to_result(answer);
+        let failed = result.is_error == Some(true);
+        println!("{}", serde_json::to_string_pretty(&result).expect("results serialize"));
+        return if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS };
+    }
+    match answer {
+        Ok(out) => {
+            println!("{}", out.text);
+            if !out.images.is_empty() {
+                println!("(image not shown here; give a FILE to save it)");
+            }
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("{}", e.text());
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `tabpilot pair`: asks the relay for a one-time pairing page and opens it.
+pub async fn pair() -> anyhow::Result<ExitCode> {
+    let session = cli_session()?;
+    let req = crate::link::Request { tool: "pair".into(), ..crate::link::Request::status() };
+    let (answer, _) = session.link().call(req).await?;
+    let url = answer["url"].as_str().unwrap_or_default();
+    println!("Open this page in the browser you want to pair (the tabpilot extension must be loaded):\n  {url}");
+    let opened = std::process::Command::new("xdg-open")
+        .arg(url)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success());
+    if opened {
+        println!("(opened it in your default browser)");
+    }
+    println!("The page works once and expires in 10 minutes.");
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn words(s: &str) -> Vec<String> {
+        s.split_whitespace().map(String::from).collect()
+    }
+
+    #[test]
+    fn short_forms_map_words_to_arguments() {
+        let (tool, args, json) = parse(&words("navigate http://x/ --json")).unwrap();
+        assert_eq!((tool.as_str(), json), ("browser_navigate", true));
+        assert_eq!(args, json!({"url": "http://x/"}));
+        let (tool, args, _) = parse(&words("type e1abcd hello --submit")).unwrap();
+        assert_eq!(tool, "browser_type");
+        assert_eq!(args, json!({"ref": "e1abcd", "text": "hello", "submit": true}));
+        let (tool, args, _) = parse(&words("browser_click --args {\"ref\":\"e1abcd\"}")).unwrap();
+        assert_eq!((tool.as_str(), args), ("browser_click", json!({"ref": "e1abcd"})));
+        assert_eq!(parse(&words("tabs")).unwrap().0, "browser_list_tabs");
+    }
+
+    #[test]
+    fn extra_words_and_unknown_tools_are_refused() {
+        assert!(parse(&words("snapshot extra")).is_err());
+        assert!(parse(&words("fly")).is_err());
+        assert!(parse(&words("click e1abcd --nope")).is_err());
+    }
+}

@@ -1,0 +1,124 @@
+//! The command line: the long-running commands (mcp, relay, launch, demo), setup (extension,
+//! pair), and every tool as `tabpilot <tool> [--args JSON] [--json]`.
+
+mod call;
+mod demo;
+
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+
+use crate::launch::{self, LaunchOptions};
+
+#[derive(Parser)]
+#[command(name = "tabpilot", version, about = "Drive real browser tabs from any MCP client or the terminal")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Serve MCP on stdio.
+    Mcp {
+        /// Launch a managed Chromium the first time a tool needs a browser and none is connected.
+        #[arg(long)]
+        launch: bool,
+        /// With --launch: run it headless.
+        #[arg(long)]
+        headless: bool,
+    },
+    /// Run the relay in the foreground (controllers start one on demand).
+    Relay,
+    /// Start a managed Chromium with the extension, paired with the relay.
+    Launch {
+        #[arg(long)]
+        headless: bool,
+        /// A throwaway profile instead of the managed one.
+        #[arg(long)]
+        isolated: bool,
+    },
+    /// The extension, for loading into your own browser.
+    Extension {
+        #[command(subcommand)]
+        what: ExtensionCommand,
+    },
+    /// Pair your own browser (with the extension loaded) with the relay.
+    Pair,
+    /// Launch a headless Chromium, serve a demo page, and run a short session through the tools.
+    Demo,
+    /// List the tools.
+    Tools,
+    /// Call a tool: `tabpilot navigate URL`, `tabpilot browser_click --args '{"ref":"e1abcd"}'`.
+    #[command(external_subcommand)]
+    Call(Vec<String>),
+}
+
+#[derive(Subcommand)]
+enum ExtensionCommand {
+    /// Write the extension out and print the folder to load with "Load unpacked".
+    Path,
+}
+
+fn init_logging() {
+    let filter = tracing_subscriber::EnvFilter::try_from_env("TABPILOT_LOG")
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+}
+
+pub fn run() -> ExitCode {
+    let cli = Cli::parse();
+    init_logging();
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("tokio runtime starts");
+    let result = runtime.block_on(dispatch(cli.command));
+    // Don't wait on stdin readers left behind by the MCP transport.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    result
+}
+
+async fn dispatch(command: Command) -> ExitCode {
+    let outcome: anyhow::Result<ExitCode> = match command {
+        Command::Mcp { launch, headless } => {
+            let launch = launch.then_some(LaunchOptions { headless, isolated: false, tied_to_us: true });
+            crate::mcp::serve_stdio(crate::mcp::McpOptions { launch }).await.map(|_| ExitCode::SUCCESS)
+        }
+        Command::Relay => crate::relay::run().await.map(|_| ExitCode::SUCCESS),
+        Command::Launch { headless, isolated } => launch_cmd(headless, isolated).await,
+        Command::Extension { what: ExtensionCommand::Path } => extension_path(),
+        Command::Pair => call::pair().await,
+        Command::Demo => demo::run().await,
+        Command::Tools => {
+            for spec in crate::tools::specs() {
+                println!("{:<22} {}", spec.name, spec.description);
+            }
+            Ok(ExitCode::SUCCESS)
+        }
+        Command::Call(words) => Ok(call::run(words).await),
+    };
+    outcome.unwrap_or_else(|e| {
+        eprintln!("tabpilot: {e:#}");
+        ExitCode::FAILURE
+    })
+}
+
+async fn launch_cmd(headless: bool, isolated: bool) -> anyhow::Result<ExitCode> {
+    let session = call::cli_session()?;
+    let opts = LaunchOptions { headless, isolated, tied_to_us: false };
+    let browser = launch::launch(&opts)?;
+    let label = browser.label.clone();
+    let id = launch::wait_joined(session.link(), &label, std::time::Duration::from_secs(30)).await?;
+    println!("Chromium (pid {}) joined the relay as browser {id}; it runs until you close it", browser.child.id());
+    Ok(ExitCode::SUCCESS)
+}
+
+fn extension_path() -> anyhow::Result<ExitCode> {
+    let dir = crate::state::state_dir().join("extension");
+    launch::write_extension(&dir, None)?;
+    println!("{}", dir.display());
+    eprintln!("Load it in chrome://extensions (Developer mode, Load unpacked), then run `tabpilot pair`.");
+    Ok(ExitCode::SUCCESS)
+}

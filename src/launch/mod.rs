@@ -1,0 +1,206 @@
+//! Find a Chromium and start it with the embedded extension in a managed profile, told its
+//! relay's ports and pairing at launch.
+
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+
+use include_dir::{Dir, include_dir};
+use serde_json::json;
+
+use crate::error::{Code, ToolError};
+use crate::{protocol, state};
+
+/// The extension, packaged into the binary.
+pub static EXTENSION: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/extension");
+pub const MANIFEST: &str = include_str!("../../extension/manifest.json");
+
+const CANDIDATES: &[&str] = &["chromium", "chromium-browser", "google-chrome-for-testing"];
+
+/// `TABPILOT_BROWSER`, else the first of chromium, chromium-browser, google-chrome-for-testing on PATH.
+pub fn find_chromium() -> Result<PathBuf, ToolError> {
+    if let Some(path) = std::env::var_os("TABPILOT_BROWSER") {
+        let path = PathBuf::from(path);
+        return if path.is_file() {
+            Ok(path)
+        } else {
+            Err(ToolError::refused(
+                Code::NoBrowser,
+                format!("TABPILOT_BROWSER={} is not a file", path.display()),
+            ))
+        };
+    }
+    let dirs = std::env::var_os("PATH").unwrap_or_default();
+    for name in CANDIDATES {
+        for dir in std::env::split_paths(&dirs) {
+            let path = dir.join(name);
+            if path.is_file() {
+                return Ok(path);
+            }
+        }
+    }
+    Err(ToolError::refused(
+        Code::NoBrowser,
+        "no Chromium found (looked for chromium, chromium-browser, google-chrome-for-testing on \
+         PATH). Install one, e.g. `sudo apt-get install chromium` on Debian or Ubuntu, or set \
+         TABPILOT_BROWSER to its path. Branded Google Chrome ignores --load-extension; use your \
+         own Chrome with `tabpilot extension path` and `tabpilot pair` instead",
+    ))
+}
+
+/// Writes the extension's files into `dir`. With `managed`, also the pairing the extension reads
+/// at startup (owner-only, like everything under the state dir).
+pub fn write_extension(dir: &Path, managed: Option<&serde_json::Value>) -> std::io::Result<()> {
+    state::ensure_private_dir(dir)?;
+    write_dir(&EXTENSION, dir)?;
+    if let Some(cfg) = managed {
+        state::write_private(&dir.join("managed.json"), cfg.to_string().as_bytes())?;
+    }
+    Ok(())
+}
+
+fn write_dir(src: &Dir<'_>, dest: &Path) -> std::io::Result<()> {
+    for file in src.files() {
+        let path = dest.join(file.path());
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent)?;
+        }
+        std::fs::write(path, file.contents())?;
+    }
+    for sub in src.dirs() {
+        write_dir(sub, dest)?;
+    }
+    Ok(())
+}
+
+#[derive(Clone, Debug, Default)]
+pub struct LaunchOptions {
+    pub headless: bool,
+    /// A throwaway profile instead of the managed one.
+    pub isolated: bool,
+    /// Kill the browser when this process dies (the `mcp --launch` case).
+    pub tied_to_us: bool,
+}
+
+/// A browser we started; `label` is how it names itself to the relay.
+pub struct Launched {
+    pub child: Child,
+    pub label: String,
+    pub profile: PathBuf,
+    isolated: bool,
+}
+
+impl Launched {
+    /// Closes the browser, and removes a throwaway profile.
+    pub fn close(mut self) {
+        // SAFETY: signalling a child we started.
+        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+        while std::time::Instant::now() < deadline {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        if self.isolated {
+            let _ = std::fs::remove_dir_all(&self.profile);
+        }
+    }
+}
+
+/// Starts Chromium with the extension, paired with the relay of this state dir and port range.
+pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
+    let exe = find_chromium()?;
+    let ports = protocol::port_range().map_err(ToolError::bad_args)?;
+    let secret = state::secret()
+        .map_err(|e| ToolError::refused(Code::Internal, format!("cannot read the relay secret: {e}")))?;
+    let profiles = state::state_dir().join("profiles");
+    let label = format!("managed-{}-{:04x}", std::process::id(), rand::random::<u16>());
+    let profile = if opts.isolated {
+        profiles.join(format!("isolated-{label}"))
+    } else {
+        profiles.join("managed")
+    };
+    let io = |e: std::io::Error| ToolError::refused(Code::Internal, format!("cannot prepare the browser profile: {e}"));
+    state::ensure_private_dir(&profile).map_err(io)?;
+    let ext_dir = profile.join("tabpilot-extension");
+    let managed = json!({
+        "secret": String::from_utf8_lossy(&secret),
+        "ports": [ports.start(), ports.end()],
+        "label": label,
+        "profile": if opts.isolated { "isolated" } else { "managed" },
+    });
+    write_extension(&ext_dir, Some(&managed)).map_err(io)?;
+
+    let mut cmd = Command::new(&exe);
+    cmd.arg(format!("--user-data-dir={}", profile.join("data").display()))
+        .arg(format!("--load-extension={}", ext_dir.display()))
+        .arg(format!("--disable-extensions-except={}", ext_dir.display()))
+        .args([
+            "--disable-features=DisableLoadExtensionCommandLineSwitch",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-quic",
+            "--disable-default-apps",
+            "--window-size=1280,800",
+        ]);
+    if opts.headless {
+        cmd.args(["--headless=new", "--disable-gpu"]);
+    }
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        // Chromium's sandbox refuses to run as root (containers, CI).
+        cmd.arg("--no-sandbox");
+    }
+    cmd.arg("about:blank").stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+    let tied = opts.tied_to_us;
+    {
+        use std::os::unix::process::CommandExt;
+        // SAFETY: only async-signal-safe calls between fork and exec.
+        unsafe {
+            cmd.pre_exec(move || {
+                if tied {
+                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
+                } else {
+                    libc::setsid();
+                }
+                Ok(())
+            });
+        }
+    }
+    let child = cmd.spawn().map_err(|e| {
+        ToolError::refused(Code::NoBrowser, format!("cannot start {}: {e}", exe.display()))
+    })?;
+    tracing::info!(pid = child.id(), %label, "started a managed Chromium");
+    Ok(Launched { child, label, profile, isolated: opts.isolated })
+}
+
+/// Waits until the browser labelled `label` has joined the relay; returns its browserId.
+pub async fn wait_joined(
+    link: &crate::link::Link,
+    label: &str,
+    timeout: std::time::Duration,
+) -> Result<String, ToolError> {
+    let deadline = std::time::Instant::now() + timeout;
+    loop {
+        if let Ok((status, _)) = link.call(crate::link::Request::status()).await {
+            let found = status["browsers"].as_array().and_then(|bs| {
+                bs.iter().find(|b| b["label"] == label).and_then(|b| b["browserId"].as_str())
+            });
+            if let Some(id) = found {
+                return Ok(id.to_string());
+            }
+        }
+        if std::time::Instant::now() > deadline {
+            return Err(ToolError::failed(
+                Code::NoBrowser,
+                format!("the launched browser did not join the relay within {timeout:?}"),
+            ));
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}

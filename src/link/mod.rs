@@ -1,0 +1,305 @@
+//! A controller's connection to the relay: find it (or spawn one), prove we hold the secret,
+//! check the relay does too, and carry calls.
+
+use std::collections::HashMap;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures::{SinkExt, StreamExt};
+use serde_json::Value;
+use tokio::sync::{mpsc, oneshot};
+use tokio_tungstenite::tungstenite::Message;
+
+use crate::error::{Code, Outcome, ToolError};
+use crate::protocol::{self, Frame, PeerInfo, Role, Scope, Target, auth};
+use crate::state;
+
+/// The link as `browser_status` reports it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LinkState {
+    /// Not tried yet, or the relay is up with no browser: see the status call.
+    Connected,
+    /// The last attempt failed; the next waits this long.
+    Retrying { next: Duration, reason: String },
+    Stopped,
+}
+
+/// One call for the relay to route.
+#[derive(Clone, Debug)]
+pub struct Request {
+    pub tool: String,
+    pub scope: Scope,
+    pub target: Target,
+    pub mutates: bool,
+    pub args: Value,
+    pub timeout: Duration,
+}
+
+impl Request {
+    /// The relay's own status call.
+    pub fn status() -> Self {
+        Request {
+            tool: "status".into(),
+            scope: Scope::Relay,
+            target: Target::default(),
+            mutates: false,
+            args: Value::Null,
+            timeout: Duration::from_secs(5),
+        }
+    }
+}
+
+/// The reply: the browser's answer and where the call ran.
+pub type Reply = (Value, Option<Target>);
+
+type Waiters = Arc<Mutex<HashMap<u64, (bool, oneshot::Sender<Result<Reply, ToolError>>)>>>;
+
+struct Conn {
+    tx: mpsc::Sender<Message>,
+    waiters: Waiters,
+    port: u16,
+    alive: Arc<std::sync::atomic::AtomicBool>,
+}
+
+pub struct Link {
+    info: PeerInfo,
+    spawn_relay: bool,
+    secret: Vec<u8>,
+    conn: tokio::sync::Mutex<Option<Conn>>,
+    next_id: std::sync::atomic::AtomicU64,
+    state: Mutex<(LinkState, u32, Option<Instant>)>,
+}
+
+const FIRST_DELAY: Duration = Duration::from_millis(500);
+const MAX_DELAY: Duration = Duration::from_secs(8);
+
+impl Link {
+    /// `spawn_relay`: start a relay when none answers (every front end does; tests of the
+    /// link alone do not).
+    pub fn new(info: PeerInfo, spawn_relay: bool) -> Result<Self, ToolError> {
+        let secret = state::secret().map_err(|e| {
+            ToolError::refused(Code::Internal, format!("cannot read or create the relay secret: {e}"))
+        })?;
+        Ok(Link {
+            info,
+            spawn_relay,
+            secret,
+            conn: tokio::sync::Mutex::new(None),
+            next_id: std::sync::atomic::AtomicU64::new(1),
+            state: Mutex::new((LinkState::Connected, 0, None)),
+        })
+    }
+
+    pub fn state(&self) -> LinkState {
+        self.state.lock().unwrap().0.clone()
+    }
+
+    pub fn stop(&self) {
+        self.state.lock().unwrap().0 = LinkState::Stopped;
+    }
+
+    /// The port of the relay we are connected to, if any.
+    pub async fn port(&self) -> Option<u16> {
+        self.conn.lock().await.as_ref().filter(|c| c.is_alive()).map(|c| c.port)
+    }
+
+    /// Sends one call and waits for its answer. A call that never left is `refused`; one whose
+    /// reply was lost is `unknown` when it could have changed the page.
+    pub async fn call(&self, req: Request) -> Result<Reply, ToolError> {
+        let (tx, waiters) = self.connected().await?;
+        let id = self.next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let frame = Frame::Call {
+            id,
+            tool: req.tool.clone(),
+            scope: req.scope,
+            target: req.target,
+            mutates: req.mutates,
+            args: req.args,
+            timeout_ms: Some(req.timeout.as_millis() as u64),
+        };
+        let (reply, answer) = oneshot::channel();
+        waiters.lock().unwrap().insert(id, (req.mutates, reply));
+        let text = serde_json::to_string(&frame).expect("frames serialize");
+        if tx.send(Message::Text(text.into())).await.is_err() {
+            waiters.lock().unwrap().remove(&id);
+            return Err(ToolError::refused(Code::Internal, "the relay connection closed; try again"));
+        }
+        // The relay has its own backstop past the call's timeout; this one is past the relay's.
+        match tokio::time::timeout(req.timeout + Duration::from_secs(5), answer).await {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(_)) | Err(_) => {
+                waiters.lock().unwrap().remove(&id);
+                Err(lost(req.mutates, &req.tool))
+            }
+        }
+    }
+
+    async fn connected(&self) -> Result<(mpsc::Sender<Message>, Waiters), ToolError> {
+        if self.state() == LinkState::Stopped {
+            return Err(ToolError::refused(Code::Internal, "tabpilot is shutting down"));
+        }
+        let mut conn = self.conn.lock().await;
+        if let Some(c) = conn.as_ref().filter(|c| c.is_alive()) {
+            return Ok((c.tx.clone(), c.waiters.clone()));
+        }
+        match self.connect().await {
+            Ok(c) => {
+                *self.state.lock().unwrap() = (LinkState::Connected, 0, None);
+                let out = (c.tx.clone(), c.waiters.clone());
+                *conn = Some(c);
+                Ok(out)
+            }
+            Err(reason) => {
+                let mut s = self.state.lock().unwrap();
+                let failures = s.1 + 1;
+                let next = (FIRST_DELAY * 2u32.pow(failures.min(5) - 1)).min(MAX_DELAY);
+                *s = (LinkState::Retrying { next, reason: reason.clone() }, failures, Some(Instant::now()));
+                Err(ToolError::refused(Code::NoBrowser, format!("cannot reach the tabpilot relay: {reason}")))
+            }
+        }
+    }
+
+    async fn connect(&self) -> Result<Conn, String> {
+        let ports = protocol::port_range()?;
+        if let Some(c) = self.try_ports(ports.clone()).await {
+            return Ok(c);
+        }
+        if !self.spawn_relay {
+            return Err(format!("no relay answers on ports {ports:?}"));
+        }
+        spawn_relay().map_err(|e| format!("cannot start a relay: {e}"))?;
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline {
+            tokio::time::sleep(Duration::from_millis(50)).await;
+            if let Some(c) = self.try_ports(ports.clone()).await {
+                return Ok(c);
+            }
+        }
+        Err(format!("a relay was started but did not answer on ports {ports:?}"))
+    }
+
+    async fn try_ports(&self, ports: std::ops::RangeInclusive<u16>) -> Option<Conn> {
+        for port in ports {
+            match tokio::time::timeout(Duration::from_secs(2), self.handshake(port)).await {
+                Ok(Ok(conn)) => return Some(conn),
+                Ok(Err(e)) => tracing::debug!(port, "no relay: {e}"),
+                Err(_) => tracing::debug!(port, "no relay: timed out"),
+            }
+        }
+        None
+    }
+
+    async fn handshake(&self, port: u16) -> Result<Conn, String> {
+        let url = format!("ws://127.0.0.1:{port}/controller");
+        let (ws, _) = tokio_tungstenite::connect_async(&url).await.map_err(|e| e.to_string())?;
+        let (mut sink, mut stream) = ws.split();
+        let nonce = match next_frame(&mut stream).await? {
+            Frame::Challenge { nonce, .. } => nonce,
+            _ => return Err("expected a challenge".into()),
+        };
+        let cnonce = auth::nonce();
+        let hello = Frame::Hello {
+            role: Role::Controller,
+            proof: auth::proof(&self.secret, Role::Controller.as_str(), &nonce),
+            cnonce: cnonce.clone(),
+            info: self.info.clone(),
+        };
+        let text = serde_json::to_string(&hello).expect("frames serialize");
+        sink.send(Message::Text(text.into())).await.map_err(|e| e.to_string())?;
+        match next_frame(&mut stream).await? {
+            Frame::Welcome { proof, .. } if auth::verify(&self.secret, "relay", &cnonce, &proof) => {}
+            Frame::Welcome { .. } => return Err("the relay could not prove it holds our secret".into()),
+            _ => return Err("the relay refused our proof (is TABPILOT_STATE_DIR the relay's?)".into()),
+        }
+        let (tx, mut rx) = mpsc::channel::<Message>(64);
+        let waiters: Waiters = Arc::default();
+        let alive = Arc::new(std::sync::atomic::AtomicBool::new(true));
+        tokio::spawn(async move {
+            while let Some(msg) = rx.recv().await {
+                if sink.send(msg).await.is_err() {
+                    break;
+                }
+            }
+        });
+        let (w, a) = (waiters.clone(), alive.clone());
+        tokio::spawn(async move {
+            while let Ok(frame) = next_frame(&mut stream).await {
+                if let Frame::Result { id, value, error, target } = frame {
+                    if let Some((_, reply)) = w.lock().unwrap().remove(&id) {
+                        let answer = match error {
+                            Some(e) => Err(e.into_tool_error()),
+                            None => Ok((value.unwrap_or(Value::Null), target)),
+                        };
+                        let _ = reply.send(answer);
+                    }
+                }
+            }
+            a.store(false, std::sync::atomic::Ordering::SeqCst);
+            for (_, (mutates, reply)) in w.lock().unwrap().drain() {
+                let _ = reply.send(Err(lost(mutates, "the call")));
+            }
+        });
+        Ok(Conn { tx, waiters, port, alive })
+    }
+}
+
+impl Conn {
+    fn is_alive(&self) -> bool {
+        self.alive.load(std::sync::atomic::Ordering::SeqCst) && !self.tx.is_closed()
+    }
+}
+
+fn lost(mutates: bool, tool: &str) -> ToolError {
+    if mutates {
+        ToolError {
+            code: Code::Timeout,
+            message: format!("the reply to {tool} was lost; it may have taken effect"),
+            outcome: Outcome::Unknown,
+        }
+    } else {
+        ToolError::failed(Code::Timeout, format!("the reply to {tool} was lost; it changed nothing, so it is safe to call again"))
+    }
+}
+
+async fn next_frame<S>(stream: &mut S) -> Result<Frame, String>
+where
+    S: futures::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    loop {
+        match stream.next().await {
+            Some(Ok(Message::Text(text))) => {
+                return serde_json::from_str(&text).map_err(|e| format!("malformed frame: {e}"));
+            }
+            Some(Ok(Message::Close(frame))) => {
+                return Err(frame.map(|f| format!("closed: {} {}", f.code, f.reason)).unwrap_or("closed".into()));
+            }
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => return Err(e.to_string()),
+            None => return Err("closed".into()),
+        }
+    }
+}
+
+/// Starts `tabpilot relay` detached in its own session, so it outlives this process and its
+/// terminal. Its log goes to `relay.log` in the state dir.
+fn spawn_relay() -> std::io::Result<()> {
+    use std::os::unix::process::CommandExt;
+    let dir = state::state_dir();
+    state::ensure_private_dir(&dir)?;
+    let log = std::fs::OpenOptions::new()
+        .create(true)
+        .append(true)
+        .open(dir.join("relay.log"))?;
+    let mut cmd = std::process::Command::new(std::env::current_exe()?);
+    cmd.arg("relay").stdin(Stdio::null()).stdout(Stdio::null()).stderr(log);
+    // SAFETY: setsid is async-signal-safe and touches only the child.
+    unsafe {
+        cmd.pre_exec(|| {
+            libc::setsid();
+            Ok(())
+        });
+    }
+    cmd.spawn()?;
+    Ok(())
+}

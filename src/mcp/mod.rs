@@ -1,0 +1,123 @@
+//! The MCP server (`tabpilot mcp`): the tool catalog over rmcp, calls run one at a time in the
+//! order they arrive, and an exit within seconds of the client going away.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ContentBlock as Content, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
+use serde_json::Value;
+
+use crate::error::ToolError;
+use crate::launch::LaunchOptions;
+use crate::protocol::PeerInfo;
+use crate::tools::{self, Session, spec::ToolOutput};
+
+const INSTRUCTIONS: &str = "tabpilot drives real browser tabs. You work in your own background \
+tab, opened on your first page action. Start with browser_navigate; act on elements by the refs \
+in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs. Every failure \
+names its code and the tool that recovers.";
+
+pub struct Server {
+    session: Arc<Session>,
+    /// Calls run one at a time: a second waits for the first (tokio's mutex is fair, FIFO).
+    turn: tokio::sync::Mutex<()>,
+    catalog: Vec<Tool>,
+}
+
+fn to_tool(spec: tools::spec::ToolSpec) -> Tool {
+    let schema = |v: Value| Arc::new(v.as_object().cloned().unwrap_or_default());
+    let mut tool = Tool::new(spec.name, spec.description, schema(spec.input_schema)).with_annotations(
+        ToolAnnotations::new()
+            .read_only(spec.hints.read_only)
+            .destructive(spec.hints.destructive)
+            .idempotent(spec.hints.idempotent)
+            .open_world(spec.hints.open_world),
+    );
+    if let Some(out) = spec.output_schema {
+        tool = tool.with_raw_output_schema(schema(out));
+    }
+    tool
+}
+
+/// Shapes a tool's answer as MCP content: text, images, and `structuredContent` with the outcome.
+pub fn to_result(answer: Result<ToolOutput, ToolError>) -> CallToolResult {
+    match answer {
+        Ok(out) => {
+            let mut content = vec![Content::text(out.text)];
+            content.extend(out.images.into_iter().map(|i| Content::image(i.data, i.mime_type)));
+            let mut result = CallToolResult::success(content);
+            let mut data = out.structured.unwrap_or_else(|| Value::Object(Default::default()));
+            if let Some(o) = data.as_object_mut() {
+                o.entry("outcome").or_insert(serde_json::json!(out.outcome));
+            }
+            result.structured_content = Some(data);
+            result
+        }
+        Err(e) => {
+            let mut result = CallToolResult::error(vec![Content::text(e.text())]);
+            result.structured_content = Some(e.structured());
+            result
+        }
+    }
+}
+
+impl ServerHandler for Server {
+    fn get_info(&self) -> ServerConfig {
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_instructions(INSTRUCTIONS)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(self.catalog.clone()))
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, McpError> {
+        let _turn = self.turn.lock().await;
+        let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        Ok(to_result(self.session.call(&request.name, args).await).into())
+    }
+}
+
+pub struct McpOptions {
+    pub launch: Option<LaunchOptions>,
+}
+
+/// Serves MCP on stdio until the client closes stdin or the process that started us is gone.
+pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
+    let info = PeerInfo { name: "tabpilot mcp".into(), pid: std::process::id(), ..Default::default() };
+    let launch = opts.launch.map(|o| LaunchOptions { tied_to_us: true, ..o });
+    let session = Arc::new(Session::new(info, launch)?);
+    let catalog = tools::specs().into_iter().map(to_tool).collect();
+    let server = Server { session: session.clone(), turn: tokio::sync::Mutex::new(()), catalog };
+    let running = server.serve(rmcp::transport::stdio()).await?;
+    let parent = unsafe { libc::getppid() };
+    let orphaned = async move {
+        loop {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            // SAFETY: getppid has no preconditions.
+            if unsafe { libc::getppid() } != parent {
+                return;
+            }
+        }
+    };
+    tokio::select! {
+        r = running.waiting() => { r?; }
+        _ = orphaned => tracing::info!("the process that started tabpilot mcp is gone; exiting"),
+    }
+    let s = session.clone();
+    tokio::task::spawn_blocking(move || s.shutdown()).await?;
+    Ok(())
+}

@@ -1,0 +1,3 @@
+//! What the controller allows before anything is sent: for now, where files may be written.
+
+pub mod paths;

@@ -1,0 +1,530 @@
+//! The relay's books: who is connected, which tabs each agent holds, and the calls in flight.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+use tokio::sync::{Notify, oneshot};
+
+use super::peer::{Outgoing, Sender};
+use crate::error::{Code, Outcome, ToolError};
+use crate::protocol::{self, Frame, PeerInfo, Role, Scope, Target, WireError};
+
+/// Longest a call may wait on a browser when the caller names no timeout.
+const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
+
+type TabKey = (String, i64);
+
+struct Controller {
+    info: PeerInfo,
+    session: String,
+    tx: Sender,
+    pending: usize,
+}
+
+struct Browser {
+    peer_id: u64,
+    info: PeerInfo,
+    tx: Sender,
+}
+
+/// One agent's tabs. A session with a name the caller chose (the CLI's) outlives its
+/// connections; an MCP server's session ends with its connection.
+#[derive(Default)]
+struct Books {
+    current: Option<TabKey>,
+    tabs: Vec<TabKey>,
+}
+
+struct PendingCall {
+    browser: String,
+    mutates: bool,
+    reply: oneshot::Sender<Result<Value, ToolError>>,
+}
+
+#[derive(Default)]
+struct Roster {
+    controllers: HashMap<u64, Controller>,
+    browsers: HashMap<String, Browser>,
+    sessions: HashMap<String, Books>,
+    leases: HashMap<TabKey, String>,
+    pending: HashMap<u64, PendingCall>,
+}
+
+pub struct Hub {
+    secret: Vec<u8>,
+    port: u16,
+    next_id: AtomicU64,
+    roster: Mutex<Roster>,
+    /// Serialises opening an agent's first tab, so two racing calls open one.
+    opening: tokio::sync::Mutex<()>,
+    changed: Notify,
+}
+
+impl Hub {
+    pub fn new(secret: Vec<u8>, port: u16) -> Self {
+        Hub {
+            secret,
+            port,
+            next_id: AtomicU64::new(1),
+            roster: Mutex::new(Roster::default()),
+            opening: tokio::sync::Mutex::new(()),
+            changed: Notify::new(),
+        }
+    }
+
+    pub fn secret(&self) -> &[u8] {
+        &self.secret
+    }
+
+    pub fn port(&self) -> u16 {
+        self.port
+    }
+
+    fn id(&self) -> u64 {
+        self.next_id.fetch_add(1, Ordering::Relaxed)
+    }
+
+    fn roster(&self) -> std::sync::MutexGuard<'_, Roster> {
+        self.roster.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    /// Resolves when no peer has been connected for `idle`.
+    pub async fn idled_out(&self, idle: Duration) {
+        loop {
+            let empty = {
+                let r = self.roster();
+                r.controllers.is_empty() && r.browsers.is_empty()
+            };
+            if empty {
+                tokio::select! {
+                    _ = tokio::time::sleep(idle) => {
+                        let r = self.roster();
+                        if r.controllers.is_empty() && r.browsers.is_empty() {
+                            return;
+                        }
+                    }
+                    _ = self.changed.notified() => {}
+                }
+            } else {
+                self.changed.notified().await;
+            }
+        }
+    }
+
+    /// Adds an authenticated peer to the roster. A browser that reconnects under its stored
+    /// identity replaces its old socket, keeping its tabs' books.
+    pub fn join(&self, role: Role, info: PeerInfo, tx: Sender) -> u64 {
+        let id = self.id();
+        let mut r = self.roster();
+        match role {
+            Role::Controller => {
+                let session = info.session.clone().unwrap_or_else(|| format!("peer-{id}"));
+                r.controllers.insert(id, Controller { info, session, tx, pending: 0 });
+            }
+            Role::Browser => {
+                let key = info.browser_id.clone().unwrap_or_else(|| format!("browser-{id}"));
+                if let Some(old) = r.browsers.insert(key, Browser { peer_id: id, info, tx }) {
+                    let _ = old.tx.try_send(Outgoing::Close(protocol::close::REPLACED, "replaced"));
+                }
+            }
+        }
+        drop(r);
+        self.changed.notify_waiters();
+        id
+    }
+
+    /// After the welcome is queued: tell browsers who is connected.
+    pub fn after_join(&self, _role: Role, _id: u64) {
+        self.push_roster();
+    }
+
+    pub fn leave(&self, role: Role, id: u64) {
+        let mut r = self.roster();
+        match role {
+            Role::Controller => {
+                if let Some(c) = r.controllers.remove(&id) {
+                    let named = c.info.session.is_some();
+                    let still_here = r.controllers.values().any(|o| o.session == c.session);
+                    if !named && !still_here {
+                        if let Some(books) = r.sessions.remove(&c.session) {
+                            for tab in books.tabs {
+                                r.leases.remove(&tab);
+                            }
+                        }
+                    }
+                }
+            }
+            Role::Browser => {
+                let key = r.browsers.iter().find(|(_, b)| b.peer_id == id).map(|(k, _)| k.clone());
+                if let Some(key) = key {
+                    r.browsers.remove(&key);
+                    let lost: Vec<u64> = r
+                        .pending
+                        .iter()
+                        .filter(|(_, p)| p.browser == key)
+                        .map(|(id, _)| *id)
+                        .collect();
+                    for call in lost {
+                        let p = r.pending.remove(&call).expect("listed above");
+                        let e = ToolError::failed(
+                            Code::NoBrowser,
+                            "the browser disconnected before it answered",
+                        );
+                        let e = if p.mutates {
+                            ToolError {
+                                message: format!("{}; the call may have taken effect", e.message),
+                                outcome: Outcome::Unknown,
+                                ..e
+                            }
+                        } else {
+                            e
+                        };
+                        let _ = p.reply.send(Err(e));
+                    }
+                }
+            }
+        }
+        drop(r);
+        self.changed.notify_waiters();
+        self.push_roster();
+    }
+
+    fn push_roster(&self) {
+        let r = self.roster();
+        let controllers: Vec<PeerInfo> = r
+            .controllers
+            .values()
+            .map(|c| PeerInfo { name: c.info.name.clone(), pid: c.info.pid, ..Default::default() })
+            .collect();
+        for b in r.browsers.values() {
+            let _ = b.tx.try_send(Outgoing::Frame(Frame::Roster { controllers: controllers.clone() }));
+        }
+    }
+
+    /// Takes one frame from an authenticated peer. An `Err` names a wrong envelope, and the
+    /// socket is closed with it.
+    pub fn receive(self: &Arc<Self>, role: Role, peer: u64, frame: Frame) -> Result<(), &'static str> {
+        match (role, frame) {
+            (Role::Controller, Frame::Call { id, tool, scope, target, mutates, args, timeout_ms }) => {
+                let call = Call { tool, scope, target, mutates, args, timeout_ms };
+                let hub = self.clone();
+                let tx = {
+                    let mut r = self.roster();
+                    let c = r.controllers.get_mut(&peer).ok_or("unknown peer")?;
+                    if c.pending >= protocol::MAX_PENDING_CALLS {
+                        return Err("too many calls in flight");
+                    }
+                    c.pending += 1;
+                    c.tx.clone()
+                };
+                tokio::spawn(async move {
+                    let answer = hub.route(peer, call).await;
+                    if let Some(c) = hub.roster().controllers.get_mut(&peer) {
+                        c.pending -= 1;
+                    }
+                    let frame = match answer {
+                        Ok((value, target)) => {
+                            Frame::Result { id, value: Some(value), error: None, target }
+                        }
+                        Err(e) => Frame::Result {
+                            id,
+                            value: None,
+                            error: Some(WireError::from(&e)),
+                            target: None,
+                        },
+                    };
+                    let _ = tx.send(Outgoing::Frame(frame)).await;
+                });
+                Ok(())
+            }
+            (Role::Browser, Frame::Result { id, value, error, .. }) => {
+                let pending = self.roster().pending.remove(&id);
+                if let Some(p) = pending {
+                    let answer = match error {
+                        Some(e) => Err(e.into_tool_error()),
+                        None => Ok(value.unwrap_or(Value::Null)),
+                    };
+                    let _ = p.reply.send(answer);
+                }
+                Ok(())
+            }
+            (Role::Browser, Frame::Event { kind, tab }) => {
+                if kind == "tabRemoved" {
+                    if let Some(tab) = tab {
+                        self.forget_tab(peer, tab);
+                    }
+                }
+                Ok(())
+            }
+            (_, Frame::Ping) => {
+                self.send_to(role, peer, Frame::Pong);
+                Ok(())
+            }
+            (_, Frame::Pong) => Ok(()),
+            _ => Err("frame not valid from this peer"),
+        }
+    }
+
+    fn send_to(&self, role: Role, peer: u64, frame: Frame) {
+        let r = self.roster();
+        let tx = match role {
+            Role::Controller => r.controllers.get(&peer).map(|c| &c.tx),
+            Role::Browser => r.browsers.values().find(|b| b.peer_id == peer).map(|b| &b.tx),
+        };
+        if let Some(tx) = tx {
+            let _ = tx.try_send(Outgoing::Frame(frame));
+        }
+    }
+
+    fn forget_tab(&self, browser_peer: u64, tab: i64) {
+        let mut r = self.roster();
+        let Some(key) = r.browsers.iter().find(|(_, b)| b.peer_id == browser_peer).map(|(k, _)| k.clone())
+        else {
+            return;
+        };
+        let tab_key = (key, tab);
+        r.leases.remove(&tab_key);
+        for books in r.sessions.values_mut() {
+            books.tabs.retain(|t| *t != tab_key);
+        }
+    }
+
+    async fn route(&self, peer: u64, call: Call) -> Result<(Value, Option<Target>), ToolError> {
+        let session = self
+            .roster()
+            .controllers
+            .get(&peer)
+            .map(|c| c.session.clone())
+            .ok_or_else(|| ToolError::refused(Code::Internal, "controller left"))?;
+        if call.scope == Scope::Relay {
+            return Ok((self.relay_tool(&session, &call.tool)?, None));
+        }
+        let browser = self.pick_browser(&session, &call.target)?;
+        let tab = match (call.scope, call.target.tab) {
+            (Scope::Tab, named) => Some(self.resolve_tab(&session, &browser, named).await?),
+            (_, Some(tab)) if !self.may_touch(&session, &browser, tab) => {
+                return Err(ToolError::refused(
+                    Code::TabClaimed,
+                    format!("tab {tab} is held by another agent"),
+                ));
+            }
+            (_, tab) => tab,
+        };
+        let timeout = call.timeout_ms.map(Duration::from_millis).unwrap_or(DEFAULT_CALL_TIMEOUT);
+        let value = self
+            .ask_browser(&browser, &call.tool, tab, call.args, call.mutates, timeout)
+            .await?;
+        self.book_keeping(&session, &browser, &call.tool, tab, &value);
+        Ok((value, Some(Target { browser: Some(browser), tab })))
+    }
+
+    /// Calls the relay answers itself: `status` (the roster) and `mytab` (the agent's tab).
+    fn relay_tool(&self, session: &str, tool: &str) -> Result<Value, ToolError> {
+        let r = self.roster();
+        if tool == "mytab" {
+            let current = r.sessions.get(session).and_then(|b| b.current.clone());
+            return Ok(current.map_or(Value::Null, |(browser, tab)| json!({"browser": browser, "tab": tab})));
+        }
+        if tool != "status" {
+            return Err(ToolError::bad_args(format!("the relay has no tool {tool:?}")));
+        }
+        let browsers: Vec<Value> = r
+            .browsers
+            .iter()
+            .map(|(id, b)| {
+                json!({"browserId": id, "browser": b.info.browser, "profile": b.info.profile, "label": b.info.label})
+            })
+            .collect();
+        let controllers: Vec<Value> = r
+            .controllers
+            .values()
+            .map(|c| json!({"name": c.info.name, "pid": c.info.pid}))
+            .collect();
+        Ok(json!({
+            "relay": {"version": protocol::VERSION, "port": self.port},
+            "browsers": browsers,
+            "agents": controllers,
+        }))
+    }
+
+    /// The browser a call goes to: the one named, else the one holding the agent's current tab,
+    /// else the only one connected. A retry never changes browser.
+    fn pick_browser(&self, session: &str, target: &Target) -> Result<String, ToolError> {
+        let r = self.roster();
+        if let Some(name) = &target.browser {
+            return if r.browsers.contains_key(name) {
+                Ok(name.clone())
+            } else {
+                Err(ToolError::refused(Code::NoBrowser, format!("no browser {name:?} is connected")))
+            };
+        }
+        if let Some((browser, _)) = r.sessions.get(session).and_then(|b| b.current.as_ref()) {
+            return if r.browsers.contains_key(browser) {
+                Ok(browser.clone())
+            } else {
+                Err(ToolError::refused(
+                    Code::NoBrowser,
+                    "the browser holding this agent's tab is not connected",
+                ))
+            };
+        }
+        match r.browsers.len() {
+            0 => Err(ToolError::refused(Code::NoBrowser, "no browser is connected to the relay")),
+            1 => Ok(r.browsers.keys().next().expect("one").clone()),
+            n => Err(ToolError::refused(
+                Code::AmbiguousBrowser,
+                format!("{n} browsers are connected; name one (browserId from browser_status)"),
+            )),
+        }
+    }
+
+    /// The tab a page call acts on. A tab named by the caller is handed to this agent unless
+    /// another agent holds it; with none named it is the agent's current tab, opened in the
+    /// background on first use.
+    async fn resolve_tab(&self, session: &str, browser: &str, named: Option<i64>) -> Result<i64, ToolError> {
+        if let Some(tab) = named {
+            let key = (browser.to_string(), tab);
+            let mut r = self.roster();
+            match r.leases.get(&key) {
+                Some(holder) if holder != session => {
+                    return Err(ToolError::refused(Code::TabClaimed, format!("tab {tab} is held by another agent")));
+                }
+                _ => {}
+            }
+            r.leases.insert(key.clone(), session.to_string());
+            let books = r.sessions.entry(session.to_string()).or_default();
+            if !books.tabs.contains(&key) {
+                books.tabs.push(key.clone());
+            }
+            books.current = Some(key);
+            return Ok(tab);
+        }
+        let _opening = self.opening.lock().await;
+        let current = self.roster().sessions.get(session).and_then(|b| b.current.clone());
+        match current {
+            Some((b, tab)) if b == browser => {
+                let held = self.roster().sessions.get(session).is_some_and(|books| books.tabs.contains(&(b.clone(), tab)));
+                if held {
+                    return Ok(tab);
+                }
+                self.roster().sessions.get_mut(session).expect("present").current = None;
+                Err(ToolError::refused(
+                    Code::TabGone,
+                    format!("this agent's tab {tab} was closed; the next call opens a new one"),
+                ))
+            }
+            _ => {
+                let opened = self
+                    .ask_browser(browser, "tab.open", None, json!({}), true, Duration::from_secs(15))
+                    .await?;
+                let tab = opened["tabId"].as_i64().ok_or_else(|| {
+                    ToolError::failed(Code::Internal, "the browser opened a tab without an id")
+                })?;
+                self.adopt(session, browser, tab);
+                Ok(tab)
+            }
+        }
+    }
+
+    fn adopt(&self, session: &str, browser: &str, tab: i64) {
+        let key = (browser.to_string(), tab);
+        let mut r = self.roster();
+        r.leases.insert(key.clone(), session.to_string());
+        let books = r.sessions.entry(session.to_string()).or_default();
+        books.tabs.push(key.clone());
+        books.current = Some(key);
+    }
+
+    /// Books what a browser-scoped call did to tabs: a new tab is the agent's; a closed one is not.
+    fn book_keeping(&self, session: &str, browser: &str, tool: &str, tab: Option<i64>, value: &Value) {
+        match tool {
+            "tab.open" => {
+                if let Some(tab) = value["tabId"].as_i64() {
+                    self.adopt(session, browser, tab);
+                }
+            }
+            "tab.close" => {
+                if let Some(tab) = tab {
+                    let key = (browser.to_string(), tab);
+                    let mut r = self.roster();
+                    r.leases.remove(&key);
+                    if let Some(books) = r.sessions.get_mut(session) {
+                        books.tabs.retain(|t| *t != key);
+                        if books.current.as_ref() == Some(&key) {
+                            books.current = None;
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+
+    /// Checks that a browser-scoped call on a named tab does not touch another agent's tab.
+    fn may_touch(&self, session: &str, browser: &str, tab: i64) -> bool {
+        let r = self.roster();
+        r.leases.get(&(browser.to_string(), tab)).is_none_or(|holder| holder == session)
+    }
+
+    async fn ask_browser(
+        &self,
+        browser: &str,
+        tool: &str,
+        tab: Option<i64>,
+        args: Value,
+        mutates: bool,
+        timeout: Duration,
+    ) -> Result<Value, ToolError> {
+        let id = self.id();
+        let (reply, answer) = oneshot::channel();
+        let tx = {
+            let mut r = self.roster();
+            let b = r.browsers.get(browser).ok_or_else(|| {
+                ToolError::refused(Code::NoBrowser, "the browser disconnected")
+            })?;
+            let tx = b.tx.clone();
+            r.pending.insert(id, PendingCall { browser: browser.to_string(), mutates, reply });
+            tx
+        };
+        let frame = Frame::Call {
+            id,
+            tool: tool.to_string(),
+            scope: Scope::Tab,
+            target: Target { browser: None, tab },
+            mutates,
+            args,
+            timeout_ms: Some(timeout.as_millis() as u64),
+        };
+        if tx.send(Outgoing::Frame(frame)).await.is_err() {
+            self.roster().pending.remove(&id);
+            return Err(ToolError::refused(Code::NoBrowser, "the browser disconnected"));
+        }
+        // The browser enforces the call's own timeout; this is the backstop for a lost reply.
+        match tokio::time::timeout(timeout + Duration::from_secs(2), answer).await {
+            Ok(Ok(answer)) => answer,
+            Ok(Err(_)) => Err(ToolError::failed(Code::Internal, "the call was dropped")),
+            Err(_) => {
+                self.roster().pending.remove(&id);
+                let outcome = if mutates { Outcome::Unknown } else { Outcome::Failed };
+                let tail = if mutates { "; it may have taken effect" } else { "" };
+                Err(ToolError {
+                    code: Code::Timeout,
+                    message: format!("the browser did not answer {tool} in {timeout:?}{tail}"),
+                    outcome,
+                })
+            }
+        }
+    }
+}
+
+struct Call {
+    tool: String,
+    scope: Scope,
+    target: Target,
+    mutates: bool,
+    args: Value,
+    timeout_ms: Option<u64>,
+}

@@ -1,0 +1,107 @@
+//! The relay: one per user and port range. It owns the port, the roster of controllers and
+//! browsers, the agents' books of tabs with their leases, and routing. It knows a tool only by
+//! its target and whether it changes the page.
+
+mod hub;
+mod peer;
+
+use std::net::SocketAddr;
+use std::os::fd::AsRawFd;
+use std::sync::Arc;
+use std::time::Duration;
+
+use axum::Router;
+use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
+use axum::http::{HeaderMap, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+
+use crate::protocol::{self, Role};
+use crate::state;
+
+pub use hub::Hub;
+
+/// How long the relay lives after its last peer leaves: `TABPILOT_RELAY_IDLE_MS`, else 5 min.
+fn idle_after() -> Duration {
+    std::env::var("TABPILOT_RELAY_IDLE_MS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .map(Duration::from_millis)
+        .unwrap_or(Duration::from_secs(300))
+}
+
+/// Runs the relay until it idles out. Returns at once, successfully, when another relay already
+/// holds this port range: two never run at once.
+pub async fn run() -> anyhow::Result<()> {
+    let ports = protocol::port_range().map_err(anyhow::Error::msg)?;
+    let secret = state::secret()?;
+    let dir = state::state_dir();
+    let lock_path = dir.join(format!("relay-{}-{}.lock", ports.start(), ports.end()));
+    let lock = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&lock_path)?;
+    // SAFETY: flock on a descriptor we own; the lock lives as long as `lock`.
+    if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+        tracing::info!("another relay holds ports {ports:?}; leaving it be");
+        return Ok(());
+    }
+    let mut bound = None;
+    for port in ports.clone() {
+        if let Ok(listener) = tokio::net::TcpListener::bind(("127.0.0.1", port)).await {
+            bound = Some((listener, port));
+            break;
+        }
+    }
+    let Some((listener, port)) = bound else {
+        anyhow::bail!("no free port in {ports:?}; set TABPILOT_PORTS to a free range");
+    };
+    tracing::info!(port, "relay listening on 127.0.0.1");
+    let hub = Arc::new(Hub::new(secret, port));
+    let app = Router::new()
+        .route("/browser", get(browser_endpoint))
+        .route("/controller", get(controller_endpoint))
+        .with_state(hub.clone());
+    let idle = idle_after();
+    let server = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>());
+    tokio::select! {
+        r = server => r?,
+        _ = hub.idled_out(idle) => tracing::info!("no peers for {idle:?}; relay exits"),
+    }
+    drop(lock);
+    Ok(())
+}
+
+async fn browser_endpoint(
+    State(hub): State<Arc<Hub>>,
+    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    let expected = format!("chrome-extension://{}", protocol::extension_id());
+    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
+    if origin != Some(expected.as_str()) {
+        tracing::warn!(%addr, "refused a /browser peer from a foreign origin");
+        return (StatusCode::FORBIDDEN, "tabpilot: /browser takes only the tabpilot extension")
+            .into_response();
+    }
+    ws.max_message_size(protocol::BROWSER_MAX_FRAME)
+        .max_frame_size(protocol::BROWSER_MAX_FRAME)
+        .on_upgrade(move |socket| peer::serve(hub, socket, Role::Browser))
+}
+
+async fn controller_endpoint(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
+    // Controllers are local programs, never web pages: a browser always sends an Origin.
+    if headers.contains_key(header::ORIGIN) {
+        return (StatusCode::FORBIDDEN, "tabpilot: web pages may not control the relay")
+            .into_response();
+    }
+    ws.max_message_size(protocol::CONTROLLER_MAX_FRAME)
+        .max_frame_size(protocol::CONTROLLER_MAX_FRAME)
+        .on_upgrade(move |socket| peer::serve(hub, socket, Role::Controller))
+}

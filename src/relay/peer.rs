@@ -1,0 +1,154 @@
+//! One socket's life at the relay: the challenge, the frame checks, and handing frames to the hub.
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use axum::extract::ws::{CloseFrame, Message, WebSocket};
+use futures::{SinkExt, StreamExt};
+use tokio::sync::mpsc;
+
+use super::hub::Hub;
+use crate::protocol::{self, Frame, Role, auth, close};
+
+/// What the writer task sends: a frame, or a close with a reason.
+pub enum Outgoing {
+    Frame(Frame),
+    Close(u16, &'static str),
+}
+
+pub type Sender = mpsc::Sender<Outgoing>;
+
+/// A token bucket over frames: `MAX_FRAMES_PER_SEC` sustained, the same as a burst.
+struct RateLimit {
+    tokens: f64,
+    last: Instant,
+}
+
+impl RateLimit {
+    fn new() -> Self {
+        RateLimit { tokens: protocol::MAX_FRAMES_PER_SEC as f64, last: Instant::now() }
+    }
+
+    fn allow(&mut self) -> bool {
+        let rate = protocol::MAX_FRAMES_PER_SEC as f64;
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.last).as_secs_f64() * rate).min(rate);
+        self.last = now;
+        if self.tokens < 1.0 {
+            return false;
+        }
+        self.tokens -= 1.0;
+        true
+    }
+}
+
+fn encode(frame: &Frame) -> Message {
+    Message::Text(serde_json::to_string(frame).expect("frames serialize").into())
+}
+
+pub async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
+    let (mut sink, mut stream) = socket.split();
+    let (tx, mut rx) = mpsc::channel::<Outgoing>(256);
+    let writer = tokio::spawn(async move {
+        while let Some(out) = rx.recv().await {
+            match out {
+                Outgoing::Frame(frame) => {
+                    if sink.send(encode(&frame)).await.is_err() {
+                        break;
+                    }
+                }
+                Outgoing::Close(code, reason) => {
+                    let frame = CloseFrame { code, reason: reason.into() };
+                    let _ = sink.send(Message::Close(Some(frame))).await;
+                    break;
+                }
+            }
+        }
+    });
+
+    let nonce = auth::nonce();
+    let challenge = Frame::Challenge { nonce: nonce.clone(), version: protocol::VERSION.into() };
+    let _ = tx.send(Outgoing::Frame(challenge)).await;
+
+    let mut limit = RateLimit::new();
+    let first = tokio::time::timeout(Duration::from_secs(10), stream.next()).await;
+    let peer_id = match first {
+        Ok(Some(Ok(Message::Text(text)))) => match serde_json::from_str::<Frame>(&text) {
+            Ok(Frame::Hello { role: r, proof, cnonce, info }) if r == role => {
+                if !auth::verify(hub.secret(), role.as_str(), &nonce, &proof) {
+                    tracing::warn!(role = role.as_str(), "refused a peer with a wrong proof");
+                    let _ = tx.send(Outgoing::Close(close::AUTH_FAILED, "auth failed")).await;
+                    let _ = writer.await;
+                    return;
+                }
+                let id = hub.join(role, info, tx.clone());
+                let welcome = Frame::Welcome {
+                    proof: auth::proof(hub.secret(), "relay", &cnonce),
+                    peer_id: id,
+                    version: protocol::VERSION.into(),
+                    port: hub.port(),
+                };
+                let _ = tx.send(Outgoing::Frame(welcome)).await;
+                hub.after_join(role, id);
+                id
+            }
+            Ok(_) => {
+                let _ = tx.send(Outgoing::Close(close::WRONG_ENVELOPE, "expected hello")).await;
+                let _ = writer.await;
+                return;
+            }
+            Err(_) => {
+                let _ = tx.send(Outgoing::Close(close::MALFORMED, "malformed frame")).await;
+                let _ = writer.await;
+                return;
+            }
+        },
+        _ => {
+            let _ = tx.send(Outgoing::Close(close::AUTH_FAILED, "no hello")).await;
+            let _ = writer.await;
+            return;
+        }
+    };
+
+    let ending = loop {
+        let msg = match stream.next().await {
+            None | Some(Ok(Message::Close(_))) => break None,
+            Some(Err(e)) => {
+                let too_big = matches!(
+                    e.into_inner().downcast_ref::<tungstenite_error::Error>(),
+                    Some(tungstenite_error::Error::Capacity(_))
+                );
+                break too_big.then_some((close::TOO_BIG, "frame too big"));
+            }
+            Some(Ok(msg)) => msg,
+        };
+        if !limit.allow() {
+            tracing::warn!(peer_id, "peer over the frame-rate ceiling; disconnecting");
+            break Some((close::FLOOD, "too many frames"));
+        }
+        let text = match msg {
+            Message::Text(text) => text,
+            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Binary(_) => break Some((close::MALFORMED, "binary frames are not accepted")),
+            Message::Close(_) => break None,
+        };
+        let frame = match serde_json::from_str::<Frame>(&text) {
+            Ok(frame) => frame,
+            Err(_) => break Some((close::MALFORMED, "malformed frame")),
+        };
+        if let Err(reason) = hub.receive(role, peer_id, frame) {
+            break Some((close::WRONG_ENVELOPE, reason));
+        }
+    };
+    hub.leave(role, peer_id);
+    if let Some((code, reason)) = ending {
+        let _ = tx.send(Outgoing::Close(code, reason)).await;
+    }
+    drop(tx);
+    let _ = writer.await;
+}
+
+/// axum wraps tungstenite's error; this names it to tell a size breach from a dropped socket.
+mod tungstenite_error {
+    pub use tokio_tungstenite::tungstenite::Error;
+}

@@ -1,0 +1,106 @@
+//! Owner-only files under the state directory: the relay secret, the relay lock, managed
+//! browser profiles.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Write};
+use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+
+/// `TABPILOT_STATE_DIR`, else `$XDG_STATE_HOME/tabpilot`, else `~/.local/state/tabpilot`.
+pub fn state_dir() -> PathBuf {
+    if let Some(dir) = std::env::var_os("TABPILOT_STATE_DIR") {
+        return PathBuf::from(dir);
+    }
+    if let Some(dir) = std::env::var_os("XDG_STATE_HOME").filter(|d| !d.is_empty()) {
+        return PathBuf::from(dir).join("tabpilot");
+    }
+    let home = std::env::var_os("HOME").unwrap_or_else(|| "/tmp".into());
+    PathBuf::from(home).join(".local/state/tabpilot")
+}
+
+/// Creates `dir` (and parents) and makes it 0700.
+pub fn ensure_private_dir(dir: &Path) -> io::Result<()> {
+    fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+}
+
+/// Writes `bytes` to `path` as a 0600 file, replacing it atomically.
+pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let tmp = path.with_extension(format!("tmp{}", std::process::id()));
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create(true)
+        .truncate(true)
+        .mode(0o600)
+        .open(&tmp)?;
+    file.write_all(bytes)?;
+    file.sync_all()?;
+    fs::rename(&tmp, path)
+}
+
+/// The local secret relay peers prove they hold; created on first use. Two processes racing to
+/// create it end up with the same one: the file is created exclusively, and the loser reads it.
+pub fn secret() -> io::Result<Vec<u8>> {
+    let dir = state_dir();
+    ensure_private_dir(&dir)?;
+    let path = dir.join("secret");
+    let fresh = hex::encode(rand::random::<[u8; 32]>());
+    match OpenOptions::new().write(true).create_new(true).mode(0o600).open(&path) {
+        Ok(mut file) => {
+            file.write_all(fresh.as_bytes())?;
+            file.sync_all()?;
+            Ok(fresh.into_bytes())
+        }
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => read_secret(&path),
+        Err(e) => Err(e),
+    }
+}
+
+fn read_secret(path: &Path) -> io::Result<Vec<u8>> {
+    // A racing creator may not have written yet; the secret is 64 hex characters.
+    for _ in 0..50 {
+        let mut text = String::new();
+        File::open(path)?.read_to_string(&mut text)?;
+        let text = text.trim();
+        if text.len() == 64 {
+            return Ok(text.as_bytes().to_vec());
+        }
+        std::thread::sleep(std::time::Duration::from_millis(10));
+    }
+    Err(io::Error::new(
+        io::ErrorKind::InvalidData,
+        format!("{} is not a tabpilot secret; delete it to make a new one", path.display()),
+    ))
+}
+
+#[cfg(test)]
+pub(crate) mod test_support {
+    use std::path::PathBuf;
+
+    /// A fresh directory under the temp dir, unique to this test.
+    pub fn temp_dir(name: &str) -> PathBuf {
+        let dir = std::env::temp_dir().join(format!(
+            "tabpilot-test-{name}-{}-{}",
+            std::process::id(),
+            rand::random::<u32>()
+        ));
+        std::fs::create_dir_all(&dir).unwrap();
+        dir
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn private_files_are_owner_only() {
+        let dir = test_support::temp_dir("state").join("inner");
+        ensure_private_dir(&dir).unwrap();
+        let file = dir.join("f");
+        write_private(&file, b"x").unwrap();
+        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&dir), 0o700);
+        assert_eq!(mode(&file), 0o600);
+    }
+}
