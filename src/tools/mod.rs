@@ -2,6 +2,7 @@
 //! giving the same result and the same error text in both.
 
 mod browser;
+pub mod context;
 mod image;
 pub mod spec;
 

@@ -1,0 +1,504 @@
+//! Registered commands: workflow aliases a project declares in its manifests.
+//!
+//! They are not a sandbox. A command runs as the user, with the user's environment, as a direct
+//! argv process (never through a shell, so `;`, `$()`, pipes and redirections in an argument are
+//! plain characters). What is enforced is narrow: caller arguments only where the manifest allows
+//! them, a timeout the caller may lower but not raise, a working directory inside the scope root,
+//! bounded output, and a timed-out command killed with its whole process group.
+
+use std::collections::BTreeMap;
+use std::os::unix::process::ExitStatusExt;
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use serde::Serialize;
+use tokio::io::{AsyncRead, AsyncReadExt};
+
+use super::manifest::{DEFAULT_TIMEOUT_SECONDS, Level, MANIFEST_FILE};
+use crate::error::{Code, ToolError};
+
+/// Bytes kept from each of stdout and stderr; the rest is read and dropped so the child never
+/// blocks on a full pipe.
+pub const OUTPUT_CEILING: usize = 64 * 1024;
+/// How long the pipes may stay open after the process ends (a background grandchild can hold
+/// them); past it the output collected so far is returned.
+const DRAIN_GRACE: Duration = Duration::from_secs(2);
+
+#[derive(Clone, Debug, Serialize, PartialEq)]
+pub struct Command {
+    pub name: String,
+    pub description: String,
+    pub argv: Vec<String>,
+    /// As declared, joined to the manifest's directory; resolved and checked when run.
+    pub cwd: PathBuf,
+    pub timeout_seconds: u64,
+    pub allow_extra_args: bool,
+    pub defined_in: PathBuf,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct RunResult {
+    pub name: String,
+    /// The argv that ran, extra arguments included.
+    pub argv: Vec<String>,
+    pub cwd: PathBuf,
+    pub exit_code: Option<i32>,
+    /// The signal that ended the process, if one did.
+    pub signal: Option<i32>,
+    pub timed_out: bool,
+    pub timeout_seconds: u64,
+    pub duration_ms: u64,
+    pub stdout: String,
+    pub stderr: String,
+    pub stdout_truncated: bool,
+    pub stderr_truncated: bool,
+}
+
+impl RunResult {
+    pub fn succeeded(&self) -> bool {
+        !self.timed_out && self.exit_code == Some(0)
+    }
+}
+
+/// Folds the manifests from the scope root down: a deeper definition replaces one of the same
+/// name, and `null` deletes it.
+pub fn registry(levels: &[Level]) -> BTreeMap<String, Command> {
+    let mut out = BTreeMap::new();
+    for level in levels {
+        let Some(manifest) = &level.manifest else {
+            continue;
+        };
+        for (name, def) in &manifest.commands {
+            let Some(def) = def else {
+                out.remove(name);
+                continue;
+            };
+            let cwd = match def.cwd.as_deref() {
+                Some(cwd) => level.dir.join(cwd),
+                None => level.dir.clone(),
+            };
+            out.insert(
+                name.clone(),
+                Command {
+                    name: name.clone(),
+                    description: def.description.clone(),
+                    argv: def.argv.clone(),
+                    cwd,
+                    timeout_seconds: def.timeout_seconds.unwrap_or(DEFAULT_TIMEOUT_SECONDS),
+                    allow_extra_args: def.allow_extra_args,
+                    defined_in: level.dir.join(MANIFEST_FILE),
+                },
+            );
+        }
+    }
+    out
+}
+
+/// Checks everything, then runs the command once.
+pub async fn run(
+    command: &Command,
+    scope_root: &Path,
+    extra_args: &[String],
+    timeout_seconds: Option<u64>,
+) -> Result<RunResult, ToolError> {
+    if !extra_args.is_empty() && !command.allow_extra_args {
+        return Err(ToolError::bad_args(format!(
+            "command {:?} takes no extra arguments (its manifest does not set allow_extra_args)",
+            command.name
+        )));
+    }
+    if extra_args.iter().any(|a| a.contains('\0')) {
+        return Err(ToolError::bad_args("an argument contains a NUL byte"));
+    }
+    let timeout_seconds = match timeout_seconds {
+        None => command.timeout_seconds,
+        Some(t) if (1..=command.timeout_seconds).contains(&t) => t,
+        Some(t) => {
+            return Err(ToolError::bad_args(format!(
+                "timeout_seconds {t} is not allowed: a caller may lower the timeout to 1 but not \
+                 raise it above the registered {} s",
+                command.timeout_seconds
+            )));
+        }
+    };
+    let cwd = std::fs::canonicalize(&command.cwd).map_err(|e| {
+        ToolError::refused(
+            Code::ManifestInvalid,
+            format!(
+                "command {:?}: cwd {} cannot be used: {e}",
+                command.name,
+                command.cwd.display()
+            ),
+        )
+    })?;
+    if !cwd.starts_with(scope_root) || !cwd.is_dir() {
+        return Err(ToolError::refused(
+            Code::ManifestInvalid,
+            format!(
+                "command {:?}: cwd {} is not a directory inside the scope root {}",
+                command.name,
+                cwd.display(),
+                scope_root.display()
+            ),
+        ));
+    }
+
+    let mut argv = command.argv.clone();
+    argv.extend(extra_args.iter().cloned());
+    let mut child = tokio::process::Command::new(&argv[0])
+        .args(&argv[1..])
+        .current_dir(&cwd)
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        // Its own group, so a timeout can end everything it started.
+        .process_group(0)
+        .kill_on_drop(true)
+        .spawn()
+        .map_err(|e| {
+            ToolError::refused(
+                Code::ManifestInvalid,
+                format!(
+                    "command {:?}: cannot start {:?}: {e}",
+                    command.name, argv[0]
+                ),
+            )
+        })?;
+    let started = Instant::now();
+    let mut group = GroupGuard(child.id().and_then(|p| i32::try_from(p).ok()));
+    let stdout = tokio::spawn(read_capped(child.stdout.take(), OUTPUT_CEILING));
+    let stderr = tokio::spawn(read_capped(child.stderr.take(), OUTPUT_CEILING));
+
+    let waited = tokio::time::timeout(Duration::from_secs(timeout_seconds), child.wait()).await;
+    let timed_out = waited.is_err();
+    let status = match waited {
+        Ok(status) => status,
+        Err(_) => {
+            group.kill();
+            child.wait().await
+        }
+    }
+    .map_err(|e| ToolError::failed(Code::Internal, format!("waiting for the command: {e}")))?;
+    // The leader is reaped: its id may be reused, so the group must not be signalled from now on.
+    group.0 = None;
+    let duration_ms = started.elapsed().as_millis() as u64;
+    let (stdout, stdout_truncated) = drain(stdout).await;
+    let (stderr, stderr_truncated) = drain(stderr).await;
+
+    tracing::info!(
+        command = %command.name,
+        exit_code = ?status.code(),
+        timed_out,
+        duration_ms,
+        "registered command finished"
+    );
+    Ok(RunResult {
+        name: command.name.clone(),
+        argv,
+        cwd,
+        exit_code: status.code(),
+        signal: status.signal(),
+        timed_out,
+        timeout_seconds,
+        duration_ms,
+        stdout,
+        stderr,
+        stdout_truncated,
+        stderr_truncated,
+    })
+}
+
+/// Kills the process group if the call is dropped or times out while the leader still runs.
+struct GroupGuard(Option<i32>);
+
+impl GroupGuard {
+    fn kill(&mut self) {
+        if let Some(pgid) = self.0.take().filter(|p| *p > 1) {
+            // SAFETY: kill(2) with a negative pid signals that process group and touches no memory.
+            unsafe {
+                libc::kill(-pgid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+impl Drop for GroupGuard {
+    fn drop(&mut self) {
+        self.kill();
+    }
+}
+
+async fn drain(task: tokio::task::JoinHandle<(Vec<u8>, bool)>) -> (String, bool) {
+    let abort = task.abort_handle();
+    match tokio::time::timeout(DRAIN_GRACE, task).await {
+        Ok(Ok((bytes, truncated))) => (String::from_utf8_lossy(&bytes).into_owned(), truncated),
+        _ => {
+            abort.abort();
+            (String::new(), true)
+        }
+    }
+}
+
+async fn read_capped(stream: Option<impl AsyncRead + Unpin>, cap: usize) -> (Vec<u8>, bool) {
+    let Some(mut stream) = stream else {
+        return (Vec::new(), false);
+    };
+    let (mut kept, mut truncated, mut chunk) = (Vec::new(), false, vec![0u8; 16 * 1024]);
+    loop {
+        match stream.read(&mut chunk).await {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                let room = cap - kept.len();
+                if n > room {
+                    truncated = true;
+                }
+                kept.extend_from_slice(&chunk[..n.min(room)]);
+            }
+        }
+    }
+    (kept, truncated)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::testutil::Tree;
+    use super::super::{Context, discover};
+    use super::*;
+
+    const MANIFEST: &str = ".tabpilot/agent.json";
+
+    fn ctx(t: &Tree, cwd: &str) -> Context {
+        discover(&t.env(cwd), None).unwrap()
+    }
+
+    fn runtime() -> tokio::runtime::Runtime {
+        tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap()
+    }
+
+    #[test]
+    fn deeper_manifests_override_by_name_and_null_deletes() {
+        let t = Tree::new("registry");
+        t.mkdir("repo/.git");
+        t.write(
+            &format!("repo/{MANIFEST}"),
+            r#"{"version": 1, "commands": {
+                "test": {"description": "all tests", "argv": ["make", "test"]},
+                "lint": {"description": "lint", "argv": ["make", "lint"]},
+                "build": {"description": "build", "argv": ["make"]}}}"#,
+        );
+        t.write(
+            &format!("repo/web/{MANIFEST}"),
+            r#"{"version": 1, "commands": {
+                "test": {"description": "web tests", "argv": ["npm", "test"], "timeout_seconds": 5},
+                "lint": null}}"#,
+        );
+        let c = ctx(&t, "repo/web").commands;
+        assert_eq!(c.keys().collect::<Vec<_>>(), ["build", "test"]);
+        assert_eq!(c["test"].argv, ["npm", "test"]);
+        assert_eq!(c["test"].timeout_seconds, 5);
+        assert_eq!(c["test"].cwd, t.path("repo/web"));
+        assert_eq!(c["build"].timeout_seconds, DEFAULT_TIMEOUT_SECONDS);
+        assert_eq!(
+            ctx(&t, "repo").commands.len(),
+            3,
+            "the parent still sees its own"
+        );
+    }
+
+    #[test]
+    fn shell_characters_are_one_literal_argument() {
+        let t = Tree::new("literal");
+        t.mkdir("repo/.git");
+        t.write(
+            &format!("repo/{MANIFEST}"),
+            r#"{"version": 1, "commands": {
+                "echo": {"argv": ["printf", "[%s]\n", "a; touch pwned-1"], "allow_extra_args": true}}}"#,
+        );
+        let c = ctx(&t, "repo");
+        let extra = vec![
+            "x; rm -rf canary; touch pwned-2".to_string(),
+            "$(touch pwned-3) | cat".into(),
+        ];
+        t.write("repo/canary", "still here");
+        let r = runtime()
+            .block_on(c.run_command("echo", &extra, None))
+            .unwrap();
+        assert!(r.succeeded(), "{r:?}");
+        assert_eq!(
+            r.stdout,
+            "[a; touch pwned-1]\n[x; rm -rf canary; touch pwned-2]\n[$(touch pwned-3) | cat]\n"
+        );
+        assert!(t.path("repo/canary").exists());
+        for n in 1..=3 {
+            assert!(!t.path(&format!("repo/pwned-{n}")).exists());
+        }
+    }
+
+    #[test]
+    fn extra_args_are_refused_without_allow_extra_args() {
+        let t = Tree::new("extra");
+        t.mkdir("repo/.git");
+        t.write(
+            &format!("repo/{MANIFEST}"),
+            r#"{"version": 1, "commands": {"t": {"argv": ["touch", "ran"]}}}"#,
+        );
+        let c = ctx(&t, "repo");
+        let err = runtime()
+            .block_on(c.run_command("t", &["more".to_string()], None))
+            .unwrap_err();
+        assert_eq!(err.code, Code::BadArgs);
+        assert!(!t.path("repo/ran").exists(), "refused means nothing ran");
+        assert!(
+            runtime()
+                .block_on(c.run_command("t", &[], None))
+                .unwrap()
+                .succeeded()
+        );
+        assert!(t.path("repo/ran").exists());
+    }
+
+    #[test]
+    fn a_caller_may_lower_the_timeout_but_not_raise_it() {
+        let t = Tree::new("raise");
+        t.mkdir("repo/.git");
+        t.write(
+            &format!("repo/{MANIFEST}"),
+            r#"{"version": 1, "commands": {"t": {"argv": ["true"], "timeout_seconds": 10}}}"#,
+        );
+        let c = ctx(&t, "repo");
+        let rt = runtime();
+        assert_eq!(
+            rt.block_on(c.run_command("t", &[], Some(11)))
+                .unwrap_err()
+                .code,
+            Code::BadArgs
+        );
+        assert_eq!(
+            rt.block_on(c.run_command("t", &[], Some(0)))
+                .unwrap_err()
+                .code,
+            Code::BadArgs
+        );
+        assert_eq!(
+            rt.block_on(c.run_command("t", &[], Some(3)))
+                .unwrap()
+                .timeout_seconds,
+            3
+        );
+        assert_eq!(
+            rt.block_on(c.run_command("nope", &[], None))
+                .unwrap_err()
+                .code,
+            Code::NotFound
+        );
+    }
+
+    #[test]
+    fn a_timeout_kills_the_process_group() {
+        let t = Tree::new("timeout");
+        t.mkdir("repo/.git");
+        // The grandchild `sleep` shares the group; it records its pid so the test can look.
+        t.write(
+            &format!("repo/{MANIFEST}"),
+            r#"{"version": 1, "commands": {"hang": {"argv": ["sh", "-c",
+                "sleep 30 & echo $! > grandchild.pid; echo started; wait"], "timeout_seconds": 1}}}"#,
+        );
+        let c = ctx(&t, "repo");
+        let started = Instant::now();
+        let r = runtime()
+            .block_on(c.run_command("hang", &[], None))
+            .unwrap();
+        assert!(r.timed_out && !r.succeeded());
+        assert_eq!(r.signal, Some(libc::SIGKILL));
+        assert_eq!(r.stdout, "started\n");
+        assert!(started.elapsed() < Duration::from_secs(10));
+        let pid: i32 = std::fs::read_to_string(t.path("repo/grandchild.pid"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(gone_or_zombie(pid), "grandchild {pid} survived the timeout");
+    }
+
+    /// Where nothing reaps orphans (a container's pid 1), a killed process lingers as a zombie.
+    fn gone_or_zombie(pid: i32) -> bool {
+        for _ in 0..50 {
+            match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+                Err(_) => return true,
+                Ok(stat)
+                    if stat
+                        .rsplit(')')
+                        .next()
+                        .unwrap_or("")
+                        .trim_start()
+                        .starts_with('Z') =>
+                {
+                    return true;
+                }
+                Ok(_) => std::thread::sleep(Duration::from_millis(20)),
+            }
+        }
+        false
+    }
+
+    #[test]
+    fn cwd_must_stay_inside_the_scope_root() {
+        let t = Tree::new("cwd");
+        t.mkdir("repo/.git");
+        t.mkdir("repo/sub");
+        t.mkdir("outside");
+        t.symlink(t.path("outside"), "repo/sneaky");
+        t.write(
+            &format!("repo/{MANIFEST}"),
+            r#"{"version": 1, "commands": {
+                "up": {"argv": ["pwd"], "cwd": ".."},
+                "link": {"argv": ["pwd"], "cwd": "sneaky"},
+                "sub": {"argv": ["pwd"], "cwd": "sub"}}}"#,
+        );
+        let c = ctx(&t, "repo");
+        let rt = runtime();
+        for name in ["up", "link"] {
+            let err = rt.block_on(c.run_command(name, &[], None)).unwrap_err();
+            assert_eq!(err.code, Code::ManifestInvalid, "{name}");
+        }
+        let r = rt.block_on(c.run_command("sub", &[], None)).unwrap();
+        assert_eq!(r.stdout.trim(), t.path("repo/sub").to_str().unwrap());
+    }
+
+    #[test]
+    fn output_is_capped_per_stream_and_exit_status_reported() {
+        let t = Tree::new("ceiling");
+        t.mkdir("repo/.git");
+        t.write(
+            &format!("repo/{MANIFEST}"),
+            r#"{"version": 1, "commands": {
+                "big": {"argv": ["sh", "-c", "head -c 200000 /dev/zero | tr '\\0' a; echo oops >&2; exit 3"]}}}"#,
+        );
+        let r = runtime()
+            .block_on(ctx(&t, "repo").run_command("big", &[], None))
+            .unwrap();
+        assert_eq!(r.stdout.len(), OUTPUT_CEILING);
+        assert!(r.stdout_truncated && !r.stderr_truncated);
+        assert_eq!(r.stderr, "oops\n");
+        assert_eq!(r.exit_code, Some(3));
+        assert!(!r.succeeded());
+    }
+
+    #[test]
+    fn a_missing_program_is_refused() {
+        let t = Tree::new("noprog");
+        t.mkdir("repo/.git");
+        t.write(
+            &format!("repo/{MANIFEST}"),
+            r#"{"version": 1, "commands": {"x": {"argv": ["definitely-not-a-program-here"]}}}"#,
+        );
+        let err = runtime()
+            .block_on(ctx(&t, "repo").run_command("x", &[], None))
+            .unwrap_err();
+        assert_eq!(err.code, Code::ManifestInvalid);
+    }
+}
