@@ -49,46 +49,56 @@ export async function runInPage(tabId, op, args) {
   return r.value;
 }
 
-// Watches the top frame's navigations from now on. `finished()` resolves when a navigation
-// that started after the watch began has completed or failed, so a navigate never reports the
-// page it left.
+function sameUrl(a, b) {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch (_) {
+    return a === b;
+  }
+}
+
+// Records the top frame's navigation events from now on. `finished(url)` resolves when a
+// navigation to `url` (any, when null) that started after the watch began has completed or
+// failed, so a navigate never reports the page it left, nor a load that was already under way.
 function watchNavigation(tabId) {
-  let started = false;
-  let result = null;
-  let wake = null;
-  const done = (r) => {
-    if (!result) {
-      result = r;
-      wake?.();
+  const events = []; // { kind: 'start' | 'end', url, error?, sameDocument? }
+  let wake = () => {};
+  const push = (d, e) => {
+    if (d.tabId === tabId && d.frameId === 0) {
+      events.push({ url: d.url, ...e });
+      wake();
     }
   };
-  const before = (d) => {
-    if (d.tabId === tabId && d.frameId === 0) started = true;
-  };
-  const completed = (d) => {
-    if (d.tabId === tabId && d.frameId === 0 && started) done({ url: d.url });
-  };
-  const failed = (d) => {
-    if (d.tabId === tabId && d.frameId === 0 && started) done({ url: d.url, error: d.error });
-  };
-  const sameDoc = (d) => {
-    if (d.tabId === tabId && d.frameId === 0) done({ url: d.url, sameDocument: true });
-  };
+  const before = (d) => push(d, { kind: 'start' });
+  const completed = (d) => push(d, { kind: 'end' });
+  const failed = (d) => push(d, { kind: 'end', error: d.error });
+  const sameDoc = (d) => push(d, { kind: 'same' });
   const nav = chrome.webNavigation;
   nav.onBeforeNavigate.addListener(before);
   nav.onCompleted.addListener(completed);
   nav.onErrorOccurred.addListener(failed);
   nav.onHistoryStateUpdated.addListener(sameDoc);
   nav.onReferenceFragmentUpdated.addListener(sameDoc);
+  const outcome = (url) => {
+    const start = events.findIndex((e) => (e.kind === 'start' || e.kind === 'same') && (!url || sameUrl(e.url, url)));
+    if (start < 0) return null;
+    if (events[start].kind === 'same') return { url: events[start].url, sameDocument: true };
+    // A redirect keeps the navigation going: the first end after our start is its end.
+    const end = events.slice(start + 1).find((e) => e.kind === 'end');
+    return end ? { url: end.url, error: end.error } : null;
+  };
   return {
-    finished(timeoutMs) {
+    finished(url, timeoutMs) {
       return new Promise((resolve) => {
-        if (result) return resolve(result);
         const t = setTimeout(() => resolve(null), timeoutMs);
         wake = () => {
-          clearTimeout(t);
-          resolve(result);
+          const r = outcome(url);
+          if (r) {
+            clearTimeout(t);
+            resolve(r);
+          }
         };
+        wake();
       });
     },
     stop() {
@@ -107,7 +117,7 @@ async function navigate(tabId, { url }, timeoutMs) {
   const watch = watchNavigation(tabId);
   try {
     await chrome.tabs.update(tabId, { url });
-    const r = await watch.finished(timeoutMs);
+    const r = await watch.finished(url, timeoutMs);
     const tab = await getTab(tabId);
     const elapsedMs = Math.round(performance.now() - t0);
     if (r?.error) {
@@ -125,7 +135,7 @@ async function act(tabId, op, args, timeoutMs) {
   try {
     const out = await runInPage(tabId, op, args);
     if (!out.navigation) return { ...out, navigated: false };
-    const r = out.navigation.sameDocument ? { url: out.navigation.url } : await watch.finished(timeoutMs);
+    const r = out.navigation.sameDocument ? { url: out.navigation.url } : await watch.finished(out.navigation.url, timeoutMs);
     const tab = await getTab(tabId);
     delete out.navigation;
     if (r?.error) return { ...out, navigated: false, navigationError: r.error, url: tab.url };
@@ -161,6 +171,16 @@ async function screenshot(tabId, { format = 'png', quality }) {
   }
 }
 
+// Waits for a new tab's first load, so its events never pass for a later navigation's.
+async function loaded(tabId, timeoutMs) {
+  const deadline = Date.now() + Math.min(timeoutMs, 15000);
+  while (Date.now() < deadline) {
+    const t = await getTab(tabId);
+    if (t.status === 'complete') return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 function tabInfo(t) {
   return { tabId: t.id, windowId: t.windowId, active: t.active, url: t.url || t.pendingUrl || '', title: t.title || '' };
 }
@@ -168,8 +188,10 @@ function tabInfo(t) {
 export async function handle(tool, tabId, args, timeoutMs) {
   switch (tool) {
     case 'tab.open': {
-      const t = await chrome.tabs.create({ url: args.url || 'about:blank', active: !!args.active });
-      return tabInfo(t);
+      const url = args.url || 'about:blank';
+      const t = await chrome.tabs.create({ url, active: !!args.active });
+      await loaded(t.id, timeoutMs);
+      return tabInfo(await getTab(t.id));
     }
     case 'tab.list':
       return { tabs: (await chrome.tabs.query({})).map(tabInfo) };
@@ -185,6 +207,8 @@ export async function handle(tool, tabId, args, timeoutMs) {
     case 'snapshot':
     case 'read': {
       const tab = await getTab(tabId);
+      // An empty tab has nothing to read, and the browser does not let extensions into it.
+      if (tab.url === 'about:blank') return tool === 'snapshot' ? { text: '', refs: 0, capped: false, url: tab.url, title: '' } : { content: '', truncated: false, totalChars: 0, format: args.format, url: tab.url };
       const value = await runInPage(tabId, tool, args);
       return { ...value, url: tab.url, title: tab.title };
     }

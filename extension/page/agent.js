@@ -182,8 +182,25 @@
 
   // ---- snapshot --------------------------------------------------------------------------
 
+  const INLINE = new Set(['span', 'code', 'b', 'strong', 'i', 'em', 'small', 'sub', 'sup', 'mark', 'abbr', 'time', 'kbd', 's', 'u', 'q', 'cite', 'br', 'wbr', 'data', 'var', 'del', 'ins', 'bdi', 'bdo', 'font']);
+  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'embed']);
+
+  // Every ancestor of a tagged element, so "is there a ref inside?" is one lookup.
+  function holdersOf(tags) {
+    const holders = new Set();
+    for (const el of tags.keys()) {
+      let p = el.parentElement || el.getRootNode().host;
+      while (p && !holders.has(p)) {
+        holders.add(p);
+        p = p.parentElement || p.getRootNode().host;
+      }
+    }
+    return holders;
+  }
+
   function snapshot({ verbose = false } = {}) {
     const tags = tagAll(document.documentElement);
+    const holders = holdersOf(tags);
     const lines = [];
     let described = 0;
     let capped = false;
@@ -204,47 +221,56 @@
       return line;
     };
 
+    const emit = (depth, text) => {
+      described++;
+      lines.push(`${'  '.repeat(depth)}- ${text}`);
+    };
+
+    // A block whose children are all inline and hold no refs reads as one line of text.
+    const textBlock = (el) => {
+      for (const c of el.children) if (!INLINE.has(c.localName)) return false;
+      return true;
+    };
+
     const visit = (el, depth) => {
       if (described >= MAX_NODES) {
         capped = true;
         return;
       }
-      if (el.localName === 'script' || el.localName === 'style' || el.localName === 'noscript' || el.localName === 'template') return;
-      if (el.getAttribute('aria-hidden') === 'true' || !visible(el)) {
-        if (el.localName !== 'details' && el.localName !== 'slot') return;
-      }
+      if (SKIP.has(el.localName)) return;
+      if (el.getAttribute('aria-hidden') === 'true' || !visible(el)) return;
       const r = role(el);
-      const interactive = tags.has(el);
-      const pad = '  '.repeat(depth);
-      if (interactive || r === 'heading' || (r === 'img' && verbose)) {
-        described++;
-        lines.push(`${pad}- ${describe(el, r || 'generic', name(el))}`);
-        if (!hasInteractiveInside(el, tags)) return;
-        walkChildren(el, depth + 1);
+      if (tags.has(el) || r === 'heading' || (r === 'img' && verbose)) {
+        emit(depth, describe(el, r || 'generic', name(el)));
+        if (holders.has(el)) walkChildren(el, depth + 1);
         return;
       }
       if (r && LANDMARKS.has(r)) {
         const at = lines.length;
         const nm = squash(el.getAttribute('aria-label')) || squash(labelledBy(el));
-        lines.push(`${pad}- ${r}${nm ? ` ${JSON.stringify(cut(nm, NAME_MAX))}` : ''}:`);
-        described++;
+        emit(depth, `${r}${nm ? ` ${JSON.stringify(cut(nm, NAME_MAX))}` : ''}:`);
         walkChildren(el, depth + 1);
-        if (lines.length === at + 1) lines.pop();
+        if (lines.length === at + 1) {
+          lines.pop();
+          described--;
+        }
         return;
       }
-      textOf(el, depth);
-      walkChildren(el, depth);
-    };
-
-    const textOf = (el, depth) => {
-      // Text directly in this element (not in its children), as a line of its own.
+      if (el.localName === 'label' && el.control && tags.has(el.control)) {
+        // The control's name already says what the label says.
+        if (holders.has(el)) walkChildren(el, depth);
+        return;
+      }
+      if (!holders.has(el) && !el.shadowRoot && textBlock(el)) {
+        const text = squash(el.innerText ?? el.textContent);
+        if (text && (verbose || text.length <= SHORT_TEXT)) emit(depth, `text: ${text}`);
+        return;
+      }
       let own = '';
       for (const n of el.childNodes) if (n.nodeType === 3) own += n.textContent;
       own = squash(own);
-      if (!own) return;
-      if (!verbose && own.length > SHORT_TEXT) return;
-      described++;
-      lines.push(`${'  '.repeat(depth)}- text: ${own}`);
+      if (own && (verbose || own.length <= SHORT_TEXT)) emit(depth, `text: ${own}`);
+      walkChildren(el, depth);
     };
 
     const walkChildren = (el, depth) => {
@@ -254,11 +280,6 @@
 
     visit(document.body || document.documentElement, 0);
     return { text: lines.join('\n'), refs: tags.size, capped };
-  }
-
-  function hasInteractiveInside(el, tags) {
-    for (const [other] of tags) if (other !== el && el.contains(other)) return true;
-    return false;
   }
 
   function fieldValue(el) {

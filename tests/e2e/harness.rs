@@ -1,0 +1,281 @@
+//! What the end-to-end tests share: private relay environments, an MCP client over stdio, the
+//! fixture servers on two loopback origins, and one managed headless Chromium per test binary.
+
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::atomic::{AtomicU16, Ordering};
+use std::sync::mpsc::{Receiver, channel};
+use std::sync::{Mutex, OnceLock};
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_tabpilot");
+
+/// A private state dir and port range, so tests never touch a developer's relay or each other.
+#[derive(Clone)]
+pub struct Env {
+    pub state_dir: PathBuf,
+    pub first_port: u16,
+    pub ports: String,
+}
+
+static NEXT_ENV: AtomicU16 = AtomicU16::new(0);
+
+impl Env {
+    pub fn fresh(name: &str) -> Env {
+        let n = NEXT_ENV.fetch_add(1, Ordering::SeqCst);
+        assert!(n < 16, "each test binary has room for 16 environments");
+        // Below the kernel's ephemeral range, and apart per process.
+        let first_port = 20_000 + (std::process::id() % 350) as u16 * 32 + n * 2;
+        let state_dir = std::env::temp_dir().join(format!("tabpilot-e2e-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&state_dir);
+        Env { state_dir, first_port, ports: format!("{}-{}", first_port, first_port + 1) }
+    }
+
+    pub fn command(&self, args: &[&str]) -> Command {
+        let mut cmd = Command::new(BIN);
+        cmd.args(args)
+            .env("TABPILOT_STATE_DIR", &self.state_dir)
+            .env("TABPILOT_PORTS", &self.ports)
+            .env("TABPILOT_RELAY_IDLE_MS", "4000")
+            .env_remove("TABPILOT_SESSION");
+        cmd
+    }
+
+    /// Runs a one-shot CLI command; returns (exit success, stdout, stderr).
+    pub fn cli(&self, args: &[&str]) -> (bool, String, String) {
+        let out = self.command(args).output().expect("tabpilot runs");
+        (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    }
+
+    pub fn secret(&self) -> Vec<u8> {
+        std::fs::read(self.state_dir.join("secret")).expect("the relay made a secret")
+    }
+}
+
+/// An MCP client speaking newline-delimited JSON-RPC to `tabpilot mcp` over stdio.
+pub struct Mcp {
+    pub child: Child,
+    stdin: Option<ChildStdin>,
+    lines: Receiver<Value>,
+    next_id: u64,
+    pub instructions: String,
+}
+
+impl Mcp {
+    pub fn start(env: &Env, args: &[&str]) -> Mcp {
+        let mut cmd = env.command(&[&["mcp"], args].concat());
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit())
+            .spawn()
+            .expect("tabpilot mcp starts");
+        let stdout = child.stdout.take().unwrap();
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                match serde_json::from_str::<Value>(&line) {
+                    Ok(v) => {
+                        if tx.send(v).is_err() {
+                            break;
+                        }
+                    }
+                    Err(e) => panic!("tabpilot mcp wrote a non-JSON line to stdout: {line:?} ({e})"),
+                }
+            }
+        });
+        let stdin = child.stdin.take();
+        let mut mcp = Mcp { child, stdin, lines, next_id: 1, instructions: String::new() };
+        let init = mcp.request("initialize", json!({
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "tabpilot-e2e", "version": "1"}
+        }));
+        mcp.instructions = init["result"]["instructions"].as_str().unwrap_or("").to_string();
+        mcp.notify("notifications/initialized", json!({}));
+        mcp
+    }
+
+    pub fn send(&mut self, msg: Value) {
+        let stdin = self.stdin.as_mut().expect("stdin open");
+        writeln!(stdin, "{msg}").unwrap();
+        stdin.flush().unwrap();
+    }
+
+    pub fn notify(&mut self, method: &str, params: Value) {
+        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    }
+
+    /// Sends a request and returns the whole response (with `result` or `error`).
+    pub fn request(&mut self, method: &str, params: Value) -> Value {
+        let id = self.next_id;
+        self.next_id += 1;
+        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        self.response(id)
+    }
+
+    pub fn response(&mut self, id: u64) -> Value {
+        loop {
+            let msg = self.lines.recv_timeout(Duration::from_secs(90)).expect("tabpilot mcp answered");
+            if msg["id"] == json!(id) {
+                return msg;
+            }
+        }
+    }
+
+    /// Calls a tool; returns the CallToolResult.
+    pub fn call(&mut self, tool: &str, args: Value) -> Value {
+        let r = self.request("tools/call", json!({"name": tool, "arguments": args}));
+        assert!(r.get("error").is_none(), "{tool} got a protocol error: {r}");
+        r["result"].clone()
+    }
+
+    /// Calls a tool that must succeed; returns (text, structuredContent).
+    pub fn ok(&mut self, tool: &str, args: Value) -> (String, Value) {
+        let r = self.call(tool, args.clone());
+        assert_ne!(r["isError"], json!(true), "{tool} {args} failed: {}", text(&r));
+        (text(&r), r["structuredContent"].clone())
+    }
+
+    /// Calls a tool that must fail; returns its error code and the result.
+    pub fn fails(&mut self, tool: &str, args: Value) -> (String, Value) {
+        let r = self.call(tool, args.clone());
+        assert_eq!(r["isError"], json!(true), "{tool} {args} should have failed: {}", text(&r));
+        (r["structuredContent"]["error"]["code"].as_str().unwrap_or("").to_string(), r)
+    }
+
+    pub fn close_stdin(&mut self) {
+        self.stdin.take();
+    }
+}
+
+impl Drop for Mcp {
+    fn drop(&mut self) {
+        self.stdin.take();
+        for _ in 0..50 {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                return;
+            }
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+pub fn text(result: &Value) -> String {
+    result["content"]
+        .as_array()
+        .map(|c| c.iter().filter_map(|b| b["text"].as_str()).collect::<Vec<_>>().join("\n"))
+        .unwrap_or_default()
+}
+
+/// The ref on the first snapshot line with this role and name.
+pub fn ref_of(snapshot: &str, role: &str, name: &str) -> String {
+    let needle = format!("- {role} \"{name}\"");
+    let line = snapshot
+        .lines()
+        .find(|l| l.trim_start().starts_with(&needle))
+        .unwrap_or_else(|| panic!("no {role} {name:?} in the snapshot:\n{snapshot}"));
+    let start = line.find("[ref=").expect("the line has a ref") + 5;
+    line[start..].split(']').next().unwrap().to_string()
+}
+
+/// The fixture pages, served on two loopback origins (two ports), so cross-origin is real.
+pub struct Fixtures {
+    pub a: String,
+    pub b: String,
+}
+
+fn fixtures_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+fn serve_fixtures(relay_port: u16) -> Fixtures {
+    use axum::extract::{Path as UrlPath, Query};
+    use axum::http::header;
+    use axum::response::IntoResponse;
+    use std::collections::HashMap;
+
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        rt.block_on(async move {
+            let a = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let b = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let (oa, ob) = (format!("http://{}", a.local_addr().unwrap()), format!("http://{}", b.local_addr().unwrap()));
+            tx.send(Fixtures { a: oa.clone(), b: ob.clone() }).unwrap();
+            let page = move |UrlPath(name): UrlPath<String>, Query(q): Query<HashMap<String, String>>| {
+                let (oa, ob) = (oa.clone(), ob.clone());
+                async move {
+                    if let Some(ms) = q.get("delay").and_then(|d| d.parse().ok()) {
+                        tokio::time::sleep(Duration::from_millis(ms)).await;
+                    }
+                    let path = fixtures_dir().join(&name);
+                    if name.contains("..") || !path.is_file() {
+                        return (axum::http::StatusCode::NOT_FOUND, "no such fixture").into_response();
+                    }
+                    let body = std::fs::read_to_string(&path).unwrap()
+                        .replace("{{ORIGIN_A}}", &oa)
+                        .replace("{{ORIGIN_B}}", &ob)
+                        .replace("{{RELAY_PORT}}", &relay_port.to_string());
+                    let kind = if name.ends_with(".js") { "text/javascript" } else { "text/html; charset=utf-8" };
+                    ([(header::CONTENT_TYPE, kind)], body).into_response()
+                }
+            };
+            let app = axum::Router::new().route("/{*name}", axum::routing::get(page));
+            let (app_a, app_b) = (app.clone(), app);
+            tokio::join!(
+                async { axum::serve(a, app_a).await.unwrap() },
+                async { axum::serve(b, app_b).await.unwrap() },
+            );
+        });
+    });
+    rx.recv().unwrap()
+}
+
+/// One managed headless Chromium for the whole test binary, launched by a `tabpilot mcp
+/// --launch --headless` that lives as long as this process; each test drives it through its
+/// own `tabpilot mcp`, so each works in its own tab.
+pub struct Shared {
+    pub env: Env,
+    pub fixtures: Fixtures,
+    launcher: Mutex<Mcp>,
+}
+
+pub fn shared() -> &'static Shared {
+    static SHARED: OnceLock<Shared> = OnceLock::new();
+    SHARED.get_or_init(|| {
+        let env = Env::fresh("browser");
+        let fixtures = serve_fixtures(env.first_port);
+        let mut launcher = Mcp::start(&env, &["--launch", "--headless"]);
+        // Any call that needs a browser makes it launch one and wait until it has joined.
+        launcher.ok("browser_list_tabs", json!({}));
+        Shared { env, fixtures, launcher: Mutex::new(launcher) }
+    })
+}
+
+impl Shared {
+    /// A new agent on the shared browser.
+    pub fn agent(&self) -> Mcp {
+        Mcp::start(&self.env, &[])
+    }
+
+    pub fn a(&self, page: &str) -> String {
+        format!("{}/{page}", self.fixtures.a)
+    }
+
+    pub fn b(&self, page: &str) -> String {
+        format!("{}/{page}", self.fixtures.b)
+    }
+
+    /// The tabs as the launching session sees them.
+    pub fn tabs(&self) -> Vec<Value> {
+        let (_, data) = self.launcher.lock().unwrap().ok("browser_list_tabs", json!({}));
+        data["tabs"].as_array().unwrap().clone()
+    }
+}
