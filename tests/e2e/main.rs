@@ -1,4 +1,5 @@
 //! The integration tests, one binary: relay security and routing with fake peers, and the tools
 //! end to end in a real headless Chromium with the real extension.
 
+mod browser;
 mod harness;
