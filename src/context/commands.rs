@@ -489,6 +489,29 @@ mod tests {
     }
 
     #[test]
+    fn a_relative_program_is_taken_from_the_command_directory() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = Tree::new("relprog");
+        t.mkdir("repo/.git");
+        let script = t.write(
+            "repo/tools/hello.sh",
+            "#!/bin/sh\necho \"hello from $(pwd)\"\n",
+        );
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        t.write(
+            &format!("repo/tools/{MANIFEST}"),
+            r#"{"version": 1, "commands": {"hello": {"argv": ["./hello.sh"]}}}"#,
+        );
+        let r = runtime()
+            .block_on(ctx(&t, "repo/tools").run_command("hello", &[], None))
+            .unwrap();
+        assert_eq!(
+            r.stdout,
+            format!("hello from {}\n", t.path("repo/tools").display())
+        );
+    }
+
+    #[test]
     fn a_missing_program_is_refused() {
         let t = Tree::new("noprog");
         t.mkdir("repo/.git");

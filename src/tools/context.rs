@@ -263,13 +263,13 @@ pub async fn call(name: &str, args: Value, env: &ContextEnv) -> Result<ToolOutpu
             }
             let limit = bounded("limit", a.limit, 1, 50, DEFAULT_RANK_LIMIT)?;
             let ctx = discover(env, a.path).await?;
-            resolve(
+            Ok(resolve(
                 &ctx,
                 env,
                 &a.task,
                 a.known_refresh_fingerprint.as_deref(),
                 limit,
-            )
+            ))
         }
         "list_local_skills" => {
             let a: ListSkillsArgs = parse(args)?;
@@ -432,14 +432,15 @@ fn resolve(
     task: &str,
     known: Option<&str>,
     limit: usize,
-) -> Result<ToolOutput, ToolError> {
+) -> ToolOutput {
     let mut ranking = ctx.rank(task);
     ranking.skills.truncate(limit);
     ranking.commands.truncate(limit);
-    let selected: Option<LoadedSkill> = match &ranking.selected_skill {
-        Some(id) => Some(ctx.load_skill(id, env)?),
-        None => None,
-    };
+    // A skill that vanished since the ranking read it is simply not loaded.
+    let selected: Option<LoadedSkill> = ranking
+        .selected_skill
+        .as_ref()
+        .and_then(|id| ctx.load_skill(id, env).ok());
     let unchanged = known == Some(ctx.refresh_fingerprint.as_str());
     let instructions = (!unchanged).then(|| ctx.instructions.text.clone());
     let structured = json!({
@@ -488,7 +489,7 @@ fn resolve(
         text.push_str("\n\nInstructions:\n\n");
         text.push_str(&instructions);
     }
-    Ok(ToolOutput::new(text, structured))
+    ToolOutput::new(text, structured)
 }
 
 fn list_skills(ctx: &Context, query: Option<&str>, limit: usize) -> ToolOutput {
