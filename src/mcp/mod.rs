@@ -1,6 +1,8 @@
 //! The MCP server (`tabpilot mcp`): the tool catalog over rmcp, calls run one at a time in the
 //! order they arrive, and an exit within seconds of the client going away.
 
+mod order;
+
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -24,8 +26,6 @@ names its code and the tool that recovers.";
 
 pub struct Server {
     session: Arc<Session>,
-    /// Calls run one at a time: a second waits for the first (tokio's mutex is fair, FIFO).
-    turn: tokio::sync::Mutex<()>,
     catalog: Vec<Tool>,
 }
 
@@ -85,7 +85,6 @@ impl ServerHandler for Server {
         request: CallToolRequestParams,
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, McpError> {
-        let _turn = self.turn.lock().await;
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         Ok(to_result(self.session.call(&request.name, args).await).into())
     }
@@ -101,8 +100,8 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
     let launch = opts.launch.map(|o| LaunchOptions { tied_to_us: true, ..o });
     let session = Arc::new(Session::new(info, launch)?);
     let catalog = tools::specs().into_iter().map(to_tool).collect();
-    let server = Server { session: session.clone(), turn: tokio::sync::Mutex::new(()), catalog };
-    let running = server.serve(rmcp::transport::stdio()).await?;
+    let server = Server { session: session.clone(), catalog };
+    let running = server.serve(order::ordered(tokio::io::stdin(), tokio::io::stdout())).await?;
     let parent = unsafe { libc::getppid() };
     let orphaned = async move {
         loop {

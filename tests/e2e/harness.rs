@@ -61,6 +61,8 @@ pub struct Mcp {
     stdin: Option<ChildStdin>,
     lines: Receiver<Value>,
     next_id: u64,
+    /// Answers read while waiting for another one.
+    early: Vec<Value>,
     pub instructions: String,
 }
 
@@ -89,7 +91,7 @@ impl Mcp {
             }
         });
         let stdin = child.stdin.take();
-        let mut mcp = Mcp { child, stdin, lines, next_id: 1, instructions: String::new() };
+        let mut mcp = Mcp { child, stdin, lines, next_id: 1, early: Vec::new(), instructions: String::new() };
         let init = mcp.request("initialize", json!({
             "protocolVersion": "2025-06-18",
             "capabilities": {},
@@ -119,10 +121,16 @@ impl Mcp {
     }
 
     pub fn response(&mut self, id: u64) -> Value {
+        if let Some(i) = self.early.iter().position(|m| m["id"] == json!(id)) {
+            return self.early.remove(i);
+        }
         loop {
             let msg = self.lines.recv_timeout(Duration::from_secs(90)).expect("tabpilot mcp answered");
             if msg["id"] == json!(id) {
                 return msg;
+            }
+            if msg.get("id").is_some() {
+                self.early.push(msg);
             }
         }
     }

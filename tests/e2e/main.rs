@@ -3,3 +3,4 @@
 
 mod browser;
 mod harness;
+mod mcp;

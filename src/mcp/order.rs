@@ -1,0 +1,110 @@
+//! Stdio for rmcp with one guarantee rmcp does not give: `tools/call` requests reach the server
+//! one at a time, in the order the client wrote them. rmcp spawns a task per request, so two
+//! calls written back to back may otherwise start in either order. Everything else (pings,
+//! cancellations, listings) passes straight through.
+
+use std::collections::VecDeque;
+
+use serde_json::Value;
+use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::sync::mpsc;
+
+/// Longest line accepted from the client.
+const MAX_LINE: u64 = 16 << 20;
+/// Calls held back while one runs; past this, reading the client pauses.
+const MAX_QUEUED: usize = 256;
+const PIPE: usize = 1 << 16;
+
+/// Returns the (reader, writer) pair to hand to rmcp in place of stdin and stdout.
+pub fn ordered<R, W>(input: R, output: W) -> (DuplexStream, DuplexStream)
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    W: AsyncWrite + Unpin + Send + 'static,
+{
+    let (to_server, server_in) = tokio::io::duplex(PIPE);
+    let (server_out, from_server) = tokio::io::duplex(PIPE);
+    let (done_tx, done_rx) = mpsc::unbounded_channel::<Value>();
+    tokio::spawn(pump_in(input, to_server, done_rx));
+    tokio::spawn(pump_out(from_server, output, done_tx));
+    (server_in, server_out)
+}
+
+fn call_id(line: &str) -> Option<Value> {
+    let msg: Value = serde_json::from_str(line).ok()?;
+    (msg["method"] == "tools/call").then(|| msg.get("id").cloned()).flatten()
+}
+
+async fn pump_in<R: AsyncRead + Unpin>(input: R, mut to_server: DuplexStream, mut done: mpsc::UnboundedReceiver<Value>) {
+    let mut reader = BufReader::new(input).take(MAX_LINE);
+    let mut queue: VecDeque<(Value, Vec<u8>)> = VecDeque::new();
+    let mut running: Option<Value> = None;
+    let mut open = true;
+    loop {
+        // Start the next held-back call once none is running.
+        if running.is_none() {
+            if let Some((id, line)) = queue.pop_front() {
+                if to_server.write_all(&line).await.is_err() {
+                    return;
+                }
+                running = Some(id);
+            }
+        }
+        if !open && running.is_none() {
+            return; // the client is gone and nothing is left to run: rmcp sees EOF
+        }
+        let mut line = Vec::new();
+        reader.set_limit(MAX_LINE);
+        tokio::select! {
+            finished = done.recv() => match finished {
+                Some(id) if running.as_ref() == Some(&id) => running = None,
+                Some(_) => {}
+                None => return,
+            },
+            read = reader.read_until(b'\n', &mut line), if open && queue.len() < MAX_QUEUED => {
+                let overlong = read.as_ref().is_ok_and(|n| *n as u64 == MAX_LINE && !line.ends_with(b"\n"));
+                match read {
+                    Ok(0) | Err(_) => {
+                        // The client closed stdin: calls not yet started are dropped.
+                        open = false;
+                        queue.clear();
+                        if running.is_none() {
+                            return;
+                        }
+                    }
+                    Ok(_) if overlong => {
+                        tracing::warn!("the client sent a line over {MAX_LINE} bytes; closing");
+                        return;
+                    }
+                    Ok(_) => {
+                        let text = String::from_utf8_lossy(&line);
+                        match call_id(&text) {
+                            Some(id) => queue.push_back((id, line)),
+                            None => {
+                                if to_server.write_all(&line).await.is_err() {
+                                    return;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+async fn pump_out<W: AsyncWrite + Unpin>(from_server: DuplexStream, mut output: W, done: mpsc::UnboundedSender<Value>) {
+    let mut lines = BufReader::new(from_server).lines();
+    while let Ok(Some(line)) = lines.next_line().await {
+        if output.write_all(line.as_bytes()).await.is_err() || output.write_all(b"\n").await.is_err() {
+            return;
+        }
+        let _ = output.flush().await;
+        if let Ok(msg) = serde_json::from_str::<Value>(&line) {
+            if msg.get("method").is_none() && (msg.get("result").is_some() || msg.get("error").is_some()) {
+                if let Some(id) = msg.get("id") {
+                    let _ = done.send(id.clone());
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,138 @@
+//! `tabpilot mcp` as an MCP server, and the CLI as a controller of the same browser.
+
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+
+use crate::harness::{Env, Mcp, ref_of, shared, text};
+
+#[test]
+fn tools_list_has_schemas_and_annotations_for_every_tool() {
+    let env = Env::fresh("toolslist");
+    let mut mcp = Mcp::start(&env, &[]);
+    let r = mcp.request("tools/list", json!({}));
+    let tools = r["result"]["tools"].as_array().unwrap();
+    let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
+    for expected in ["browser_status", "browser_navigate", "browser_snapshot", "browser_click", "browser_type",
+        "browser_read_page", "browser_screenshot", "browser_list_tabs", "browser_new_tab", "browser_close_tab"] {
+        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    }
+    for t in tools {
+        assert_eq!(t["inputSchema"]["type"], "object", "{t}");
+        let a = &t["annotations"];
+        for hint in ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] {
+            assert!(a[hint].is_boolean(), "{} lacks {hint}", t["name"]);
+        }
+    }
+    let by_name = |n: &str| tools.iter().find(|t| t["name"] == n).unwrap();
+    assert_eq!(by_name("browser_snapshot")["annotations"]["readOnlyHint"], true);
+    assert_eq!(by_name("browser_click")["annotations"]["readOnlyHint"], false);
+    assert_eq!(by_name("browser_close_tab")["annotations"]["destructiveHint"], true);
+    assert!(by_name("browser_navigate")["outputSchema"].is_object());
+    assert!(by_name("browser_navigate")["inputSchema"]["required"].as_array().unwrap().contains(&json!("url")));
+    assert!(!mcp.instructions.is_empty());
+}
+
+#[test]
+fn bad_arguments_are_refused_with_a_code_and_the_recovering_tool() {
+    let env = Env::fresh("badargs");
+    let mut mcp = Mcp::start(&env, &[]);
+    let (code, r) = mcp.fails("browser_click", json!({"ref": "e1abcd", "unknown": true}));
+    assert_eq!(code, "BAD_ARGS");
+    let t = text(&r);
+    assert!(t.starts_with("BAD_ARGS: ") && t.contains("unknown"), "{t}");
+    assert!(t.lines().nth(1).unwrap().starts_with("Recover: "), "{t}");
+    assert_eq!(r["structuredContent"]["error"]["recover"], "the same tool with corrected arguments");
+    let (code, _) = mcp.fails("browser_navigate", json!({}));
+    assert_eq!(code, "BAD_ARGS");
+    let (code, _) = mcp.fails("browser_nope", json!({}));
+    assert_eq!(code, "BAD_ARGS");
+}
+
+#[test]
+fn status_says_waiting_when_no_browser_is_connected() {
+    let env = Env::fresh("status");
+    let mut mcp = Mcp::start(&env, &[]);
+    let (text, data) = mcp.ok("browser_status", json!({}));
+    assert_eq!(data["link"], "WAITING", "{text}");
+    assert_eq!(data["relay"]["port"], env.first_port);
+    assert_eq!(data["agents"].as_array().unwrap().len(), 1);
+    let (code, r) = mcp.fails("browser_snapshot", json!({}));
+    assert_eq!(code, "NO_BROWSER");
+    assert_eq!(r["structuredContent"]["outcome"], "refused");
+}
+
+#[test]
+fn status_on_the_shared_browser_is_connected() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (text, data) = agent.ok("browser_status", json!({}));
+    assert_eq!(data["link"], "CONNECTED", "{text}");
+    assert_eq!(data["browsers"].as_array().unwrap().len(), 1);
+    assert!(data["agents"].as_array().unwrap().len() >= 2, "{data}");
+}
+
+#[test]
+fn calls_from_one_client_run_in_the_order_they_were_issued() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let press = ref_of(&snap, "button", "Press me");
+    // Five requests written back to back, before any answer is read.
+    let mut ids = Vec::new();
+    for i in 0..5u64 {
+        let id = 1000 + i;
+        ids.push(id);
+        let (name, args) = if i < 4 {
+            ("browser_click", json!({"ref": press}))
+        } else {
+            ("browser_snapshot", json!({}))
+        };
+        agent.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": args}}));
+    }
+    let answers: Vec<_> = ids.iter().map(|id| agent.response(*id)).collect();
+    for a in &answers[..4] {
+        assert_ne!(a["result"]["isError"], true, "{a}");
+    }
+    let last = &answers[4]["result"]["structuredContent"]["snapshot"];
+    assert!(last.as_str().unwrap().contains("Pressed 4 time(s)"), "the snapshot ran before the clicks: {last}");
+}
+
+#[test]
+fn mcp_exits_soon_after_stdin_closes() {
+    let env = Env::fresh("stdin");
+    let mut mcp = Mcp::start(&env, &[]);
+    mcp.ok("browser_status", json!({}));
+    mcp.close_stdin();
+    let start = Instant::now();
+    loop {
+        if mcp.child.try_wait().unwrap().is_some() {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(5), "tabpilot mcp outlived its stdin by 5 s");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+#[test]
+fn the_cli_drives_the_same_tab_across_commands() {
+    let s = shared();
+    let env = &s.env;
+    let (ok, out, err) = env.cli(&["navigate", &s.a("basic.html")]);
+    assert!(ok, "{err}");
+    assert!(out.starts_with("Navigated to "), "{out}");
+    let press = ref_of(&out, "button", "Press me");
+    let (ok, out, err) = env.cli(&["click", &press]);
+    assert!(ok, "{err}");
+    assert!(out.contains("Press me"), "{out}");
+    let (ok, out, _) = env.cli(&["browser_snapshot", "--json"]);
+    assert!(ok);
+    let result: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert!(result["structuredContent"]["snapshot"].as_str().unwrap().contains("Pressed 1 time(s)"), "{out}");
+    let (ok, out, err) = env.cli(&["click", "ezzzzz"]);
+    assert!(!ok);
+    assert!(out.is_empty());
+    assert!(err.starts_with("STALE_REF: ") && err.contains("\nRecover: call browser_snapshot"), "{err}");
+    let (ok, _, err) = env.cli(&["navigate", "file:///etc/passwd"]);
+    assert!(!ok && err.starts_with("BAD_ARGS: file:"), "{err}");
+}
