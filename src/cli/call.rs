@@ -12,7 +12,12 @@ use crate::tools::{self, Session};
 /// The session all CLI calls share (`TABPILOT_SESSION` names another).
 pub fn cli_session() -> Result<Session, ToolError> {
     let session = std::env::var("TABPILOT_SESSION").unwrap_or_else(|_| "cli".into());
-    let info = PeerInfo { name: "tabpilot cli".into(), pid: std::process::id(), session: Some(session), ..Default::default() };
+    let info = PeerInfo {
+        name: "tabpilot cli".into(),
+        pid: std::process::id(),
+        session: Some(session),
+        ..Default::default()
+    };
     Session::new(info, None)
 }
 
@@ -25,6 +30,8 @@ fn positional(tool: &str) -> &'static [&'static str] {
         "browser_screenshot" => &["filePath"],
         "browser_new_tab" => &["url"],
         "browser_close_tab" => &["tabId"],
+        "agent_context" => &["path"],
+        "list_local_skills" => &["query"],
         _ => &[],
     }
 }
@@ -35,17 +42,34 @@ fn alias(word: &str) -> &str {
         "tabs" => "browser_list_tabs",
         "new-tab" => "browser_new_tab",
         "close-tab" => "browser_close_tab",
+        "context" => "agent_context",
+        "skills" => "list_local_skills",
+        "commands" => "list_local_commands",
+        "run" => "run_local_command",
         other => other,
     }
 }
 
 /// Parses `TOOL [POSITIONAL...] [--args JSON] [--json] [--submit]` into a tool name and arguments.
 fn parse(words: &[String]) -> Result<(String, Value, bool), ToolError> {
-    let (first, rest) = words.split_first().ok_or_else(|| ToolError::bad_args("name a tool"))?;
+    let (first, rest) = words
+        .split_first()
+        .ok_or_else(|| ToolError::bad_args("name a tool"))?;
     let spec = tools::find(alias(first)).ok_or_else(|| {
-        ToolError::bad_args(format!("there is no tool {first:?}; `tabpilot tools` lists them"))
+        ToolError::bad_args(format!(
+            "there is no tool {first:?}; `tabpilot tools` lists them"
+        ))
     })?;
     let mut args = Map::new();
+    if spec.name == "run_local_command" {
+        // `run NAME [ARGS...]`: every word after the name goes to the command, verbatim.
+        let (name, rest) = rest
+            .split_first()
+            .ok_or_else(|| ToolError::bad_args("run needs a command name"))?;
+        args.insert("name".into(), json!(name));
+        args.insert("args".into(), json!(rest));
+        return Ok((spec.name.to_string(), Value::Object(args), false));
+    }
     let mut json_out = false;
     let mut names = positional(spec.name).iter();
     let mut words = rest.iter();
@@ -56,14 +80,25 @@ fn parse(words: &[String]) -> Result<(String, Value, bool), ToolError> {
                 args.insert("submit".into(), json!(true));
             }
             "--args" => {
-                let text = words.next().ok_or_else(|| ToolError::bad_args("--args needs a JSON object"))?;
-                let extra: Map<String, Value> = serde_json::from_str(text)
-                    .map_err(|e| ToolError::bad_args(format!("--args is not a JSON object: {e}")))?;
+                let text = words
+                    .next()
+                    .ok_or_else(|| ToolError::bad_args("--args needs a JSON object"))?;
+                let extra: Map<String, Value> = serde_json::from_str(text).map_err(|e| {
+                    ToolError::bad_args(format!("--args is not a JSON object: {e}"))
+                })?;
                 args.extend(extra);
             }
-            flag if flag.starts_with("--") => return Err(ToolError::bad_args(format!("unknown option {flag}"))),
+            flag if flag.starts_with("--") => {
+                return Err(ToolError::bad_args(format!("unknown option {flag}")));
+            }
             word => {
-                let name = names.next().ok_or_else(|| ToolError::bad_args(format!("{} takes no more words than {:?}", spec.name, positional(spec.name))))?;
+                let name = names.next().ok_or_else(|| {
+                    ToolError::bad_args(format!(
+                        "{} takes no more words than {:?}",
+                        spec.name,
+                        positional(spec.name)
+                    ))
+                })?;
                 let value = match word.parse::<i64>() {
                     Ok(n) if *name == "tabId" => json!(n),
                     _ => json!(word),
@@ -90,8 +125,15 @@ pub async fn run(words: Vec<String>) -> ExitCode {
     if json_out {
         let result = crate::mcp::to_result(answer);
         let failed = result.is_error == Some(true);
-        println!("{}", serde_json::to_string_pretty(&result).expect("results serialize"));
-        return if failed { ExitCode::FAILURE } else { ExitCode::SUCCESS };
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&result).expect("results serialize")
+        );
+        return if failed {
+            ExitCode::FAILURE
+        } else {
+            ExitCode::SUCCESS
+        };
     }
     match answer {
         Ok(out) => {
@@ -111,10 +153,15 @@ pub async fn run(words: Vec<String>) -> ExitCode {
 /// `tabpilot pair`: asks the relay for a one-time pairing page and opens it.
 pub async fn pair() -> anyhow::Result<ExitCode> {
     let session = cli_session()?;
-    let req = crate::link::Request { tool: "pair".into(), ..crate::link::Request::status() };
+    let req = crate::link::Request {
+        tool: "pair".into(),
+        ..crate::link::Request::status()
+    };
     let (answer, _) = session.link().call(req).await?;
     let url = answer["url"].as_str().unwrap_or_default();
-    println!("Open this page in the browser you want to pair (the tabpilot extension must be loaded):\n  {url}");
+    println!(
+        "Open this page in the browser you want to pair (the tabpilot extension must be loaded):\n  {url}"
+    );
     let opened = std::process::Command::new("xdg-open")
         .arg(url)
         .stdout(std::process::Stdio::null())
@@ -143,10 +190,23 @@ mod tests {
         assert_eq!(args, json!({"url": "http://x/"}));
         let (tool, args, _) = parse(&words("type e1abcd hello --submit")).unwrap();
         assert_eq!(tool, "browser_type");
-        assert_eq!(args, json!({"ref": "e1abcd", "text": "hello", "submit": true}));
+        assert_eq!(
+            args,
+            json!({"ref": "e1abcd", "text": "hello", "submit": true})
+        );
         let (tool, args, _) = parse(&words("browser_click --args {\"ref\":\"e1abcd\"}")).unwrap();
-        assert_eq!((tool.as_str(), args), ("browser_click", json!({"ref": "e1abcd"})));
+        assert_eq!(
+            (tool.as_str(), args),
+            ("browser_click", json!({"ref": "e1abcd"}))
+        );
         assert_eq!(parse(&words("tabs")).unwrap().0, "browser_list_tabs");
+        let (tool, args, _) = parse(&words("run test --json ;rm")).unwrap();
+        assert_eq!(tool, "run_local_command");
+        assert_eq!(args, json!({"name": "test", "args": ["--json", ";rm"]}));
+        assert_eq!(
+            parse(&words("skills pdf")).unwrap().1,
+            json!({"query": "pdf"})
+        );
     }
 
     #[test]

@@ -21,7 +21,10 @@ pub enum LinkState {
     /// Not tried yet, or the relay is up with no browser: see the status call.
     Connected,
     /// The last attempt failed; the next waits this long.
-    Retrying { next: Duration, reason: String },
+    Retrying {
+        next: Duration,
+        reason: String,
+    },
     Stopped,
 }
 
@@ -79,7 +82,10 @@ impl Link {
     /// link alone do not).
     pub fn new(info: PeerInfo, spawn_relay: bool) -> Result<Self, ToolError> {
         let secret = state::secret().map_err(|e| {
-            ToolError::refused(Code::Internal, format!("cannot read or create the relay secret: {e}"))
+            ToolError::refused(
+                Code::Internal,
+                format!("cannot read or create the relay secret: {e}"),
+            )
         })?;
         Ok(Link {
             info,
@@ -101,14 +107,21 @@ impl Link {
 
     /// The port of the relay we are connected to, if any.
     pub async fn port(&self) -> Option<u16> {
-        self.conn.lock().await.as_ref().filter(|c| c.is_alive()).map(|c| c.port)
+        self.conn
+            .lock()
+            .await
+            .as_ref()
+            .filter(|c| c.is_alive())
+            .map(|c| c.port)
     }
 
     /// Sends one call and waits for its answer. A call that never left is `refused`; one whose
     /// reply was lost is `unknown` when it could have changed the page.
     pub async fn call(&self, req: Request) -> Result<Reply, ToolError> {
         let (tx, waiters) = self.connected().await?;
-        let id = self.next_id.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let id = self
+            .next_id
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
         let frame = Frame::Call {
             id,
             tool: req.tool.clone(),
@@ -123,7 +136,10 @@ impl Link {
         let text = serde_json::to_string(&frame).expect("frames serialize");
         if tx.send(Message::Text(text.into())).await.is_err() {
             waiters.lock().unwrap().remove(&id);
-            return Err(ToolError::refused(Code::Internal, "the relay connection closed; try again"));
+            return Err(ToolError::refused(
+                Code::Internal,
+                "the relay connection closed; try again",
+            ));
         }
         // The relay has its own backstop past the call's timeout; this one is past the relay's.
         match tokio::time::timeout(req.timeout + Duration::from_secs(5), answer).await {
@@ -137,7 +153,10 @@ impl Link {
 
     async fn connected(&self) -> Result<(mpsc::Sender<Message>, Waiters), ToolError> {
         if self.state() == LinkState::Stopped {
-            return Err(ToolError::refused(Code::Internal, "tabpilot is shutting down"));
+            return Err(ToolError::refused(
+                Code::Internal,
+                "tabpilot is shutting down",
+            ));
         }
         let mut conn = self.conn.lock().await;
         if let Some(c) = conn.as_ref().filter(|c| c.is_alive()) {
@@ -154,8 +173,18 @@ impl Link {
                 let mut s = self.state.lock().unwrap();
                 let failures = s.1 + 1;
                 let next = (FIRST_DELAY * 2u32.pow(failures.min(5) - 1)).min(MAX_DELAY);
-                *s = (LinkState::Retrying { next, reason: reason.clone() }, failures, Some(Instant::now()));
-                Err(ToolError::refused(Code::NoBrowser, format!("cannot reach the tabpilot relay: {reason}")))
+                *s = (
+                    LinkState::Retrying {
+                        next,
+                        reason: reason.clone(),
+                    },
+                    failures,
+                    Some(Instant::now()),
+                );
+                Err(ToolError::refused(
+                    Code::NoBrowser,
+                    format!("cannot reach the tabpilot relay: {reason}"),
+                ))
             }
         }
     }
@@ -176,7 +205,9 @@ impl Link {
                 return Ok(c);
             }
         }
-        Err(format!("a relay was started but did not answer on ports {ports:?}"))
+        Err(format!(
+            "a relay was started but did not answer on ports {ports:?}"
+        ))
     }
 
     async fn try_ports(&self, ports: std::ops::RangeInclusive<u16>) -> Option<Conn> {
@@ -192,7 +223,9 @@ impl Link {
 
     async fn handshake(&self, port: u16) -> Result<Conn, String> {
         let url = format!("ws://127.0.0.1:{port}/controller");
-        let (ws, _) = tokio_tungstenite::connect_async(&url).await.map_err(|e| e.to_string())?;
+        let (ws, _) = tokio_tungstenite::connect_async(&url)
+            .await
+            .map_err(|e| e.to_string())?;
         let (mut sink, mut stream) = ws.split();
         let nonce = match next_frame(&mut stream).await? {
             Frame::Challenge { nonce, .. } => nonce,
@@ -206,11 +239,20 @@ impl Link {
             info: self.info.clone(),
         };
         let text = serde_json::to_string(&hello).expect("frames serialize");
-        sink.send(Message::Text(text.into())).await.map_err(|e| e.to_string())?;
+        sink.send(Message::Text(text.into()))
+            .await
+            .map_err(|e| e.to_string())?;
         match next_frame(&mut stream).await? {
-            Frame::Welcome { proof, .. } if auth::verify(&self.secret, "relay", &cnonce, &proof) => {}
-            Frame::Welcome { .. } => return Err("the relay could not prove it holds our secret".into()),
-            _ => return Err("the relay refused our proof (is TABPILOT_STATE_DIR the relay's?)".into()),
+            Frame::Welcome { proof, .. }
+                if auth::verify(&self.secret, "relay", &cnonce, &proof) => {}
+            Frame::Welcome { .. } => {
+                return Err("the relay could not prove it holds our secret".into());
+            }
+            _ => {
+                return Err(
+                    "the relay refused our proof (is TABPILOT_STATE_DIR the relay's?)".into(),
+                );
+            }
         }
         let (tx, mut rx) = mpsc::channel::<Message>(64);
         let waiters: Waiters = Arc::default();
@@ -225,14 +267,19 @@ impl Link {
         let (w, a) = (waiters.clone(), alive.clone());
         tokio::spawn(async move {
             while let Ok(frame) = next_frame(&mut stream).await {
-                if let Frame::Result { id, value, error, target } = frame {
-                    if let Some((_, reply)) = w.lock().unwrap().remove(&id) {
-                        let answer = match error {
-                            Some(e) => Err(e.into_tool_error()),
-                            None => Ok((value.unwrap_or(Value::Null), target)),
-                        };
-                        let _ = reply.send(answer);
-                    }
+                if let Frame::Result {
+                    id,
+                    value,
+                    error,
+                    target,
+                } = frame
+                    && let Some((_, reply)) = w.lock().unwrap().remove(&id)
+                {
+                    let answer = match error {
+                        Some(e) => Err(e.into_tool_error()),
+                        None => Ok((value.unwrap_or(Value::Null), target)),
+                    };
+                    let _ = reply.send(answer);
                 }
             }
             a.store(false, std::sync::atomic::Ordering::SeqCst);
@@ -240,7 +287,12 @@ impl Link {
                 let _ = reply.send(Err(lost(mutates, "the call")));
             }
         });
-        Ok(Conn { tx, waiters, port, alive })
+        Ok(Conn {
+            tx,
+            waiters,
+            port,
+            alive,
+        })
     }
 }
 
@@ -258,7 +310,12 @@ fn lost(mutates: bool, tool: &str) -> ToolError {
             outcome: Outcome::Unknown,
         }
     } else {
-        ToolError::failed(Code::Timeout, format!("the reply to {tool} was lost; it changed nothing, so it is safe to call again"))
+        ToolError::failed(
+            Code::Timeout,
+            format!(
+                "the reply to {tool} was lost; it changed nothing, so it is safe to call again"
+            ),
+        )
     }
 }
 
@@ -272,7 +329,9 @@ where
                 return serde_json::from_str(&text).map_err(|e| format!("malformed frame: {e}"));
             }
             Some(Ok(Message::Close(frame))) => {
-                return Err(frame.map(|f| format!("closed: {} {}", f.code, f.reason)).unwrap_or("closed".into()));
+                return Err(frame
+                    .map(|f| format!("closed: {} {}", f.code, f.reason))
+                    .unwrap_or("closed".into()));
             }
             Some(Ok(_)) => continue,
             Some(Err(e)) => return Err(e.to_string()),
@@ -292,7 +351,10 @@ fn spawn_relay() -> std::io::Result<()> {
         .append(true)
         .open(dir.join("relay.log"))?;
     let mut cmd = std::process::Command::new(std::env::current_exe()?);
-    cmd.arg("relay").stdin(Stdio::null()).stdout(Stdio::null()).stderr(log);
+    cmd.arg("relay")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(log);
     // SAFETY: setsid is async-signal-safe and touches only the child.
     unsafe {
         cmd.pre_exec(|| {

@@ -7,13 +7,14 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ContentBlock as Content, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResult, ContentBlock as Content, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::Value;
 
+use crate::context::{self, ContextEnv};
 use crate::error::ToolError;
 use crate::launch::LaunchOptions;
 use crate::protocol::PeerInfo;
@@ -22,7 +23,11 @@ use crate::tools::{self, Session, spec::ToolOutput};
 const INSTRUCTIONS: &str = "tabpilot drives real browser tabs. You work in your own background \
 tab, opened on your first page action. Start with browser_navigate; act on elements by the refs \
 in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs. Every failure \
-names its code and the tool that recovers.";
+names its code and the tool that recovers. The project's own instructions, skills and \
+commands: session_bootstrap, agent_context, resolve_task_capabilities.";
+
+/// How much of the project's context goes into `initialize`; the rest is a tool call away.
+const PROJECT_CHARS: usize = 16_000;
 
 pub struct Server {
     session: Arc<Session>,
@@ -31,13 +36,14 @@ pub struct Server {
 
 fn to_tool(spec: tools::spec::ToolSpec) -> Tool {
     let schema = |v: Value| Arc::new(v.as_object().cloned().unwrap_or_default());
-    let mut tool = Tool::new(spec.name, spec.description, schema(spec.input_schema)).with_annotations(
-        ToolAnnotations::new()
-            .read_only(spec.hints.read_only)
-            .destructive(spec.hints.destructive)
-            .idempotent(spec.hints.idempotent)
-            .open_world(spec.hints.open_world),
-    );
+    let mut tool = Tool::new(spec.name, spec.description, schema(spec.input_schema))
+        .with_annotations(
+            ToolAnnotations::new()
+                .read_only(spec.hints.read_only)
+                .destructive(spec.hints.destructive)
+                .idempotent(spec.hints.idempotent)
+                .open_world(spec.hints.open_world),
+        );
     if let Some(out) = spec.output_schema {
         tool = tool.with_raw_output_schema(schema(out));
     }
@@ -49,9 +55,15 @@ pub fn to_result(answer: Result<ToolOutput, ToolError>) -> CallToolResult {
     match answer {
         Ok(out) => {
             let mut content = vec![Content::text(out.text)];
-            content.extend(out.images.into_iter().map(|i| Content::image(i.data, i.mime_type)));
+            content.extend(
+                out.images
+                    .into_iter()
+                    .map(|i| Content::image(i.data, i.mime_type)),
+            );
             let mut result = CallToolResult::success(content);
-            let mut data = out.structured.unwrap_or_else(|| Value::Object(Default::default()));
+            let mut data = out
+                .structured
+                .unwrap_or_else(|| Value::Object(Default::default()));
             if let Some(o) = data.as_object_mut() {
                 o.entry("outcome").or_insert(serde_json::json!(out.outcome));
             }
@@ -67,9 +79,16 @@ pub fn to_result(answer: Result<ToolOutput, ToolError>) -> CallToolResult {
 }
 
 impl ServerHandler for Server {
+    /// The instructions carry the project's own guidance, discovered afresh for each client;
+    /// when there is none, or discovery fails, the static text alone.
     fn get_info(&self) -> ServerConfig {
+        let project = context::bootstrap_instructions(&ContextEnv::from_process(), PROJECT_CHARS);
+        let text = match project {
+            Some(p) => format!("{INSTRUCTIONS}\n\n{p}"),
+            None => INSTRUCTIONS.to_string(),
+        };
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_instructions(INSTRUCTIONS)
+            .with_instructions(text)
     }
 
     async fn list_tools(
@@ -96,12 +115,24 @@ pub struct McpOptions {
 
 /// Serves MCP on stdio until the client closes stdin or the process that started us is gone.
 pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
-    let info = PeerInfo { name: "tabpilot mcp".into(), pid: std::process::id(), ..Default::default() };
-    let launch = opts.launch.map(|o| LaunchOptions { tied_to_us: true, ..o });
+    let info = PeerInfo {
+        name: "tabpilot mcp".into(),
+        pid: std::process::id(),
+        ..Default::default()
+    };
+    let launch = opts.launch.map(|o| LaunchOptions {
+        tied_to_us: true,
+        ..o
+    });
     let session = Arc::new(Session::new(info, launch)?);
     let catalog = tools::specs().into_iter().map(to_tool).collect();
-    let server = Server { session: session.clone(), catalog };
-    let running = server.serve(order::ordered(tokio::io::stdin(), tokio::io::stdout())).await?;
+    let server = Server {
+        session: session.clone(),
+        catalog,
+    };
+    let running = server
+        .serve(order::ordered(tokio::io::stdin(), tokio::io::stdout()))
+        .await?;
     let parent = unsafe { libc::getppid() };
     let orphaned = async move {
         loop {

@@ -6,7 +6,9 @@
 use std::collections::VecDeque;
 
 use serde_json::Value;
-use tokio::io::{AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream};
+use tokio::io::{
+    AsyncBufReadExt, AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt, BufReader, DuplexStream,
+};
 use tokio::sync::mpsc;
 
 /// Longest line accepted from the client.
@@ -31,23 +33,29 @@ where
 
 fn call_id(line: &str) -> Option<Value> {
     let msg: Value = serde_json::from_str(line).ok()?;
-    (msg["method"] == "tools/call").then(|| msg.get("id").cloned()).flatten()
+    (msg["method"] == "tools/call")
+        .then(|| msg.get("id").cloned())
+        .flatten()
 }
 
-async fn pump_in<R: AsyncRead + Unpin>(input: R, mut to_server: DuplexStream, mut done: mpsc::UnboundedReceiver<Value>) {
+async fn pump_in<R: AsyncRead + Unpin>(
+    input: R,
+    mut to_server: DuplexStream,
+    mut done: mpsc::UnboundedReceiver<Value>,
+) {
     let mut reader = BufReader::new(input).take(MAX_LINE);
     let mut queue: VecDeque<(Value, Vec<u8>)> = VecDeque::new();
     let mut running: Option<Value> = None;
     let mut open = true;
     loop {
         // Start the next held-back call once none is running.
-        if running.is_none() {
-            if let Some((id, line)) = queue.pop_front() {
-                if to_server.write_all(&line).await.is_err() {
-                    return;
-                }
-                running = Some(id);
+        if running.is_none()
+            && let Some((id, line)) = queue.pop_front()
+        {
+            if to_server.write_all(&line).await.is_err() {
+                return;
             }
+            running = Some(id);
         }
         if !open && running.is_none() {
             return; // the client is gone and nothing is left to run: rmcp sees EOF
@@ -92,19 +100,25 @@ async fn pump_in<R: AsyncRead + Unpin>(input: R, mut to_server: DuplexStream, mu
     }
 }
 
-async fn pump_out<W: AsyncWrite + Unpin>(from_server: DuplexStream, mut output: W, done: mpsc::UnboundedSender<Value>) {
+async fn pump_out<W: AsyncWrite + Unpin>(
+    from_server: DuplexStream,
+    mut output: W,
+    done: mpsc::UnboundedSender<Value>,
+) {
     let mut lines = BufReader::new(from_server).lines();
     while let Ok(Some(line)) = lines.next_line().await {
-        if output.write_all(line.as_bytes()).await.is_err() || output.write_all(b"\n").await.is_err() {
+        if output.write_all(line.as_bytes()).await.is_err()
+            || output.write_all(b"\n").await.is_err()
+        {
             return;
         }
         let _ = output.flush().await;
-        if let Ok(msg) = serde_json::from_str::<Value>(&line) {
-            if msg.get("method").is_none() && (msg.get("result").is_some() || msg.get("error").is_some()) {
-                if let Some(id) = msg.get("id") {
-                    let _ = done.send(id.clone());
-                }
-            }
+        if let Ok(msg) = serde_json::from_str::<Value>(&line)
+            && msg.get("method").is_none()
+            && (msg.get("result").is_some() || msg.get("error").is_some())
+            && let Some(id) = msg.get("id")
+        {
+            let _ = done.send(id.clone());
         }
     }
 }

@@ -122,12 +122,32 @@ impl Hub {
         match role {
             Role::Controller => {
                 let session = info.session.clone().unwrap_or_else(|| format!("peer-{id}"));
-                r.controllers.insert(id, Controller { info, session, tx, pending: 0 });
+                r.controllers.insert(
+                    id,
+                    Controller {
+                        info,
+                        session,
+                        tx,
+                        pending: 0,
+                    },
+                );
             }
             Role::Browser => {
-                let key = info.browser_id.clone().unwrap_or_else(|| format!("browser-{id}"));
-                if let Some(old) = r.browsers.insert(key, Browser { peer_id: id, info, tx }) {
-                    let _ = old.tx.try_send(Outgoing::Close(protocol::close::REPLACED, "replaced"));
+                let key = info
+                    .browser_id
+                    .clone()
+                    .unwrap_or_else(|| format!("browser-{id}"));
+                if let Some(old) = r.browsers.insert(
+                    key,
+                    Browser {
+                        peer_id: id,
+                        info,
+                        tx,
+                    },
+                ) {
+                    let _ = old
+                        .tx
+                        .try_send(Outgoing::Close(protocol::close::REPLACED, "replaced"));
                 }
             }
         }
@@ -148,17 +168,22 @@ impl Hub {
                 if let Some(c) = r.controllers.remove(&id) {
                     let named = c.info.session.is_some();
                     let still_here = r.controllers.values().any(|o| o.session == c.session);
-                    if !named && !still_here {
-                        if let Some(books) = r.sessions.remove(&c.session) {
-                            for tab in books.tabs {
-                                r.leases.remove(&tab);
-                            }
+                    if !named
+                        && !still_here
+                        && let Some(books) = r.sessions.remove(&c.session)
+                    {
+                        for tab in books.tabs {
+                            r.leases.remove(&tab);
                         }
                     }
                 }
             }
             Role::Browser => {
-                let key = r.browsers.iter().find(|(_, b)| b.peer_id == id).map(|(k, _)| k.clone());
+                let key = r
+                    .browsers
+                    .iter()
+                    .find(|(_, b)| b.peer_id == id)
+                    .map(|(k, _)| k.clone());
                 if let Some(key) = key {
                     r.browsers.remove(&key);
                     let lost: Vec<u64> = r
@@ -197,19 +222,48 @@ impl Hub {
         let controllers: Vec<PeerInfo> = r
             .controllers
             .values()
-            .map(|c| PeerInfo { name: c.info.name.clone(), pid: c.info.pid, ..Default::default() })
+            .map(|c| PeerInfo {
+                name: c.info.name.clone(),
+                pid: c.info.pid,
+                ..Default::default()
+            })
             .collect();
         for b in r.browsers.values() {
-            let _ = b.tx.try_send(Outgoing::Frame(Frame::Roster { controllers: controllers.clone() }));
+            let _ = b.tx.try_send(Outgoing::Frame(Frame::Roster {
+                controllers: controllers.clone(),
+            }));
         }
     }
 
     /// Takes one frame from an authenticated peer. An `Err` names a wrong envelope, and the
     /// socket is closed with it.
-    pub fn receive(self: &Arc<Self>, role: Role, peer: u64, frame: Frame) -> Result<(), &'static str> {
+    pub fn receive(
+        self: &Arc<Self>,
+        role: Role,
+        peer: u64,
+        frame: Frame,
+    ) -> Result<(), &'static str> {
         match (role, frame) {
-            (Role::Controller, Frame::Call { id, tool, scope, target, mutates, args, timeout_ms }) => {
-                let call = Call { tool, scope, target, mutates, args, timeout_ms };
+            (
+                Role::Controller,
+                Frame::Call {
+                    id,
+                    tool,
+                    scope,
+                    target,
+                    mutates,
+                    args,
+                    timeout_ms,
+                },
+            ) => {
+                let call = Call {
+                    tool,
+                    scope,
+                    target,
+                    mutates,
+                    args,
+                    timeout_ms,
+                };
                 let hub = self.clone();
                 let tx = {
                     let mut r = self.roster();
@@ -226,9 +280,12 @@ impl Hub {
                         c.pending -= 1;
                     }
                     let frame = match answer {
-                        Ok((value, target)) => {
-                            Frame::Result { id, value: Some(value), error: None, target }
-                        }
+                        Ok((value, target)) => Frame::Result {
+                            id,
+                            value: Some(value),
+                            error: None,
+                            target,
+                        },
                         Err(e) => Frame::Result {
                             id,
                             value: None,
@@ -240,7 +297,12 @@ impl Hub {
                 });
                 Ok(())
             }
-            (Role::Browser, Frame::Result { id, value, error, .. }) => {
+            (
+                Role::Browser,
+                Frame::Result {
+                    id, value, error, ..
+                },
+            ) => {
                 let pending = self.roster().pending.remove(&id);
                 if let Some(p) = pending {
                     let answer = match error {
@@ -252,10 +314,10 @@ impl Hub {
                 Ok(())
             }
             (Role::Browser, Frame::Event { kind, tab }) => {
-                if kind == "tabRemoved" {
-                    if let Some(tab) = tab {
-                        self.forget_tab(peer, tab);
-                    }
+                if kind == "tabRemoved"
+                    && let Some(tab) = tab
+                {
+                    self.forget_tab(peer, tab);
                 }
                 Ok(())
             }
@@ -272,7 +334,11 @@ impl Hub {
         let r = self.roster();
         let tx = match role {
             Role::Controller => r.controllers.get(&peer).map(|c| &c.tx),
-            Role::Browser => r.browsers.values().find(|b| b.peer_id == peer).map(|b| &b.tx),
+            Role::Browser => r
+                .browsers
+                .values()
+                .find(|b| b.peer_id == peer)
+                .map(|b| &b.tx),
         };
         if let Some(tx) = tx {
             let _ = tx.try_send(Outgoing::Frame(frame));
@@ -281,7 +347,11 @@ impl Hub {
 
     fn forget_tab(&self, browser_peer: u64, tab: i64) {
         let mut r = self.roster();
-        let Some(key) = r.browsers.iter().find(|(_, b)| b.peer_id == browser_peer).map(|(k, _)| k.clone())
+        let Some(key) = r
+            .browsers
+            .iter()
+            .find(|(_, b)| b.peer_id == browser_peer)
+            .map(|(k, _)| k.clone())
         else {
             return;
         };
@@ -313,12 +383,21 @@ impl Hub {
             }
             (_, tab) => tab,
         };
-        let timeout = call.timeout_ms.map(Duration::from_millis).unwrap_or(DEFAULT_CALL_TIMEOUT);
+        let timeout = call
+            .timeout_ms
+            .map(Duration::from_millis)
+            .unwrap_or(DEFAULT_CALL_TIMEOUT);
         let value = self
             .ask_browser(&browser, &call.tool, tab, call.args, call.mutates, timeout)
             .await?;
         self.book_keeping(&session, &browser, &call.tool, tab, &value);
-        Ok((value, Some(Target { browser: Some(browser), tab })))
+        Ok((
+            value,
+            Some(Target {
+                browser: Some(browser),
+                tab,
+            }),
+        ))
     }
 
     /// Calls the relay answers itself: `status` (the roster) and `mytab` (the agent's tab).
@@ -326,10 +405,15 @@ impl Hub {
         let r = self.roster();
         if tool == "mytab" {
             let current = r.sessions.get(session).and_then(|b| b.current.clone());
-            return Ok(current.map_or(Value::Null, |(browser, tab)| json!({"browser": browser, "tab": tab})));
+            return Ok(current.map_or(
+                Value::Null,
+                |(browser, tab)| json!({"browser": browser, "tab": tab}),
+            ));
         }
         if tool != "status" {
-            return Err(ToolError::bad_args(format!("the relay has no tool {tool:?}")));
+            return Err(ToolError::bad_args(format!(
+                "the relay has no tool {tool:?}"
+            )));
         }
         let browsers: Vec<Value> = r
             .browsers
@@ -358,7 +442,10 @@ impl Hub {
             return if r.browsers.contains_key(name) {
                 Ok(name.clone())
             } else {
-                Err(ToolError::refused(Code::NoBrowser, format!("no browser {name:?} is connected")))
+                Err(ToolError::refused(
+                    Code::NoBrowser,
+                    format!("no browser {name:?} is connected"),
+                ))
             };
         }
         if let Some((browser, _)) = r.sessions.get(session).and_then(|b| b.current.as_ref()) {
@@ -372,7 +459,10 @@ impl Hub {
             };
         }
         match r.browsers.len() {
-            0 => Err(ToolError::refused(Code::NoBrowser, "no browser is connected to the relay")),
+            0 => Err(ToolError::refused(
+                Code::NoBrowser,
+                "no browser is connected to the relay",
+            )),
             1 => Ok(r.browsers.keys().next().expect("one").clone()),
             n => Err(ToolError::refused(
                 Code::AmbiguousBrowser,
@@ -384,13 +474,21 @@ impl Hub {
     /// The tab a page call acts on. A tab named by the caller is handed to this agent unless
     /// another agent holds it; with none named it is the agent's current tab, opened in the
     /// background on first use.
-    async fn resolve_tab(&self, session: &str, browser: &str, named: Option<i64>) -> Result<i64, ToolError> {
+    async fn resolve_tab(
+        &self,
+        session: &str,
+        browser: &str,
+        named: Option<i64>,
+    ) -> Result<i64, ToolError> {
         if let Some(tab) = named {
             let key = (browser.to_string(), tab);
             let mut r = self.roster();
             match r.leases.get(&key) {
                 Some(holder) if holder != session => {
-                    return Err(ToolError::refused(Code::TabClaimed, format!("tab {tab} is held by another agent")));
+                    return Err(ToolError::refused(
+                        Code::TabClaimed,
+                        format!("tab {tab} is held by another agent"),
+                    ));
                 }
                 _ => {}
             }
@@ -403,14 +501,26 @@ impl Hub {
             return Ok(tab);
         }
         let _opening = self.opening.lock().await;
-        let current = self.roster().sessions.get(session).and_then(|b| b.current.clone());
+        let current = self
+            .roster()
+            .sessions
+            .get(session)
+            .and_then(|b| b.current.clone());
         match current {
             Some((b, tab)) if b == browser => {
-                let held = self.roster().sessions.get(session).is_some_and(|books| books.tabs.contains(&(b.clone(), tab)));
+                let held = self
+                    .roster()
+                    .sessions
+                    .get(session)
+                    .is_some_and(|books| books.tabs.contains(&(b.clone(), tab)));
                 if held {
                     return Ok(tab);
                 }
-                self.roster().sessions.get_mut(session).expect("present").current = None;
+                self.roster()
+                    .sessions
+                    .get_mut(session)
+                    .expect("present")
+                    .current = None;
                 Err(ToolError::refused(
                     Code::TabGone,
                     format!("this agent's tab {tab} was closed; the next call opens a new one"),
@@ -418,7 +528,14 @@ impl Hub {
             }
             _ => {
                 let opened = self
-                    .ask_browser(browser, "tab.open", None, json!({}), true, Duration::from_secs(15))
+                    .ask_browser(
+                        browser,
+                        "tab.open",
+                        None,
+                        json!({}),
+                        true,
+                        Duration::from_secs(15),
+                    )
                     .await?;
                 let tab = opened["tabId"].as_i64().ok_or_else(|| {
                     ToolError::failed(Code::Internal, "the browser opened a tab without an id")
@@ -439,7 +556,14 @@ impl Hub {
     }
 
     /// Books what a browser-scoped call did to tabs: a new tab is the agent's; a closed one is not.
-    fn book_keeping(&self, session: &str, browser: &str, tool: &str, tab: Option<i64>, value: &Value) {
+    fn book_keeping(
+        &self,
+        session: &str,
+        browser: &str,
+        tool: &str,
+        tab: Option<i64>,
+        value: &Value,
+    ) {
         match tool {
             "tab.open" => {
                 if let Some(tab) = value["tabId"].as_i64() {
@@ -466,7 +590,9 @@ impl Hub {
     /// Checks that a browser-scoped call on a named tab does not touch another agent's tab.
     fn may_touch(&self, session: &str, browser: &str, tab: i64) -> bool {
         let r = self.roster();
-        r.leases.get(&(browser.to_string(), tab)).is_none_or(|holder| holder == session)
+        r.leases
+            .get(&(browser.to_string(), tab))
+            .is_none_or(|holder| holder == session)
     }
 
     async fn ask_browser(
@@ -482,11 +608,19 @@ impl Hub {
         let (reply, answer) = oneshot::channel();
         let tx = {
             let mut r = self.roster();
-            let b = r.browsers.get(browser).ok_or_else(|| {
-                ToolError::refused(Code::NoBrowser, "the browser disconnected")
-            })?;
+            let b = r
+                .browsers
+                .get(browser)
+                .ok_or_else(|| ToolError::refused(Code::NoBrowser, "the browser disconnected"))?;
             let tx = b.tx.clone();
-            r.pending.insert(id, PendingCall { browser: browser.to_string(), mutates, reply });
+            r.pending.insert(
+                id,
+                PendingCall {
+                    browser: browser.to_string(),
+                    mutates,
+                    reply,
+                },
+            );
             tx
         };
         let frame = Frame::Call {
@@ -500,7 +634,10 @@ impl Hub {
         };
         if tx.send(Outgoing::Frame(frame)).await.is_err() {
             self.roster().pending.remove(&id);
-            return Err(ToolError::refused(Code::NoBrowser, "the browser disconnected"));
+            return Err(ToolError::refused(
+                Code::NoBrowser,
+                "the browser disconnected",
+            ));
         }
         // The browser enforces the call's own timeout; this is the backstop for a lost reply.
         match tokio::time::timeout(timeout + Duration::from_secs(2), answer).await {
@@ -508,8 +645,16 @@ impl Hub {
             Ok(Err(_)) => Err(ToolError::failed(Code::Internal, "the call was dropped")),
             Err(_) => {
                 self.roster().pending.remove(&id);
-                let outcome = if mutates { Outcome::Unknown } else { Outcome::Failed };
-                let tail = if mutates { "; it may have taken effect" } else { "" };
+                let outcome = if mutates {
+                    Outcome::Unknown
+                } else {
+                    Outcome::Failed
+                };
+                let tail = if mutates {
+                    "; it may have taken effect"
+                } else {
+                    ""
+                };
                 Err(ToolError {
                     code: Code::Timeout,
                     message: format!("the browser did not answer {tool} in {timeout:?}{tail}"),

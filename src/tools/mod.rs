@@ -11,6 +11,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 
+use crate::context::ContextEnv;
 use crate::error::{Code, Outcome, ToolError};
 use crate::launch::{self, LaunchOptions, Launched};
 use crate::link::{Link, LinkState, Reply, Request};
@@ -19,14 +20,19 @@ use spec::{ToolOutput, ToolSpec};
 
 /// Every tool, in the order clients list them.
 pub fn specs() -> Vec<ToolSpec> {
-    browser::specs()
+    let mut all = browser::specs();
+    all.extend(context::specs());
+    all
 }
 
 /// Finds a tool by its name, with or without the `browser_` prefix.
 pub fn find(name: &str) -> Option<ToolSpec> {
     let all = specs();
     let exact = all.iter().find(|s| s.name == name).cloned();
-    exact.or_else(|| all.into_iter().find(|s| s.name.strip_prefix("browser_") == Some(name)))
+    exact.or_else(|| {
+        all.into_iter()
+            .find(|s| s.name.strip_prefix("browser_") == Some(name))
+    })
 }
 
 /// One agent's view of tabpilot: its relay link, its tab, and the browser it may launch.
@@ -39,6 +45,8 @@ pub struct Session {
     current_tab: Mutex<Option<i64>>,
     /// Send every call to this browser (the one a demo or `mcp --launch` started).
     pinned_browser: Mutex<Option<String>>,
+    /// Where the project-context tools look (working directory, workspace, home).
+    context_env: ContextEnv,
 }
 
 impl Session {
@@ -50,6 +58,7 @@ impl Session {
             launching: tokio::sync::Mutex::new(()),
             current_tab: Mutex::new(None),
             pinned_browser: Mutex::new(None),
+            context_env: ContextEnv::from_process(),
         })
     }
 
@@ -59,9 +68,14 @@ impl Session {
 
     /// Runs a tool by its full name. Arguments are checked before anything is sent.
     pub async fn call(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
+        if context::TOOL_NAMES.contains(&name) {
+            return context::call(name, args, &self.context_env).await;
+        }
         match self.browser_tool(name, args).await {
             Some(result) => result,
-            None => Err(ToolError::bad_args(format!("there is no tool {name:?}; list them with tools/list or `tabpilot tools`"))),
+            None => Err(ToolError::bad_args(format!(
+                "there is no tool {name:?}; list them with tools/list or `tabpilot tools`"
+            ))),
         }
     }
 
@@ -74,7 +88,12 @@ impl Session {
         let scope = req.scope;
         let first = self.link.call(req.clone()).await;
         let reply = match first {
-            Err(e) if e.code == Code::NoBrowser && e.outcome == Outcome::Refused && req.scope != Scope::Relay && self.launch_on_demand.is_some() => {
+            Err(e)
+                if e.code == Code::NoBrowser
+                    && e.outcome == Outcome::Refused
+                    && req.scope != Scope::Relay
+                    && self.launch_on_demand.is_some() =>
+            {
                 self.launch_once().await?;
                 self.link.call(req).await?
             }
@@ -91,7 +110,10 @@ impl Session {
         if self.launched.lock().unwrap().is_some() {
             return Ok(());
         }
-        let opts = self.launch_on_demand.clone().expect("checked by the caller");
+        let opts = self
+            .launch_on_demand
+            .clone()
+            .expect("checked by the caller");
         let browser = launch::launch(&opts)?;
         let label = browser.label.clone();
         *self.launched.lock().unwrap() = Some(browser);
@@ -115,8 +137,16 @@ impl Session {
         if let Some(tab) = *self.current_tab.lock().unwrap() {
             return Some(tab);
         }
-        let req = Request { tool: "mytab".into(), ..Request::status() };
-        let tab = self.link.call(req).await.ok().and_then(|(v, _)| v["tab"].as_i64());
+        let req = Request {
+            tool: "mytab".into(),
+            ..Request::status()
+        };
+        let tab = self
+            .link
+            .call(req)
+            .await
+            .ok()
+            .and_then(|(v, _)| v["tab"].as_i64());
         *self.current_tab.lock().unwrap() = tab;
         tab
     }

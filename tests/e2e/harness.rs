@@ -29,9 +29,14 @@ impl Env {
         assert!(n < 16, "each test binary has room for 16 environments");
         // Below the kernel's ephemeral range, and apart per process.
         let first_port = 20_000 + (std::process::id() % 350) as u16 * 32 + n * 2;
-        let state_dir = std::env::temp_dir().join(format!("tabpilot-e2e-{}-{name}", std::process::id()));
+        let state_dir =
+            std::env::temp_dir().join(format!("tabpilot-e2e-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&state_dir);
-        Env { state_dir, first_port, ports: format!("{}-{}", first_port, first_port + 1) }
+        Env {
+            state_dir,
+            first_port,
+            ports: format!("{}-{}", first_port, first_port + 1),
+        }
     }
 
     pub fn command(&self, args: &[&str]) -> Command {
@@ -47,7 +52,11 @@ impl Env {
     /// Runs a one-shot CLI command; returns (exit success, stdout, stderr).
     pub fn cli(&self, args: &[&str]) -> (bool, String, String) {
         let out = self.command(args).output().expect("tabpilot runs");
-        (out.status.success(), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).into(),
+            String::from_utf8_lossy(&out.stderr).into(),
+        )
     }
 
     pub fn secret(&self) -> Vec<u8> {
@@ -68,7 +77,20 @@ pub struct Mcp {
 
 impl Mcp {
     pub fn start(env: &Env, args: &[&str]) -> Mcp {
-        let mut cmd = env.command(&[&["mcp"], args].concat());
+        Mcp::spawn(env.command(&[&["mcp"], args].concat()))
+    }
+
+    /// Starts `tabpilot mcp` in `dir` with `home` as its home directory.
+    pub fn start_in(env: &Env, dir: &Path, home: &Path) -> Mcp {
+        let mut cmd = env.command(&["mcp"]);
+        cmd.current_dir(dir)
+            .env("HOME", home)
+            .env_remove("CODEX_HOME")
+            .env_remove("TABPILOT_WORKSPACE");
+        Mcp::spawn(cmd)
+    }
+
+    fn spawn(mut cmd: Command) -> Mcp {
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -86,18 +108,33 @@ impl Mcp {
                             break;
                         }
                     }
-                    Err(e) => panic!("tabpilot mcp wrote a non-JSON line to stdout: {line:?} ({e})"),
+                    Err(e) => {
+                        panic!("tabpilot mcp wrote a non-JSON line to stdout: {line:?} ({e})")
+                    }
                 }
             }
         });
         let stdin = child.stdin.take();
-        let mut mcp = Mcp { child, stdin, lines, next_id: 1, early: Vec::new(), instructions: String::new() };
-        let init = mcp.request("initialize", json!({
-            "protocolVersion": "2025-06-18",
-            "capabilities": {},
-            "clientInfo": {"name": "tabpilot-e2e", "version": "1"}
-        }));
-        mcp.instructions = init["result"]["instructions"].as_str().unwrap_or("").to_string();
+        let mut mcp = Mcp {
+            child,
+            stdin,
+            lines,
+            next_id: 1,
+            early: Vec::new(),
+            instructions: String::new(),
+        };
+        let init = mcp.request(
+            "initialize",
+            json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "tabpilot-e2e", "version": "1"}
+            }),
+        );
+        mcp.instructions = init["result"]["instructions"]
+            .as_str()
+            .unwrap_or("")
+            .to_string();
         mcp.notify("notifications/initialized", json!({}));
         mcp
     }
@@ -125,7 +162,10 @@ impl Mcp {
             return self.early.remove(i);
         }
         loop {
-            let msg = self.lines.recv_timeout(Duration::from_secs(90)).expect("tabpilot mcp answered");
+            let msg = self
+                .lines
+                .recv_timeout(Duration::from_secs(90))
+                .expect("tabpilot mcp answered");
             if msg["id"] == json!(id) {
                 return msg;
             }
@@ -145,15 +185,31 @@ impl Mcp {
     /// Calls a tool that must succeed; returns (text, structuredContent).
     pub fn ok(&mut self, tool: &str, args: Value) -> (String, Value) {
         let r = self.call(tool, args.clone());
-        assert_ne!(r["isError"], json!(true), "{tool} {args} failed: {}", text(&r));
+        assert_ne!(
+            r["isError"],
+            json!(true),
+            "{tool} {args} failed: {}",
+            text(&r)
+        );
         (text(&r), r["structuredContent"].clone())
     }
 
     /// Calls a tool that must fail; returns its error code and the result.
     pub fn fails(&mut self, tool: &str, args: Value) -> (String, Value) {
         let r = self.call(tool, args.clone());
-        assert_eq!(r["isError"], json!(true), "{tool} {args} should have failed: {}", text(&r));
-        (r["structuredContent"]["error"]["code"].as_str().unwrap_or("").to_string(), r)
+        assert_eq!(
+            r["isError"],
+            json!(true),
+            "{tool} {args} should have failed: {}",
+            text(&r)
+        );
+        (
+            r["structuredContent"]["error"]["code"]
+                .as_str()
+                .unwrap_or("")
+                .to_string(),
+            r,
+        )
     }
 
     pub fn close_stdin(&mut self) {
@@ -178,7 +234,12 @@ impl Drop for Mcp {
 pub fn text(result: &Value) -> String {
     result["content"]
         .as_array()
-        .map(|c| c.iter().filter_map(|b| b["text"].as_str()).collect::<Vec<_>>().join("\n"))
+        .map(|c| {
+            c.iter()
+                .filter_map(|b| b["text"].as_str())
+                .collect::<Vec<_>>()
+                .join("\n")
+        })
         .unwrap_or_default()
 }
 
@@ -211,13 +272,24 @@ fn serve_fixtures(relay_port: u16) -> Fixtures {
 
     let (tx, rx) = channel();
     std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread().enable_all().build().unwrap();
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
         rt.block_on(async move {
             let a = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
             let b = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let (oa, ob) = (format!("http://{}", a.local_addr().unwrap()), format!("http://{}", b.local_addr().unwrap()));
-            tx.send(Fixtures { a: oa.clone(), b: ob.clone() }).unwrap();
-            let page = move |UrlPath(name): UrlPath<String>, Query(q): Query<HashMap<String, String>>| {
+            let (oa, ob) = (
+                format!("http://{}", a.local_addr().unwrap()),
+                format!("http://{}", b.local_addr().unwrap()),
+            );
+            tx.send(Fixtures {
+                a: oa.clone(),
+                b: ob.clone(),
+            })
+            .unwrap();
+            let page = move |UrlPath(name): UrlPath<String>,
+                             Query(q): Query<HashMap<String, String>>| {
                 let (oa, ob) = (oa.clone(), ob.clone());
                 async move {
                     if let Some(ms) = q.get("delay").and_then(|d| d.parse().ok()) {
@@ -225,22 +297,27 @@ fn serve_fixtures(relay_port: u16) -> Fixtures {
                     }
                     let path = fixtures_dir().join(&name);
                     if name.contains("..") || !path.is_file() {
-                        return (axum::http::StatusCode::NOT_FOUND, "no such fixture").into_response();
+                        return (axum::http::StatusCode::NOT_FOUND, "no such fixture")
+                            .into_response();
                     }
-                    let body = std::fs::read_to_string(&path).unwrap()
+                    let body = std::fs::read_to_string(&path)
+                        .unwrap()
                         .replace("{{ORIGIN_A}}", &oa)
                         .replace("{{ORIGIN_B}}", &ob)
                         .replace("{{RELAY_PORT}}", &relay_port.to_string());
-                    let kind = if name.ends_with(".js") { "text/javascript" } else { "text/html; charset=utf-8" };
+                    let kind = if name.ends_with(".js") {
+                        "text/javascript"
+                    } else {
+                        "text/html; charset=utf-8"
+                    };
                     ([(header::CONTENT_TYPE, kind)], body).into_response()
                 }
             };
             let app = axum::Router::new().route("/{*name}", axum::routing::get(page));
             let (app_a, app_b) = (app.clone(), app);
-            tokio::join!(
-                async { axum::serve(a, app_a).await.unwrap() },
-                async { axum::serve(b, app_b).await.unwrap() },
-            );
+            tokio::join!(async { axum::serve(a, app_a).await.unwrap() }, async {
+                axum::serve(b, app_b).await.unwrap()
+            },);
         });
     });
     rx.recv().unwrap()
@@ -263,7 +340,11 @@ pub fn shared() -> &'static Shared {
         let mut launcher = Mcp::start(&env, &["--launch", "--headless"]);
         // Any call that needs a browser makes it launch one and wait until it has joined.
         launcher.ok("browser_list_tabs", json!({}));
-        Shared { env, fixtures, launcher: Mutex::new(launcher) }
+        Shared {
+            env,
+            fixtures,
+            launcher: Mutex::new(launcher),
+        }
     })
 }
 
@@ -283,7 +364,11 @@ impl Shared {
 
     /// The tabs as the launching session sees them.
     pub fn tabs(&self) -> Vec<Value> {
-        let (_, data) = self.launcher.lock().unwrap().ok("browser_list_tabs", json!({}));
+        let (_, data) = self
+            .launcher
+            .lock()
+            .unwrap()
+            .ok("browser_list_tabs", json!({}));
         data["tabs"].as_array().unwrap().clone()
     }
 }
