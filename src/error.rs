@@ -94,12 +94,20 @@ pub struct ToolError {
 impl ToolError {
     /// An error found before anything was sent: the outcome is `refused`.
     pub fn refused(code: Code, message: impl Into<String>) -> Self {
-        ToolError { code, message: message.into(), outcome: Outcome::Refused }
+        ToolError {
+            code,
+            message: message.into(),
+            outcome: Outcome::Refused,
+        }
     }
 
     /// An error after the work was attempted.
     pub fn failed(code: Code, message: impl Into<String>) -> Self {
-        ToolError { code, message: message.into(), outcome: Outcome::Failed }
+        ToolError {
+            code,
+            message: message.into(),
+            outcome: Outcome::Failed,
+        }
     }
 
     pub fn bad_args(message: impl Into<String>) -> Self {
@@ -114,7 +122,11 @@ impl ToolError {
     /// The text an agent and a person both read.
     pub fn text(&self) -> String {
         let recover = self.code.recover();
-        let verb = if recover.starts_with("the ") { "" } else { "call " };
+        let verb = if recover.starts_with("the ") {
+            ""
+        } else {
+            "call "
+        };
         format!("{}: {}\nRecover: {verb}{recover}", self.code, self.message)
     }
 
@@ -149,7 +161,10 @@ mod tests {
     #[test]
     fn text_names_the_code_and_the_recovering_tool() {
         let e = ToolError::refused(Code::StaleRef, "ref e1 is gone");
-        assert_eq!(e.text(), "STALE_REF: ref e1 is gone\nRecover: call browser_snapshot");
+        assert_eq!(
+            e.text(),
+            "STALE_REF: ref e1 is gone\nRecover: call browser_snapshot"
+        );
         assert_eq!(e.structured()["error"]["recover"], "browser_snapshot");
         assert_eq!(e.structured()["outcome"], "refused");
     }

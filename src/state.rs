@@ -20,7 +20,10 @@ pub fn state_dir() -> PathBuf {
 
 /// Creates `dir` (and parents) and makes it 0700.
 pub fn ensure_private_dir(dir: &Path) -> io::Result<()> {
-    fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)?;
+    fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(dir)?;
     fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
 }
 
@@ -45,7 +48,12 @@ pub fn secret() -> io::Result<Vec<u8>> {
     ensure_private_dir(&dir)?;
     let path = dir.join("secret");
     let fresh = hex::encode(rand::random::<[u8; 32]>());
-    match OpenOptions::new().write(true).create_new(true).mode(0o600).open(&path) {
+    match OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&path)
+    {
         Ok(mut file) => {
             file.write_all(fresh.as_bytes())?;
             file.sync_all()?;
@@ -69,7 +77,10 @@ fn read_secret(path: &Path) -> io::Result<Vec<u8>> {
     }
     Err(io::Error::new(
         io::ErrorKind::InvalidData,
-        format!("{} is not a tabpilot secret; delete it to make a new one", path.display()),
+        format!(
+            "{} is not a tabpilot secret; delete it to make a new one",
+            path.display()
+        ),
     ))
 }
 

@@ -18,7 +18,9 @@ const PAGE: &str = include_str!("demo.html");
 /// The ref on the first snapshot line with this role and name.
 fn find_ref(snapshot: &str, role: &str, name: &str) -> Option<String> {
     let needle = format!("- {role} \"{name}\"");
-    let line = snapshot.lines().find(|l| l.trim_start().starts_with(&needle))?;
+    let line = snapshot
+        .lines()
+        .find(|l| l.trim_start().starts_with(&needle))?;
     let start = line.find("[ref=")? + 5;
     Some(line[start..].split(']').next()?.to_string())
 }
@@ -37,13 +39,25 @@ pub async fn run() -> anyhow::Result<ExitCode> {
     tokio::spawn(async move { axum::serve(listener, app).await });
     println!("tabpilot demo: serving a page at {url}");
 
-    let info = PeerInfo { name: "tabpilot demo".into(), pid: std::process::id(), ..Default::default() };
+    let info = PeerInfo {
+        name: "tabpilot demo".into(),
+        pid: std::process::id(),
+        ..Default::default()
+    };
     let session = Session::new(info, None)?;
-    let opts = LaunchOptions { headless: true, isolated: true, tied_to_us: true };
+    let opts = LaunchOptions {
+        headless: true,
+        isolated: true,
+        tied_to_us: true,
+    };
     let browser = launch::launch(&opts)?;
-    println!("started a headless Chromium (pid {}) with the tabpilot extension", browser.child.id());
+    println!(
+        "started a headless Chromium (pid {}) with the tabpilot extension",
+        browser.child.id()
+    );
     let outcome = async {
-        let id = launch::wait_joined(session.link(), &browser.label, Duration::from_secs(30)).await?;
+        let id =
+            launch::wait_joined(session.link(), &browser.label, Duration::from_secs(30)).await?;
         session.pin_browser(id);
         tour(&session, &url).await
     }
@@ -63,21 +77,38 @@ pub async fn run() -> anyhow::Result<ExitCode> {
 
 async fn tour(session: &Session, url: &str) -> Result<(), crate::error::ToolError> {
     let call = |name: &'static str, args: Value| session.call(name, args);
-    let nav = call("browser_navigate", json!({"url": url, "includeSnapshot": false})).await?;
+    let nav = call(
+        "browser_navigate",
+        json!({"url": url, "includeSnapshot": false}),
+    )
+    .await?;
     step(1, "browser_navigate", &nav.text);
     let snap = call("browser_snapshot", json!({})).await?;
     step(2, "browser_snapshot", &snap.text);
-    let missing = || crate::error::ToolError::failed(crate::error::Code::Internal, "the demo page lacks its form");
+    let missing = || {
+        crate::error::ToolError::failed(
+            crate::error::Code::Internal,
+            "the demo page lacks its form",
+        )
+    };
     let field = find_ref(&snap.text, "textbox", "Your name").ok_or_else(missing)?;
     let button = find_ref(&snap.text, "button", "Say hello").ok_or_else(missing)?;
     let typed = call("browser_type", json!({"ref": field, "text": "Ada"})).await?;
-    step(3, &format!("browser_type ref={field} text=\"Ada\""), &typed.text);
+    step(
+        3,
+        &format!("browser_type ref={field} text=\"Ada\""),
+        &typed.text,
+    );
     let clicked = call("browser_click", json!({"ref": button})).await?;
     step(4, &format!("browser_click ref={button}"), &clicked.text);
     let read = call("browser_read_page", json!({})).await?;
     step(5, "browser_read_page", &read.text);
     let file = std::env::temp_dir().join(format!("tabpilot-demo-{}.png", std::process::id()));
-    let shot = call("browser_screenshot", json!({"filePath": file.display().to_string()})).await?;
+    let shot = call(
+        "browser_screenshot",
+        json!({"filePath": file.display().to_string()}),
+    )
+    .await?;
     step(6, "browser_screenshot", &shot.text);
     println!("\nThe screenshot is at {}", file.display());
     Ok(())
@@ -90,8 +121,14 @@ mod tests {
     #[test]
     fn refs_are_found_by_role_and_name() {
         let snap = "- main:\n  - textbox \"Your name\" [ref=eabc12]\n  - button \"Say hello\" [ref=e00001]";
-        assert_eq!(find_ref(snap, "textbox", "Your name").as_deref(), Some("eabc12"));
-        assert_eq!(find_ref(snap, "button", "Say hello").as_deref(), Some("e00001"));
+        assert_eq!(
+            find_ref(snap, "textbox", "Your name").as_deref(),
+            Some("eabc12")
+        );
+        assert_eq!(
+            find_ref(snap, "button", "Say hello").as_deref(),
+            Some("e00001")
+        );
         assert_eq!(find_ref(snap, "link", "Nope"), None);
     }
 }

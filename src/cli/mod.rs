@@ -11,7 +11,11 @@ use clap::{Parser, Subcommand};
 use crate::launch::{self, LaunchOptions};
 
 #[derive(Parser)]
-#[command(name = "tabpilot", version, about = "Drive real browser tabs from any MCP client or the terminal")]
+#[command(
+    name = "tabpilot",
+    version,
+    about = "Drive real browser tabs from any MCP client or the terminal"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -63,7 +67,11 @@ enum ExtensionCommand {
 fn init_logging() {
     let filter = tracing_subscriber::EnvFilter::try_from_env("TABPILOT_LOG")
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
-    tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).with_target(false).init();
+    tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_target(false)
+        .init();
 }
 
 pub fn run() -> ExitCode {
@@ -83,12 +91,20 @@ pub fn run() -> ExitCode {
 async fn dispatch(command: Command) -> ExitCode {
     let outcome: anyhow::Result<ExitCode> = match command {
         Command::Mcp { launch, headless } => {
-            let launch = launch.then_some(LaunchOptions { headless, isolated: false, tied_to_us: true });
-            crate::mcp::serve_stdio(crate::mcp::McpOptions { launch }).await.map(|_| ExitCode::SUCCESS)
+            let launch = launch.then_some(LaunchOptions {
+                headless,
+                isolated: false,
+                tied_to_us: true,
+            });
+            crate::mcp::serve_stdio(crate::mcp::McpOptions { launch })
+                .await
+                .map(|_| ExitCode::SUCCESS)
         }
         Command::Relay => crate::relay::run().await.map(|_| ExitCode::SUCCESS),
         Command::Launch { headless, isolated } => launch_cmd(headless, isolated).await,
-        Command::Extension { what: ExtensionCommand::Path } => extension_path(),
+        Command::Extension {
+            what: ExtensionCommand::Path,
+        } => extension_path(),
         Command::Pair => call::pair().await,
         Command::Demo => demo::run().await,
         Command::Tools => {
@@ -107,11 +123,19 @@ async fn dispatch(command: Command) -> ExitCode {
 
 async fn launch_cmd(headless: bool, isolated: bool) -> anyhow::Result<ExitCode> {
     let session = call::cli_session()?;
-    let opts = LaunchOptions { headless, isolated, tied_to_us: false };
+    let opts = LaunchOptions {
+        headless,
+        isolated,
+        tied_to_us: false,
+    };
     let browser = launch::launch(&opts)?;
     let label = browser.label.clone();
-    let id = launch::wait_joined(session.link(), &label, std::time::Duration::from_secs(30)).await?;
-    println!("Chromium (pid {}) joined the relay as browser {id}; it runs until you close it", browser.child.id());
+    let id =
+        launch::wait_joined(session.link(), &label, std::time::Duration::from_secs(30)).await?;
+    println!(
+        "Chromium (pid {}) joined the relay as browser {id}; it runs until you close it",
+        browser.child.id()
+    );
     Ok(ExitCode::SUCCESS)
 }
 
@@ -119,6 +143,8 @@ fn extension_path() -> anyhow::Result<ExitCode> {
     let dir = crate::state::state_dir().join("extension");
     launch::write_extension(&dir, None)?;
     println!("{}", dir.display());
-    eprintln!("Load it in chrome://extensions (Developer mode, Load unpacked), then run `tabpilot pair`.");
+    eprintln!(
+        "Load it in chrome://extensions (Developer mode, Load unpacked), then run `tabpilot pair`."
+    );
     Ok(ExitCode::SUCCESS)
 }

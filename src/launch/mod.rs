@@ -113,16 +113,26 @@ impl Launched {
 pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
     let exe = find_chromium()?;
     let ports = protocol::port_range().map_err(ToolError::bad_args)?;
-    let secret = state::secret()
-        .map_err(|e| ToolError::refused(Code::Internal, format!("cannot read the relay secret: {e}")))?;
+    let secret = state::secret().map_err(|e| {
+        ToolError::refused(Code::Internal, format!("cannot read the relay secret: {e}"))
+    })?;
     let profiles = state::state_dir().join("profiles");
-    let label = format!("managed-{}-{:04x}", std::process::id(), rand::random::<u16>());
+    let label = format!(
+        "managed-{}-{:04x}",
+        std::process::id(),
+        rand::random::<u16>()
+    );
     let profile = if opts.isolated {
         profiles.join(format!("isolated-{label}"))
     } else {
         profiles.join("managed")
     };
-    let io = |e: std::io::Error| ToolError::refused(Code::Internal, format!("cannot prepare the browser profile: {e}"));
+    let io = |e: std::io::Error| {
+        ToolError::refused(
+            Code::Internal,
+            format!("cannot prepare the browser profile: {e}"),
+        )
+    };
     state::ensure_private_dir(&profile).map_err(io)?;
     let ext_dir = profile.join("tabpilot-extension");
     let managed = json!({
@@ -134,20 +144,23 @@ pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
     write_extension(&ext_dir, Some(&managed)).map_err(io)?;
 
     let mut cmd = Command::new(&exe);
-    cmd.arg(format!("--user-data-dir={}", profile.join("data").display()))
-        .arg(format!("--load-extension={}", ext_dir.display()))
-        .arg(format!("--disable-extensions-except={}", ext_dir.display()))
-        .args([
-            "--disable-features=DisableLoadExtensionCommandLineSwitch",
-            "--no-first-run",
-            "--no-default-browser-check",
-            "--disable-background-networking",
-            "--disable-component-update",
-            "--disable-sync",
-            "--disable-quic",
-            "--disable-default-apps",
-            "--window-size=1280,800",
-        ]);
+    cmd.arg(format!(
+        "--user-data-dir={}",
+        profile.join("data").display()
+    ))
+    .arg(format!("--load-extension={}", ext_dir.display()))
+    .arg(format!("--disable-extensions-except={}", ext_dir.display()))
+    .args([
+        "--disable-features=DisableLoadExtensionCommandLineSwitch",
+        "--no-first-run",
+        "--no-default-browser-check",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-quic",
+        "--disable-default-apps",
+        "--window-size=1280,800",
+    ]);
     if opts.headless {
         cmd.args(["--headless=new", "--disable-gpu"]);
     }
@@ -156,7 +169,10 @@ pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
         // Chromium's sandbox refuses to run as root (containers, CI).
         cmd.arg("--no-sandbox");
     }
-    cmd.arg("about:blank").stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+    cmd.arg("about:blank")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
     let tied = opts.tied_to_us;
     {
         use std::os::unix::process::CommandExt;
@@ -173,10 +189,18 @@ pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
         }
     }
     let child = cmd.spawn().map_err(|e| {
-        ToolError::refused(Code::NoBrowser, format!("cannot start {}: {e}", exe.display()))
+        ToolError::refused(
+            Code::NoBrowser,
+            format!("cannot start {}: {e}", exe.display()),
+        )
     })?;
     tracing::info!(pid = child.id(), %label, "started a managed Chromium");
-    Ok(Launched { child, label, profile, isolated: opts.isolated })
+    Ok(Launched {
+        child,
+        label,
+        profile,
+        isolated: opts.isolated,
+    })
 }
 
 /// Waits until the browser labelled `label` has joined the relay; returns its browserId.
@@ -189,7 +213,9 @@ pub async fn wait_joined(
     loop {
         if let Ok((status, _)) = link.call(crate::link::Request::status()).await {
             let found = status["browsers"].as_array().and_then(|bs| {
-                bs.iter().find(|b| b["label"] == label).and_then(|b| b["browserId"].as_str())
+                bs.iter()
+                    .find(|b| b["label"] == label)
+                    .and_then(|b| b["browserId"].as_str())
             });
             if let Some(id) = found {
                 return Ok(id.to_string());

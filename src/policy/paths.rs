@@ -14,7 +14,10 @@ pub fn roots() -> Vec<PathBuf> {
     if let Some(ws) = std::env::var_os("TABPILOT_WORKSPACE") {
         roots.push(PathBuf::from(ws));
     }
-    roots.into_iter().filter_map(|r| r.canonicalize().ok()).collect()
+    roots
+        .into_iter()
+        .filter_map(|r| r.canonicalize().ok())
+        .collect()
 }
 
 /// Resolves `path` (relative to the working directory) and checks it is inside a root.
@@ -22,19 +25,31 @@ pub fn roots() -> Vec<PathBuf> {
 pub fn checked_output(path: &str, roots: &[PathBuf]) -> Result<PathBuf, ToolError> {
     let raw = Path::new(path);
     if path.is_empty() || raw.components().any(|c| matches!(c, Component::ParentDir)) {
-        return Err(ToolError::refused(Code::PathOutsideSandbox, format!("{path:?} is empty or uses `..`")));
+        return Err(ToolError::refused(
+            Code::PathOutsideSandbox,
+            format!("{path:?} is empty or uses `..`"),
+        ));
     }
-    let abs = std::env::current_dir().map(|d| d.join(raw)).unwrap_or_else(|_| raw.to_path_buf());
+    let abs = std::env::current_dir()
+        .map(|d| d.join(raw))
+        .unwrap_or_else(|_| raw.to_path_buf());
     let (parent, file) = match (abs.parent(), abs.file_name()) {
         (Some(p), Some(f)) => (p, f),
-        _ => return Err(ToolError::bad_args(format!("{path:?} does not name a file"))),
+        _ => {
+            return Err(ToolError::bad_args(format!(
+                "{path:?} does not name a file"
+            )));
+        }
     };
-    let parent = parent.canonicalize().map_err(|e| {
-        ToolError::bad_args(format!("the folder of {path:?} does not exist: {e}"))
-    })?;
+    let parent = parent
+        .canonicalize()
+        .map_err(|e| ToolError::bad_args(format!("the folder of {path:?} does not exist: {e}")))?;
     let resolved = parent.join(file);
     if resolved.is_symlink() {
-        return Err(ToolError::refused(Code::PathOutsideSandbox, format!("{path:?} is a symlink")));
+        return Err(ToolError::refused(
+            Code::PathOutsideSandbox,
+            format!("{path:?} is a symlink"),
+        ));
     }
     if roots.iter().any(|r| resolved.starts_with(r)) {
         Ok(resolved)
@@ -62,9 +77,13 @@ mod tests {
         let e = checked_output(outside.join("x.png").to_str().unwrap(), &roots).unwrap_err();
         assert_eq!(e.code, Code::PathOutsideSandbox);
         let dots = format!("{}/../x.png", root.display());
-        assert_eq!(checked_output(&dots, &roots).unwrap_err().code, Code::PathOutsideSandbox);
+        assert_eq!(
+            checked_output(&dots, &roots).unwrap_err().code,
+            Code::PathOutsideSandbox
+        );
         std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
-        let through = checked_output(root.join("link/x.png").to_str().unwrap(), &roots).unwrap_err();
+        let through =
+            checked_output(root.join("link/x.png").to_str().unwrap(), &roots).unwrap_err();
         assert_eq!(through.code, Code::PathOutsideSandbox);
     }
 }

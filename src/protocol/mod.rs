@@ -170,7 +170,10 @@ impl From<&ToolError> for WireError {
 #[serde(tag = "t", rename_all = "camelCase")]
 pub enum Frame {
     /// relay → peer: prove you hold the secret.
-    Challenge { nonce: String, version: String },
+    Challenge {
+        nonce: String,
+        version: String,
+    },
     /// peer → relay: the proof, the peer's own nonce for the relay to answer, and who it is.
     #[serde(rename_all = "camelCase")]
     Hello {
@@ -218,9 +221,14 @@ pub enum Frame {
     },
     /// browser → relay: something happened to a tab.
     #[serde(rename_all = "camelCase")]
-    Event { kind: String, tab: Option<i64> },
+    Event {
+        kind: String,
+        tab: Option<i64>,
+    },
     /// relay → browser: who is connected, for the popup.
-    Roster { controllers: Vec<PeerInfo> },
+    Roster {
+        controllers: Vec<PeerInfo>,
+    },
     Ping,
     Pong,
 }
@@ -246,7 +254,14 @@ mod tests {
     #[test]
     fn frames_use_a_tag_field() {
         let f: Frame = serde_json::from_str(r#"{"t":"call","id":3,"tool":"snapshot"}"#).unwrap();
-        assert!(matches!(f, Frame::Call { id: 3, scope: Scope::Tab, .. }));
+        assert!(matches!(
+            f,
+            Frame::Call {
+                id: 3,
+                scope: Scope::Tab,
+                ..
+            }
+        ));
         assert!(serde_json::from_str::<Frame>(r#"{"t":"nope"}"#).is_err());
     }
 }

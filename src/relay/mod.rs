@@ -64,7 +64,10 @@ pub async fn run() -> anyhow::Result<()> {
         .route("/controller", get(controller_endpoint))
         .with_state(hub.clone());
     let idle = idle_after();
-    let server = axum::serve(listener, app.into_make_service_with_connect_info::<SocketAddr>());
+    let server = axum::serve(
+        listener,
+        app.into_make_service_with_connect_info::<SocketAddr>(),
+    );
     tokio::select! {
         r = server => r?,
         _ = hub.idled_out(idle) => tracing::info!("no peers for {idle:?}; relay exits"),
@@ -83,7 +86,10 @@ async fn browser_endpoint(
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
     if origin != Some(expected.as_str()) {
         tracing::warn!(%addr, "refused a /browser peer from a foreign origin");
-        return (StatusCode::FORBIDDEN, "tabpilot: /browser takes only the tabpilot extension")
+        return (
+            StatusCode::FORBIDDEN,
+            "tabpilot: /browser takes only the tabpilot extension",
+        )
             .into_response();
     }
     ws.max_message_size(protocol::BROWSER_MAX_FRAME)
@@ -98,7 +104,10 @@ async fn controller_endpoint(
 ) -> Response {
     // Controllers are local programs, never web pages: a browser always sends an Origin.
     if headers.contains_key(header::ORIGIN) {
-        return (StatusCode::FORBIDDEN, "tabpilot: web pages may not control the relay")
+        return (
+            StatusCode::FORBIDDEN,
+            "tabpilot: web pages may not control the relay",
+        )
             .into_response();
     }
     ws.max_message_size(protocol::CONTROLLER_MAX_FRAME)

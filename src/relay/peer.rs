@@ -26,7 +26,10 @@ struct RateLimit {
 
 impl RateLimit {
     fn new() -> Self {
-        RateLimit { tokens: protocol::MAX_FRAMES_PER_SEC as f64, last: Instant::now() }
+        RateLimit {
+            tokens: protocol::MAX_FRAMES_PER_SEC as f64,
+            last: Instant::now(),
+        }
     }
 
     fn allow(&mut self) -> bool {
@@ -43,7 +46,11 @@ impl RateLimit {
 }
 
 fn encode(frame: &Frame) -> Message {
-    Message::Text(serde_json::to_string(frame).expect("frames serialize").into())
+    Message::Text(
+        serde_json::to_string(frame)
+            .expect("frames serialize")
+            .into(),
+    )
 }
 
 pub async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
@@ -58,7 +65,10 @@ pub async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
                     }
                 }
                 Outgoing::Close(code, reason) => {
-                    let frame = CloseFrame { code, reason: reason.into() };
+                    let frame = CloseFrame {
+                        code,
+                        reason: reason.into(),
+                    };
                     let _ = sink.send(Message::Close(Some(frame))).await;
                     break;
                 }
@@ -67,17 +77,27 @@ pub async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
     });
 
     let nonce = auth::nonce();
-    let challenge = Frame::Challenge { nonce: nonce.clone(), version: protocol::VERSION.into() };
+    let challenge = Frame::Challenge {
+        nonce: nonce.clone(),
+        version: protocol::VERSION.into(),
+    };
     let _ = tx.send(Outgoing::Frame(challenge)).await;
 
     let mut limit = RateLimit::new();
     let first = tokio::time::timeout(Duration::from_secs(10), stream.next()).await;
     let peer_id = match first {
         Ok(Some(Ok(Message::Text(text)))) => match serde_json::from_str::<Frame>(&text) {
-            Ok(Frame::Hello { role: r, proof, cnonce, info }) if r == role => {
+            Ok(Frame::Hello {
+                role: r,
+                proof,
+                cnonce,
+                info,
+            }) if r == role => {
                 if !auth::verify(hub.secret(), role.as_str(), &nonce, &proof) {
                     tracing::warn!(role = role.as_str(), "refused a peer with a wrong proof");
-                    let _ = tx.send(Outgoing::Close(close::AUTH_FAILED, "auth failed")).await;
+                    let _ = tx
+                        .send(Outgoing::Close(close::AUTH_FAILED, "auth failed"))
+                        .await;
                     let _ = writer.await;
                     return;
                 }
@@ -93,18 +113,24 @@ pub async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
                 id
             }
             Ok(_) => {
-                let _ = tx.send(Outgoing::Close(close::WRONG_ENVELOPE, "expected hello")).await;
+                let _ = tx
+                    .send(Outgoing::Close(close::WRONG_ENVELOPE, "expected hello"))
+                    .await;
                 let _ = writer.await;
                 return;
             }
             Err(_) => {
-                let _ = tx.send(Outgoing::Close(close::MALFORMED, "malformed frame")).await;
+                let _ = tx
+                    .send(Outgoing::Close(close::MALFORMED, "malformed frame"))
+                    .await;
                 let _ = writer.await;
                 return;
             }
         },
         _ => {
-            let _ = tx.send(Outgoing::Close(close::AUTH_FAILED, "no hello")).await;
+            let _ = tx
+                .send(Outgoing::Close(close::AUTH_FAILED, "no hello"))
+                .await;
             let _ = writer.await;
             return;
         }

@@ -7,9 +7,9 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use super::Session;
 use super::image::{self as shot, Shrunk};
 use super::spec::{Hints, Image, ToolOutput, ToolSpec};
-use super::Session;
 use crate::error::{Code, Outcome, ToolError};
 use crate::link::Request;
 use crate::policy::paths;
@@ -125,7 +125,9 @@ fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolError> {
 fn timeout(ms: Option<u64>) -> Result<Duration, ToolError> {
     match ms.unwrap_or(DEFAULT_TIMEOUT_MS) {
         0 => Err(ToolError::bad_args("timeout must be at least 1 ms")),
-        t if t > MAX_TIMEOUT_MS => Err(ToolError::bad_args(format!("timeout is at most {MAX_TIMEOUT_MS} ms"))),
+        t if t > MAX_TIMEOUT_MS => Err(ToolError::bad_args(format!(
+            "timeout is at most {MAX_TIMEOUT_MS} ms"
+        ))),
         t => Ok(Duration::from_millis(t)),
     }
 }
@@ -134,33 +136,62 @@ fn timeout(ms: Option<u64>) -> Result<Duration, ToolError> {
 fn check_url(url: &str) -> Result<(), ToolError> {
     let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
     match scheme.as_deref() {
-        Some("http") | Some("https") if url.len() > scheme.as_deref().map_or(0, str::len) + 3 => Ok(()),
-        Some("about") => Ok(()),
-        Some(s) if !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c)) => {
-            Err(ToolError::bad_args(format!("{s}: URLs are not allowed; use an http, https or about URL")))
+        Some("http") | Some("https") if url.len() > scheme.as_deref().map_or(0, str::len) + 3 => {
+            Ok(())
         }
-        _ => Err(ToolError::bad_args(format!("{url:?} is not a URL; give one with http:// or https://"))),
+        Some("about") => Ok(()),
+        Some(s)
+            if !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c)) =>
+        {
+            Err(ToolError::bad_args(format!(
+                "{s}: URLs are not allowed; use an http, https or about URL"
+            )))
+        }
+        _ => Err(ToolError::bad_args(format!(
+            "{url:?} is not a URL; give one with http:// or https://"
+        ))),
     }
 }
 
 fn ref_arg(reference: &str) -> Result<(), ToolError> {
     let ok = reference.len() >= 6
         && reference.starts_with('e')
-        && reference.split('.').next().is_some_and(|h| h.len() == 6 && h[1..].chars().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase()))
-        && reference.split_once('.').is_none_or(|(_, n)| n.parse::<u32>().is_ok_and(|n| n >= 2));
+        && reference.split('.').next().is_some_and(|h| {
+            h.len() == 6
+                && h[1..]
+                    .chars()
+                    .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
+        })
+        && reference
+            .split_once('.')
+            .is_none_or(|(_, n)| n.parse::<u32>().is_ok_and(|n| n >= 2));
     if ok {
         Ok(())
     } else {
-        Err(ToolError::bad_args(format!("{reference:?} is not a ref from a snapshot (like e7k2f or e7k2f.2)")))
+        Err(ToolError::bad_args(format!(
+            "{reference:?} is not a ref from a snapshot (like e7k2f or e7k2f.2)"
+        )))
     }
 }
 
 fn read_only() -> Hints {
-    Hints { read_only: true, destructive: false, idempotent: true, open_world: false }
+    Hints {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    }
 }
 
 fn acts() -> Hints {
-    Hints { read_only: false, destructive: false, idempotent: false, open_world: true }
+    Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+        open_world: true,
+    }
 }
 
 pub fn specs() -> Vec<ToolSpec> {
@@ -183,7 +214,10 @@ pub fn specs() -> Vec<ToolSpec> {
                 "outcome": {"type": "string"}, "settled": {"type": "boolean"}, "elapsedMs": {"type": "integer"},
                 "url": {"type": "string"}, "title": {"type": "string"}, "snapshot": {"type": "string"}},
                 "required": ["outcome", "settled", "url"]})),
-            hints: Hints { idempotent: true, ..acts() },
+            hints: Hints {
+                idempotent: true,
+                ..acts()
+            },
         },
         ToolSpec {
             name: "browser_snapshot",
@@ -231,14 +265,18 @@ pub fn specs() -> Vec<ToolSpec> {
             name: "browser_list_tabs",
             description: "All tabs of the browser, marking this agent's.",
             input_schema: schema::<NoArgs>(),
-            output_schema: Some(json!({"type": "object", "properties": {"tabs": {"type": "array"}}, "required": ["tabs"]})),
+            output_schema: Some(
+                json!({"type": "object", "properties": {"tabs": {"type": "array"}}, "required": ["tabs"]}),
+            ),
             hints: read_only(),
         },
         ToolSpec {
             name: "browser_new_tab",
             description: "Open a tab for this agent (in the background unless active) and work in it.",
             input_schema: schema::<NewTabArgs>(),
-            output_schema: Some(json!({"type": "object", "properties": {"tabId": {"type": "integer"}, "url": {"type": "string"}}, "required": ["tabId"]})),
+            output_schema: Some(
+                json!({"type": "object", "properties": {"tabId": {"type": "integer"}, "url": {"type": "string"}}, "required": ["tabId"]}),
+            ),
             hints: acts(),
         },
         ToolSpec {
@@ -246,7 +284,10 @@ pub fn specs() -> Vec<ToolSpec> {
             description: "Close this agent's tab, or the tab given.",
             input_schema: schema::<CloseTabArgs>(),
             output_schema: None,
-            hints: Hints { destructive: true, ..acts() },
+            hints: Hints {
+                destructive: true,
+                ..acts()
+            },
         },
     ]
 }
@@ -258,19 +299,49 @@ fn action_schema() -> Value {
 }
 
 impl Session {
-    async fn page(&self, tool: &str, args: Value, mutates: bool, wait: Duration) -> Result<Value, ToolError> {
-        let req = Request { tool: tool.into(), scope: Scope::Tab, target: Target::default(), mutates, args, timeout: wait };
+    async fn page(
+        &self,
+        tool: &str,
+        args: Value,
+        mutates: bool,
+        wait: Duration,
+    ) -> Result<Value, ToolError> {
+        let req = Request {
+            tool: tool.into(),
+            scope: Scope::Tab,
+            target: Target::default(),
+            mutates,
+            args,
+            timeout: wait,
+        };
         Ok(self.relay(req).await?.0)
     }
 
-    async fn browser_scoped(&self, tool: &str, tab: Option<i64>, args: Value, mutates: bool) -> Result<Value, ToolError> {
+    async fn browser_scoped(
+        &self,
+        tool: &str,
+        tab: Option<i64>,
+        args: Value,
+        mutates: bool,
+    ) -> Result<Value, ToolError> {
         let target = Target { browser: None, tab };
-        let req = Request { tool: tool.into(), scope: Scope::Browser, target, mutates, args, timeout: Duration::from_secs(15) };
+        let req = Request {
+            tool: tool.into(),
+            scope: Scope::Browser,
+            target,
+            mutates,
+            args,
+            timeout: Duration::from_secs(15),
+        };
         Ok(self.relay(req).await?.0)
     }
 
     /// Runs one browser tool. `Ok(None)` means the name is not a browser tool.
-    pub(super) async fn browser_tool(&self, name: &str, args: Value) -> Option<Result<ToolOutput, ToolError>> {
+    pub(super) async fn browser_tool(
+        &self,
+        name: &str,
+        args: Value,
+    ) -> Option<Result<ToolOutput, ToolError>> {
         Some(match name {
             "browser_status" => self.status().await,
             "browser_navigate" => self.navigate(args).await,
@@ -292,7 +363,11 @@ impl Session {
             Ok((status, _)) => {
                 let browsers = status["browsers"].as_array().cloned().unwrap_or_default();
                 let agents = status["agents"].as_array().cloned().unwrap_or_default();
-                let link = if browsers.is_empty() { "WAITING" } else { "CONNECTED" };
+                let link = if browsers.is_empty() {
+                    "WAITING"
+                } else {
+                    "CONNECTED"
+                };
                 let mut text = format!(
                     "{link}: relay {} on port {}; {} browser(s), {} agent(s)",
                     status["relay"]["version"].as_str().unwrap_or("?"),
@@ -302,20 +377,42 @@ impl Session {
                 );
                 for b in &browsers {
                     let label = b["label"].as_str().or(b["profile"].as_str()).unwrap_or("");
-                    text.push_str(&format!("\n- browser {} {} {label}", b["browserId"].as_str().unwrap_or("?"), b["browser"].as_str().unwrap_or("")));
+                    text.push_str(&format!(
+                        "\n- browser {} {} {label}",
+                        b["browserId"].as_str().unwrap_or("?"),
+                        b["browser"].as_str().unwrap_or("")
+                    ));
                 }
                 for a in &agents {
-                    text.push_str(&format!("\n- agent {} (pid {})", a["name"].as_str().unwrap_or("?"), a["pid"]));
+                    text.push_str(&format!(
+                        "\n- agent {} (pid {})",
+                        a["name"].as_str().unwrap_or("?"),
+                        a["pid"]
+                    ));
                 }
-                Ok(ToolOutput::new(text, json!({"link": link, "relay": status["relay"], "browsers": browsers, "agents": agents})))
+                Ok(ToolOutput::new(
+                    text,
+                    json!({"link": link, "relay": status["relay"], "browsers": browsers, "agents": agents}),
+                ))
             }
             Err(e) => {
                 let (link, text) = match self.link_state() {
-                    LinkState::Retrying { next, reason } => ("RETRYING", format!("RETRYING: {reason}; next attempt in {} ms", next.as_millis())),
-                    LinkState::Stopped => ("STOPPED", "STOPPED: tabpilot is shutting down".to_string()),
+                    LinkState::Retrying { next, reason } => (
+                        "RETRYING",
+                        format!(
+                            "RETRYING: {reason}; next attempt in {} ms",
+                            next.as_millis()
+                        ),
+                    ),
+                    LinkState::Stopped => {
+                        ("STOPPED", "STOPPED: tabpilot is shutting down".to_string())
+                    }
                     LinkState::Connected => ("RETRYING", format!("RETRYING: {}", e.message)),
                 };
-                Ok(ToolOutput::new(text, json!({"link": link, "browsers": [], "agents": []})))
+                Ok(ToolOutput::new(
+                    text,
+                    json!({"link": link, "browsers": [], "agents": []}),
+                ))
             }
         }
     }
@@ -324,7 +421,9 @@ impl Session {
         let a: NavigateArgs = parse("browser_navigate", args)?;
         check_url(&a.url)?;
         let wait = timeout(a.timeout)?;
-        let nav = self.page("navigate", json!({"url": a.url}), true, wait).await?;
+        let nav = self
+            .page("navigate", json!({"url": a.url}), true, wait)
+            .await?;
         let settled = nav["settled"].as_bool().unwrap_or(false);
         let url = nav["url"].as_str().unwrap_or("").to_string();
         let title = nav["title"].as_str().unwrap_or("");
@@ -332,12 +431,18 @@ impl Session {
         let mut text = if settled {
             format!("Navigated to {url} \"{title}\" (settled in {ms} ms)")
         } else {
-            format!("Navigation to {} had not finished after {ms} ms; the tab shows {url}", a.url)
+            format!(
+                "Navigation to {} had not finished after {ms} ms; the tab shows {url}",
+                a.url
+            )
         };
         let mut data = json!({"outcome": if settled { Outcome::Done } else { Outcome::Partial },
             "settled": settled, "elapsedMs": ms, "url": url, "title": title});
         if a.include_snapshot.unwrap_or(true) && settled {
-            match self.page("snapshot", json!({}), false, Duration::from_secs(15)).await {
+            match self
+                .page("snapshot", json!({}), false, Duration::from_secs(15))
+                .await
+            {
                 Ok(snap) => {
                     let body = snap["text"].as_str().unwrap_or("");
                     text.push_str("\n\n");
@@ -356,22 +461,38 @@ impl Session {
 
     async fn snapshot(&self, args: Value) -> Result<ToolOutput, ToolError> {
         let _: NoArgs = parse("browser_snapshot", args)?;
-        let snap = self.page("snapshot", json!({}), false, Duration::from_secs(15)).await?;
+        let snap = self
+            .page("snapshot", json!({}), false, Duration::from_secs(15))
+            .await?;
         let body = snap["text"].as_str().unwrap_or("");
-        let mut text = format!("Page: {} \"{}\"\n{body}", snap["url"].as_str().unwrap_or(""), snap["title"].as_str().unwrap_or(""));
+        let mut text = format!(
+            "Page: {} \"{}\"\n{body}",
+            snap["url"].as_str().unwrap_or(""),
+            snap["title"].as_str().unwrap_or("")
+        );
         if snap["capped"].as_bool() == Some(true) {
-            text.push_str("\n(snapshot cut at its node limit; read the rest with browser_read_page)");
+            text.push_str(
+                "\n(snapshot cut at its node limit; read the rest with browser_read_page)",
+            );
         }
-        Ok(ToolOutput::new(text, json!({"url": snap["url"], "title": snap["title"], "snapshot": body,
-            "refs": snap["refs"], "capped": snap["capped"]})))
+        Ok(ToolOutput::new(
+            text,
+            json!({"url": snap["url"], "title": snap["title"], "snapshot": body,
+            "refs": snap["refs"], "capped": snap["capped"]}),
+        ))
     }
 
     async fn click(&self, args: Value) -> Result<ToolOutput, ToolError> {
         let a: ClickArgs = parse("browser_click", args)?;
         ref_arg(&a.reference)?;
         let wait = timeout(a.timeout)?;
-        let r = self.page("click", json!({"ref": a.reference}), true, wait).await?;
-        Ok(action_output(format!("Clicked {}", named(&a.element, &r)), r))
+        let r = self
+            .page("click", json!({"ref": a.reference}), true, wait)
+            .await?;
+        Ok(action_output(
+            format!("Clicked {}", named(&a.element, &r)),
+            r,
+        ))
     }
 
     async fn type_text(&self, args: Value) -> Result<ToolOutput, ToolError> {
@@ -379,8 +500,19 @@ impl Session {
         ref_arg(&a.reference)?;
         let wait = timeout(a.timeout)?;
         let submit = a.submit.unwrap_or(false);
-        let r = self.page("type", json!({"ref": a.reference, "text": a.text, "submit": submit}), true, wait).await?;
-        let mut head = format!("Typed {} characters into {}", r["chars"], named(&a.element, &r));
+        let r = self
+            .page(
+                "type",
+                json!({"ref": a.reference, "text": a.text, "submit": submit}),
+                true,
+                wait,
+            )
+            .await?;
+        let mut head = format!(
+            "Typed {} characters into {}",
+            r["chars"],
+            named(&a.element, &r)
+        );
         if submit {
             head.push_str(" and pressed Enter");
         }
@@ -397,60 +529,139 @@ impl Session {
             ReadFormat::Markdown => "markdown",
             ReadFormat::Text => "text",
         };
-        let r = self.page("read", json!({"format": format, "maxChars": max}), false, Duration::from_secs(15)).await?;
+        let r = self
+            .page(
+                "read",
+                json!({"format": format, "maxChars": max}),
+                false,
+                Duration::from_secs(15),
+            )
+            .await?;
         let content = r["content"].as_str().unwrap_or("");
         let truncated = r["truncated"].as_bool().unwrap_or(false);
         let mut text = content.to_string();
         if truncated {
-            text.push_str(&format!("\n\n[cut at {max} of {} characters; raise maxChars to read more]", r["totalChars"]));
+            text.push_str(&format!(
+                "\n\n[cut at {max} of {} characters; raise maxChars to read more]",
+                r["totalChars"]
+            ));
         }
-        Ok(ToolOutput::new(text, json!({"content": content, "truncated": truncated, "totalChars": r["totalChars"],
-            "url": r["url"], "format": format})))
+        Ok(ToolOutput::new(
+            text,
+            json!({"content": content, "truncated": truncated, "totalChars": r["totalChars"],
+            "url": r["url"], "format": format}),
+        ))
     }
 
     async fn screenshot(&self, args: Value) -> Result<ToolOutput, ToolError> {
         let a: ScreenshotArgs = parse("browser_screenshot", args)?;
         let format = a.format.unwrap_or(ImageFormat::Png);
-        if a.quality.is_some_and(|q| q == 0 || q > 100) || (a.quality.is_some() && format == ImageFormat::Png) {
+        if a.quality.is_some_and(|q| q == 0 || q > 100)
+            || (a.quality.is_some() && format == ImageFormat::Png)
+        {
             return Err(ToolError::bad_args("quality is 1-100 and only for jpeg"));
         }
-        let file = a.file_path.as_deref().map(|p| paths::checked_output(p, &paths::roots())).transpose()?;
-        let name = if format == ImageFormat::Png { "png" } else { "jpeg" };
-        let r = self.page("screenshot", json!({"format": name, "quality": a.quality}), false, Duration::from_secs(20)).await?;
+        let file = a
+            .file_path
+            .as_deref()
+            .map(|p| paths::checked_output(p, &paths::roots()))
+            .transpose()?;
+        let name = if format == ImageFormat::Png {
+            "png"
+        } else {
+            "jpeg"
+        };
+        let r = self
+            .page(
+                "screenshot",
+                json!({"format": name, "quality": a.quality}),
+                false,
+                Duration::from_secs(20),
+            )
+            .await?;
         let bytes = shot::decode_base64(r["data"].as_str().unwrap_or(""))?;
         let used_debugger = r["debugger"].as_bool().unwrap_or(false);
-        let banner = if used_debugger { "; the debugger was attached to capture this background tab (Chrome shows its banner while attached)" } else { "" };
+        let banner = if used_debugger {
+            "; the debugger was attached to capture this background tab (Chrome shows its banner while attached)"
+        } else {
+            ""
+        };
         if let Some(path) = file {
             let (w, h) = shot::dimensions(&bytes)?;
-            std::fs::write(&path, &bytes).map_err(|e| ToolError::failed(Code::Internal, format!("cannot write {}: {e}", path.display())))?;
-            let text = format!("Saved a {w}x{h} {name} screenshot to {}{banner}", path.display());
-            return Ok(ToolOutput::new(text, json!({"width": w, "height": h, "format": name, "debugger": used_debugger,
-                "filePath": path.display().to_string(), "shrunkFrom": null})));
+            std::fs::write(&path, &bytes).map_err(|e| {
+                ToolError::failed(
+                    Code::Internal,
+                    format!("cannot write {}: {e}", path.display()),
+                )
+            })?;
+            let text = format!(
+                "Saved a {w}x{h} {name} screenshot to {}{banner}",
+                path.display()
+            );
+            return Ok(ToolOutput::new(
+                text,
+                json!({"width": w, "height": h, "format": name, "debugger": used_debugger,
+                "filePath": path.display().to_string(), "shrunkFrom": null}),
+            ));
         }
-        let Shrunk { bytes, width, height, from } = shot::fit_inline(bytes, format == ImageFormat::Jpeg)?;
+        let Shrunk {
+            bytes,
+            width,
+            height,
+            from,
+        } = shot::fit_inline(bytes, format == ImageFormat::Jpeg)?;
         let mut text = format!("Screenshot {width}x{height} {name}");
         if let Some((w, h)) = from {
-            text.push_str(&format!(" (shrunk from {w}x{h} to fit 1536 px wide; use filePath for full size)"));
+            text.push_str(&format!(
+                " (shrunk from {w}x{h} to fit 1536 px wide; use filePath for full size)"
+            ));
         }
         text.push_str(banner);
-        let mut out = ToolOutput::new(text, json!({"width": width, "height": height, "format": name,
-            "debugger": used_debugger, "shrunkFrom": from.map(|(w, h)| json!([w, h])), "viewport": r["viewport"], "filePath": null}));
-        out.images.push(Image { data: shot::encode_base64(&bytes), mime_type: format!("image/{name}") });
+        let mut out = ToolOutput::new(
+            text,
+            json!({"width": width, "height": height, "format": name,
+            "debugger": used_debugger, "shrunkFrom": from.map(|(w, h)| json!([w, h])), "viewport": r["viewport"], "filePath": null}),
+        );
+        out.images.push(Image {
+            data: shot::encode_base64(&bytes),
+            mime_type: format!("image/{name}"),
+        });
         Ok(out)
     }
 
     async fn list_tabs(&self, args: Value) -> Result<ToolOutput, ToolError> {
         let _: NoArgs = parse("browser_list_tabs", args)?;
-        let r = self.browser_scoped("tab.list", None, json!({}), false).await?;
+        let r = self
+            .browser_scoped("tab.list", None, json!({}), false)
+            .await?;
         let mine = self.current_tab().await;
-        let tabs: Vec<Value> = r["tabs"].as_array().cloned().unwrap_or_default().into_iter().map(|mut t| {
-            t["mine"] = json!(Some(t["tabId"].as_i64().unwrap_or(-1)) == mine);
-            t
-        }).collect();
-        let lines: Vec<String> = tabs.iter().map(|t| format!("- tab {}{}{} {} \"{}\"", t["tabId"],
-            if t["mine"] == true { " (yours)" } else { "" }, if t["active"] == true { " (active)" } else { "" },
-            t["url"].as_str().unwrap_or(""), t["title"].as_str().unwrap_or(""))).collect();
-        Ok(ToolOutput::new(format!("{} tab(s)\n{}", tabs.len(), lines.join("\n")), json!({"tabs": tabs})))
+        let tabs: Vec<Value> = r["tabs"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|mut t| {
+                t["mine"] = json!(Some(t["tabId"].as_i64().unwrap_or(-1)) == mine);
+                t
+            })
+            .collect();
+        let lines: Vec<String> = tabs
+            .iter()
+            .map(|t| {
+                format!(
+                    "- tab {}{}{} {} \"{}\"",
+                    t["tabId"],
+                    if t["mine"] == true { " (yours)" } else { "" },
+                    if t["active"] == true { " (active)" } else { "" },
+                    t["url"].as_str().unwrap_or(""),
+                    t["title"].as_str().unwrap_or("")
+                )
+            })
+            .collect();
+        Ok(ToolOutput::new(
+            format!("{} tab(s)\n{}", tabs.len(), lines.join("\n")),
+            json!({"tabs": tabs}),
+        ))
     }
 
     async fn new_tab(&self, args: Value) -> Result<ToolOutput, ToolError> {
@@ -458,11 +669,27 @@ impl Session {
         if let Some(url) = &a.url {
             check_url(url)?;
         }
-        let r = self.browser_scoped("tab.open", None, json!({"url": a.url, "active": a.active.unwrap_or(false)}), true).await?;
+        let r = self
+            .browser_scoped(
+                "tab.open",
+                None,
+                json!({"url": a.url, "active": a.active.unwrap_or(false)}),
+                true,
+            )
+            .await?;
         let tab = r["tabId"].as_i64().unwrap_or(-1);
         self.set_current_tab(Some(tab));
-        Ok(ToolOutput::new(format!("Opened tab {tab} ({}); this agent now works in it", if r["active"] == true { "in front" } else { "in the background" }),
-            json!({"tabId": tab, "url": r["url"], "active": r["active"]})))
+        Ok(ToolOutput::new(
+            format!(
+                "Opened tab {tab} ({}); this agent now works in it",
+                if r["active"] == true {
+                    "in front"
+                } else {
+                    "in the background"
+                }
+            ),
+            json!({"tabId": tab, "url": r["url"], "active": r["active"]}),
+        ))
     }
 
     async fn close_tab(&self, args: Value) -> Result<ToolOutput, ToolError> {
@@ -471,11 +698,15 @@ impl Session {
             Some(tab) => tab,
             None => return Err(ToolError::bad_args("this agent has no tab; give tabId")),
         };
-        self.browser_scoped("tab.close", Some(tab), json!({}), true).await?;
+        self.browser_scoped("tab.close", Some(tab), json!({}), true)
+            .await?;
         if self.current_tab().await == Some(tab) {
             self.set_current_tab(None);
         }
-        Ok(ToolOutput::new(format!("Closed tab {tab}"), json!({"closed": tab})))
+        Ok(ToolOutput::new(
+            format!("Closed tab {tab}"),
+            json!({"closed": tab}),
+        ))
     }
 }
 
@@ -492,7 +723,10 @@ fn action_output(head: String, r: Value) -> ToolOutput {
     let navigated = r["navigated"].as_bool().unwrap_or(false);
     let mut text = head;
     if navigated {
-        text.push_str(&format!("; the page navigated to {}", r["url"].as_str().unwrap_or("?")));
+        text.push_str(&format!(
+            "; the page navigated to {}",
+            r["url"].as_str().unwrap_or("?")
+        ));
         if r["settled"] == false {
             text.push_str(" (still loading)");
         }
@@ -504,8 +738,11 @@ fn action_output(head: String, r: Value) -> ToolOutput {
     if r["retagged"] == true {
         text.push_str(" (ref re-resolved after the page re-rendered)");
     }
-    ToolOutput::new(text, json!({"outcome": Outcome::Done, "navigated": navigated, "url": r["url"],
-        "element": r["element"], "retagged": r["retagged"].as_bool().unwrap_or(false)}))
+    ToolOutput::new(
+        text,
+        json!({"outcome": Outcome::Done, "navigated": navigated, "url": r["url"],
+        "element": r["element"], "retagged": r["retagged"].as_bool().unwrap_or(false)}),
+    )
 }
 
 #[cfg(test)]
@@ -517,8 +754,12 @@ mod tests {
         for ok in ["http://127.0.0.1:8/x", "https://example.com", "about:blank"] {
             assert!(check_url(ok).is_ok(), "{ok}");
         }
-        for (bad, named) in [("javascript:alert(1)", "javascript"), ("file:///etc/passwd", "file"),
-            ("data:text/html,hi", "data"), ("chrome://settings", "chrome")] {
+        for (bad, named) in [
+            ("javascript:alert(1)", "javascript"),
+            ("file:///etc/passwd", "file"),
+            ("data:text/html,hi", "data"),
+            ("chrome://settings", "chrome"),
+        ] {
             let e = check_url(bad).unwrap_err();
             assert_eq!(e.code, Code::BadArgs);
             assert!(e.message.starts_with(named), "{}", e.message);
@@ -537,7 +778,9 @@ mod tests {
 
     #[test]
     fn unknown_arguments_are_refused() {
-        let e = parse::<ClickArgs>("browser_click", json!({"ref": "e1", "bogus": 1})).err().unwrap();
+        let e = parse::<ClickArgs>("browser_click", json!({"ref": "e1", "bogus": 1}))
+            .err()
+            .unwrap();
         assert_eq!(e.code, Code::BadArgs);
         assert!(e.message.contains("bogus"));
     }

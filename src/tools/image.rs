@@ -20,7 +20,12 @@ pub struct Shrunk {
 pub fn decode_base64(data: &str) -> Result<Vec<u8>, ToolError> {
     base64::engine::general_purpose::STANDARD
         .decode(data)
-        .map_err(|e| ToolError::failed(Code::CaptureStalled, format!("the browser sent an unreadable capture: {e}")))
+        .map_err(|e| {
+            ToolError::failed(
+                Code::CaptureStalled,
+                format!("the browser sent an unreadable capture: {e}"),
+            )
+        })
 }
 
 pub fn encode_base64(bytes: &[u8]) -> String {
@@ -28,7 +33,10 @@ pub fn encode_base64(bytes: &[u8]) -> String {
 }
 
 fn bad(e: image::ImageError) -> ToolError {
-    ToolError::failed(Code::CaptureStalled, format!("the capture is not a readable image: {e}"))
+    ToolError::failed(
+        Code::CaptureStalled,
+        format!("the capture is not a readable image: {e}"),
+    )
 }
 
 pub fn dimensions(bytes: &[u8]) -> Result<(u32, u32), ToolError> {
@@ -41,16 +49,34 @@ pub fn fit_inline(bytes: Vec<u8>, jpeg: bool) -> Result<Shrunk, ToolError> {
     let img = image::load_from_memory(&bytes).map_err(bad)?;
     let (w, h) = (img.width(), img.height());
     if w <= MAX_INLINE_WIDTH && h <= MAX_INLINE_HEIGHT {
-        return Ok(Shrunk { bytes, width: w, height: h, from: None });
+        return Ok(Shrunk {
+            bytes,
+            width: w,
+            height: h,
+            from: None,
+        });
     }
     let scale = (MAX_INLINE_WIDTH as f64 / w as f64).min(MAX_INLINE_HEIGHT as f64 / h as f64);
     let (nw, nh) = (((w as f64) * scale) as u32, ((h as f64) * scale) as u32);
     let small = img.resize_exact(nw.max(1), nh.max(1), image::imageops::FilterType::Triangle);
     let mut out = std::io::Cursor::new(Vec::new());
-    let format = if jpeg { ImageFormat::Jpeg } else { ImageFormat::Png };
-    let small = if jpeg { image::DynamicImage::ImageRgb8(small.to_rgb8()) } else { small };
+    let format = if jpeg {
+        ImageFormat::Jpeg
+    } else {
+        ImageFormat::Png
+    };
+    let small = if jpeg {
+        image::DynamicImage::ImageRgb8(small.to_rgb8())
+    } else {
+        small
+    };
     small.write_to(&mut out, format).map_err(bad)?;
-    Ok(Shrunk { bytes: out.into_inner(), width: small.width(), height: small.height(), from: Some((w, h)) })
+    Ok(Shrunk {
+        bytes: out.into_inner(),
+        width: small.width(),
+        height: small.height(),
+        from: Some((w, h)),
+    })
 }
 
 #[cfg(test)]

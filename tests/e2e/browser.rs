@@ -35,19 +35,34 @@ fn navigate_reports_settled_the_new_url_and_a_lean_snapshot() {
     assert_eq!(data["title"], "Basic fixture");
     assert_eq!(data["outcome"], "done");
     assert!(data["elapsedMs"].is_u64());
-    assert!(text.contains("- heading \"Basic page\" [level=1]"), "{text}");
+    assert!(
+        text.contains("- heading \"Basic page\" [level=1]"),
+        "{text}"
+    );
     assert!(text.contains("- button \"Press me\" [ref=e"), "{text}");
-    let (text, data) = agent.ok("browser_navigate", json!({"url": s.a("page2.html"), "includeSnapshot": false}));
-    assert!(data.get("snapshot").is_none() && !text.contains("[ref="), "{text}");
+    let (text, data) = agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("page2.html"), "includeSnapshot": false}),
+    );
+    assert!(
+        data.get("snapshot").is_none() && !text.contains("[ref="),
+        "{text}"
+    );
 }
 
 #[test]
 fn navigate_waits_for_the_page_it_asked_for_not_the_one_it_left() {
     let s = shared();
     let mut agent = s.agent();
-    agent.ok("browser_navigate", json!({"url": s.a("basic.html"), "includeSnapshot": false}));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "includeSnapshot": false}),
+    );
     let slow = s.b("slow.html?delay=700");
-    let (_, data) = agent.ok("browser_navigate", json!({"url": slow, "includeSnapshot": false}));
+    let (_, data) = agent.ok(
+        "browser_navigate",
+        json!({"url": slow, "includeSnapshot": false}),
+    );
     assert_eq!(data["settled"], true);
     assert_eq!(data["url"], slow);
     assert_eq!(data["title"], "Slow page");
@@ -61,7 +76,11 @@ fn a_navigation_that_cannot_happen_says_so() {
     // Port 9 (discard) has no HTTP server on loopback.
     let (code, r) = agent.fails("browser_navigate", json!({"url": "http://127.0.0.1:9/"}));
     assert_eq!(code, "NAVIGATION_FAILED");
-    assert!(text(&r).contains("Recover: call browser_navigate"), "{}", text(&r));
+    assert!(
+        text(&r).contains("Recover: call browser_navigate"),
+        "{}",
+        text(&r)
+    );
     assert_eq!(r["structuredContent"]["outcome"], "failed");
 }
 
@@ -69,7 +88,10 @@ fn a_navigation_that_cannot_happen_says_so() {
 fn a_navigation_that_outlasts_its_timeout_is_reported_unsettled() {
     let s = shared();
     let mut agent = s.agent();
-    let (text, data) = agent.ok("browser_navigate", json!({"url": s.a("slow.html?delay=3000"), "timeout": 300}));
+    let (text, data) = agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("slow.html?delay=3000"), "timeout": 300}),
+    );
     assert_eq!(data["settled"], false);
     assert_eq!(data["outcome"], "partial");
     assert!(text.contains("had not finished"), "{text}");
@@ -79,12 +101,21 @@ fn a_navigation_that_outlasts_its_timeout_is_reported_unsettled() {
 fn refs_are_unchanged_after_the_page_rerenders_the_same_elements() {
     let s = shared();
     let mut agent = s.agent();
-    agent.ok("browser_navigate", json!({"url": s.a("basic.html"), "includeSnapshot": false}));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "includeSnapshot": false}),
+    );
     let before = snapshot(&mut agent);
     let beta = ref_of(&before, "button", "Beta");
-    agent.ok("browser_click", json!({"ref": ref_of(&before, "button", "Re-render")}));
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&before, "button", "Re-render")}),
+    );
     let after = snapshot(&mut agent);
-    assert_eq!(before, after, "a re-render of the same elements changed the snapshot");
+    assert_eq!(
+        before, after,
+        "a re-render of the same elements changed the snapshot"
+    );
     // The old ref still reaches the (new) Beta button.
     let (text, data) = agent.ok("browser_click", json!({"ref": beta}));
     assert!(text.contains("Beta"), "{text}");
@@ -96,11 +127,20 @@ fn refs_are_unchanged_after_the_page_rerenders_the_same_elements() {
 fn twins_get_numbered_refs_and_each_reaches_its_own_element() {
     let s = shared();
     let mut agent = s.agent();
-    agent.ok("browser_navigate", json!({"url": s.a("basic.html"), "includeSnapshot": false}));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "includeSnapshot": false}),
+    );
     let snap = snapshot(&mut agent);
-    let same: Vec<&str> = snap.lines().filter(|l| l.contains("button \"Same\"")).collect();
+    let same: Vec<&str> = snap
+        .lines()
+        .filter(|l| l.contains("button \"Same\""))
+        .collect();
     assert_eq!(same.len(), 2, "{snap}");
-    assert!(same[1].contains(&format!("{}.2]", ref_of(&snap, "button", "Same"))), "{snap}");
+    assert!(
+        same[1].contains(&format!("{}.2]", ref_of(&snap, "button", "Same"))),
+        "{snap}"
+    );
 }
 
 #[test]
@@ -108,12 +148,21 @@ fn a_click_changes_the_page_and_a_link_click_reports_the_navigation() {
     let s = shared();
     let mut agent = s.agent();
     let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
-    let (text, data) = agent.ok("browser_click", json!({"ref": ref_of(&snap, "button", "Press me"), "element": "the press button"}));
+    let (text, data) = agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Press me"), "element": "the press button"}),
+    );
     assert!(text.starts_with("Clicked the press button"), "{text}");
-    assert!(text.contains("no navigation") && !text.contains('\n'), "{text}");
+    assert!(
+        text.contains("no navigation") && !text.contains('\n'),
+        "{text}"
+    );
     assert_eq!(data["navigated"], false);
     assert!(wait_for_text(&mut agent, "Pressed 1 time(s)").contains("Pressed 1 time(s)"));
-    let (text, data) = agent.ok("browser_click", json!({"ref": ref_of(&snap, "link", "Go to page two")}));
+    let (text, data) = agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "link", "Go to page two")}),
+    );
     assert_eq!(data["navigated"], true, "{text}");
     assert_eq!(data["url"], s.a("page2.html"));
     assert!(snapshot(&mut agent).contains("heading \"Page two\""));
@@ -125,7 +174,10 @@ fn type_with_submit_submits_the_form() {
     let mut agent = s.agent();
     let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
     let search = ref_of(&snap, "textbox", "Search");
-    let (text, data) = agent.ok("browser_type", json!({"ref": search, "text": "hello", "submit": true}));
+    let (text, data) = agent.ok(
+        "browser_type",
+        json!({"ref": search, "text": "hello", "submit": true}),
+    );
     assert!(text.contains("Typed 5 characters"), "{text}");
     assert_eq!(data["navigated"], true, "{text}");
     assert_eq!(data["url"], s.a("result.html?q=hello"));
@@ -147,7 +199,10 @@ fn type_without_submit_only_fills_the_field() {
 fn a_ref_that_matches_nothing_is_stale_and_a_malformed_one_is_refused() {
     let s = shared();
     let mut agent = s.agent();
-    agent.ok("browser_navigate", json!({"url": s.a("basic.html"), "includeSnapshot": false}));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "includeSnapshot": false}),
+    );
     let (code, r) = agent.fails("browser_click", json!({"ref": "ezzzzz"}));
     assert_eq!(code, "STALE_REF");
     assert!(text(&r).contains("Recover: call browser_snapshot"));
@@ -160,14 +215,23 @@ fn a_ref_that_matches_nothing_is_stale_and_a_malformed_one_is_refused() {
 fn read_page_gives_markdown_of_the_main_content() {
     let s = shared();
     let mut agent = s.agent();
-    agent.ok("browser_navigate", json!({"url": s.a("article.html"), "includeSnapshot": false}));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("article.html"), "includeSnapshot": false}),
+    );
     let (text, data) = agent.ok("browser_read_page", json!({}));
     assert!(text.starts_with("# Why tabs matter"), "{text}");
     assert!(text.contains("## Three reasons"), "{text}");
     assert!(text.contains("- Retries stay put"), "{text}");
-    assert!(text.contains(&format!("[second page]({})", s.a("page2.html"))), "{text}");
+    assert!(
+        text.contains(&format!("[second page]({})", s.a("page2.html"))),
+        "{text}"
+    );
     assert!(text.contains("**their own**"), "{text}");
-    assert!(!text.contains("Elsewhere"), "navigation outside the article leaked in: {text}");
+    assert!(
+        !text.contains("Elsewhere"),
+        "navigation outside the article leaked in: {text}"
+    );
     assert_eq!(data["truncated"], false);
 }
 
@@ -175,7 +239,10 @@ fn read_page_gives_markdown_of_the_main_content() {
 fn read_page_says_when_it_was_cut() {
     let s = shared();
     let mut agent = s.agent();
-    agent.ok("browser_navigate", json!({"url": s.a("big.html"), "includeSnapshot": false}));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("big.html"), "includeSnapshot": false}),
+    );
     let (text, data) = agent.ok("browser_read_page", json!({"maxChars": 500}));
     assert_eq!(data["truncated"], true);
     assert_eq!(data["content"].as_str().unwrap().chars().count(), 500);
@@ -187,20 +254,42 @@ fn read_page_says_when_it_was_cut() {
 fn a_screenshot_is_an_image_of_the_agents_viewport() {
     let s = shared();
     let mut agent = s.agent();
-    agent.ok("browser_navigate", json!({"url": s.a("basic.html"), "includeSnapshot": false}));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "includeSnapshot": false}),
+    );
     let r = agent.call("browser_screenshot", json!({}));
     assert_ne!(r["isError"], true, "{}", text(&r));
-    let image = r["content"].as_array().unwrap().iter().find(|b| b["type"] == "image").expect("an image block");
+    let image = r["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["type"] == "image")
+        .expect("an image block");
     assert_eq!(image["mimeType"], "image/png");
     use base64::Engine;
-    let bytes = base64::engine::general_purpose::STANDARD.decode(image["data"].as_str().unwrap()).unwrap();
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(image["data"].as_str().unwrap())
+        .unwrap();
     let img = image::load_from_memory(&bytes).unwrap();
     let data = &r["structuredContent"];
     let vp = &data["viewport"];
     let dpr = vp["dpr"].as_f64().unwrap();
-    assert_eq!(img.width(), (vp["width"].as_f64().unwrap() * dpr).round() as u32);
-    assert_eq!(img.height(), (vp["height"].as_f64().unwrap() * dpr).round() as u32);
-    assert_eq!((data["width"].as_u64().unwrap(), data["height"].as_u64().unwrap()), (img.width() as u64, img.height() as u64));
+    assert_eq!(
+        img.width(),
+        (vp["width"].as_f64().unwrap() * dpr).round() as u32
+    );
+    assert_eq!(
+        img.height(),
+        (vp["height"].as_f64().unwrap() * dpr).round() as u32
+    );
+    assert_eq!(
+        (
+            data["width"].as_u64().unwrap(),
+            data["height"].as_u64().unwrap()
+        ),
+        (img.width() as u64, img.height() as u64)
+    );
     // The agent's tab is in the background, so the capture needed the debugger, and says so.
     assert_eq!(data["debugger"], true);
     assert!(text(&r).contains("debugger"));
@@ -212,32 +301,63 @@ fn a_screenshot_is_an_image_of_the_agents_viewport() {
 fn a_screenshot_to_a_file_is_written_there_and_bytes_are_not_returned() {
     let s = shared();
     let mut agent = s.agent();
-    agent.ok("browser_navigate", json!({"url": s.a("basic.html"), "includeSnapshot": false}));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "includeSnapshot": false}),
+    );
     let path = std::env::temp_dir().join(format!("tabpilot-e2e-shot-{}.jpeg", std::process::id()));
-    let r = agent.call("browser_screenshot", json!({"filePath": path.display().to_string(), "format": "jpeg", "quality": 70}));
+    let r = agent.call(
+        "browser_screenshot",
+        json!({"filePath": path.display().to_string(), "format": "jpeg", "quality": 70}),
+    );
     assert_ne!(r["isError"], true, "{}", text(&r));
-    assert!(r["content"].as_array().unwrap().iter().all(|b| b["type"] != "image"));
+    assert!(
+        r["content"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|b| b["type"] != "image")
+    );
     let img = image::open(&path).expect("a jpeg was written");
     assert!(img.width() > 100);
     std::fs::remove_file(&path).unwrap();
-    let (code, _) = agent.fails("browser_screenshot", json!({"filePath": "/etc/tabpilot-shot.png"}));
+    let (code, _) = agent.fails(
+        "browser_screenshot",
+        json!({"filePath": "/etc/tabpilot-shot.png"}),
+    );
     assert_eq!(code, "PATH_OUTSIDE_SANDBOX");
 }
 
 #[test]
 fn the_agents_tab_is_a_background_tab_not_the_one_with_focus() {
     let s = shared();
-    let before: Vec<Value> = s.tabs().into_iter().filter(|t| t["active"] == true).collect();
+    let before: Vec<Value> = s
+        .tabs()
+        .into_iter()
+        .filter(|t| t["active"] == true)
+        .collect();
     let mut agent = s.agent();
-    agent.ok("browser_navigate", json!({"url": s.a("page2.html"), "includeSnapshot": false}));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("page2.html"), "includeSnapshot": false}),
+    );
     let (_, data) = agent.ok("browser_list_tabs", json!({}));
     let tabs = data["tabs"].as_array().unwrap();
     let mine: Vec<&Value> = tabs.iter().filter(|t| t["mine"] == true).collect();
     assert_eq!(mine.len(), 1, "{tabs:?}");
     assert_eq!(mine[0]["active"], false, "the agent's tab took focus");
     assert_eq!(mine[0]["url"], s.a("page2.html"));
-    let active_ids = |tabs: &[Value]| tabs.iter().filter(|t| t["active"] == true).map(|t| t["tabId"].clone()).collect::<Vec<_>>();
-    assert_eq!(active_ids(&before), active_ids(tabs), "the focused tab changed");
+    let active_ids = |tabs: &[Value]| {
+        tabs.iter()
+            .filter(|t| t["active"] == true)
+            .map(|t| t["tabId"].clone())
+            .collect::<Vec<_>>()
+    };
+    assert_eq!(
+        active_ids(&before),
+        active_ids(tabs),
+        "the focused tab changed"
+    );
 }
 
 #[test]
@@ -248,20 +368,34 @@ fn new_tab_opens_in_the_background_becomes_the_agents_and_close_tab_closes_it() 
     let first_id = first["tabId"].as_i64().unwrap();
     assert_eq!(first["active"], false);
     let (snap, _) = agent.ok("browser_snapshot", json!({}));
-    assert!(snap.contains("Page two"), "the agent does not work in its new tab: {snap}");
+    assert!(
+        snap.contains("Page two"),
+        "the agent does not work in its new tab: {snap}"
+    );
     let (_, second) = agent.ok("browser_new_tab", json!({}));
     let second_id = second["tabId"].as_i64().unwrap();
     let ids = |agent: &mut Mcp| {
         let (_, d) = agent.ok("browser_list_tabs", json!({}));
-        d["tabs"].as_array().unwrap().iter().map(|t| t["tabId"].as_i64().unwrap()).collect::<Vec<_>>()
+        d["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["tabId"].as_i64().unwrap())
+            .collect::<Vec<_>>()
     };
     assert!(ids(&mut agent).contains(&first_id) && ids(&mut agent).contains(&second_id));
     agent.ok("browser_close_tab", json!({"tabId": first_id}));
     agent.ok("browser_close_tab", json!({}));
     let left = ids(&mut agent);
-    assert!(!left.contains(&first_id) && !left.contains(&second_id), "{left:?}");
+    assert!(
+        !left.contains(&first_id) && !left.contains(&second_id),
+        "{left:?}"
+    );
     // With its tab closed, the agent's next page action opens a fresh background tab.
-    let (_, data) = agent.ok("browser_navigate", json!({"url": s.a("page2.html"), "includeSnapshot": false}));
+    let (_, data) = agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("page2.html"), "includeSnapshot": false}),
+    );
     assert_eq!(data["settled"], true);
 }
 
@@ -270,38 +404,74 @@ fn two_agents_work_in_separate_tabs_and_cannot_take_each_others() {
     let s = shared();
     let mut one = s.agent();
     let mut two = s.agent();
-    one.ok("browser_navigate", json!({"url": s.a("basic.html"), "includeSnapshot": false}));
-    two.ok("browser_navigate", json!({"url": s.a("page2.html"), "includeSnapshot": false}));
+    one.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "includeSnapshot": false}),
+    );
+    two.ok(
+        "browser_navigate",
+        json!({"url": s.a("page2.html"), "includeSnapshot": false}),
+    );
     assert!(snapshot(&mut one).contains("Basic page"));
     assert!(snapshot(&mut two).contains("Page two"));
     let (_, data) = one.ok("browser_list_tabs", json!({}));
-    let ones = data["tabs"].as_array().unwrap().iter().find(|t| t["mine"] == true).unwrap()["tabId"].as_i64().unwrap();
+    let ones = data["tabs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["mine"] == true)
+        .unwrap()["tabId"]
+        .as_i64()
+        .unwrap();
     let (code, _) = two.fails("browser_close_tab", json!({"tabId": ones}));
     assert_eq!(code, "TAB_CLAIMED");
-    assert!(snapshot(&mut one).contains("Basic page"), "agent one's tab was touched");
+    assert!(
+        snapshot(&mut one).contains("Basic page"),
+        "agent one's tab was touched"
+    );
 }
 
 #[test]
 fn unsafe_url_schemes_are_refused_before_anything_reaches_the_browser() {
     let s = shared();
     let mut agent = s.agent();
-    for (url, scheme) in [("javascript:alert(1)", "javascript"), ("file:///etc/passwd", "file"),
-        ("data:text/html,<h1>x</h1>", "data"), ("chrome://settings", "chrome")] {
+    for (url, scheme) in [
+        ("javascript:alert(1)", "javascript"),
+        ("file:///etc/passwd", "file"),
+        ("data:text/html,<h1>x</h1>", "data"),
+        ("chrome://settings", "chrome"),
+    ] {
         let (code, r) = agent.fails("browser_navigate", json!({"url": url}));
         assert_eq!(code, "BAD_ARGS");
         assert_eq!(r["structuredContent"]["outcome"], "refused");
-        assert!(text(&r).starts_with(&format!("BAD_ARGS: {scheme}:")), "{}", text(&r));
+        assert!(
+            text(&r).starts_with(&format!("BAD_ARGS: {scheme}:")),
+            "{}",
+            text(&r)
+        );
     }
     // Nothing was sent: this agent never got a tab.
     let (_, data) = agent.ok("browser_list_tabs", json!({}));
-    assert!(data["tabs"].as_array().unwrap().iter().all(|t| t["mine"] != true));
+    assert!(
+        data["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["mine"] != true)
+    );
 }
 
 #[test]
 fn a_web_page_cannot_open_a_socket_to_the_relay() {
     let s = shared();
     let mut agent = s.agent();
-    agent.ok("browser_navigate", json!({"url": s.a("ws.html"), "includeSnapshot": false}));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("ws.html"), "includeSnapshot": false}),
+    );
     let snap = wait_for_text(&mut agent, "/controller");
-    assert!(snap.contains("/browser refused, /controller refused"), "{snap}");
+    assert!(
+        snap.contains("/browser refused, /controller refused"),
+        "{snap}"
+    );
 }

@@ -13,23 +13,55 @@ fn tools_list_has_schemas_and_annotations_for_every_tool() {
     let r = mcp.request("tools/list", json!({}));
     let tools = r["result"]["tools"].as_array().unwrap();
     let names: Vec<&str> = tools.iter().map(|t| t["name"].as_str().unwrap()).collect();
-    for expected in ["browser_status", "browser_navigate", "browser_snapshot", "browser_click", "browser_type",
-        "browser_read_page", "browser_screenshot", "browser_list_tabs", "browser_new_tab", "browser_close_tab"] {
-        assert!(names.contains(&expected), "{expected} missing from {names:?}");
+    for expected in [
+        "browser_status",
+        "browser_navigate",
+        "browser_snapshot",
+        "browser_click",
+        "browser_type",
+        "browser_read_page",
+        "browser_screenshot",
+        "browser_list_tabs",
+        "browser_new_tab",
+        "browser_close_tab",
+    ] {
+        assert!(
+            names.contains(&expected),
+            "{expected} missing from {names:?}"
+        );
     }
     for t in tools {
         assert_eq!(t["inputSchema"]["type"], "object", "{t}");
         let a = &t["annotations"];
-        for hint in ["readOnlyHint", "destructiveHint", "idempotentHint", "openWorldHint"] {
+        for hint in [
+            "readOnlyHint",
+            "destructiveHint",
+            "idempotentHint",
+            "openWorldHint",
+        ] {
             assert!(a[hint].is_boolean(), "{} lacks {hint}", t["name"]);
         }
     }
     let by_name = |n: &str| tools.iter().find(|t| t["name"] == n).unwrap();
-    assert_eq!(by_name("browser_snapshot")["annotations"]["readOnlyHint"], true);
-    assert_eq!(by_name("browser_click")["annotations"]["readOnlyHint"], false);
-    assert_eq!(by_name("browser_close_tab")["annotations"]["destructiveHint"], true);
+    assert_eq!(
+        by_name("browser_snapshot")["annotations"]["readOnlyHint"],
+        true
+    );
+    assert_eq!(
+        by_name("browser_click")["annotations"]["readOnlyHint"],
+        false
+    );
+    assert_eq!(
+        by_name("browser_close_tab")["annotations"]["destructiveHint"],
+        true
+    );
     assert!(by_name("browser_navigate")["outputSchema"].is_object());
-    assert!(by_name("browser_navigate")["inputSchema"]["required"].as_array().unwrap().contains(&json!("url")));
+    assert!(
+        by_name("browser_navigate")["inputSchema"]["required"]
+            .as_array()
+            .unwrap()
+            .contains(&json!("url"))
+    );
     assert!(!mcp.instructions.is_empty());
 }
 
@@ -42,7 +74,10 @@ fn bad_arguments_are_refused_with_a_code_and_the_recovering_tool() {
     let t = text(&r);
     assert!(t.starts_with("BAD_ARGS: ") && t.contains("unknown"), "{t}");
     assert!(t.lines().nth(1).unwrap().starts_with("Recover: "), "{t}");
-    assert_eq!(r["structuredContent"]["error"]["recover"], "the same tool with corrected arguments");
+    assert_eq!(
+        r["structuredContent"]["error"]["recover"],
+        "the same tool with corrected arguments"
+    );
     let (code, _) = mcp.fails("browser_navigate", json!({}));
     assert_eq!(code, "BAD_ARGS");
     let (code, _) = mcp.fails("browser_nope", json!({}));
@@ -95,7 +130,10 @@ fn calls_from_one_client_run_in_the_order_they_were_issued() {
         assert_ne!(a["result"]["isError"], true, "{a}");
     }
     let last = &answers[4]["result"]["structuredContent"]["snapshot"];
-    assert!(last.as_str().unwrap().contains("Pressed 4 time(s)"), "the snapshot ran before the clicks: {last}");
+    assert!(
+        last.as_str().unwrap().contains("Pressed 4 time(s)"),
+        "the snapshot ran before the clicks: {last}"
+    );
 }
 
 #[test]
@@ -109,7 +147,10 @@ fn mcp_exits_soon_after_stdin_closes() {
         if mcp.child.try_wait().unwrap().is_some() {
             break;
         }
-        assert!(start.elapsed() < Duration::from_secs(5), "tabpilot mcp outlived its stdin by 5 s");
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "tabpilot mcp outlived its stdin by 5 s"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
 }
@@ -128,11 +169,20 @@ fn the_cli_drives_the_same_tab_across_commands() {
     let (ok, out, _) = env.cli(&["browser_snapshot", "--json"]);
     assert!(ok);
     let result: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert!(result["structuredContent"]["snapshot"].as_str().unwrap().contains("Pressed 1 time(s)"), "{out}");
+    assert!(
+        result["structuredContent"]["snapshot"]
+            .as_str()
+            .unwrap()
+            .contains("Pressed 1 time(s)"),
+        "{out}"
+    );
     let (ok, out, err) = env.cli(&["click", "ezzzzz"]);
     assert!(!ok);
     assert!(out.is_empty());
-    assert!(err.starts_with("STALE_REF: ") && err.contains("\nRecover: call browser_snapshot"), "{err}");
+    assert!(
+        err.starts_with("STALE_REF: ") && err.contains("\nRecover: call browser_snapshot"),
+        "{err}"
+    );
     let (ok, _, err) = env.cli(&["navigate", "file:///etc/passwd"]);
     assert!(!ok && err.starts_with("BAD_ARGS: file:"), "{err}");
 }
