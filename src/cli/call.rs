@@ -162,7 +162,9 @@ pub async fn pair() -> anyhow::Result<ExitCode> {
     println!(
         "Open this page in the browser you want to pair (the tabpilot extension must be loaded):\n  {url}"
     );
-    let opened = std::process::Command::new("xdg-open")
+    // TABPILOT_NO_OPEN: print the page only (scripts, tests, a browser on another screen).
+    let opened = std::env::var_os("TABPILOT_NO_OPEN").is_none()
+        && std::process::Command::new("xdg-open")
         .arg(url)
         .stdout(std::process::Stdio::null())
         .stderr(std::process::Stdio::null())

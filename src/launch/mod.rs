@@ -109,6 +109,36 @@ impl Launched {
     }
 }
 
+/// The command line for a Chromium that loads our extension from `ext_dir` and opens `url`,
+/// quiet on a machine without internet.
+pub fn chromium_command(exe: &Path, data_dir: &Path, ext_dir: &Path, headless: bool, url: &str) -> Command {
+    let mut cmd = Command::new(exe);
+    cmd.arg(format!("--user-data-dir={}", data_dir.display()))
+        .arg(format!("--load-extension={}", ext_dir.display()))
+        .arg(format!("--disable-extensions-except={}", ext_dir.display()))
+        .args([
+            "--disable-features=DisableLoadExtensionCommandLineSwitch",
+            "--no-first-run",
+            "--no-default-browser-check",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--disable-quic",
+            "--disable-default-apps",
+            "--window-size=1280,800",
+        ]);
+    if headless {
+        cmd.args(["--headless=new", "--disable-gpu"]);
+    }
+    // SAFETY: geteuid has no preconditions.
+    if unsafe { libc::geteuid() } == 0 {
+        // Chromium's sandbox refuses to run as root (containers, CI).
+        cmd.arg("--no-sandbox");
+    }
+    cmd.arg(url).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+    cmd
+}
+
 /// Starts Chromium with the extension, paired with the relay of this state dir and port range.
 pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
     let exe = find_chromium()?;
@@ -143,36 +173,7 @@ pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
     });
     write_extension(&ext_dir, Some(&managed)).map_err(io)?;
 
-    let mut cmd = Command::new(&exe);
-    cmd.arg(format!(
-        "--user-data-dir={}",
-        profile.join("data").display()
-    ))
-    .arg(format!("--load-extension={}", ext_dir.display()))
-    .arg(format!("--disable-extensions-except={}", ext_dir.display()))
-    .args([
-        "--disable-features=DisableLoadExtensionCommandLineSwitch",
-        "--no-first-run",
-        "--no-default-browser-check",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-quic",
-        "--disable-default-apps",
-        "--window-size=1280,800",
-    ]);
-    if opts.headless {
-        cmd.args(["--headless=new", "--disable-gpu"]);
-    }
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
-        // Chromium's sandbox refuses to run as root (containers, CI).
-        cmd.arg("--no-sandbox");
-    }
-    cmd.arg("about:blank")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null());
+    let mut cmd = chromium_command(&exe, &profile.join("data"), &ext_dir, opts.headless, "about:blank");
     let tied = opts.tied_to_us;
     {
         use std::os::unix::process::CommandExt;

@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, oneshot};
 
+use super::pairing::Codes;
 use super::peer::{Outgoing, Sender};
 use crate::error::{Code, Outcome, ToolError};
 use crate::protocol::{self, Frame, PeerInfo, Role, Scope, Target, WireError};
@@ -56,6 +57,9 @@ struct Roster {
 pub struct Hub {
     secret: Vec<u8>,
     port: u16,
+    /// The range this relay serves, handed to browsers that pair.
+    ports: (u16, u16),
+    codes: Codes,
     next_id: AtomicU64,
     roster: Mutex<Roster>,
     /// Serialises opening an agent's first tab, so two racing calls open one.
@@ -64,10 +68,12 @@ pub struct Hub {
 }
 
 impl Hub {
-    pub fn new(secret: Vec<u8>, port: u16) -> Self {
+    pub fn new(secret: Vec<u8>, port: u16, ports: (u16, u16)) -> Self {
         Hub {
             secret,
             port,
+            ports,
+            codes: Codes::default(),
             next_id: AtomicU64::new(1),
             roster: Mutex::new(Roster::default()),
             opening: tokio::sync::Mutex::new(()),
@@ -81,6 +87,14 @@ impl Hub {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    pub fn ports(&self) -> (u16, u16) {
+        self.ports
+    }
+
+    pub fn codes(&self) -> &Codes {
+        &self.codes
     }
 
     fn id(&self) -> u64 {
@@ -400,9 +414,14 @@ impl Hub {
         ))
     }
 
-    /// Calls the relay answers itself: `status` (the roster) and `mytab` (the agent's tab).
+    /// Calls the relay answers itself: `status` (the roster), `mytab` (the agent's tab) and
+    /// `pair` (a one-time pairing page).
     fn relay_tool(&self, session: &str, tool: &str) -> Result<Value, ToolError> {
         let r = self.roster();
+        if tool == "pair" {
+            let url = format!("http://127.0.0.1:{}/pair/{}", self.port, self.codes.issue());
+            return Ok(json!({ "url": url }));
+        }
         if tool == "mytab" {
             let current = r.sessions.get(session).and_then(|b| b.current.clone());
             return Ok(current.map_or(

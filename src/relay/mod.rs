@@ -3,6 +3,7 @@
 //! its target and whether it changes the page.
 
 mod hub;
+mod pairing;
 mod peer;
 
 use std::net::SocketAddr;
@@ -58,10 +59,11 @@ pub async fn run() -> anyhow::Result<()> {
         anyhow::bail!("no free port in {ports:?}; set TABPILOT_PORTS to a free range");
     };
     tracing::info!(port, "relay listening on 127.0.0.1");
-    let hub = Arc::new(Hub::new(secret, port));
+    let hub = Arc::new(Hub::new(secret, port, (*ports.start(), *ports.end())));
     let app = Router::new()
         .route("/browser", get(browser_endpoint))
         .route("/controller", get(controller_endpoint))
+        .route("/pair/{code}", get(pairing::page).post(pairing::claim))
         .with_state(hub.clone());
     let idle = idle_after();
     let server = axum::serve(
