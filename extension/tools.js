@@ -7,6 +7,9 @@ export class ToolError extends Error {
   }
 }
 
+// The page scripts, in order: core.js first, the others add operations to it.
+const PAGE_FILES = ['page/core.js', 'page/snapshot.js', 'page/actions.js', 'page/read.js'];
+
 const RESTRICTED = /^(chrome|chrome-extension|chrome-untrusted|devtools|edge|brave|view-source|chrome-search):|^https:\/\/(chromewebstore\.google\.com|chrome\.google\.com\/webstore)/;
 
 async function getTab(tabId) {
@@ -25,12 +28,12 @@ export async function runInPage(tabId, op, args) {
     throw new ToolError('RESTRICTED_PAGE', `the browser does not let extensions act on ${url.split('?')[0]}`, 'refused');
   }
   const target = { tabId, frameIds: [0] };
-  const call = (op, args) => (globalThis.__tabpilot ? globalThis.__tabpilot.run(op, args) : { missing: true });
+  const call = (op, args) => (globalThis.__tabpilot?.ops[op] ? globalThis.__tabpilot.run(op, args) : { missing: true });
   let out;
   try {
     [out] = await chrome.scripting.executeScript({ target, func: call, args: [op, args] });
     if (out?.result?.missing) {
-      await chrome.scripting.executeScript({ target, files: ['page/agent.js'] });
+      await chrome.scripting.executeScript({ target, files: PAGE_FILES });
       [out] = await chrome.scripting.executeScript({ target, func: call, args: [op, args] });
     }
   } catch (e) {

@@ -165,11 +165,11 @@ pub async fn pair() -> anyhow::Result<ExitCode> {
     // TABPILOT_NO_OPEN: print the page only (scripts, tests, a browser on another screen).
     let opened = std::env::var_os("TABPILOT_NO_OPEN").is_none()
         && std::process::Command::new("xdg-open")
-        .arg(url)
-        .stdout(std::process::Stdio::null())
-        .stderr(std::process::Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
+            .arg(url)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
     if opened {
         println!("(opened it in your default browser)");
     }

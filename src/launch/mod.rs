@@ -111,7 +111,13 @@ impl Launched {
 
 /// The command line for a Chromium that loads our extension from `ext_dir` and opens `url`,
 /// quiet on a machine without internet.
-pub fn chromium_command(exe: &Path, data_dir: &Path, ext_dir: &Path, headless: bool, url: &str) -> Command {
+pub fn chromium_command(
+    exe: &Path,
+    data_dir: &Path,
+    ext_dir: &Path,
+    headless: bool,
+    url: &str,
+) -> Command {
     let mut cmd = Command::new(exe);
     cmd.arg(format!("--user-data-dir={}", data_dir.display()))
         .arg(format!("--load-extension={}", ext_dir.display()))
@@ -135,7 +141,10 @@ pub fn chromium_command(exe: &Path, data_dir: &Path, ext_dir: &Path, headless: b
         // Chromium's sandbox refuses to run as root (containers, CI).
         cmd.arg("--no-sandbox");
     }
-    cmd.arg(url).stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::null());
+    cmd.arg(url)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
     cmd
 }
 
@@ -173,7 +182,13 @@ pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
     });
     write_extension(&ext_dir, Some(&managed)).map_err(io)?;
 
-    let mut cmd = chromium_command(&exe, &profile.join("data"), &ext_dir, opts.headless, "about:blank");
+    let mut cmd = chromium_command(
+        &exe,
+        &profile.join("data"),
+        &ext_dir,
+        opts.headless,
+        "about:blank",
+    );
     let tied = opts.tied_to_us;
     {
         use std::os::unix::process::CommandExt;

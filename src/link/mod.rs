@@ -142,13 +142,23 @@ impl Link {
             ));
         }
         // The relay has its own backstop past the call's timeout; this one is past the relay's.
-        match tokio::time::timeout(req.timeout + Duration::from_secs(5), answer).await {
+        let started = Instant::now();
+        let answer = match tokio::time::timeout(req.timeout + Duration::from_secs(5), answer).await
+        {
             Ok(Ok(answer)) => answer,
             Ok(Err(_)) | Err(_) => {
                 waiters.lock().unwrap().remove(&id);
                 Err(lost(req.mutates, &req.tool))
             }
-        }
+        };
+        let failure = answer.as_ref().err().map(|e| e.code.as_str());
+        tracing::debug!(
+            tool = req.tool,
+            ms = started.elapsed().as_millis() as u64,
+            ?failure,
+            "relay call"
+        );
+        answer
     }
 
     async fn connected(&self) -> Result<(mpsc::Sender<Message>, Waiters), ToolError> {

@@ -38,12 +38,38 @@ fn call_id(line: &str) -> Option<Value> {
         .flatten()
 }
 
-async fn pump_in<R: AsyncRead + Unpin>(
+/// Reads the client's lines on a task of its own: `read_until` is not cancel-safe, so it must
+/// never be one arm of a `select!`, or a half-read request is lost.
+fn read_lines<R: AsyncRead + Unpin + Send + 'static>(input: R) -> mpsc::Receiver<Vec<u8>> {
+    let (tx, rx) = mpsc::channel(MAX_QUEUED);
+    tokio::spawn(async move {
+        let mut reader = BufReader::new(input).take(MAX_LINE);
+        loop {
+            let mut line = Vec::new();
+            reader.set_limit(MAX_LINE);
+            match reader.read_until(b'\n', &mut line).await {
+                Ok(0) | Err(_) => return,
+                Ok(n) if n as u64 == MAX_LINE && !line.ends_with(b"\n") => {
+                    tracing::warn!("the client sent a line over {MAX_LINE} bytes; closing");
+                    return;
+                }
+                Ok(_) => {
+                    if tx.send(line).await.is_err() {
+                        return;
+                    }
+                }
+            }
+        }
+    });
+    rx
+}
+
+async fn pump_in<R: AsyncRead + Unpin + Send + 'static>(
     input: R,
     mut to_server: DuplexStream,
     mut done: mpsc::UnboundedReceiver<Value>,
 ) {
-    let mut reader = BufReader::new(input).take(MAX_LINE);
+    let mut lines = read_lines(input);
     let mut queue: VecDeque<(Value, Vec<u8>)> = VecDeque::new();
     let mut running: Option<Value> = None;
     let mut open = true;
@@ -60,42 +86,27 @@ async fn pump_in<R: AsyncRead + Unpin>(
         if !open && running.is_none() {
             return; // the client is gone and nothing is left to run: rmcp sees EOF
         }
-        let mut line = Vec::new();
-        reader.set_limit(MAX_LINE);
         tokio::select! {
             finished = done.recv() => match finished {
                 Some(id) if running.as_ref() == Some(&id) => running = None,
                 Some(_) => {}
                 None => return,
             },
-            read = reader.read_until(b'\n', &mut line), if open && queue.len() < MAX_QUEUED => {
-                let overlong = read.as_ref().is_ok_and(|n| *n as u64 == MAX_LINE && !line.ends_with(b"\n"));
-                match read {
-                    Ok(0) | Err(_) => {
-                        // The client closed stdin: calls not yet started are dropped.
-                        open = false;
-                        queue.clear();
-                        if running.is_none() {
+            line = lines.recv(), if open && queue.len() < MAX_QUEUED => match line {
+                None => {
+                    // The client closed stdin: calls not yet started are dropped.
+                    open = false;
+                    queue.clear();
+                }
+                Some(line) => match call_id(&String::from_utf8_lossy(&line)) {
+                    Some(id) => queue.push_back((id, line)),
+                    None => {
+                        if to_server.write_all(&line).await.is_err() {
                             return;
                         }
                     }
-                    Ok(_) if overlong => {
-                        tracing::warn!("the client sent a line over {MAX_LINE} bytes; closing");
-                        return;
-                    }
-                    Ok(_) => {
-                        let text = String::from_utf8_lossy(&line);
-                        match call_id(&text) {
-                            Some(id) => queue.push_back((id, line)),
-                            None => {
-                                if to_server.write_all(&line).await.is_err() {
-                                    return;
-                                }
-                            }
-                        }
-                    }
-                }
-            }
+                },
+            },
         }
     }
 }

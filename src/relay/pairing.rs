@@ -28,7 +28,11 @@ impl Codes {
         let mut codes = self.0.lock().unwrap();
         codes.retain(|_, at| at.elapsed() < CODE_LIFETIME);
         if codes.len() >= MAX_OPEN_CODES {
-            if let Some(oldest) = codes.iter().min_by_key(|(_, at)| **at).map(|(c, _)| c.clone()) {
+            if let Some(oldest) = codes
+                .iter()
+                .min_by_key(|(_, at)| **at)
+                .map(|(c, _)| c.clone())
+            {
                 codes.remove(&oldest);
             }
         }
@@ -37,11 +41,19 @@ impl Codes {
     }
 
     fn is_open(&self, code: &str) -> bool {
-        self.0.lock().unwrap().get(code).is_some_and(|at| at.elapsed() < CODE_LIFETIME)
+        self.0
+            .lock()
+            .unwrap()
+            .get(code)
+            .is_some_and(|at| at.elapsed() < CODE_LIFETIME)
     }
 
     fn claim(&self, code: &str) -> bool {
-        self.0.lock().unwrap().remove(code).is_some_and(|at| at.elapsed() < CODE_LIFETIME)
+        self.0
+            .lock()
+            .unwrap()
+            .remove(code)
+            .is_some_and(|at| at.elapsed() < CODE_LIFETIME)
     }
 }
 
@@ -58,14 +70,26 @@ pub async fn page(State(hub): State<Arc<Hub>>, Path(code): Path<String>) -> Resp
     if hub.codes().is_open(&code) {
         ([(header::CACHE_CONTROL, "no-store")], Html(PAGE)).into_response()
     } else {
-        (StatusCode::NOT_FOUND, "This pairing page has expired or was used; run tabpilot pair again.").into_response()
+        (
+            StatusCode::NOT_FOUND,
+            "This pairing page has expired or was used; run tabpilot pair again.",
+        )
+            .into_response()
     }
 }
 
-pub async fn claim(State(hub): State<Arc<Hub>>, headers: HeaderMap, Path(code): Path<String>) -> Response {
+pub async fn claim(
+    State(hub): State<Arc<Hub>>,
+    headers: HeaderMap,
+    Path(code): Path<String>,
+) -> Response {
     let expected = format!("chrome-extension://{}", protocol::extension_id());
     if headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) != Some(expected.as_str()) {
-        return (StatusCode::FORBIDDEN, "only the tabpilot extension may pair").into_response();
+        return (
+            StatusCode::FORBIDDEN,
+            "only the tabpilot extension may pair",
+        )
+            .into_response();
     }
     if !hub.codes().claim(&code) {
         return (StatusCode::NOT_FOUND, "unknown or used pairing code").into_response();

@@ -26,9 +26,9 @@ static NEXT_ENV: AtomicU16 = AtomicU16::new(0);
 impl Env {
     pub fn fresh(name: &str) -> Env {
         let n = NEXT_ENV.fetch_add(1, Ordering::SeqCst);
-        assert!(n < 16, "each test binary has room for 16 environments");
+        assert!(n < 64, "each test binary has room for 64 environments");
         // Below the kernel's ephemeral range, and apart per process.
-        let first_port = 20_000 + (std::process::id() % 350) as u16 * 32 + n * 2;
+        let first_port = 20_000 + (std::process::id() % 90) as u16 * 128 + n * 2;
         let state_dir =
             std::env::temp_dir().join(format!("tabpilot-e2e-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&state_dir);

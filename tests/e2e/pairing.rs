@@ -21,7 +21,9 @@ impl Drop for Kill {
 /// A raw HTTP request to the relay; returns the status code.
 fn http(port: u16, method: &str, path: &str, origin: Option<&str>) -> u16 {
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
-    let origin = origin.map(|o| format!("Origin: {o}\r\n")).unwrap_or_default();
+    let origin = origin
+        .map(|o| format!("Origin: {o}\r\n"))
+        .unwrap_or_default();
     write!(s, "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{origin}Content-Length: 0\r\nConnection: close\r\n\r\n").unwrap();
     let mut out = String::new();
     s.read_to_string(&mut out).unwrap();
@@ -31,9 +33,16 @@ fn http(port: u16, method: &str, path: &str, origin: Option<&str>) -> u16 {
 fn pair_url(env: &Env) -> String {
     let mut cmd = env.command(&["pair"]);
     let out = cmd.env("TABPILOT_NO_OPEN", "1").output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    text.split_whitespace().find(|w| w.starts_with("http://127.0.0.1:")).expect("a pairing URL").to_string()
+    text.split_whitespace()
+        .find(|w| w.starts_with("http://127.0.0.1:"))
+        .expect("a pairing URL")
+        .to_string()
 }
 
 fn browsers(mcp: &mut Mcp) -> Vec<Value> {
@@ -47,10 +56,18 @@ fn a_hand_loaded_extension_pairs_by_itself_once_and_a_repairing_needs_a_click() 
     let mut mcp = Mcp::start(&env, &[]);
     assert!(browsers(&mut mcp).is_empty());
     let url = pair_url(&env);
-    let path = url.trim_start_matches(&format!("http://127.0.0.1:{}", env.first_port)).to_string();
-    assert!(!url.contains(&String::from_utf8(env.secret()).unwrap()), "the secret is in the URL");
+    let path = url
+        .trim_start_matches(&format!("http://127.0.0.1:{}", env.first_port))
+        .to_string();
+    assert!(
+        !url.contains(&String::from_utf8(env.secret()).unwrap()),
+        "the secret is in the URL"
+    );
     // A web page (any other origin) cannot claim the code.
-    assert_eq!(http(env.first_port, "POST", &path, Some("http://127.0.0.1:1")), 403);
+    assert_eq!(
+        http(env.first_port, "POST", &path, Some("http://127.0.0.1:1")),
+        403
+    );
     assert_eq!(http(env.first_port, "GET", &path, None), 200);
 
     // The extension as a user loads it: written out by `tabpilot extension path`, no pairing inside.
@@ -60,27 +77,50 @@ fn a_hand_loaded_extension_pairs_by_itself_once_and_a_repairing_needs_a_click() 
     assert!(!ext.join("managed.json").exists());
     let exe = tabpilot::launch::find_chromium().expect("a Chromium for the tests");
     let data = env.state_dir.join("hand-profile");
-    let _browser = Kill(tabpilot::launch::chromium_command(&exe, &data, &ext, true, &url).spawn().unwrap());
+    let _browser = Kill(
+        tabpilot::launch::chromium_command(&exe, &data, &ext, true, &url)
+            .spawn()
+            .unwrap(),
+    );
 
     let deadline = Instant::now() + Duration::from_secs(30);
     while browsers(&mut mcp).is_empty() {
-        assert!(Instant::now() < deadline, "the hand-loaded extension never paired");
+        assert!(
+            Instant::now() < deadline,
+            "the hand-loaded extension never paired"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
-    assert_eq!(http(env.first_port, "GET", &path, None), 404, "the code works more than once");
+    assert_eq!(
+        http(env.first_port, "GET", &path, None),
+        404,
+        "the code works more than once"
+    );
 
     // A second pairing page does not re-pair an already paired browser by itself.
     let second = pair_url(&env);
-    let second_path = second.trim_start_matches(&format!("http://127.0.0.1:{}", env.first_port)).to_string();
-    mcp.ok("browser_navigate", json!({"url": second, "includeSnapshot": false}));
+    let second_path = second
+        .trim_start_matches(&format!("http://127.0.0.1:{}", env.first_port))
+        .to_string();
+    mcp.ok(
+        "browser_navigate",
+        json!({"url": second, "includeSnapshot": false}),
+    );
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         let (snap, _) = mcp.ok("browser_read_page", json!({}));
         if snap.contains("already paired") {
             break;
         }
-        assert!(Instant::now() < deadline, "the page never said the browser was already paired: {snap}");
+        assert!(
+            Instant::now() < deadline,
+            "the page never said the browser was already paired: {snap}"
+        );
         std::thread::sleep(Duration::from_millis(100));
     }
-    assert_eq!(http(env.first_port, "GET", &second_path, None), 200, "the second code was claimed without a click");
+    assert_eq!(
+        http(env.first_port, "GET", &second_path, None),
+        200,
+        "the second code was claimed without a click"
+    );
 }

@@ -1,0 +1,109 @@
+// Page script: the lean (or verbose) snapshot of one frame's document.
+(() => {
+  const T = globalThis.__tabpilot;
+  if (T.ops.snapshot) return;
+  const { Refusal, squash, cut, role, name, labelledBy, visible, tagAll, resolve, fieldValue, describeEl, actionable, MAX_NODES, NAME_MAX, LANDMARKS } = T;
+
+  const SHORT_TEXT = 80; // lean snapshots keep text up to this long
+  const INLINE = new Set(['span', 'code', 'b', 'strong', 'i', 'em', 'small', 'sub', 'sup', 'mark', 'abbr', 'time', 'kbd', 's', 'u', 'q', 'cite', 'br', 'wbr', 'data', 'var', 'del', 'ins', 'bdi', 'bdo', 'font']);
+  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'embed']);
+
+  // Every ancestor of a tagged element, so "is there a ref inside?" is one lookup.
+  function holdersOf(tags) {
+    const holders = new Set();
+    for (const el of tags.keys()) {
+      let p = el.parentElement || el.getRootNode().host;
+      while (p && !holders.has(p)) {
+        holders.add(p);
+        p = p.parentElement || p.getRootNode().host;
+      }
+    }
+    return holders;
+  }
+
+  function snapshot({ verbose = false } = {}) {
+    const tags = tagAll(document.documentElement);
+    const holders = holdersOf(tags);
+    const lines = [];
+    let described = 0;
+    let capped = false;
+
+    const describe = (el, r, nm) => {
+      let line = `${r}${nm ? ` ${JSON.stringify(nm)}` : ''}`;
+      const attrs = [];
+      if (r === 'heading') attrs.push(`level=${el.localName.match(/^h(\d)$/)?.[1] || el.getAttribute('aria-level') || 2}`);
+      if (el.disabled || el.getAttribute('aria-disabled') === 'true') attrs.push('disabled');
+      if (el.checked || el.getAttribute('aria-checked') === 'true') attrs.push('checked');
+      if (el.getAttribute('aria-expanded')) attrs.push(`expanded=${el.getAttribute('aria-expanded')}`);
+      if (el.localName === 'a' && verbose) attrs.push(`url=${el.getAttribute('href')}`);
+      const ref = tags.get(el);
+      if (ref) attrs.push(`ref=${ref}`);
+      if (attrs.length) line += ` [${attrs.join('] [')}]`;
+      const value = fieldValue(el);
+      if (value) line += `: ${value}`;
+      return line;
+    };
+
+    const emit = (depth, text) => {
+      described++;
+      lines.push(`${'  '.repeat(depth)}- ${text}`);
+    };
+
+    // A block whose children are all inline and hold no refs reads as one line of text.
+    const textBlock = (el) => {
+      for (const c of el.children) if (!INLINE.has(c.localName)) return false;
+      return true;
+    };
+
+    const visit = (el, depth) => {
+      if (described >= MAX_NODES) {
+        capped = true;
+        return;
+      }
+      if (SKIP.has(el.localName)) return;
+      if (el.getAttribute('aria-hidden') === 'true' || !visible(el)) return;
+      const r = role(el);
+      if (tags.has(el) || r === 'heading' || (r === 'img' && verbose)) {
+        emit(depth, describe(el, r || 'generic', name(el)));
+        if (holders.has(el)) walkChildren(el, depth + 1);
+        return;
+      }
+      if (r && LANDMARKS.has(r)) {
+        const at = lines.length;
+        const nm = squash(el.getAttribute('aria-label')) || squash(labelledBy(el));
+        emit(depth, `${r}${nm ? ` ${JSON.stringify(cut(nm, NAME_MAX))}` : ''}:`);
+        walkChildren(el, depth + 1);
+        if (lines.length === at + 1) {
+          lines.pop();
+          described--;
+        }
+        return;
+      }
+      if (el.localName === 'label' && el.control && tags.has(el.control)) {
+        // The control's name already says what the label says.
+        if (holders.has(el)) walkChildren(el, depth);
+        return;
+      }
+      if (!holders.has(el) && !el.shadowRoot && textBlock(el)) {
+        const text = squash(el.innerText ?? el.textContent);
+        if (text && (verbose || text.length <= SHORT_TEXT)) emit(depth, `text: ${text}`);
+        return;
+      }
+      let own = '';
+      for (const n of el.childNodes) if (n.nodeType === 3) own += n.textContent;
+      own = squash(own);
+      if (own && (verbose || own.length <= SHORT_TEXT)) emit(depth, `text: ${own}`);
+      walkChildren(el, depth);
+    };
+
+    const walkChildren = (el, depth) => {
+      if (el.shadowRoot) for (const c of el.shadowRoot.children) visit(c, depth);
+      for (const c of el.children) visit(c, depth);
+    };
+
+    visit(document.body || document.documentElement, 0);
+    return { text: lines.join('\n'), refs: tags.size, capped };
+  }
+
+  T.ops.snapshot = snapshot;
+})();
