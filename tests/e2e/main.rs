@@ -2,5 +2,9 @@
 //! end to end in a real headless Chromium with the real extension.
 
 mod browser;
+mod context;
+mod frames;
 mod harness;
 mod mcp;
+mod pairing;
+mod relay;

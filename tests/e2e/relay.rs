@@ -1,0 +1,1125 @@
+//! The relay with fake peers written in Rust: origins, the challenge, envelope checks, size and
+//! rate ceilings, routing between a fake controller and a fake browser, ports, the single
+//! instance, owner-only state and idling out. Each test drives a real `tabpilot relay` process.
+
+use std::net::TcpStream as StdTcpStream;
+use std::os::unix::fs::PermissionsExt;
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::time::{Duration, Instant};
+
+use futures::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tabpilot::protocol::{self, Frame, PeerInfo, Role, Scope, Target, auth, close};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+use crate::harness::Env;
+
+type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+const EXTENSION_ORIGIN: &str = "chrome-extension://cgfgpocccpkmlomijbladnekndgfclkg";
+/// The bound on every wait for something the relay should do promptly.
+const DEADLINE: Duration = Duration::from_secs(15);
+/// Long enough that a relay never idles out under a test that is busy elsewhere, short enough
+/// that one orphaned by a killed test binary goes away by itself.
+const TEST_IDLE_MS: &str = "60000";
+
+/// A `tabpilot relay` child process, killed when dropped.
+struct Relay {
+    child: Child,
+    env: Env,
+    port: u16,
+}
+
+impl Relay {
+    /// Starts a relay on `env` and waits until its first port accepts.
+    fn start(env: Env) -> Relay {
+        let child = spawn_relay(&env, TEST_IDLE_MS);
+        let port = env.first_port;
+        let mut relay = Relay { child, env, port };
+        wait_listening(&mut relay.child, port);
+        relay
+    }
+
+    fn secret(&self) -> Vec<u8> {
+        self.env.secret()
+    }
+
+    async fn controller(&self, session: Option<&str>, name: &str) -> Ws {
+        let info = PeerInfo {
+            name: name.into(),
+            pid: 4242,
+            session: session.map(String::from),
+            ..Default::default()
+        };
+        let mut ws = open(self.port, "/controller", None)
+            .await
+            .expect("controller upgrades");
+        handshake(&mut ws, Role::Controller, &self.secret(), info).await;
+        ws
+    }
+
+    async fn browser(&self, browser_id: &str) -> Ws {
+        let info = PeerInfo {
+            name: "fake extension".into(),
+            browser_id: Some(browser_id.into()),
+            browser: Some("FakeChrome".into()),
+            profile: Some("Default".into()),
+            label: Some("test browser".into()),
+            ..Default::default()
+        };
+        let mut ws = open(self.port, "/browser", Some(EXTENSION_ORIGIN))
+            .await
+            .expect("browser upgrades");
+        handshake(&mut ws, Role::Browser, &self.secret(), info).await;
+        ws
+    }
+}
+
+impl Drop for Relay {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn spawn_relay(env: &Env, idle_ms: &str) -> Child {
+    env.command(&["relay"])
+        .env("TABPILOT_RELAY_IDLE_MS", idle_ms)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("tabpilot relay starts")
+}
+
+/// Waits until `port` accepts a connection, failing early if the relay exits.
+fn wait_listening(child: &mut Child, port: u16) {
+    let start = Instant::now();
+    while StdTcpStream::connect(("127.0.0.1", port)).is_err() {
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("the relay exited before listening on {port}: {status}");
+        }
+        assert!(
+            start.elapsed() < DEADLINE,
+            "the relay did not listen on {port} within {DEADLINE:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Waits until the child exits; returns its exit code.
+fn wait_exit(child: &mut Child, within: Duration) -> Option<i32> {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().expect("try_wait") {
+            return status.code();
+        }
+        assert!(
+            start.elapsed() < within,
+            "the relay still runs after {within:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// One relay shared by the tests that only open their own sockets to it (origins, handshake,
+/// envelopes, ceilings): it saves test environments, of which a test binary has few. It lives
+/// while a test holds it, and a later test starts a fresh one on the same environment.
+fn shared_relay() -> Arc<Relay> {
+    static ENV: OnceLock<Env> = OnceLock::new();
+    static LIVE: Mutex<Weak<Relay>> = Mutex::new(Weak::new());
+    let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
+    if let Some(relay) = live.upgrade() {
+        return relay;
+    }
+    let env = ENV.get_or_init(|| Env::fresh("relay-shared")).clone();
+    let relay = Arc::new(Relay::start(env));
+    *live = Arc::downgrade(&relay);
+    relay
+}
+
+async fn open(port: u16, path: &str, origin: Option<&str>) -> Result<Ws, WsError> {
+    let mut request = format!("ws://127.0.0.1:{port}{path}")
+        .into_client_request()
+        .unwrap();
+    if let Some(origin) = origin {
+        request
+            .headers_mut()
+            .insert("origin", HeaderValue::from_str(origin).unwrap());
+    }
+    tokio::time::timeout(DEADLINE, tokio_tungstenite::connect_async(request))
+        .await
+        .expect("the relay answered the upgrade in time")
+        .map(|(ws, _)| ws)
+}
+
+/// The HTTP status of a refused upgrade.
+async fn refused_status(port: u16, path: &str, origin: Option<&str>) -> u16 {
+    match open(port, path, origin).await {
+        Err(WsError::Http(response)) => response.status().as_u16(),
+        Err(e) => panic!("{path} with origin {origin:?}: expected an HTTP refusal, got {e}"),
+        Ok(_) => panic!("{path} with origin {origin:?} was upgraded; it should be refused"),
+    }
+}
+
+async fn next_message(ws: &mut Ws) -> Message {
+    match tokio::time::timeout(DEADLINE, ws.next()).await {
+        Err(_) => panic!("the relay sent nothing within {DEADLINE:?}"),
+        Ok(None) => panic!("the socket ended without a close frame"),
+        Ok(Some(Err(e))) => panic!("the socket failed instead of closing with a code: {e}"),
+        Ok(Some(Ok(msg))) => msg,
+    }
+}
+
+/// The next frame, skipping the roster pushes and pongs a peer gets unasked.
+async fn recv(ws: &mut Ws) -> Frame {
+    loop {
+        match next_message(ws).await {
+            Message::Text(text) => {
+                let frame: Frame = serde_json::from_str(&text).unwrap_or_else(|e| {
+                    panic!("the relay sent a frame we cannot read: {text} ({e})")
+                });
+                if !matches!(frame, Frame::Roster { .. } | Frame::Pong) {
+                    return frame;
+                }
+            }
+            Message::Close(c) => panic!("the relay closed the socket: {c:?}"),
+            _ => {}
+        }
+    }
+}
+
+/// Reads until the relay's close frame; returns its code and reason.
+async fn closed(ws: &mut Ws) -> (u16, String) {
+    loop {
+        if let Message::Close(frame) = next_message(ws).await {
+            let frame = frame.expect("the close frame carries a code");
+            return (u16::from(frame.code), frame.reason.to_string());
+        }
+    }
+}
+
+async fn send(ws: &mut Ws, frame: &Frame) {
+    ws.send(Message::Text(serde_json::to_string(frame).unwrap().into()))
+        .await
+        .expect("send");
+}
+
+async fn send_text(ws: &mut Ws, text: &str) {
+    ws.send(Message::Text(text.to_string().into()))
+        .await
+        .expect("send");
+}
+
+async fn challenge(ws: &mut Ws) -> String {
+    match recv(ws).await {
+        Frame::Challenge { nonce, version } => {
+            assert_eq!(version, protocol::VERSION);
+            assert_eq!(nonce.len(), 64, "a 32-byte hex nonce");
+            nonce
+        }
+        other => panic!("expected a challenge first, got {other:?}"),
+    }
+}
+
+fn hello(role: Role, proof: String, cnonce: &str, info: PeerInfo) -> Frame {
+    Frame::Hello {
+        role,
+        proof,
+        cnonce: cnonce.into(),
+        info,
+    }
+}
+
+/// Runs the challenge as `role` and checks that the relay proves it holds the secret too;
+/// returns the welcome's peer id and port.
+async fn handshake(ws: &mut Ws, role: Role, secret: &[u8], info: PeerInfo) -> (u64, u16) {
+    let nonce = challenge(ws).await;
+    let cnonce = auth::nonce();
+    send(
+        ws,
+        &hello(
+            role,
+            auth::proof(secret, role.as_str(), &nonce),
+            &cnonce,
+            info,
+        ),
+    )
+    .await;
+    match recv(ws).await {
+        Frame::Welcome {
+            proof,
+            peer_id,
+            version,
+            port,
+        } => {
+            assert!(
+                auth::verify(secret, "relay", &cnonce, &proof),
+                "the welcome's proof does not verify over our cnonce"
+            );
+            assert_eq!(version, protocol::VERSION);
+            (peer_id, port)
+        }
+        other => panic!("expected a welcome, got {other:?}"),
+    }
+}
+
+fn call(id: u64, tool: &str, scope: Scope, target: Target, mutates: bool, args: Value) -> Frame {
+    Frame::Call {
+        id,
+        tool: tool.into(),
+        scope,
+        target,
+        mutates,
+        args,
+        timeout_ms: Some(10_000),
+    }
+}
+
+/// A call the relay answers itself (status, mytab).
+fn relay_call(id: u64, tool: &str) -> Frame {
+    call(
+        id,
+        tool,
+        Scope::Relay,
+        Target::default(),
+        false,
+        Value::Null,
+    )
+}
+
+/// A page call on the agent's own tab.
+fn tab_call(id: u64, tool: &str, mutates: bool, args: Value) -> Frame {
+    call(id, tool, Scope::Tab, Target::default(), mutates, args)
+}
+
+/// A status call padded to exactly `len` bytes of JSON.
+fn status_call_of_len(len: usize) -> String {
+    let padded = |pad: usize| {
+        let args = json!({ "pad": "x".repeat(pad) });
+        serde_json::to_string(&call(
+            1,
+            "status",
+            Scope::Relay,
+            Target::default(),
+            false,
+            args,
+        ))
+        .unwrap()
+    };
+    let text = padded(len - padded(0).len());
+    assert_eq!(text.len(), len);
+    text
+}
+
+/// What a fake browser received: the relay's call id, tool, tab and args.
+struct BrowserCall {
+    id: u64,
+    tool: String,
+    tab: Option<i64>,
+    mutates: bool,
+    args: Value,
+}
+
+async fn browser_call(ws: &mut Ws) -> BrowserCall {
+    match recv(ws).await {
+        Frame::Call {
+            id,
+            tool,
+            target,
+            mutates,
+            args,
+            ..
+        } => BrowserCall {
+            id,
+            tool,
+            tab: target.tab,
+            mutates,
+            args,
+        },
+        other => panic!("the browser expected a call, got {other:?}"),
+    }
+}
+
+async fn answer(ws: &mut Ws, id: u64, value: Value) {
+    send(
+        ws,
+        &Frame::Result {
+            id,
+            value: Some(value),
+            error: None,
+            target: None,
+        },
+    )
+    .await;
+}
+
+/// A controller's result: (id, value or error, target).
+async fn result(ws: &mut Ws) -> (u64, Result<Value, protocol::WireError>, Option<Target>) {
+    match recv(ws).await {
+        Frame::Result {
+            id,
+            value,
+            error,
+            target,
+        } => match error {
+            Some(e) => (id, Err(e), target),
+            None => (id, Ok(value.unwrap_or(Value::Null)), target),
+        },
+        other => panic!("the controller expected a result, got {other:?}"),
+    }
+}
+
+fn outcome(e: &protocol::WireError) -> String {
+    serde_json::to_value(e.outcome)
+        .unwrap()
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+// ---------------------------------------------------------------------------------------------
+// Origins
+
+#[tokio::test]
+async fn browser_endpoint_takes_only_the_extension_origin() {
+    let relay = shared_relay();
+    assert_eq!(
+        refused_status(relay.port, "/browser", Some("https://evil.example")).await,
+        403
+    );
+    assert_eq!(
+        refused_status(relay.port, "/browser", Some("http://127.0.0.1:8000")).await,
+        403
+    );
+    // Another extension is foreign too.
+    let other = "chrome-extension://aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa";
+    assert_eq!(
+        refused_status(relay.port, "/browser", Some(other)).await,
+        403
+    );
+    assert_eq!(refused_status(relay.port, "/browser", None).await, 403);
+    // The control: our extension's origin upgrades and is challenged.
+    let mut ws = open(relay.port, "/browser", Some(EXTENSION_ORIGIN))
+        .await
+        .expect("upgrades");
+    challenge(&mut ws).await;
+}
+
+#[tokio::test]
+async fn controller_endpoint_refuses_any_origin() {
+    let relay = shared_relay();
+    for origin in [
+        "https://evil.example",
+        "null",
+        EXTENSION_ORIGIN,
+        "http://127.0.0.1",
+    ] {
+        assert_eq!(
+            refused_status(relay.port, "/controller", Some(origin)).await,
+            403,
+            "origin {origin}"
+        );
+    }
+    let mut ws = open(relay.port, "/controller", None)
+        .await
+        .expect("upgrades");
+    challenge(&mut ws).await;
+}
+
+// ---------------------------------------------------------------------------------------------
+// The challenge
+
+#[tokio::test]
+async fn a_wrong_proof_is_closed_with_auth_failed() {
+    let relay = shared_relay();
+    let secret = relay.secret();
+    for (path, origin, role) in [
+        ("/controller", None, Role::Controller),
+        ("/browser", Some(EXTENSION_ORIGIN), Role::Browser),
+    ] {
+        // Signed with another secret.
+        let mut ws = open(relay.port, path, origin).await.unwrap();
+        let nonce = challenge(&mut ws).await;
+        let wrong = auth::proof(b"not the secret", role.as_str(), &nonce);
+        send(
+            &mut ws,
+            &hello(role, wrong, &auth::nonce(), PeerInfo::default()),
+        )
+        .await;
+        assert_eq!(
+            closed(&mut ws).await,
+            (close::AUTH_FAILED, "auth failed".into()),
+            "{path}"
+        );
+
+        // The right secret over the right nonce, but signed as the other role.
+        let mut ws = open(relay.port, path, origin).await.unwrap();
+        let nonce = challenge(&mut ws).await;
+        let as_relay = auth::proof(&secret, "relay", &nonce);
+        send(
+            &mut ws,
+            &hello(role, as_relay, &auth::nonce(), PeerInfo::default()),
+        )
+        .await;
+        assert_eq!(
+            closed(&mut ws).await,
+            (close::AUTH_FAILED, "auth failed".into()),
+            "{path}"
+        );
+
+        // A proof replayed over a nonce the relay did not send.
+        let mut ws = open(relay.port, path, origin).await.unwrap();
+        challenge(&mut ws).await;
+        let stale = auth::proof(&secret, role.as_str(), &auth::nonce());
+        send(
+            &mut ws,
+            &hello(role, stale, &auth::nonce(), PeerInfo::default()),
+        )
+        .await;
+        assert_eq!(
+            closed(&mut ws).await,
+            (close::AUTH_FAILED, "auth failed".into()),
+            "{path}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_hello_for_the_other_role_is_a_wrong_envelope() {
+    let relay = shared_relay();
+    let secret = relay.secret();
+    // A valid browser proof presented at /controller: the endpoint decides the role.
+    let mut ws = open(relay.port, "/controller", None).await.unwrap();
+    let nonce = challenge(&mut ws).await;
+    let proof = auth::proof(&secret, "browser", &nonce);
+    send(
+        &mut ws,
+        &hello(Role::Browser, proof, &auth::nonce(), PeerInfo::default()),
+    )
+    .await;
+    assert_eq!(
+        closed(&mut ws).await,
+        (close::WRONG_ENVELOPE, "expected hello".into())
+    );
+
+    let mut ws = open(relay.port, "/browser", Some(EXTENSION_ORIGIN))
+        .await
+        .unwrap();
+    let nonce = challenge(&mut ws).await;
+    let proof = auth::proof(&secret, "controller", &nonce);
+    send(
+        &mut ws,
+        &hello(Role::Controller, proof, &auth::nonce(), PeerInfo::default()),
+    )
+    .await;
+    assert_eq!(
+        closed(&mut ws).await,
+        (close::WRONG_ENVELOPE, "expected hello".into())
+    );
+}
+
+#[tokio::test]
+async fn anything_but_a_hello_first_is_refused() {
+    let relay = shared_relay();
+    let mut ws = open(relay.port, "/controller", None).await.unwrap();
+    challenge(&mut ws).await;
+    send(&mut ws, &Frame::Ping).await;
+    assert_eq!(
+        closed(&mut ws).await,
+        (close::WRONG_ENVELOPE, "expected hello".into())
+    );
+
+    let mut ws = open(relay.port, "/controller", None).await.unwrap();
+    challenge(&mut ws).await;
+    send_text(&mut ws, "{not json").await;
+    assert_eq!(
+        closed(&mut ws).await,
+        (close::MALFORMED, "malformed frame".into())
+    );
+}
+
+#[tokio::test]
+async fn no_hello_in_time_is_closed() {
+    let relay = shared_relay();
+    let mut ws = open(relay.port, "/controller", None).await.unwrap();
+    challenge(&mut ws).await;
+    // The relay waits 10 s for the hello; `closed` allows DEADLINE (15 s).
+    let start = Instant::now();
+    assert_eq!(
+        closed(&mut ws).await,
+        (close::AUTH_FAILED, "no hello".into())
+    );
+    assert!(
+        start.elapsed() >= Duration::from_secs(5),
+        "closed before giving the peer time: {:?}",
+        start.elapsed()
+    );
+}
+
+#[tokio::test]
+async fn the_relay_proves_it_holds_the_secret() {
+    let relay = shared_relay();
+    let secret = relay.secret();
+    let mut ws = open(relay.port, "/controller", None).await.unwrap();
+    let nonce = challenge(&mut ws).await;
+    let cnonce = auth::nonce();
+    send(
+        &mut ws,
+        &hello(
+            Role::Controller,
+            auth::proof(&secret, "controller", &nonce),
+            &cnonce,
+            PeerInfo::default(),
+        ),
+    )
+    .await;
+    match recv(&mut ws).await {
+        Frame::Welcome {
+            proof,
+            peer_id,
+            version,
+            port,
+        } => {
+            assert!(
+                auth::verify(&secret, "relay", &cnonce, &proof),
+                "the relay's proof is over our cnonce"
+            );
+            // The proof is bound to the cnonce and the role: it is not ours replayed.
+            assert!(!auth::verify(&secret, "relay", &nonce, &proof));
+            assert!(!auth::verify(&secret, "controller", &cnonce, &proof));
+            assert!(peer_id > 0);
+            assert_eq!(version, protocol::VERSION);
+            assert_eq!(port, relay.port);
+        }
+        other => panic!("expected a welcome, got {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Envelopes and ceilings after the handshake
+
+#[tokio::test]
+async fn a_malformed_frame_after_auth_closes_with_4000() {
+    let relay = shared_relay();
+    let mut ws = relay.controller(None, "malformed").await;
+    send_text(&mut ws, "this is not json").await;
+    assert_eq!(
+        closed(&mut ws).await,
+        (close::MALFORMED, "malformed frame".into())
+    );
+
+    // A kind of frame the protocol does not have is malformed too (it does not parse).
+    let mut ws = relay.controller(None, "unknown kind").await;
+    send_text(&mut ws, r#"{"t":"launchMissiles","id":1}"#).await;
+    assert_eq!(
+        closed(&mut ws).await,
+        (close::MALFORMED, "malformed frame".into())
+    );
+
+    // JSON without a tag.
+    let mut ws = relay.controller(None, "untagged").await;
+    send_text(&mut ws, r#"{"id":1,"tool":"status"}"#).await;
+    assert_eq!(
+        closed(&mut ws).await,
+        (close::MALFORMED, "malformed frame".into())
+    );
+
+    let mut ws = relay.controller(None, "binary").await;
+    ws.send(Message::Binary(vec![0u8, 1, 2].into()))
+        .await
+        .unwrap();
+    assert_eq!(
+        closed(&mut ws).await,
+        (close::MALFORMED, "binary frames are not accepted".into())
+    );
+}
+
+#[tokio::test]
+async fn a_frame_not_valid_from_its_sender_closes_with_4002() {
+    let relay = shared_relay();
+    let wrong = (
+        close::WRONG_ENVELOPE,
+        "frame not valid from this peer".to_string(),
+    );
+
+    // A controller may not answer calls, push rosters or say hello twice.
+    let controller_frames = [
+        Frame::Result {
+            id: 1,
+            value: Some(json!(1)),
+            error: None,
+            target: None,
+        },
+        Frame::Roster {
+            controllers: vec![],
+        },
+        Frame::Event {
+            kind: "tabRemoved".into(),
+            tab: Some(1),
+        },
+        hello(Role::Controller, "00".into(), "n", PeerInfo::default()),
+    ];
+    for frame in controller_frames {
+        let mut ws = relay.controller(None, "wrong envelope").await;
+        send(&mut ws, &frame).await;
+        assert_eq!(closed(&mut ws).await, wrong, "controller sent {frame:?}");
+    }
+
+    // A browser may not make calls.
+    let mut ws = relay.browser("wrong-envelope-browser").await;
+    send(&mut ws, &relay_call(1, "status")).await;
+    assert_eq!(closed(&mut ws).await, wrong, "browser sent a call");
+}
+
+#[tokio::test]
+async fn a_controller_frame_over_one_mib_closes_with_1009() {
+    let relay = shared_relay();
+    let mut ws = relay.controller(None, "big frames").await;
+    // The control: a call just under the ceiling is answered.
+    let under = status_call_of_len(protocol::CONTROLLER_MAX_FRAME - 16);
+    assert!(under.len() <= protocol::CONTROLLER_MAX_FRAME);
+    send_text(&mut ws, &under).await;
+    let (id, value, _) = result(&mut ws).await;
+    assert_eq!(id, 1);
+    assert!(
+        value.is_ok(),
+        "a frame under the ceiling is served: {value:?}"
+    );
+
+    let over = status_call_of_len(protocol::CONTROLLER_MAX_FRAME + 16);
+    assert!(over.len() > protocol::CONTROLLER_MAX_FRAME);
+    send_text(&mut ws, &over).await;
+    assert_eq!(
+        closed(&mut ws).await,
+        (close::TOO_BIG, "frame too big".into())
+    );
+}
+
+// RELAY BUG (reported, not fixed here; this test fails until the relay is fixed): the relay
+// queues close 4008 and then drops the TCP connection at once, with the flood's unread frames
+// still in its receive buffer. The kernel answers with a reset, which discards the close frame
+// on the peer's side: the flooder sees ECONNRESET (a browser's WebSocket sees 1006), never why.
+#[tokio::test]
+async fn a_flood_of_frames_closes_with_4008() {
+    let relay = shared_relay();
+    let ws = relay.controller(None, "flood").await;
+    let (mut sink, mut stream) = ws.split();
+    // Send as fast as we can while reading, so the relay's pongs never back up on us.
+    let flood = tokio::spawn(async move {
+        let ping = serde_json::to_string(&Frame::Ping).unwrap();
+        for _ in 0..10_000 {
+            if sink.feed(Message::Text(ping.clone().into())).await.is_err() {
+                return;
+            }
+        }
+        let _ = sink.flush().await;
+        // Keep the sink (and so the socket) open until the relay has spoken.
+        std::future::pending::<()>().await;
+    });
+    let code = tokio::time::timeout(DEADLINE, async {
+        loop {
+            match stream.next().await {
+                Some(Ok(Message::Close(frame))) => {
+                    let frame = frame.expect("the close frame carries a code");
+                    return (u16::from(frame.code), frame.reason.to_string());
+                }
+                Some(Ok(_)) => continue,
+                Some(Err(e)) => panic!("the socket failed instead of closing with a code: {e}"),
+                None => panic!("the socket ended without a close frame"),
+            }
+        }
+    })
+    .await
+    .expect("the relay cut the flood off in time");
+    flood.abort();
+    assert_eq!(code, (close::FLOOD, "too many frames".into()));
+}
+
+#[tokio::test]
+async fn a_steady_rate_under_the_ceiling_is_served() {
+    // The control for the flood: 500 pings, each waiting for its pong, stay connected.
+    let relay = shared_relay();
+    let mut ws = relay.controller(None, "steady").await;
+    for _ in 0..500 {
+        send(&mut ws, &Frame::Ping).await;
+        loop {
+            match next_message(&mut ws).await {
+                Message::Text(t) if serde_json::from_str::<Frame>(&t).ok() == Some(Frame::Pong) => {
+                    break;
+                }
+                Message::Close(c) => panic!("closed under the ceiling: {c:?}"),
+                _ => {}
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn more_calls_in_flight_than_the_ceiling_close_the_controller() {
+    let relay = shared_relay();
+    // A browser that never answers holds every call in flight. It is named by its id, as the
+    // shared relay may have other browsers connected.
+    let browser_id = "pending-ceiling-browser";
+    let mut browser = relay.browser(browser_id).await;
+    let mut ws = relay.controller(None, "pending").await;
+    let target = Target {
+        browser: Some(browser_id.into()),
+        tab: Some(1),
+    };
+    for id in 0..protocol::MAX_PENDING_CALLS as u64 {
+        send(
+            &mut ws,
+            &call(
+                id,
+                "wait",
+                Scope::Browser,
+                target.clone(),
+                false,
+                Value::Null,
+            ),
+        )
+        .await;
+    }
+    // All of them reach the browser before the one too many is sent.
+    for _ in 0..protocol::MAX_PENDING_CALLS {
+        browser_call(&mut browser).await;
+    }
+    send(
+        &mut ws,
+        &call(999, "wait", Scope::Browser, target, false, Value::Null),
+    )
+    .await;
+    assert_eq!(
+        closed(&mut ws).await,
+        (close::WRONG_ENVELOPE, "too many calls in flight".into())
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Routing
+
+#[tokio::test]
+async fn a_tab_call_opens_the_agents_tab_and_routes_the_reply_back() {
+    let relay = Relay::start(Env::fresh("relay-route"));
+    let mut browser = relay.browser("fake-b1").await;
+    let mut agent = relay.controller(Some("alpha"), "agent alpha").await;
+
+    // The first page call: the relay opens the agent's tab first.
+    let our_id = 9_000_001;
+    send(
+        &mut agent,
+        &tab_call(our_id, "snapshot", false, json!({"lean": true})),
+    )
+    .await;
+    let open = browser_call(&mut browser).await;
+    assert_eq!(open.tool, "tab.open");
+    assert_eq!(open.tab, None);
+    answer(&mut browser, open.id, json!({"tabId": 42})).await;
+
+    let snap = browser_call(&mut browser).await;
+    assert_eq!(snap.tool, "snapshot");
+    assert_eq!(snap.tab, Some(42), "the call runs in the tab just opened");
+    assert_eq!(snap.args, json!({"lean": true}));
+    assert!(!snap.mutates);
+    assert_ne!(snap.id, our_id, "the relay renumbers calls");
+    assert_ne!(snap.id, open.id);
+    answer(&mut browser, snap.id, json!({"text": "- heading \"Hi\""})).await;
+
+    let (id, value, target) = result(&mut agent).await;
+    assert_eq!(id, our_id, "the reply carries the controller's own id");
+    assert_eq!(value.unwrap(), json!({"text": "- heading \"Hi\""}));
+    assert_eq!(
+        target,
+        Some(Target {
+            browser: Some("fake-b1".into()),
+            tab: Some(42)
+        })
+    );
+
+    // The second page call goes straight to the same tab: no second tab.open.
+    send(
+        &mut agent,
+        &tab_call(our_id + 1, "click", true, json!({"ref": "e1"})),
+    )
+    .await;
+    let click = browser_call(&mut browser).await;
+    assert_eq!(
+        (click.tool.as_str(), click.tab, click.mutates),
+        ("click", Some(42), true)
+    );
+    answer(&mut browser, click.id, json!({"navigated": false})).await;
+    let (id, value, _) = result(&mut agent).await;
+    assert_eq!(
+        (id, value.unwrap()),
+        (our_id + 1, json!({"navigated": false}))
+    );
+
+    // The relay knows the agent's tab.
+    send(&mut agent, &relay_call(5, "mytab")).await;
+    let (_, value, _) = result(&mut agent).await;
+    assert_eq!(value.unwrap(), json!({"browser": "fake-b1", "tab": 42}));
+
+    // A browser's error reaches the controller with its code and outcome.
+    send(
+        &mut agent,
+        &tab_call(6, "click", true, json!({"ref": "gone"})),
+    )
+    .await;
+    let failing = browser_call(&mut browser).await;
+    let error = protocol::WireError {
+        code: "STALE_REF".into(),
+        message: "no element e9 on the page".into(),
+        outcome: Some(tabpilot::error::Outcome::Refused),
+    };
+    send(
+        &mut browser,
+        &Frame::Result {
+            id: failing.id,
+            value: None,
+            error: Some(error.clone()),
+            target: None,
+        },
+    )
+    .await;
+    let (id, value, _) = result(&mut agent).await;
+    assert_eq!((id, value), (6, Err(error)));
+}
+
+#[tokio::test]
+async fn another_session_naming_a_held_tab_gets_tab_claimed_and_status_lists_peers() {
+    let relay = Relay::start(Env::fresh("relay-claim"));
+    let mut browser = relay.browser("fake-b2").await;
+    let mut alpha = relay.controller(Some("alpha"), "agent alpha").await;
+    let mut beta = relay.controller(Some("beta"), "agent beta").await;
+
+    send(&mut alpha, &tab_call(1, "snapshot", false, Value::Null)).await;
+    let open = browser_call(&mut browser).await;
+    assert_eq!(open.tool, "tab.open");
+    answer(&mut browser, open.id, json!({"tabId": 7})).await;
+    let snap = browser_call(&mut browser).await;
+    answer(&mut browser, snap.id, json!("ok")).await;
+    assert_eq!(result(&mut alpha).await.0, 1);
+
+    // Beta names alpha's tab, page-scoped and browser-scoped: refused, nothing sent.
+    for scope in [Scope::Tab, Scope::Browser] {
+        let target = Target {
+            browser: None,
+            tab: Some(7),
+        };
+        send(
+            &mut beta,
+            &call(2, "click", scope, target, true, json!({"ref": "e1"})),
+        )
+        .await;
+        let (id, value, _) = result(&mut beta).await;
+        assert_eq!(id, 2);
+        let e = value.expect_err("beta may not touch alpha's tab");
+        assert_eq!(e.code, "TAB_CLAIMED", "{scope:?}: {e:?}");
+        assert_eq!(outcome(&e), "refused");
+    }
+    // The refused calls never reached the browser: the next thing it gets is alpha's call.
+    send(&mut alpha, &tab_call(3, "read", false, Value::Null)).await;
+    let next = browser_call(&mut browser).await;
+    assert_eq!((next.tool.as_str(), next.tab), ("read", Some(7)));
+    answer(&mut browser, next.id, json!("text")).await;
+    assert_eq!(result(&mut alpha).await.0, 3);
+
+    // Status lists the browser with its identity, and both agents.
+    send(&mut beta, &relay_call(4, "status")).await;
+    let (_, value, _) = result(&mut beta).await;
+    let status = value.unwrap();
+    assert_eq!(status["relay"]["port"], json!(relay.port));
+    assert_eq!(status["relay"]["version"], json!(protocol::VERSION));
+    assert_eq!(
+        status["browsers"],
+        json!([{"browserId": "fake-b2", "browser": "FakeChrome", "profile": "Default", "label": "test browser"}])
+    );
+    let mut agents: Vec<String> = status["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| format!("{} {}", a["name"].as_str().unwrap(), a["pid"]))
+        .collect();
+    agents.sort();
+    assert_eq!(agents, ["agent alpha 4242", "agent beta 4242"]);
+}
+
+#[tokio::test]
+async fn a_browser_leaving_mid_call_gives_no_browser_and_unknown_for_a_mutating_call() {
+    let relay = Relay::start(Env::fresh("relay-drop"));
+    let mut browser = relay.browser("fake-b3").await;
+    let mut agent = relay.controller(None, "agent").await;
+
+    send(&mut agent, &tab_call(1, "snapshot", false, Value::Null)).await;
+    let open = browser_call(&mut browser).await;
+    answer(&mut browser, open.id, json!({"tabId": 3})).await;
+    let snap = browser_call(&mut browser).await;
+    answer(&mut browser, snap.id, json!("ok")).await;
+    assert_eq!(result(&mut agent).await.0, 1);
+
+    // Two calls in flight, one that changes the page and one that does not.
+    send(
+        &mut agent,
+        &tab_call(10, "click", true, json!({"ref": "e1"})),
+    )
+    .await;
+    send(&mut agent, &tab_call(11, "read", false, Value::Null)).await;
+    browser_call(&mut browser).await;
+    browser_call(&mut browser).await;
+    browser.close(None).await.unwrap();
+    drop(browser);
+
+    let mut errors = std::collections::HashMap::new();
+    for _ in 0..2 {
+        let (id, value, _) = result(&mut agent).await;
+        errors.insert(id, value.expect_err("the browser left before answering"));
+    }
+    let click = &errors[&10];
+    assert_eq!(click.code, "NO_BROWSER");
+    assert_eq!(
+        outcome(click),
+        "unknown",
+        "a lost reply to a page-changing call: {click:?}"
+    );
+    assert!(
+        click.message.contains("may have taken effect"),
+        "{}",
+        click.message
+    );
+    let read = &errors[&11];
+    assert_eq!(read.code, "NO_BROWSER");
+    assert_eq!(outcome(read), "failed", "{read:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Process: ports, single instance, state, idling out
+
+#[tokio::test]
+async fn the_relay_binds_the_first_free_port_of_its_range() {
+    let env = Env::fresh("relay-port");
+    // Something else holds the first port.
+    let _squatter =
+        std::net::TcpListener::bind(("127.0.0.1", env.first_port)).expect("first port is free");
+    let second = env.first_port + 1;
+    let mut child = spawn_relay(&env, TEST_IDLE_MS);
+    wait_listening(&mut child, second);
+    let relay = Relay {
+        child,
+        env,
+        port: second,
+    };
+    let mut ws = open(second, "/controller", None)
+        .await
+        .expect("the relay is on the second port");
+    let (_, port) = handshake(
+        &mut ws,
+        Role::Controller,
+        &relay.secret(),
+        PeerInfo::default(),
+    )
+    .await;
+    assert_eq!(port, second, "the welcome names the port the relay bound");
+}
+
+#[tokio::test]
+async fn two_relays_started_at_once_leave_one_running() {
+    let env = Env::fresh("relay-race");
+    let mut a = spawn_relay(&env, TEST_IDLE_MS);
+    let mut b = spawn_relay(&env, TEST_IDLE_MS);
+    // One of them finds the other holding the range and exits successfully.
+    let start = Instant::now();
+    let (loser_code, winner) = loop {
+        if let Some(status) = a.try_wait().unwrap() {
+            break (status.code(), b);
+        }
+        if let Some(status) = b.try_wait().unwrap() {
+            break (status.code(), a);
+        }
+        assert!(
+            start.elapsed() < DEADLINE,
+            "neither relay stepped aside within {DEADLINE:?}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    assert_eq!(loser_code, Some(0), "the relay that steps aside exits 0");
+    let mut relay = Relay {
+        child: winner,
+        env: env.clone(),
+        port: env.first_port,
+    };
+    wait_listening(&mut relay.child, relay.port);
+    let mut ws = relay.controller(None, "after the race").await;
+    send(&mut ws, &relay_call(1, "status")).await;
+    let (_, value, _) = result(&mut ws).await;
+    assert_eq!(value.unwrap()["relay"]["port"], json!(env.first_port));
+    assert!(
+        relay.child.try_wait().unwrap().is_none(),
+        "the winner still runs"
+    );
+    // Nothing took the second port: only one relay serves the range.
+    assert!(StdTcpStream::connect(("127.0.0.1", env.first_port + 1)).is_err());
+}
+
+#[tokio::test]
+async fn the_secret_and_state_dir_are_owner_only() {
+    let env = Env::fresh("relay-modes");
+    // A state dir that already exists with loose permissions is tightened.
+    std::fs::create_dir_all(&env.state_dir).unwrap();
+    std::fs::set_permissions(&env.state_dir, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let relay = Relay::start(env.clone());
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&env.state_dir), 0o700, "state dir");
+    let secret_path = env.state_dir.join("secret");
+    assert_eq!(mode(&secret_path), 0o600, "secret file");
+    let secret = relay.secret();
+    assert_eq!(secret.len(), 64);
+    assert!(
+        secret.iter().all(u8::is_ascii_hexdigit),
+        "the secret is hex text"
+    );
+    // The relay uses that file's text as its key: a controller proving with it is welcomed.
+    relay.controller(None, "modes").await;
+}
+
+#[tokio::test]
+async fn the_relay_idles_out_after_its_last_peer_leaves() {
+    let env = Env::fresh("relay-idle");
+    let idle = Duration::from_millis(1500);
+    let child = spawn_relay(&env, &idle.as_millis().to_string());
+    let mut relay = Relay {
+        child,
+        env: env.clone(),
+        port: env.first_port,
+    };
+    wait_listening(&mut relay.child, relay.port);
+    let mut ws = relay.controller(None, "idle").await;
+
+    // While a peer is connected the relay stays, well past its idle time.
+    let held = Instant::now();
+    while held.elapsed() < idle * 2 {
+        send(&mut ws, &relay_call(1, "status")).await;
+        assert!(result(&mut ws).await.1.is_ok());
+        assert!(
+            relay.child.try_wait().unwrap().is_none(),
+            "the relay left while a peer was connected"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+
+    ws.close(None).await.unwrap();
+    drop(ws);
+    let left = Instant::now();
+    let code = wait_exit(&mut relay.child, idle + DEADLINE);
+    assert_eq!(code, Some(0), "an idle relay exits cleanly");
+    assert!(
+        left.elapsed() >= idle / 2,
+        "the relay exited before its idle time: {:?}",
+        left.elapsed()
+    );
+}
