@@ -86,12 +86,25 @@
     return ids.split(/\s+/).map((id) => root.getElementById?.(id)?.textContent || '').join(' ');
   }
 
+  // A label's own words, without the text of the controls it wraps (a select's options).
+  function labelText(label) {
+    let text = '';
+    const walk = (node) => {
+      for (const n of node.childNodes) {
+        if (n.nodeType === 3) text += n.textContent;
+        else if (n.nodeType === 1 && !['select', 'textarea', 'input', 'button', 'datalist'].includes(n.localName)) walk(n);
+      }
+    };
+    walk(label);
+    return text;
+  }
+
   function name(el) {
     const fromAria = squash(el.getAttribute('aria-label')) || squash(labelledBy(el));
     if (fromAria) return cut(fromAria, NAME_MAX);
     const tag = el.localName;
     if (tag === 'input' || tag === 'textarea' || tag === 'select') {
-      const labels = el.labels ? Array.from(el.labels).map((l) => l.textContent).join(' ') : '';
+      const labels = el.labels ? Array.from(el.labels).map(labelText).join(' ') : '';
       const type = (el.getAttribute('type') || '').toLowerCase();
       const own = ['submit', 'button', 'reset'].includes(type) ? el.value || type : '';
       const n = squash(labels) || own || squash(el.getAttribute('placeholder')) || squash(el.getAttribute('title')) || squash(el.getAttribute('alt'));

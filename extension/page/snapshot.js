@@ -6,7 +6,7 @@
 
   const SHORT_TEXT = 80; // lean snapshots keep text up to this long
   const INLINE = new Set(['span', 'code', 'b', 'strong', 'i', 'em', 'small', 'sub', 'sup', 'mark', 'abbr', 'time', 'kbd', 's', 'u', 'q', 'cite', 'br', 'wbr', 'data', 'var', 'del', 'ins', 'bdi', 'bdo', 'font']);
-  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'iframe', 'object', 'embed']);
+  const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'object', 'embed']);
 
   // Every ancestor of a tagged element, so "is there a ref inside?" is one lookup.
   function holdersOf(tags) {
@@ -21,7 +21,7 @@
     return holders;
   }
 
-  function snapshot({ verbose = false } = {}) {
+  function snapshot({ verbose = false, prefix = '' } = {}) {
     const tags = tagAll(document.documentElement);
     const holders = holdersOf(tags);
     const lines = [];
@@ -37,7 +37,7 @@
       if (el.getAttribute('aria-expanded')) attrs.push(`expanded=${el.getAttribute('aria-expanded')}`);
       if (el.localName === 'a' && verbose) attrs.push(`url=${el.getAttribute('href')}`);
       const ref = tags.get(el);
-      if (ref) attrs.push(`ref=${ref}`);
+      if (ref) attrs.push(`ref=${prefix}${ref}`);
       if (attrs.length) line += ` [${attrs.join('] [')}]`;
       const value = fieldValue(el);
       if (value) line += `: ${value}`;
@@ -61,6 +61,11 @@
         return;
       }
       if (SKIP.has(el.localName)) return;
+      if (el.localName === 'iframe' || el.localName === 'frame') {
+        // The service worker puts the frame's own snapshot here, matching it by its address.
+        if (visible(el)) lines.push(`${'  '.repeat(depth)}\u0000frame:${el.src || 'about:blank'}`);
+        return;
+      }
       if (el.getAttribute('aria-hidden') === 'true' || !visible(el)) return;
       const r = role(el);
       if (tags.has(el) || r === 'heading' || (r === 'img' && verbose)) {

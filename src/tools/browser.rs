@@ -155,23 +155,33 @@ fn check_url(url: &str) -> Result<(), ToolError> {
     }
 }
 
+/// A ref as snapshots write it: an optional frame prefix `fN:`, then `e` and five base-36
+/// characters, then `.N` (N >= 2) for a twin. Checked here so a malformed one never reaches a page.
 fn ref_arg(reference: &str) -> Result<(), ToolError> {
-    let ok = reference.len() >= 6
-        && reference.starts_with('e')
-        && reference.split('.').next().is_some_and(|h| {
-            h.len() == 6
-                && h[1..]
-                    .chars()
-                    .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase())
-        })
-        && reference
-            .split_once('.')
-            .is_none_or(|(_, n)| n.parse::<u32>().is_ok_and(|n| n >= 2));
-    if ok {
+    let (frame, local) = match reference.split_once(':') {
+        Some((f, rest)) => (Some(f), rest),
+        None => (None, reference),
+    };
+    let frame_ok = frame.is_none_or(|f| {
+        f.len() > 1 && f.starts_with('f') && f[1..].chars().all(|c| c.is_ascii_digit())
+    });
+    let (hash, twin) = match local.split_once('.') {
+        Some((h, n)) => (h, Some(n)),
+        None => (local, None),
+    };
+    let hash_ok = hash.len() == 6
+        && hash.starts_with('e')
+        && hash[1..].chars().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase());
+    let twin_ok = twin.is_none_or(|n| n.parse::<u32>().is_ok_and(|n| n >= 2));
+    if frame_ok && hash_ok && twin_ok {
         Ok(())
+    } else if !frame_ok {
+        Err(ToolError::bad_args(format!(
+            "{reference:?} has a malformed frame prefix; frame refs look like f3:e7k2fa"
+        )))
     } else {
         Err(ToolError::bad_args(format!(
-            "{reference:?} is not a ref from a snapshot (like e7k2f or e7k2f.2)"
+            "{reference:?} is not a ref from a snapshot (like e7k2fa, e7k2fa.2 or f3:e7k2fa)"
         )))
     }
 }
@@ -771,6 +781,12 @@ mod tests {
     fn refs_are_checked_before_sending() {
         assert!(ref_arg("e7k2fa").is_ok());
         assert!(ref_arg("e7k2fa.2").is_ok());
+        assert!(ref_arg("f12:e7k2fa.3").is_ok());
+        for bad in ["f:e7k2fa", "fx:e7k2fa", "12:e7k2fa", "f1:f2:e7k2fa", "f1:"] {
+            let e = ref_arg(bad).unwrap_err();
+            assert_eq!(e.code, Code::BadArgs, "{bad}");
+        }
+        assert!(ref_arg("fx:e7k2fa").unwrap_err().message.contains("frame prefix"));
         for bad in ["", "e1", "x7k2fa", "e7k2fa.1", "e7k2fa.x", "E7K2FA"] {
             assert!(ref_arg(bad).is_err(), "{bad}");
         }

@@ -1,0 +1,64 @@
+// Running the packaged page scripts in a tab's frames.
+import { ToolError, getTab } from './errors.js';
+
+// The page scripts, in order: core.js first, the others add operations to it.
+const PAGE_FILES = ['page/core.js', 'page/snapshot.js', 'page/actions.js', 'page/read.js'];
+
+const RESTRICTED = /^(chrome|chrome-extension|chrome-untrusted|devtools|edge|brave|view-source|chrome-search):|^https:\/\/(chromewebstore\.google\.com|chrome\.google\.com\/webstore)/;
+
+// Runs one packaged page-script operation in one frame of the tab (the top one by default), in
+// the isolated world.
+export async function runInPage(tabId, op, args, frameId = 0) {
+  const tab = await getTab(tabId);
+  const url = tab.pendingUrl || tab.url || '';
+  if (RESTRICTED.test(url)) {
+    throw new ToolError('RESTRICTED_PAGE', `the browser does not let extensions act on ${url.split('?')[0]}`, 'refused');
+  }
+  const target = { tabId, frameIds: [frameId] };
+  const call = (op, args) => (globalThis.__tabpilot?.ops[op] ? globalThis.__tabpilot.run(op, args) : { missing: true });
+  let out;
+  try {
+    [out] = await chrome.scripting.executeScript({ target, func: call, args: [op, args] });
+    if (out?.result?.missing) {
+      await chrome.scripting.executeScript({ target, files: PAGE_FILES });
+      [out] = await chrome.scripting.executeScript({ target, func: call, args: [op, args] });
+    }
+  } catch (e) {
+    const msg = String(e?.message || e);
+    if (/Cannot access|cannot be scripted|Missing host permission/i.test(msg)) {
+      throw new ToolError('RESTRICTED_PAGE', `the browser does not let extensions act on ${url.split('?')[0]}`, 'refused');
+    }
+    if (/No tab with id|Frame with ID 0 was removed|The tab was closed/i.test(msg)) {
+      throw new ToolError('TAB_GONE', `tab ${tabId} closed during the call`);
+    }
+    throw new ToolError('INTERNAL', `page script failed: ${msg}`);
+  }
+  const r = out?.result;
+  if (!r) throw new ToolError('INTERNAL', 'the page script returned nothing');
+  if (r.error) throw new ToolError(r.error.code, r.error.message, r.error.outcome || 'refused');
+  return r.value;
+}
+
+const REF = /^(?:f(\d+):)?(e[0-9a-z]{5}(?:\.\d+)?)$/;
+
+// Splits a ref into its frame and the ref inside that frame's document. A malformed frame prefix
+// is refused, never looked up in another document; a frame that is gone makes the ref stale.
+export async function locate(tabId, ref) {
+  const m = typeof ref === 'string' ? REF.exec(ref) : null;
+  if (!m) throw new ToolError('BAD_ARGS', `ref ${JSON.stringify(ref)} is not a ref from a snapshot (like e7k2f or f3:e7k2f)`, 'refused');
+  const frameId = m[1] ? Number(m[1]) : 0;
+  if (frameId !== 0) {
+    const frames = (await chrome.webNavigation.getAllFrames({ tabId })) || [];
+    if (!frames.some((f) => f.frameId === frameId)) {
+      throw new ToolError('STALE_REF', `frame f${frameId} of ref ${ref} is no longer in the page`, 'refused');
+    }
+  }
+  return { frameId, ref: m[2] };
+}
+
+// Runs a page operation on the element `args.ref` names, in that element's frame.
+export async function runOnRef(tabId, op, args) {
+  const { frameId, ref } = await locate(tabId, args.ref);
+  const value = await runInPage(tabId, op, { ...args, ref }, frameId);
+  return { ...value, frameId };
+}

@@ -1,0 +1,53 @@
+//! Pages as they really are: cross-origin frames and shadow roots, in the snapshot and in every
+//! tool that takes a ref.
+
+use serde_json::json;
+
+use crate::harness::{ref_of, shared};
+
+#[test]
+fn the_snapshot_covers_a_cross_origin_frame_and_an_open_shadow_root() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("checkout.html")}));
+    let frame_line = snap.lines().find(|l| l.trim_start().starts_with("- frame ")).unwrap_or_else(|| panic!("no frame block:\n{snap}"));
+    assert!(frame_line.ends_with(&s.b("card.html")), "{frame_line}");
+    let card = ref_of(&snap, "textbox", "Card number");
+    assert!(card.starts_with('f') && card.contains(":e"), "{card}");
+    // The frame block sits where the iframe is, inside the form after the Card heading, and its
+    // lines are indented under it.
+    let lines: Vec<&str> = snap.lines().collect();
+    let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap();
+    assert_eq!(at("- frame ") , at("heading \"Card\"") + 1, "{snap}");
+    let indent = |l: &str| l.len() - l.trim_start().len();
+    let card_line = lines[at(&format!("[ref={card}]"))];
+    assert_eq!(indent(card_line), indent(frame_line) + 2);
+    assert_eq!(indent(frame_line), indent(lines[at("heading \"Card\"")]));
+    // The state select is hidden until a country that has states is chosen.
+    assert!(!snap.contains("combobox \"State\""), "{snap}");
+    assert!(snap.contains("combobox \"Country\""), "{snap}");
+    let promo = ref_of(&snap, "textbox", "Promo code");
+    assert!(!promo.contains(':'), "a shadow root is in its host's document: {promo}");
+    // A ref into the frame works in every tool: type there, and the frame's own script sees it.
+    let (text, _) = agent.ok("browser_type", json!({"ref": card, "text": "4242424242424242"}));
+    assert!(text.contains("Typed 16 characters"), "{text}");
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(snap.contains(&format!("[ref={card}]: \"4242424242424242\"")), "{snap}");
+    agent.ok("browser_type", json!({"ref": promo, "text": "SAVE10"}));
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(snap.contains(&format!("[ref={promo}]: \"SAVE10\"")), "{snap}");
+}
+
+#[test]
+fn a_frame_prefix_that_names_no_frame_is_stale_and_a_malformed_one_is_refused() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("checkout.html")}));
+    let card = ref_of(&snap, "textbox", "Card number");
+    let local = card.split_once(':').unwrap().1;
+    let (code, _) = agent.fails("browser_click", json!({"ref": format!("f999999:{local}")}));
+    assert_eq!(code, "STALE_REF");
+    let (code, r) = agent.fails("browser_click", json!({"ref": format!("frame1:{local}")}));
+    assert_eq!(code, "BAD_ARGS");
+    assert_eq!(r["structuredContent"]["outcome"], "refused");
+}
