@@ -27,14 +27,13 @@ impl Codes {
         let code = auth::nonce()[..32].to_string();
         let mut codes = self.0.lock().unwrap();
         codes.retain(|_, at| at.elapsed() < CODE_LIFETIME);
-        if codes.len() >= MAX_OPEN_CODES {
-            if let Some(oldest) = codes
+        if codes.len() >= MAX_OPEN_CODES
+            && let Some(oldest) = codes
                 .iter()
                 .min_by_key(|(_, at)| **at)
                 .map(|(c, _)| c.clone())
-            {
-                codes.remove(&oldest);
-            }
+        {
+            codes.remove(&oldest);
         }
         codes.insert(code.clone(), Instant::now());
         code

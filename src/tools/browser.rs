@@ -4,24 +4,17 @@ use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::Deserialize;
-use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::Session;
+use super::args::{NoArgs, acts, check_url, parse, read_only, schema, timeout};
 use super::image::{self as shot, Shrunk};
 use super::spec::{Hints, Image, ToolOutput, ToolSpec};
 use crate::error::{Code, Outcome, ToolError};
 use crate::link::Request;
 use crate::policy::paths;
-use crate::protocol::{Scope, Target};
 
-const DEFAULT_TIMEOUT_MS: u64 = 30_000;
-const MAX_TIMEOUT_MS: u64 = 300_000;
 const READ_MAX_CHARS: usize = 20_000;
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields)]
-struct NoArgs {}
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -31,30 +24,6 @@ struct NavigateArgs {
     /// Return the lean snapshot of the new page (default true).
     include_snapshot: Option<bool>,
     /// Milliseconds to wait for the page to load (default 30000).
-    timeout: Option<u64>,
-}
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ClickArgs {
-    /// Ref from a snapshot, like e7k2f.
-    #[serde(rename = "ref")]
-    reference: String,
-    /// What the element is, in words (for messages and the audit log).
-    element: Option<String>,
-    timeout: Option<u64>,
-}
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct TypeArgs {
-    #[serde(rename = "ref")]
-    reference: String,
-    /// Replaces the field's text.
-    text: String,
-    /// Press Enter afterwards (submits the form).
-    submit: Option<bool>,
-    element: Option<String>,
     timeout: Option<u64>,
 }
 
@@ -108,102 +77,6 @@ struct CloseTabArgs {
     tab_id: Option<i64>,
 }
 
-fn schema<T: JsonSchema>() -> Value {
-    let mut v = serde_json::to_value(schemars::schema_for!(T)).expect("schemas serialize");
-    if let Some(o) = v.as_object_mut() {
-        o.remove("$schema");
-        o.remove("title");
-    }
-    v
-}
-
-fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolError> {
-    let args = if args.is_null() { json!({}) } else { args };
-    serde_json::from_value(args).map_err(|e| ToolError::bad_args(format!("{tool}: {e}")))
-}
-
-fn timeout(ms: Option<u64>) -> Result<Duration, ToolError> {
-    match ms.unwrap_or(DEFAULT_TIMEOUT_MS) {
-        0 => Err(ToolError::bad_args("timeout must be at least 1 ms")),
-        t if t > MAX_TIMEOUT_MS => Err(ToolError::bad_args(format!(
-            "timeout is at most {MAX_TIMEOUT_MS} ms"
-        ))),
-        t => Ok(Duration::from_millis(t)),
-    }
-}
-
-/// Only http, https and about URLs; anything else is refused by name before a byte is sent.
-fn check_url(url: &str) -> Result<(), ToolError> {
-    let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
-    match scheme.as_deref() {
-        Some("http") | Some("https") if url.len() > scheme.as_deref().map_or(0, str::len) + 3 => {
-            Ok(())
-        }
-        Some("about") => Ok(()),
-        Some(s)
-            if !s.is_empty()
-                && s.chars()
-                    .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c)) =>
-        {
-            Err(ToolError::bad_args(format!(
-                "{s}: URLs are not allowed; use an http, https or about URL"
-            )))
-        }
-        _ => Err(ToolError::bad_args(format!(
-            "{url:?} is not a URL; give one with http:// or https://"
-        ))),
-    }
-}
-
-/// A ref as snapshots write it: an optional frame prefix `fN:`, then `e` and five base-36
-/// characters, then `.N` (N >= 2) for a twin. Checked here so a malformed one never reaches a page.
-fn ref_arg(reference: &str) -> Result<(), ToolError> {
-    let (frame, local) = match reference.split_once(':') {
-        Some((f, rest)) => (Some(f), rest),
-        None => (None, reference),
-    };
-    let frame_ok = frame.is_none_or(|f| {
-        f.len() > 1 && f.starts_with('f') && f[1..].chars().all(|c| c.is_ascii_digit())
-    });
-    let (hash, twin) = match local.split_once('.') {
-        Some((h, n)) => (h, Some(n)),
-        None => (local, None),
-    };
-    let hash_ok = hash.len() == 6
-        && hash.starts_with('e')
-        && hash[1..].chars().all(|c| c.is_ascii_digit() || c.is_ascii_lowercase());
-    let twin_ok = twin.is_none_or(|n| n.parse::<u32>().is_ok_and(|n| n >= 2));
-    if frame_ok && hash_ok && twin_ok {
-        Ok(())
-    } else if !frame_ok {
-        Err(ToolError::bad_args(format!(
-            "{reference:?} has a malformed frame prefix; frame refs look like f3:e7k2fa"
-        )))
-    } else {
-        Err(ToolError::bad_args(format!(
-            "{reference:?} is not a ref from a snapshot (like e7k2fa, e7k2fa.2 or f3:e7k2fa)"
-        )))
-    }
-}
-
-fn read_only() -> Hints {
-    Hints {
-        read_only: true,
-        destructive: false,
-        idempotent: true,
-        open_world: false,
-    }
-}
-
-fn acts() -> Hints {
-    Hints {
-        read_only: false,
-        destructive: false,
-        idempotent: false,
-        open_world: true,
-    }
-}
-
 pub fn specs() -> Vec<ToolSpec> {
     vec![
         ToolSpec {
@@ -237,20 +110,6 @@ pub fn specs() -> Vec<ToolSpec> {
                 "url": {"type": "string"}, "title": {"type": "string"}, "snapshot": {"type": "string"},
                 "refs": {"type": "integer"}, "capped": {"type": "boolean"}}, "required": ["snapshot"]})),
             hints: read_only(),
-        },
-        ToolSpec {
-            name: "browser_click",
-            description: "Click an element by ref.",
-            input_schema: schema::<ClickArgs>(),
-            output_schema: Some(action_schema()),
-            hints: acts(),
-        },
-        ToolSpec {
-            name: "browser_type",
-            description: "Replace a field's text by ref; submit presses Enter.",
-            input_schema: schema::<TypeArgs>(),
-            output_schema: Some(action_schema()),
-            hints: acts(),
         },
         ToolSpec {
             name: "browser_read_page",
@@ -302,51 +161,7 @@ pub fn specs() -> Vec<ToolSpec> {
     ]
 }
 
-fn action_schema() -> Value {
-    json!({"type": "object", "properties": {
-        "outcome": {"type": "string"}, "navigated": {"type": "boolean"}, "url": {"type": ["string", "null"]},
-        "element": {"type": "string"}, "retagged": {"type": "boolean"}}, "required": ["outcome", "navigated"]})
-}
-
 impl Session {
-    async fn page(
-        &self,
-        tool: &str,
-        args: Value,
-        mutates: bool,
-        wait: Duration,
-    ) -> Result<Value, ToolError> {
-        let req = Request {
-            tool: tool.into(),
-            scope: Scope::Tab,
-            target: Target::default(),
-            mutates,
-            args,
-            timeout: wait,
-        };
-        Ok(self.relay(req).await?.0)
-    }
-
-    async fn browser_scoped(
-        &self,
-        tool: &str,
-        tab: Option<i64>,
-        args: Value,
-        mutates: bool,
-    ) -> Result<Value, ToolError> {
-        let target = Target { browser: None, tab };
-        let req = Request {
-            tool: tool.into(),
-            scope: Scope::Browser,
-            target,
-            mutates,
-            args,
-            timeout: Duration::from_secs(15),
-        };
-        Ok(self.relay(req).await?.0)
-    }
-
-    /// Runs one browser tool. `Ok(None)` means the name is not a browser tool.
     pub(super) async fn browser_tool(
         &self,
         name: &str,
@@ -356,8 +171,6 @@ impl Session {
             "browser_status" => self.status().await,
             "browser_navigate" => self.navigate(args).await,
             "browser_snapshot" => self.snapshot(args).await,
-            "browser_click" => self.click(args).await,
-            "browser_type" => self.type_text(args).await,
             "browser_read_page" => self.read(args).await,
             "browser_screenshot" => self.screenshot(args).await,
             "browser_list_tabs" => self.list_tabs(args).await,
@@ -490,43 +303,6 @@ impl Session {
             json!({"url": snap["url"], "title": snap["title"], "snapshot": body,
             "refs": snap["refs"], "capped": snap["capped"]}),
         ))
-    }
-
-    async fn click(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        let a: ClickArgs = parse("browser_click", args)?;
-        ref_arg(&a.reference)?;
-        let wait = timeout(a.timeout)?;
-        let r = self
-            .page("click", json!({"ref": a.reference}), true, wait)
-            .await?;
-        Ok(action_output(
-            format!("Clicked {}", named(&a.element, &r)),
-            r,
-        ))
-    }
-
-    async fn type_text(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        let a: TypeArgs = parse("browser_type", args)?;
-        ref_arg(&a.reference)?;
-        let wait = timeout(a.timeout)?;
-        let submit = a.submit.unwrap_or(false);
-        let r = self
-            .page(
-                "type",
-                json!({"ref": a.reference, "text": a.text, "submit": submit}),
-                true,
-                wait,
-            )
-            .await?;
-        let mut head = format!(
-            "Typed {} characters into {}",
-            r["chars"],
-            named(&a.element, &r)
-        );
-        if submit {
-            head.push_str(" and pressed Enter");
-        }
-        Ok(action_output(head, r))
     }
 
     async fn read(&self, args: Value) -> Result<ToolOutput, ToolError> {
@@ -717,94 +493,5 @@ impl Session {
             format!("Closed tab {tab}"),
             json!({"closed": tab}),
         ))
-    }
-}
-
-/// The element as the caller named it, with what the page says it is.
-fn named(element: &Option<String>, r: &Value) -> String {
-    let found = r["element"].as_str().unwrap_or("the element");
-    match element {
-        Some(words) => format!("{words} ({found})"),
-        None => found.to_string(),
-    }
-}
-
-fn action_output(head: String, r: Value) -> ToolOutput {
-    let navigated = r["navigated"].as_bool().unwrap_or(false);
-    let mut text = head;
-    if navigated {
-        text.push_str(&format!(
-            "; the page navigated to {}",
-            r["url"].as_str().unwrap_or("?")
-        ));
-        if r["settled"] == false {
-            text.push_str(" (still loading)");
-        }
-    } else if let Some(err) = r["navigationError"].as_str() {
-        text.push_str(&format!("; a navigation started and failed: {err}"));
-    } else {
-        text.push_str("; no navigation");
-    }
-    if r["retagged"] == true {
-        text.push_str(" (ref re-resolved after the page re-rendered)");
-    }
-    ToolOutput::new(
-        text,
-        json!({"outcome": Outcome::Done, "navigated": navigated, "url": r["url"],
-        "element": r["element"], "retagged": r["retagged"].as_bool().unwrap_or(false)}),
-    )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_http_https_and_about_urls_pass() {
-        for ok in ["http://127.0.0.1:8/x", "https://example.com", "about:blank"] {
-            assert!(check_url(ok).is_ok(), "{ok}");
-        }
-        for (bad, named) in [
-            ("javascript:alert(1)", "javascript"),
-            ("file:///etc/passwd", "file"),
-            ("data:text/html,hi", "data"),
-            ("chrome://settings", "chrome"),
-        ] {
-            let e = check_url(bad).unwrap_err();
-            assert_eq!(e.code, Code::BadArgs);
-            assert!(e.message.starts_with(named), "{}", e.message);
-        }
-        assert!(check_url("example.com").is_err());
-    }
-
-    #[test]
-    fn refs_are_checked_before_sending() {
-        assert!(ref_arg("e7k2fa").is_ok());
-        assert!(ref_arg("e7k2fa.2").is_ok());
-        assert!(ref_arg("f12:e7k2fa.3").is_ok());
-        for bad in ["f:e7k2fa", "fx:e7k2fa", "12:e7k2fa", "f1:f2:e7k2fa", "f1:"] {
-            let e = ref_arg(bad).unwrap_err();
-            assert_eq!(e.code, Code::BadArgs, "{bad}");
-        }
-        assert!(ref_arg("fx:e7k2fa").unwrap_err().message.contains("frame prefix"));
-        for bad in ["", "e1", "x7k2fa", "e7k2fa.1", "e7k2fa.x", "E7K2FA"] {
-            assert!(ref_arg(bad).is_err(), "{bad}");
-        }
-    }
-
-    #[test]
-    fn unknown_arguments_are_refused() {
-        let e = parse::<ClickArgs>("browser_click", json!({"ref": "e1", "bogus": 1}))
-            .err()
-            .unwrap();
-        assert_eq!(e.code, Code::BadArgs);
-        assert!(e.message.contains("bogus"));
-    }
-
-    #[test]
-    fn every_tool_has_an_object_schema() {
-        for spec in specs() {
-            assert_eq!(spec.input_schema["type"], "object", "{}", spec.name);
-        }
     }
 }

@@ -1,6 +1,8 @@
 //! The tool layer shared by the MCP server and the CLI: one session per agent, the same call
 //! giving the same result and the same error text in both.
 
+mod act;
+mod args;
 mod browser;
 pub mod context;
 mod image;
@@ -15,12 +17,13 @@ use crate::context::ContextEnv;
 use crate::error::{Code, Outcome, ToolError};
 use crate::launch::{self, LaunchOptions, Launched};
 use crate::link::{Link, LinkState, Reply, Request};
-use crate::protocol::{PeerInfo, Scope};
+use crate::protocol::{PeerInfo, Scope, Target};
 use spec::{ToolOutput, ToolSpec};
 
 /// Every tool, in the order clients list them.
 pub fn specs() -> Vec<ToolSpec> {
     let mut all = browser::specs();
+    all.extend(act::specs());
     all.extend(context::specs());
     all
 }
@@ -70,6 +73,9 @@ impl Session {
     pub async fn call(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
         if context::TOOL_NAMES.contains(&name) {
             return context::call(name, args, &self.context_env).await;
+        }
+        if let Some(result) = self.act_tool(name, args.clone()).await {
+            return result;
         }
         match self.browser_tool(name, args).await {
             Some(result) => result,
@@ -127,6 +133,46 @@ impl Session {
         *self.pinned_browser.lock().unwrap() = Some(browser_id);
     }
 
+    /// A call on this agent's tab (opened in the background on first use).
+    async fn page(
+        &self,
+        tool: &str,
+        args: Value,
+        mutates: bool,
+        wait: Duration,
+    ) -> Result<Value, ToolError> {
+        let req = Request {
+            tool: tool.into(),
+            scope: Scope::Tab,
+            target: Target::default(),
+            mutates,
+            args,
+            timeout: wait,
+        };
+        Ok(self.relay(req).await?.0)
+    }
+
+    /// A call on the browser, naming a tab or none.
+    async fn browser_scoped(
+        &self,
+        tool: &str,
+        tab: Option<i64>,
+        args: Value,
+        mutates: bool,
+    ) -> Result<Value, ToolError> {
+        let target = Target { browser: None, tab };
+        let req = Request {
+            tool: tool.into(),
+            scope: Scope::Browser,
+            target,
+            mutates,
+            args,
+            timeout: Duration::from_secs(15),
+        };
+        Ok(self.relay(req).await?.0)
+    }
+
+    /// Runs one browser tool. `Ok(None)` means the name is not a browser tool.
     fn link_state(&self) -> LinkState {
         self.link.state()
     }

@@ -1,0 +1,184 @@
+//! What every tool's arguments share: strict parsing, schemas, timeouts, URL and ref checks, and
+//! the MCP hints. All checks run before anything is sent.
+
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::Deserialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use super::spec::Hints;
+use crate::error::ToolError;
+
+pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+pub const MAX_TIMEOUT_MS: u64 = 300_000;
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct NoArgs {}
+
+pub fn schema<T: JsonSchema>() -> Value {
+    let mut v = serde_json::to_value(schemars::schema_for!(T)).expect("schemas serialize");
+    if let Some(o) = v.as_object_mut() {
+        o.remove("$schema");
+        o.remove("title");
+    }
+    v
+}
+
+pub fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolError> {
+    let args = if args.is_null() { json!({}) } else { args };
+    serde_json::from_value(args).map_err(|e| ToolError::bad_args(format!("{tool}: {e}")))
+}
+
+pub fn timeout(ms: Option<u64>) -> Result<Duration, ToolError> {
+    match ms.unwrap_or(DEFAULT_TIMEOUT_MS) {
+        0 => Err(ToolError::bad_args("timeout must be at least 1 ms")),
+        t if t > MAX_TIMEOUT_MS => Err(ToolError::bad_args(format!(
+            "timeout is at most {MAX_TIMEOUT_MS} ms"
+        ))),
+        t => Ok(Duration::from_millis(t)),
+    }
+}
+
+/// Only http, https and about URLs; anything else is refused by name before a byte is sent.
+pub fn check_url(url: &str) -> Result<(), ToolError> {
+    let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
+    match scheme.as_deref() {
+        Some("http") | Some("https") if url.len() > scheme.as_deref().map_or(0, str::len) + 3 => {
+            Ok(())
+        }
+        Some("about") => Ok(()),
+        Some(s)
+            if !s.is_empty()
+                && s.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || "+.-".contains(c)) =>
+        {
+            Err(ToolError::bad_args(format!(
+                "{s}: URLs are not allowed; use an http, https or about URL"
+            )))
+        }
+        _ => Err(ToolError::bad_args(format!(
+            "{url:?} is not a URL; give one with http:// or https://"
+        ))),
+    }
+}
+
+/// A ref as snapshots write it: an optional frame prefix `fN:`, then `e` and five base-36
+/// characters, then `.N` (N >= 2) for a twin. Checked here so a malformed one never reaches a page.
+pub fn ref_arg(reference: &str) -> Result<(), ToolError> {
+    let (frame, local) = match reference.split_once(':') {
+        Some((f, rest)) => (Some(f), rest),
+        None => (None, reference),
+    };
+    let frame_ok = frame.is_none_or(|f| {
+        f.len() > 1 && f.starts_with('f') && f[1..].chars().all(|c| c.is_ascii_digit())
+    });
+    let (hash, twin) = match local.split_once('.') {
+        Some((h, n)) => (h, Some(n)),
+        None => (local, None),
+    };
+    let hash_ok = hash.len() == 6
+        && hash.starts_with('e')
+        && hash[1..]
+            .chars()
+            .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase());
+    let twin_ok = twin.is_none_or(|n| n.parse::<u32>().is_ok_and(|n| n >= 2));
+    if frame_ok && hash_ok && twin_ok {
+        Ok(())
+    } else if !frame_ok {
+        Err(ToolError::bad_args(format!(
+            "{reference:?} has a malformed frame prefix; frame refs look like f3:e7k2fa"
+        )))
+    } else {
+        Err(ToolError::bad_args(format!(
+            "{reference:?} is not a ref from a snapshot (like e7k2fa, e7k2fa.2 or f3:e7k2fa)"
+        )))
+    }
+}
+
+pub fn read_only() -> Hints {
+    Hints {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    }
+}
+
+pub fn acts() -> Hints {
+    Hints {
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+        open_world: true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Code;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(deny_unknown_fields)]
+    #[allow(dead_code)]
+    struct Strict {
+        r#ref: String,
+    }
+
+    #[test]
+    fn only_http_https_and_about_urls_pass() {
+        for ok in ["http://127.0.0.1:8/x", "https://example.com", "about:blank"] {
+            assert!(check_url(ok).is_ok(), "{ok}");
+        }
+        for (bad, named) in [
+            ("javascript:alert(1)", "javascript"),
+            ("file:///etc/passwd", "file"),
+            ("data:text/html,hi", "data"),
+            ("chrome://settings", "chrome"),
+        ] {
+            let e = check_url(bad).unwrap_err();
+            assert_eq!(e.code, Code::BadArgs);
+            assert!(e.message.starts_with(named), "{}", e.message);
+        }
+        assert!(check_url("example.com").is_err());
+    }
+
+    #[test]
+    fn refs_are_checked_before_sending() {
+        assert!(ref_arg("e7k2fa").is_ok());
+        assert!(ref_arg("e7k2fa.2").is_ok());
+        assert!(ref_arg("f12:e7k2fa.3").is_ok());
+        for bad in ["f:e7k2fa", "fx:e7k2fa", "12:e7k2fa", "f1:f2:e7k2fa", "f1:"] {
+            let e = ref_arg(bad).unwrap_err();
+            assert_eq!(e.code, Code::BadArgs, "{bad}");
+        }
+        assert!(
+            ref_arg("fx:e7k2fa")
+                .unwrap_err()
+                .message
+                .contains("frame prefix")
+        );
+        for bad in ["", "e1", "x7k2fa", "e7k2fa.1", "e7k2fa.x", "E7K2FA"] {
+            assert!(ref_arg(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn unknown_arguments_are_refused() {
+        let e = parse::<Strict>("browser_click", json!({"ref": "e1", "bogus": 1}))
+            .err()
+            .unwrap();
+        assert_eq!(e.code, Code::BadArgs);
+        assert!(e.message.contains("bogus"));
+    }
+
+    #[test]
+    fn every_tool_has_an_object_schema() {
+        for spec in crate::tools::specs() {
+            assert_eq!(spec.input_schema["type"], "object", "{}", spec.name);
+        }
+    }
+}
