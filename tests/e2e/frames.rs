@@ -10,7 +10,10 @@ fn the_snapshot_covers_a_cross_origin_frame_and_an_open_shadow_root() {
     let s = shared();
     let mut agent = s.agent();
     let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("checkout.html")}));
-    let frame_line = snap.lines().find(|l| l.trim_start().starts_with("- frame ")).unwrap_or_else(|| panic!("no frame block:\n{snap}"));
+    let frame_line = snap
+        .lines()
+        .find(|l| l.trim_start().starts_with("- frame "))
+        .unwrap_or_else(|| panic!("no frame block:\n{snap}"));
     assert!(frame_line.ends_with(&s.b("card.html")), "{frame_line}");
     let card = ref_of(&snap, "textbox", "Card number");
     assert!(card.starts_with('f') && card.contains(":e"), "{card}");
@@ -18,7 +21,7 @@ fn the_snapshot_covers_a_cross_origin_frame_and_an_open_shadow_root() {
     // lines are indented under it.
     let lines: Vec<&str> = snap.lines().collect();
     let at = |needle: &str| lines.iter().position(|l| l.contains(needle)).unwrap();
-    assert_eq!(at("- frame ") , at("heading \"Card\"") + 1, "{snap}");
+    assert_eq!(at("- frame "), at("heading \"Card\"") + 1, "{snap}");
     let indent = |l: &str| l.len() - l.trim_start().len();
     let card_line = lines[at(&format!("[ref={card}]"))];
     assert_eq!(indent(card_line), indent(frame_line) + 2);
@@ -27,15 +30,27 @@ fn the_snapshot_covers_a_cross_origin_frame_and_an_open_shadow_root() {
     assert!(!snap.contains("combobox \"State\""), "{snap}");
     assert!(snap.contains("combobox \"Country\""), "{snap}");
     let promo = ref_of(&snap, "textbox", "Promo code");
-    assert!(!promo.contains(':'), "a shadow root is in its host's document: {promo}");
+    assert!(
+        !promo.contains(':'),
+        "a shadow root is in its host's document: {promo}"
+    );
     // A ref into the frame works in every tool: type there, and the frame's own script sees it.
-    let (text, _) = agent.ok("browser_type", json!({"ref": card, "text": "4242424242424242"}));
+    let (text, _) = agent.ok(
+        "browser_type",
+        json!({"ref": card, "text": "4242424242424242"}),
+    );
     assert!(text.contains("Typed 16 characters"), "{text}");
     let (snap, _) = agent.ok("browser_snapshot", json!({}));
-    assert!(snap.contains(&format!("[ref={card}]: \"4242424242424242\"")), "{snap}");
+    assert!(
+        snap.contains(&format!("[ref={card}]: \"4242424242424242\"")),
+        "{snap}"
+    );
     agent.ok("browser_type", json!({"ref": promo, "text": "SAVE10"}));
     let (snap, _) = agent.ok("browser_snapshot", json!({}));
-    assert!(snap.contains(&format!("[ref={promo}]: \"SAVE10\"")), "{snap}");
+    assert!(
+        snap.contains(&format!("[ref={promo}]: \"SAVE10\"")),
+        "{snap}"
+    );
 }
 
 #[test]
