@@ -1,9 +1,10 @@
 // The tools as the browser runs them: chrome.* orchestration around the page scripts.
 import { ToolError, getTab } from './errors.js';
 import { runInPage } from './page.js';
-import { navigate, act } from './navigation.js';
+import { navigate } from './navigation.js';
 import { screenshot } from './capture.js';
 import { snapshotTab } from './outline.js';
+import { interactions } from './interact.js';
 
 export { ToolError };
 
@@ -22,6 +23,7 @@ function tabInfo(t) {
 }
 
 export async function handle(tool, tabId, args, timeoutMs) {
+  if (Object.hasOwn(interactions, tool)) return interactions[tool](tabId, args, timeoutMs);
   switch (tool) {
     case 'tab.open': {
       const url = args.url || 'about:blank';
@@ -37,9 +39,6 @@ export async function handle(tool, tabId, args, timeoutMs) {
       return { closed: tabId };
     case 'navigate':
       return navigate(tabId, args, timeoutMs);
-    case 'click':
-    case 'type':
-      return act(tabId, tool, args, timeoutMs);
     case 'snapshot':
     case 'read': {
       const tab = await getTab(tabId);
