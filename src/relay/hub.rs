@@ -108,22 +108,21 @@ impl Hub {
     /// Resolves when no peer has been connected for `idle`.
     pub async fn idled_out(&self, idle: Duration) {
         loop {
+            // Listen before looking, so a peer leaving between the look and the wait still wakes us.
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
             let empty = {
                 let r = self.roster();
                 r.controllers.is_empty() && r.browsers.is_empty()
             };
             if empty {
                 tokio::select! {
-                    _ = tokio::time::sleep(idle) => {
-                        let r = self.roster();
-                        if r.controllers.is_empty() && r.browsers.is_empty() {
-                            return;
-                        }
-                    }
-                    _ = self.changed.notified() => {}
+                    _ = tokio::time::sleep(idle) => return,
+                    _ = changed => {}
                 }
             } else {
-                self.changed.notified().await;
+                changed.await;
             }
         }
     }

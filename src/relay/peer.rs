@@ -114,7 +114,10 @@ pub async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
             }
             Ok(_) => {
                 let _ = tx
-                    .send(Outgoing::Close(close::WRONG_ENVELOPE, "expected hello"))
+                    .send(Outgoing::Close(
+                        close::WRONG_ENVELOPE,
+                        "expected a hello for this endpoint's role",
+                    ))
                     .await;
                 let _ = writer.await;
                 return;
@@ -172,6 +175,17 @@ pub async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
     }
     drop(tx);
     let _ = writer.await;
+    // Read (and drop) what the peer still has in flight until it answers the close: a socket
+    // closed with unread data is reset by the kernel, and the reset would swallow our close
+    // frame, so a flooding peer would never learn why it was cut off.
+    let drain = async {
+        while let Some(Ok(msg)) = stream.next().await {
+            if matches!(msg, Message::Close(_)) {
+                break;
+            }
+        }
+    };
+    let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
 }
 
 /// axum wraps tungstenite's error; this names it to tell a size breach from a dropped socket.

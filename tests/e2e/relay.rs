@@ -505,7 +505,10 @@ async fn a_hello_for_the_other_role_is_a_wrong_envelope() {
     .await;
     assert_eq!(
         closed(&mut ws).await,
-        (close::WRONG_ENVELOPE, "expected hello".into())
+        (
+            close::WRONG_ENVELOPE,
+            "expected a hello for this endpoint's role".into()
+        )
     );
 
     let mut ws = open(relay.port, "/browser", Some(EXTENSION_ORIGIN))
@@ -520,7 +523,10 @@ async fn a_hello_for_the_other_role_is_a_wrong_envelope() {
     .await;
     assert_eq!(
         closed(&mut ws).await,
-        (close::WRONG_ENVELOPE, "expected hello".into())
+        (
+            close::WRONG_ENVELOPE,
+            "expected a hello for this endpoint's role".into()
+        )
     );
 }
 
@@ -532,7 +538,10 @@ async fn anything_but_a_hello_first_is_refused() {
     send(&mut ws, &Frame::Ping).await;
     assert_eq!(
         closed(&mut ws).await,
-        (close::WRONG_ENVELOPE, "expected hello".into())
+        (
+            close::WRONG_ENVELOPE,
+            "expected a hello for this endpoint's role".into()
+        )
     );
 
     let mut ws = open(relay.port, "/controller", None).await.unwrap();
@@ -701,10 +710,8 @@ async fn a_controller_frame_over_one_mib_closes_with_1009() {
     );
 }
 
-// RELAY BUG (reported, not fixed here; this test fails until the relay is fixed): the relay
-// queues close 4008 and then drops the TCP connection at once, with the flood's unread frames
-// still in its receive buffer. The kernel answers with a reset, which discards the close frame
-// on the peer's side: the flooder sees ECONNRESET (a browser's WebSocket sees 1006), never why.
+// A flooding peer must learn why it was cut off: the relay reads out what is in flight after
+// queueing its close, so the kernel does not reset the connection and swallow the close frame.
 #[tokio::test]
 async fn a_flood_of_frames_closes_with_4008() {
     let relay = shared_relay();
