@@ -1,7 +1,7 @@
 // The tools as the browser runs them: chrome.* orchestration around the page scripts.
 import { ToolError, getTab } from './errors.js';
 import { runInPage } from './page.js';
-import { navigate } from './navigation.js';
+import { navigate, history } from './navigation.js';
 import { screenshot } from './capture.js';
 import { snapshotTab } from './outline.js';
 import { interactions } from './interact.js';
@@ -39,6 +39,8 @@ export async function handle(tool, tabId, args, timeoutMs) {
       return { closed: tabId };
     case 'navigate':
       return navigate(tabId, args, timeoutMs);
+    case 'history':
+      return history(tabId, args, timeoutMs);
     case 'snapshot':
     case 'read': {
       const tab = await getTab(tabId);

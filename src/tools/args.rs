@@ -4,8 +4,8 @@
 use std::time::Duration;
 
 use schemars::JsonSchema;
-use serde::Deserialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::spec::Hints;
@@ -116,6 +116,86 @@ pub fn acts() -> Hints {
     }
 }
 
+/// What "finished" means after a page-changing call.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+pub enum WaitUntil {
+    None,
+    Auto,
+    Load,
+    Networkidle,
+}
+
+#[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+pub enum Include {
+    Snapshot,
+}
+
+/// The arguments every page-changing tool shares: how long to wait after it, and whether to
+/// answer with the fresh snapshot. Kept apart from each tool's own arguments (serde cannot
+/// flatten into a struct that refuses unknown fields), and merged into its schema.
+#[derive(Deserialize, JsonSchema, Default, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct AfterAction {
+    /// none, auto (DOM settled; default for actions), load (default for navigation), networkidle.
+    pub wait_until: Option<WaitUntil>,
+    /// Cap in ms on that wait (default 1000).
+    pub settle_ms: Option<u64>,
+    /// "snapshot": answer with the fresh snapshot too.
+    pub include: Option<Include>,
+}
+
+const AFTER_KEYS: [&str; 3] = ["waitUntil", "settleMs", "include"];
+pub const MAX_SETTLE_MS: u64 = 30_000;
+
+impl AfterAction {
+    /// Takes the shared keys out of `args`, checked; returns the tool's own arguments.
+    pub fn split(tool: &str, args: Value) -> Result<(Value, AfterAction), ToolError> {
+        let mut args = if args.is_null() { json!({}) } else { args };
+        let mut after = serde_json::Map::new();
+        if let Some(obj) = args.as_object_mut() {
+            for key in AFTER_KEYS {
+                if let Some(v) = obj.remove(key) {
+                    after.insert(key.to_string(), v);
+                }
+            }
+        }
+        let after: AfterAction = parse(tool, Value::Object(after))?;
+        if after.settle_ms.is_some_and(|ms| ms > MAX_SETTLE_MS) {
+            return Err(ToolError::bad_args(format!(
+                "settleMs is at most {MAX_SETTLE_MS}"
+            )));
+        }
+        Ok((args, after))
+    }
+
+    /// The wait as the extension reads it.
+    pub fn wire(&self) -> Value {
+        json!({"waitUntil": self.wait_until, "settleMs": self.settle_ms})
+    }
+
+    pub fn wants_snapshot(&self) -> bool {
+        self.include == Some(Include::Snapshot)
+    }
+}
+
+/// A tool's schema with the shared after-action arguments added.
+pub fn schema_after<T: JsonSchema>() -> Value {
+    let mut own = schema::<T>();
+    let shared = schema::<AfterAction>();
+    if let (Some(props), Some(extra)) = (
+        own["properties"].as_object_mut(),
+        shared["properties"].as_object(),
+    ) {
+        props.extend(extra.clone());
+    }
+    if let Some(defs) = shared.get("$defs") {
+        own["$defs"] = defs.clone();
+    }
+    own
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -173,6 +253,22 @@ mod tests {
             .unwrap();
         assert_eq!(e.code, Code::BadArgs);
         assert!(e.message.contains("bogus"));
+    }
+
+    #[test]
+    fn after_action_arguments_are_split_out_and_checked() {
+        let (own, after) = AfterAction::split(
+            "t",
+            json!({"ref": "e1", "waitUntil": "networkidle", "include": "snapshot"}),
+        )
+        .unwrap();
+        assert_eq!(own, json!({"ref": "e1"}));
+        assert_eq!(after.wait_until, Some(WaitUntil::Networkidle));
+        assert!(after.wants_snapshot());
+        let e = AfterAction::split("t", json!({"include": "screenshot"})).unwrap_err();
+        assert_eq!(e.code, Code::BadArgs);
+        assert!(AfterAction::split("t", json!({"settleMs": 999_999})).is_err());
+        assert!(AfterAction::split("t", json!({"waitUntil": "idle"})).is_err());
     }
 
     #[test]

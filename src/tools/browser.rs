@@ -7,7 +7,9 @@ use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::Session;
-use super::args::{NoArgs, acts, check_url, parse, read_only, schema, timeout};
+use super::args::{
+    AfterAction, NoArgs, acts, check_url, parse, read_only, schema, schema_after, timeout,
+};
 use super::image::{self as shot, Shrunk};
 use super::spec::{Hints, Image, ToolOutput, ToolSpec};
 use crate::error::{Code, Outcome, ToolError};
@@ -19,11 +21,21 @@ const READ_MAX_CHARS: usize = 20_000;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct NavigateArgs {
-    /// http, https or about URL.
-    url: String,
+    /// http, https or about URL (omit with reload).
+    url: Option<String>,
+    /// Reload the current page instead.
+    reload: Option<bool>,
+    /// With reload: bypass the cache.
+    ignore_cache: Option<bool>,
     /// Return the lean snapshot of the new page (default true).
     include_snapshot: Option<bool>,
     /// Milliseconds to wait for the page to load (default 30000).
+    timeout: Option<u64>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct HistoryArgs {
     timeout: Option<u64>,
 }
 
@@ -92,15 +104,26 @@ pub fn specs() -> Vec<ToolSpec> {
         ToolSpec {
             name: "browser_navigate",
             description: "Load a URL in this agent's tab and wait for it; returns the lean snapshot.",
-            input_schema: schema::<NavigateArgs>(),
-            output_schema: Some(json!({"type": "object", "properties": {
-                "outcome": {"type": "string"}, "settled": {"type": "boolean"}, "elapsedMs": {"type": "integer"},
-                "url": {"type": "string"}, "title": {"type": "string"}, "snapshot": {"type": "string"}},
-                "required": ["outcome", "settled", "url"]})),
+            input_schema: schema_after::<NavigateArgs>(),
+            output_schema: Some(navigation_schema()),
             hints: Hints {
                 idempotent: true,
                 ..acts()
             },
+        },
+        ToolSpec {
+            name: "browser_go_back",
+            description: "Go back in this agent's tab's history.",
+            input_schema: schema_after::<HistoryArgs>(),
+            output_schema: Some(navigation_schema()),
+            hints: acts(),
+        },
+        ToolSpec {
+            name: "browser_go_forward",
+            description: "Go forward in this agent's tab's history.",
+            input_schema: schema_after::<HistoryArgs>(),
+            output_schema: Some(navigation_schema()),
+            hints: acts(),
         },
         ToolSpec {
             name: "browser_snapshot",
@@ -161,6 +184,13 @@ pub fn specs() -> Vec<ToolSpec> {
     ]
 }
 
+fn navigation_schema() -> Value {
+    json!({"type": "object", "properties": {
+        "outcome": {"type": "string"}, "settled": {"type": "boolean"}, "elapsedMs": {"type": "integer"},
+        "url": {"type": "string"}, "title": {"type": "string"}, "snapshot": {"type": "string"}},
+        "required": ["outcome", "settled", "url"]})
+}
+
 impl Session {
     pub(super) async fn browser_tool(
         &self,
@@ -170,6 +200,8 @@ impl Session {
         Some(match name {
             "browser_status" => self.status().await,
             "browser_navigate" => self.navigate(args).await,
+            "browser_go_back" => self.history(name, "back", args).await,
+            "browser_go_forward" => self.history(name, "forward", args).await,
             "browser_snapshot" => self.snapshot(args).await,
             "browser_read_page" => self.read(args).await,
             "browser_screenshot" => self.screenshot(args).await,
@@ -241,45 +273,76 @@ impl Session {
     }
 
     async fn navigate(&self, args: Value) -> Result<ToolOutput, ToolError> {
+        let (args, after) = AfterAction::split("browser_navigate", args)?;
         let a: NavigateArgs = parse("browser_navigate", args)?;
-        check_url(&a.url)?;
-        let wait = timeout(a.timeout)?;
+        let reload = a.reload.unwrap_or(false);
+        let call = match (&a.url, reload) {
+            (Some(url), false) => {
+                check_url(url)?;
+                json!({"url": url, "after": after.wire()})
+            }
+            (None, true) => {
+                json!({"reload": true, "ignoreCache": a.ignore_cache.unwrap_or(false), "after": after.wire()})
+            }
+            _ => return Err(ToolError::bad_args("give url, or reload: true, not both")),
+        };
+        if a.ignore_cache.is_some() && !reload {
+            return Err(ToolError::bad_args("ignoreCache goes with reload: true"));
+        }
         let nav = self
-            .page("navigate", json!({"url": a.url}), true, wait)
+            .page("navigate", call, true, timeout(a.timeout)?)
             .await?;
+        let requested = a.url.as_deref().unwrap_or("the reload");
+        let snapshot = a.include_snapshot.unwrap_or(true) || after.wants_snapshot();
+        Ok(self.navigation_output(nav, requested, snapshot).await)
+    }
+
+    async fn history(
+        &self,
+        name: &str,
+        direction: &str,
+        args: Value,
+    ) -> Result<ToolOutput, ToolError> {
+        let (args, after) = AfterAction::split(name, args)?;
+        let a: HistoryArgs = parse(name, args)?;
+        let call = json!({"direction": direction, "after": after.wire()});
+        let nav = self
+            .page("history", call, true, timeout(a.timeout)?)
+            .await?;
+        Ok(self
+            .navigation_output(nav, &format!("going {direction}"), after.wants_snapshot())
+            .await)
+    }
+
+    /// One line on where the tab went and whether it settled, then the snapshot when asked.
+    async fn navigation_output(&self, nav: Value, requested: &str, snapshot: bool) -> ToolOutput {
         let settled = nav["settled"].as_bool().unwrap_or(false);
         let url = nav["url"].as_str().unwrap_or("").to_string();
         let title = nav["title"].as_str().unwrap_or("");
         let ms = nav["elapsedMs"].as_u64().unwrap_or(0);
-        let mut text = if settled {
-            format!("Navigated to {url} \"{title}\" (settled in {ms} ms)")
-        } else {
-            format!(
-                "Navigation to {} had not finished after {ms} ms; the tab shows {url}",
-                a.url
-            )
+        let verb = match nav["what"].as_str() {
+            Some("reload") => "Reloaded",
+            Some("back") => "Went back to",
+            Some("forward") => "Went forward to",
+            _ => "Navigated to",
         };
-        let mut data = json!({"outcome": if settled { Outcome::Done } else { Outcome::Partial },
-            "settled": settled, "elapsedMs": ms, "url": url, "title": title});
-        if a.include_snapshot.unwrap_or(true) && settled {
-            match self
-                .page("snapshot", json!({}), false, Duration::from_secs(15))
-                .await
-            {
-                Ok(snap) => {
-                    let body = snap["text"].as_str().unwrap_or("");
-                    text.push_str("\n\n");
-                    text.push_str(body);
-                    data["snapshot"] = json!(body);
-                }
-                Err(e) => text.push_str(&format!("\n(no snapshot: {})", e.text())),
-            }
-        }
+        let text = if settled {
+            format!("{verb} {url} \"{title}\" (settled in {ms} ms)")
+        } else {
+            format!("{requested} had not settled after {ms} ms; the tab shows {url}")
+        };
+        let outcome = if settled {
+            Outcome::Done
+        } else {
+            Outcome::Partial
+        };
+        let data = json!({"outcome": outcome, "settled": settled, "elapsedMs": ms, "url": url, "title": title});
         let mut out = ToolOutput::new(text, data);
-        if !settled {
-            out.outcome = Outcome::Partial;
+        out.outcome = outcome;
+        if snapshot && settled {
+            self.append_snapshot(&mut out).await;
         }
-        Ok(out)
+        out
     }
 
     async fn snapshot(&self, args: Value) -> Result<ToolOutput, ToolError> {

@@ -173,6 +173,29 @@ impl Session {
     }
 
     /// Runs one browser tool. `Ok(None)` means the name is not a browser tool.
+    /// Adds the tab's fresh lean snapshot to a result (`include: "snapshot"`, navigations).
+    pub(super) async fn append_snapshot(&self, out: &mut ToolOutput) {
+        match self
+            .page(
+                "snapshot",
+                serde_json::json!({}),
+                false,
+                Duration::from_secs(15),
+            )
+            .await
+        {
+            Ok(snap) => {
+                let body = snap["text"].as_str().unwrap_or("");
+                out.text.push_str("\n\n");
+                out.text.push_str(body);
+                if let Some(data) = out.structured.as_mut().and_then(|d| d.as_object_mut()) {
+                    data.insert("snapshot".into(), serde_json::json!(body));
+                }
+            }
+            Err(e) => out.text.push_str(&format!("\n(no snapshot: {})", e.text())),
+        }
+    }
+
     fn link_state(&self) -> LinkState {
         self.link.state()
     }

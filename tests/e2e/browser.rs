@@ -94,7 +94,7 @@ fn a_navigation_that_outlasts_its_timeout_is_reported_unsettled() {
     );
     assert_eq!(data["settled"], false);
     assert_eq!(data["outcome"], "partial");
-    assert!(text.contains("had not finished"), "{text}");
+    assert!(text.contains("had not settled after"), "{text}");
 }
 
 #[test]
@@ -473,5 +473,84 @@ fn a_web_page_cannot_open_a_socket_to_the_relay() {
     assert!(
         snap.contains("/browser refused, /controller refused"),
         "{snap}"
+    );
+}
+
+#[test]
+fn back_and_forward_walk_the_agents_history_and_say_when_there_is_none() {
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok("browser_new_tab", json!({}));
+    let (code, r) = agent.fails("browser_go_back", json!({}));
+    assert_eq!(code, "NAVIGATION_FAILED", "{}", text(&r));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "includeSnapshot": false}),
+    );
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("page2.html"), "includeSnapshot": false}),
+    );
+    let (text, data) = agent.ok("browser_go_back", json!({}));
+    assert!(text.starts_with("Went back to"), "{text}");
+    assert_eq!(data["url"], s.a("basic.html"));
+    assert!(data.get("snapshot").is_none());
+    let (_, data) = agent.ok("browser_go_forward", json!({"include": "snapshot"}));
+    assert_eq!(data["url"], s.a("page2.html"));
+    assert!(
+        data["snapshot"].as_str().unwrap().contains("Page two"),
+        "{data}"
+    );
+}
+
+#[test]
+fn reload_loads_the_page_again() {
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("reload.html"), "includeSnapshot": false}),
+    );
+    let (text, data) = agent.ok(
+        "browser_navigate",
+        json!({"reload": true, "ignoreCache": true}),
+    );
+    assert!(text.starts_with("Reloaded"), "{text}");
+    assert!(
+        data["snapshot"]
+            .as_str()
+            .unwrap()
+            .contains("Loaded 2 time(s)"),
+        "{data}"
+    );
+    let (code, _) = agent.fails(
+        "browser_navigate",
+        json!({"url": s.a("reload.html"), "reload": true}),
+    );
+    assert_eq!(code, "BAD_ARGS");
+    let (code, _) = agent.fails(
+        "browser_navigate",
+        json!({"url": s.a("reload.html"), "waitUntil": "later"}),
+    );
+    assert_eq!(code, "BAD_ARGS");
+}
+
+#[test]
+fn navigate_wait_until_networkidle_waits_for_late_requests() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (_, data) = agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("async.html"), "includeSnapshot": false}),
+    );
+    assert_eq!(
+        data["title"], "Async",
+        "load does not wait for the late request"
+    );
+    let (_, data) = agent.ok("browser_navigate", json!({"url": s.a("async.html"), "includeSnapshot": false, "waitUntil": "networkidle", "settleMs": 5000}));
+    assert_eq!(data["settled"], true, "{data}");
+    assert_eq!(
+        data["title"], "Async ready",
+        "networkidle returned before the late request ended"
     );
 }

@@ -1,0 +1,35 @@
+// Requests in flight per tab, for `waitUntil: "networkidle"`.
+const inflight = new Map(); // tabId -> Map(requestId -> start ms)
+const lastActivity = new Map(); // tabId -> ms
+
+function touch(d, add) {
+  if (d.tabId < 0) return;
+  let requests = inflight.get(d.tabId);
+  if (!requests) inflight.set(d.tabId, (requests = new Map()));
+  if (add) requests.set(d.requestId, Date.now());
+  else requests.delete(d.requestId);
+  lastActivity.set(d.tabId, Date.now());
+}
+
+const filter = { urls: ['<all_urls>'] };
+chrome.webRequest.onBeforeRequest.addListener((d) => touch(d, true), filter);
+chrome.webRequest.onCompleted.addListener((d) => touch(d, false), filter);
+chrome.webRequest.onErrorOccurred.addListener((d) => touch(d, false), filter);
+chrome.tabs.onRemoved.addListener((tabId) => {
+  inflight.delete(tabId);
+  lastActivity.delete(tabId);
+});
+
+// Resolves true once the tab has had no request in flight for `quietMs`, false at `maxMs`.
+// With `since`, only requests started from then on count (a long poll opened before an action
+// does not hold up waiting for what the action did).
+export async function networkIdle(tabId, quietMs, maxMs, since = 0) {
+  const deadline = Date.now() + maxMs;
+  while (Date.now() < deadline) {
+    const busy = [...(inflight.get(tabId)?.values() || [])].filter((t) => t >= since).length;
+    const quietFor = Date.now() - (lastActivity.get(tabId) || 0);
+    if (busy === 0 && quietFor >= quietMs) return true;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  return false;
+}
