@@ -143,7 +143,8 @@ export async function act(tabId, op, args, timeoutMs) {
   const after = { waitUntil: 'auto', ...args.after };
   const watch = watchNavigation(tabId);
   try {
-    const out = await runOnRef(tabId, op, args);
+    // No ref (a viewport point, the focused element): the op runs in the frame args.frameId names.
+    const out = args.ref === undefined ? { ...(await runInPage(tabId, op, args, args.frameId || 0)), frameId: args.frameId || 0 } : await runOnRef(tabId, op, args);
     const nav = out.navigation;
     delete out.navigation;
     if (!nav) return { ...out, navigated: false, settled: await settle(tabId, after, deadline, started) };

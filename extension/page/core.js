@@ -221,26 +221,79 @@
     return `<${el.localName}${id}${cls}>${text ? ` ${JSON.stringify(text)}` : ''}`;
   }
 
-  function actionable(el, pointer) {
-    if (!el.isConnected) throw new Refusal('STALE_REF', 'the element left the page');
-    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
-    if (!visible(el)) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is not visible`);
-    if (el.disabled || el.getAttribute('aria-disabled') === 'true') throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is disabled`);
-    const box = el.getBoundingClientRect();
-    if (box.width === 0 || box.height === 0) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} has no size`);
-    const x = box.left + box.width / 2;
-    const y = box.top + box.height / 2;
-    if (pointer) {
-      let hit = document.elementFromPoint(x, y);
-      while (hit?.shadowRoot) {
-        const inner = hit.shadowRoot.elementFromPoint(x, y);
-        if (!inner || inner === hit) break;
-        hit = inner;
-      }
-      const ok = !hit || hit === el || el.contains(hit) || Array.from(el.labels || []).some((l) => l.contains(hit));
-      if (!ok) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is covered by ${describeEl(hit)}`);
+  const ACT_WAIT_MS = 1000; // how long a failing check is waited out before the refusal
+  const POLL_MS = 50;
+  // Two looks at the box this far apart: one frame. Timers, not requestAnimationFrame, which
+  // does not run in the background tabs agents work in.
+  const STABLE_MS = 16;
+  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+  // Is `node` the element or inside it, through shadow roots?
+  function within(el, node) {
+    for (let n = node; n; n = n.parentNode || n.host) if (n === el) return true;
+    return false;
+  }
+
+  // The element at a viewport point, through open shadow roots.
+  function hitAt(x, y) {
+    let hit = document.elementFromPoint(x, y);
+    while (hit?.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
     }
-    return { x, y };
+    return hit;
+  }
+
+  function disabled(el) {
+    return el.matches(':disabled') || !!el.closest('[aria-disabled="true"]');
+  }
+
+  // One look: the failing check in words, or the point to act at.
+  async function look(el, pointer) {
+    if (!el.isConnected) throw new Refusal('STALE_REF', 'the element left the page');
+    if (!visible(el)) return { why: 'not visible' };
+    if (disabled(el)) return { why: 'disabled' };
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    const a = el.getBoundingClientRect();
+    if (a.width === 0 || a.height === 0) return { why: 'not visible (no size)' };
+    await sleep(STABLE_MS);
+    const b = el.getBoundingClientRect();
+    if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) return { why: 'not stable (moving)' };
+    const x = b.left + b.width / 2;
+    const y = b.top + b.height / 2;
+    if (!pointer) return { x, y };
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return { why: 'outside the viewport' };
+    const hit = hitAt(x, y);
+    const ok = !hit || within(el, hit) || Array.from(el.labels || []).some((l) => within(l, hit));
+    return ok ? { x, y } : { why: `covered by ${describeEl(hit)}` };
+  }
+
+  // Visible, enabled, stable and (for pointer actions) not covered; a failing check is polled
+  // for up to ACT_WAIT_MS (a banner fading out, a button enabling) before the refusal names it.
+  async function actionable(el, pointer = false, waitMs = ACT_WAIT_MS) {
+    const t0 = performance.now();
+    for (;;) {
+      const r = await look(el, pointer);
+      if (!r.why) return r;
+      const waited = performance.now() - t0;
+      if (waited >= waitMs) {
+        throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is ${r.why} (checked for ${Math.round(waited)} ms)`);
+      }
+      await sleep(POLL_MS);
+    }
+  }
+
+  // Sets a field's value through the prototype's setter: frameworks (React) shadow the
+  // instance's `value` property to track changes, and would miss a plain assignment.
+  function setNativeValue(el, value) {
+    const proto = el.localName === 'textarea' ? HTMLTextAreaElement.prototype : el.localName === 'select' ? HTMLSelectElement.prototype : HTMLInputElement.prototype;
+    Object.getOwnPropertyDescriptor(proto, 'value').set.call(el, value);
+  }
+
+  function fire(el, type, init = {}) {
+    const Ctor = type === 'input' || type === 'beforeinput' ? InputEvent : Event;
+    return el.dispatchEvent(new Ctor(type, { bubbles: true, composed: type === 'input', cancelable: type === 'beforeinput', ...init }));
   }
 
   const ops = {};
@@ -249,7 +302,7 @@
     ops,
     MAX_NODES, NAME_MAX, INTERACTIVE, LANDMARKS,
     Refusal, squash, cut, role, name, labelledBy, visible, tagAll, walkElements, resolve,
-    fieldValue, describeEl, actionable,
+    fieldValue, describeEl, actionable, within, hitAt, sleep, setNativeValue, fire,
     async run(op, args) {
       const fn = ops[op];
       if (!fn) return { error: { code: 'BAD_ARGS', message: `no page operation ${op}` } };

@@ -5,6 +5,7 @@ mod browser;
 mod context;
 mod frames;
 mod harness;
+mod interact;
 mod mcp;
 mod pairing;
 mod relay;

@@ -1,0 +1,2 @@
+// Page script: keys (filled in below).
+(() => {})();

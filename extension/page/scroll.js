@@ -1,0 +1,2 @@
+// Page script: scroll (filled in below).
+(() => {})();
