@@ -56,3 +56,19 @@ export async function snapshotTab(tabId, args) {
   const lines = expand(0, '');
   return { text: lines.join('\n'), refs, capped, frames: frames.length, framesCapped: frames.length > MAX_FRAMES };
 }
+
+// Runs `find` in every frame (the top one first), refs carrying their frame's prefix.
+export async function findInTab(tabId, args) {
+  const frames = ((await chrome.webNavigation.getAllFrames({ tabId })) || []).filter((f) => f.frameId !== 0).slice(0, MAX_FRAMES);
+  const ids = [0, ...frames.map((f) => f.frameId)];
+  const results = await Promise.all(
+    ids.map((id) =>
+      runInPage(tabId, 'find', { ...args, prefix: id ? `f${id}:` : '' }, id).catch((e) => {
+        if (id === 0) throw e;
+        return { lines: [], total: 0 }; // a frame we may not enter
+      }),
+    ),
+  );
+  const lines = results.flatMap((r) => r.lines).slice(0, args.max);
+  return { lines, total: results.reduce((n, r) => n + r.total, 0) };
+}

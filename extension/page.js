@@ -2,7 +2,7 @@
 import { ToolError, getTab } from './errors.js';
 
 // The page scripts, in order: core.js first, the others add operations to it.
-const PAGE_FILES = ['page/core.js', 'page/snapshot.js', 'page/actions.js', 'page/form.js', 'page/keys.js', 'page/scroll.js', 'page/read.js', 'page/wait.js'];
+const PAGE_FILES = ['page/core.js', 'page/snapshot.js', 'page/actions.js', 'page/form.js', 'page/keys.js', 'page/scroll.js', 'page/read.js', 'page/wait.js', 'page/find.js'];
 
 const RESTRICTED = /^(chrome|chrome-extension|chrome-untrusted|devtools|edge|brave|view-source|chrome-search):|^https:\/\/(chromewebstore\.google\.com|chrome\.google\.com\/webstore)/;
 

@@ -1,5 +1,8 @@
 // Content script on the loopback pairing page: hands the page's one-time code to the extension.
-if (location.pathname.startsWith('/pair/') && document.querySelector('meta[name="tabpilot-pairing"]')) {
+// It may run twice (declared, and injected by a service worker that started after the page
+// loaded); the page is offered once.
+if (!globalThis.__tabpilotPairing && location.pathname.startsWith('/pair/') && document.querySelector('meta[name="tabpilot-pairing"]')) {
+  globalThis.__tabpilotPairing = true;
   chrome.runtime.sendMessage({ type: 'pair' }).then((r) => {
     const status = document.getElementById('status');
     if (!status) return;

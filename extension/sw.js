@@ -3,6 +3,7 @@
 import { handle, ToolError } from './tools.js';
 import { hmacHex, randomHex } from './auth.js';
 import { pairFrom } from './pairing.js';
+import { record as recordDialog } from './dialogs.js';
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 8000;
@@ -14,6 +15,7 @@ const link = {
   delay: FIRST_DELAY,
   timer: null,
   connecting: false,
+  again: false,
   controllers: [],
 };
 
@@ -41,6 +43,14 @@ async function identity() {
   return { browserId, browser };
 }
 
+// A pairing page that loaded before the extension did got no content script: give it one.
+async function offerOpenPairingPages() {
+  const tabs = await chrome.tabs.query({ url: 'http://127.0.0.1/pair/*' }).catch(() => []);
+  for (const tab of tabs) {
+    await chrome.scripting.executeScript({ target: { tabId: tab.id }, files: ['pair.js'] }).catch(() => {});
+  }
+}
+
 function setState(state) {
   link.state = state;
   const badge = { connected: '', retrying: '…', unpaired: '!' }[state] ?? '';
@@ -55,12 +65,18 @@ function schedule() {
 }
 
 export async function connect() {
-  if (link.ws || link.connecting) return;
+  if (link.connecting) {
+    // A pairing that lands mid-attempt must not be lost: try again when this attempt ends.
+    link.again = true;
+    return;
+  }
+  if (link.ws) return;
   link.connecting = true;
   try {
     const cfg = await pairing();
     if (!cfg?.secret) {
       setState('unpaired');
+      await offerOpenPairingPages();
       return;
     }
     setState('connecting');
@@ -75,6 +91,10 @@ export async function connect() {
     schedule();
   } finally {
     link.connecting = false;
+    if (link.again) {
+      link.again = false;
+      connect();
+    }
   }
 }
 
@@ -177,12 +197,22 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
     reply({ state: link.state, port: link.port, controllers: link.controllers, retryMs: link.delay });
     return false;
   }
+  if (msg?.type === 'sleep') {
+    // For page scripts: timers in background tabs are held to one run a second (see core.js).
+    setTimeout(() => reply(true), Math.min(Math.max(0, Number(msg.ms) || 0), 5000));
+    return true;
+  }
+  if (msg?.type === 'dialog' && sender.tab) {
+    recordDialog(sender.tab.id, sender.url, msg);
+    return false;
+  }
   if (msg?.type === 'pair' || msg?.type === 'pair-confirm') {
     pairFrom(msg, sender)
       .then(async (r) => {
         if (r.paired) {
           link.ws?.close();
           link.delay = FIRST_DELAY;
+          clearTimeout(link.timer);
           await connect();
         }
         reply(r);

@@ -1,12 +1,28 @@
 // The tools as the browser runs them: chrome.* orchestration around the page scripts.
 import { ToolError, getTab } from './errors.js';
-import { runInPage } from './page.js';
+import { runInPage, runOnRef } from './page.js';
 import { navigate, history } from './navigation.js';
 import { screenshot } from './capture.js';
-import { snapshotTab } from './outline.js';
+import { snapshotTab, findInTab } from './outline.js';
 import { interactions } from './interact.js';
+import { handleDialog, track, unblocked } from './dialogs.js';
 
 export { ToolError };
+
+// Waits for an element or text in the page (the ref's frame, else the top one), or for the
+// tab's URL to match.
+async function waitFor(tabId, args) {
+  if (args.url == null) return args.ref ? runOnRef(tabId, 'waitFor', args) : runInPage(tabId, 'waitFor', args);
+  const t0 = Date.now();
+  const pattern = new RegExp('^' + args.url.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*') + '$');
+  for (;;) {
+    const url = (await getTab(tabId)).url || '';
+    const met = pattern.test(url) || (!args.url.includes('*') && url.includes(args.url));
+    const waitedMs = Date.now() - t0;
+    if (met || waitedMs >= args.timeoutMs) return { met, waitedMs, url };
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 // Waits for a new tab's first load, so its events never pass for a later navigation's.
 async function loaded(tabId, timeoutMs) {
@@ -23,7 +39,18 @@ function tabInfo(t) {
 }
 
 export async function handle(tool, tabId, args, timeoutMs) {
+  if (tabId === null || tool === 'tab.close' || tool === 'tab.list') return browserTool(tool, tabId, args, timeoutMs);
+  track(tabId);
+  if (tool === 'dialog') return handleDialog(tabId, args);
+  return unblocked(tabId, () => tabTool(tool, tabId, args, timeoutMs));
+}
+
+async function tabTool(tool, tabId, args, timeoutMs) {
   if (Object.hasOwn(interactions, tool)) return interactions[tool](tabId, args, timeoutMs);
+  return browserTool(tool, tabId, args, timeoutMs);
+}
+
+async function browserTool(tool, tabId, args, timeoutMs) {
   switch (tool) {
     case 'tab.open': {
       const url = args.url || 'about:blank';
@@ -49,6 +76,12 @@ export async function handle(tool, tabId, args, timeoutMs) {
       const value = tool === 'snapshot' ? await snapshotTab(tabId, args) : await runInPage(tabId, tool, args);
       return { ...value, url: tab.url, title: tab.title };
     }
+    case 'find':
+      return findInTab(tabId, args);
+    case 'html':
+      return args.ref ? runOnRef(tabId, 'html', args) : runInPage(tabId, 'html', args);
+    case 'waitFor':
+      return waitFor(tabId, args);
     case 'screenshot':
       return screenshot(tabId, args);
     default:

@@ -181,16 +181,41 @@
     }
   }
 
+  // Refs for elements a snapshot does not tag (a paragraph found by text, say): the same kind of
+  // hash, over an identity marked apart so it never meets a tagged element's, numbered among
+  // same-tag elements in document order.
+  const extras = new Map(); // ref -> WeakRef(element)
+  const plainBase = (el) => hash(identity(el) + '\u0002');
+
+  function plainTwins(base, tag) {
+    return Array.from(document.getElementsByTagName(tag)).filter((o) => !refable(o) && plainBase(o) === base);
+  }
+
+  function refFor(el, tags) {
+    const tagged = tags?.get(el);
+    if (tagged) return tagged;
+    if (refable(el)) return tagAll(document.documentElement).get(el);
+    const base = plainBase(el);
+    const n = plainTwins(base, el.localName).indexOf(el) + 1 || 1;
+    const ref = n === 1 ? base : `${base}.${n}`;
+    extras.set(ref, new WeakRef(el));
+    return ref;
+  }
+
   // Finds the element for a ref; when the node was replaced, tags the document afresh once.
   function resolve(ref) {
     if (typeof ref !== 'string' || !/^e[0-9a-z]{5}(\.\d+)?$/.test(ref)) {
       throw new Refusal('BAD_ARGS', `ref ${JSON.stringify(ref)} is not a ref from a snapshot (like e7k2f)`);
     }
-    const known = refs.get(ref)?.deref();
+    const known = refs.get(ref)?.deref() || extras.get(ref)?.deref();
     if (known && known.isConnected) return { el: known, retagged: false };
     tagAll(document.documentElement);
-    const el = refs.get(ref)?.deref();
-    if (el) return { el, retagged: !!known || refs.size > 0 };
+    let el = refs.get(ref)?.deref();
+    if (!el && known) {
+      const [base, n] = ref.split('.');
+      el = plainTwins(base, known.localName)[(Number(n) || 1) - 1];
+    }
+    if (el) return { el, retagged: !!known };
     throw new Refusal('STALE_REF', `ref ${ref} matches nothing on the page now`);
   }
 
@@ -226,7 +251,10 @@
   // Two looks at the box this far apart: one frame. Timers, not requestAnimationFrame, which
   // does not run in the background tabs agents work in.
   const STABLE_MS = 16;
-  const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+  // In a background tab (the agent's) Chrome runs a page's timers at most once a second, so a
+  // 16 ms wait would take up to a second. The service worker's timers are not held back: a sleep
+  // is a message it answers when the time is up.
+  const sleep = (ms) => chrome.runtime.sendMessage({ type: 'sleep', ms });
 
   // Is `node` the element or inside it, through shadow roots?
   function within(el, node) {
@@ -301,7 +329,7 @@
   globalThis.__tabpilot = {
     ops,
     MAX_NODES, NAME_MAX, INTERACTIVE, LANDMARKS,
-    Refusal, squash, cut, role, name, labelledBy, visible, tagAll, walkElements, resolve,
+    Refusal, squash, cut, role, name, labelledBy, visible, tagAll, walkElements, resolve, refFor,
     fieldValue, describeEl, actionable, within, hitAt, sleep, setNativeValue, fire,
     async run(op, args) {
       const fn = ops[op];

@@ -21,6 +21,23 @@
     return holders;
   }
 
+  // One element as a snapshot line: role, name, state, ref, value.
+  function describeLine(el, r, nm, ref, prefix = '', verbose = false) {
+    let line = `${r}${nm ? ` ${JSON.stringify(nm)}` : ''}`;
+    const attrs = [];
+    if (r === 'heading') attrs.push(`level=${el.localName.match(/^h(\d)$/)?.[1] || el.getAttribute('aria-level') || 2}`);
+    if (el.disabled || el.getAttribute('aria-disabled') === 'true') attrs.push('disabled');
+    if (el.checked || el.getAttribute('aria-checked') === 'true') attrs.push('checked');
+    if (el.getAttribute('aria-expanded')) attrs.push(`expanded=${el.getAttribute('aria-expanded')}`);
+    if (el.localName === 'a' && verbose) attrs.push(`url=${el.getAttribute('href')}`);
+    if (ref) attrs.push(`ref=${prefix}${ref}`);
+    if (attrs.length) line += ` [${attrs.join('] [')}]`;
+    const value = fieldValue(el);
+    if (value) line += `: ${value}`;
+    return line;
+  }
+  T.describeLine = describeLine;
+
   function snapshot({ verbose = false, prefix = '' } = {}) {
     const tags = tagAll(document.documentElement);
     const holders = holdersOf(tags);
@@ -28,21 +45,7 @@
     let described = 0;
     let capped = false;
 
-    const describe = (el, r, nm) => {
-      let line = `${r}${nm ? ` ${JSON.stringify(nm)}` : ''}`;
-      const attrs = [];
-      if (r === 'heading') attrs.push(`level=${el.localName.match(/^h(\d)$/)?.[1] || el.getAttribute('aria-level') || 2}`);
-      if (el.disabled || el.getAttribute('aria-disabled') === 'true') attrs.push('disabled');
-      if (el.checked || el.getAttribute('aria-checked') === 'true') attrs.push('checked');
-      if (el.getAttribute('aria-expanded')) attrs.push(`expanded=${el.getAttribute('aria-expanded')}`);
-      if (el.localName === 'a' && verbose) attrs.push(`url=${el.getAttribute('href')}`);
-      const ref = tags.get(el);
-      if (ref) attrs.push(`ref=${prefix}${ref}`);
-      if (attrs.length) line += ` [${attrs.join('] [')}]`;
-      const value = fieldValue(el);
-      if (value) line += `: ${value}`;
-      return line;
-    };
+    const describe = (el, r, nm) => describeLine(el, r, nm, tags.get(el), prefix, verbose);
 
     const emit = (depth, text) => {
       described++;

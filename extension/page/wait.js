@@ -11,33 +11,20 @@
   // { settled, waitedMs } by maxMs at the latest.
   async function settle({ until = 'auto', maxMs = 1000 }) {
     const t0 = performance.now();
-    const left = () => maxMs - (performance.now() - t0);
-    if (document.readyState !== 'complete') {
-      await new Promise((resolve) => {
-        addEventListener('load', resolve, { once: true });
-        setTimeout(resolve, Math.max(0, left()));
-      });
-    }
+    const deadline = t0 + maxMs;
+    while (document.readyState !== 'complete' && performance.now() < deadline) await T.sleep(20);
     let settled = document.readyState === 'complete';
     if (until === 'auto' && settled) {
-      settled = await new Promise((resolve) => {
-        let quiet;
-        const done = (ok) => {
-          observer.disconnect();
-          clearTimeout(quiet);
-          clearTimeout(cap);
-          resolve(ok);
-        };
-        let changed = false;
-        const observer = new MutationObserver(() => {
-          changed = true;
-          clearTimeout(quiet);
-          quiet = setTimeout(() => done(true), QUIET_MS);
-        });
-        observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-        setTimeout(() => setTimeout(() => changed || done(true), 0), 0);
-        const cap = setTimeout(() => done(false), Math.max(0, left()));
+      let last = null;
+      const observer = new MutationObserver(() => {
+        last = performance.now();
       });
+      observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+      await T.sleep(0);
+      await T.sleep(0);
+      while (last !== null && performance.now() - last < QUIET_MS && performance.now() < deadline) await T.sleep(10);
+      observer.disconnect();
+      settled = last === null || performance.now() - last >= QUIET_MS;
     }
     return { settled, waitedMs: Math.round(performance.now() - t0) };
   }

@@ -35,6 +35,15 @@ struct NavigateArgs {
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SnapshotArgs {
+    /// All text and structure, not just what is interactive; same refs.
+    verbose: Option<bool>,
+    /// Write the snapshot to this file and answer with a summary.
+    file_path: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct HistoryArgs {
     timeout: Option<u64>,
 }
@@ -127,8 +136,8 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "browser_snapshot",
-            description: "Lean outline of the page: interactive elements with refs, headings, landmarks, short text.",
-            input_schema: schema::<NoArgs>(),
+            description: "Lean outline of the page and its frames: interactive elements with refs, headings, landmarks, short text.",
+            input_schema: schema::<SnapshotArgs>(),
             output_schema: Some(json!({"type": "object", "properties": {
                 "url": {"type": "string"}, "title": {"type": "string"}, "snapshot": {"type": "string"},
                 "refs": {"type": "integer"}, "capped": {"type": "boolean"}}, "required": ["snapshot"]})),
@@ -346,26 +355,65 @@ impl Session {
     }
 
     async fn snapshot(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        let _: NoArgs = parse("browser_snapshot", args)?;
+        let a: SnapshotArgs = parse("browser_snapshot", args)?;
+        let file = a
+            .file_path
+            .as_deref()
+            .map(|p| paths::checked_output(p, &paths::roots()))
+            .transpose()?;
+        let verbose = a.verbose.unwrap_or(false);
         let snap = self
-            .page("snapshot", json!({}), false, Duration::from_secs(15))
+            .page(
+                "snapshot",
+                json!({"verbose": verbose}),
+                false,
+                Duration::from_secs(30),
+            )
             .await?;
         let body = snap["text"].as_str().unwrap_or("");
-        let mut text = format!(
-            "Page: {} \"{}\"\n{body}",
+        let (url, title) = (
             snap["url"].as_str().unwrap_or(""),
-            snap["title"].as_str().unwrap_or("")
+            snap["title"].as_str().unwrap_or(""),
         );
-        if snap["capped"].as_bool() == Some(true) {
-            text.push_str(
-                "\n(snapshot cut at its node limit; read the rest with browser_read_page)",
-            );
+        let mut notes = Vec::new();
+        if snap["capped"] == true {
+            notes.push("(cut at the node limit; read the rest with browser_read_page)".to_string());
         }
-        Ok(ToolOutput::new(
-            text,
-            json!({"url": snap["url"], "title": snap["title"], "snapshot": body,
-            "refs": snap["refs"], "capped": snap["capped"]}),
-        ))
+        if snap["framesCapped"] == true {
+            notes.push(format!(
+                "(only the first 10 of {} frames were walked)",
+                snap["frames"]
+            ));
+        }
+        let data = json!({"url": url, "title": title, "refs": snap["refs"], "capped": snap["capped"],
+            "framesCapped": snap["framesCapped"]});
+        if let Some(path) = file {
+            std::fs::write(&path, format!("Page: {url} \"{title}\"\n{body}\n")).map_err(|e| {
+                ToolError::failed(
+                    Code::Internal,
+                    format!("cannot write {}: {e}", path.display()),
+                )
+            })?;
+            let mut data = data;
+            data["filePath"] = json!(path.display().to_string());
+            let text = format!(
+                "Wrote the {} snapshot of {url} ({} lines, {} refs) to {} {}",
+                if verbose { "verbose" } else { "lean" },
+                body.lines().count(),
+                snap["refs"],
+                path.display(),
+                notes.join(" ")
+            );
+            return Ok(ToolOutput::new(text.trim_end().to_string(), data));
+        }
+        let mut text = format!("Page: {url} \"{title}\"\n{body}");
+        for note in &notes {
+            text.push('\n');
+            text.push_str(note);
+        }
+        let mut data = data;
+        data["snapshot"] = json!(body);
+        Ok(ToolOutput::new(text, data))
     }
 
     async fn read(&self, args: Value) -> Result<ToolOutput, ToolError> {

@@ -5,6 +5,8 @@ mod act;
 mod args;
 mod browser;
 pub mod context;
+mod dialog;
+mod find;
 mod image;
 pub mod spec;
 
@@ -24,6 +26,8 @@ use spec::{ToolOutput, ToolSpec};
 pub fn specs() -> Vec<ToolSpec> {
     let mut all = browser::specs();
     all.extend(act::specs());
+    all.extend(find::specs());
+    all.extend(dialog::specs());
     all.extend(context::specs());
     all
 }
@@ -75,6 +79,12 @@ impl Session {
             return context::call(name, args, &self.context_env).await;
         }
         if let Some(result) = self.act_tool(name, args.clone()).await {
+            return result;
+        }
+        if let Some(result) = self.find_tool(name, args.clone()).await {
+            return result;
+        }
+        if let Some(result) = self.dialog_tool(name, args.clone()).await {
             return result;
         }
         match self.browser_tool(name, args).await {

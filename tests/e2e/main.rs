@@ -3,6 +3,8 @@
 
 mod browser;
 mod context;
+mod dialogs;
+mod find;
 mod frames;
 mod harness;
 mod interact;

@@ -56,12 +56,17 @@ fn tools_list_has_schemas_and_annotations_for_every_tool() {
         true
     );
     assert!(by_name("browser_navigate")["outputSchema"].is_object());
-    assert!(
-        by_name("browser_navigate")["inputSchema"]["required"]
-            .as_array()
-            .unwrap()
-            .contains(&json!("url"))
-    );
+    let nav = &by_name("browser_navigate")["inputSchema"]["properties"];
+    for arg in [
+        "url",
+        "reload",
+        "waitUntil",
+        "settleMs",
+        "include",
+        "timeout",
+    ] {
+        assert!(nav[arg].is_object(), "browser_navigate lacks {arg}: {nav}");
+    }
     assert!(!mcp.instructions.is_empty());
 }
 

@@ -1,0 +1,152 @@
+// JavaScript dialogs (alert, confirm, prompt) in agents' tabs. A packaged override in the page's
+// main world answers them as the agent's policy says, or lets the native dialog show ("leave",
+// the default: nothing is accepted on the person's behalf unless an agent asks). The override
+// reports each dialog, so a call blocked by an open one fails with DIALOG_OPEN instead of
+// hanging.
+import { ToolError } from './errors.js';
+
+const LEAVE = { action: 'leave' };
+const MAX_RECENT = 10;
+const STILL_OPEN_MS = 250;
+const policies = new Map(); // tabId -> { action, promptText?, once }
+const recent = new Map(); // tabId -> [{ kind, message, action, url, at }]
+const open = new Map(); // tabId -> { kind, message }
+const waiters = new Map(); // tabId -> Set(callback), told when a dialog opens
+const tracked = new Set(); // tabs the agents act in
+const stale = new Set(); // tabs whose policy changed while a dialog blocked them
+
+// Runs in the page's main world: our function, with the policy as its only input.
+function install(policy) {
+  const KEY = Symbol.for('tabpilot.dialogs');
+  if (!window[KEY]) {
+    const native = { alert: window.alert, confirm: window.confirm, prompt: window.prompt };
+    const state = { policy };
+    const tell = (detail) => window.dispatchEvent(new CustomEvent('tabpilot-dialog', { detail: JSON.stringify(detail) }));
+    const wrap = (kind) =>
+      function (message = '', value = '') {
+        const p = state.policy;
+        const text = String(message);
+        if (p.action === 'accept' || p.action === 'dismiss') {
+          if (p.once) state.policy = { action: 'leave' };
+          tell({ kind, message: text, action: p.action, once: !!p.once });
+          if (kind === 'alert') return undefined;
+          if (kind === 'confirm') return p.action === 'accept';
+          return p.action === 'accept' ? String(p.promptText ?? value) : null;
+        }
+        tell({ kind, message: text, action: 'open' });
+        let answer;
+        try {
+          answer = native[kind].call(window, message, value);
+          return answer;
+        } finally {
+          tell({ kind, message: text, action: 'closed', answer: answer === undefined ? null : answer });
+        }
+      };
+    for (const kind of ['alert', 'confirm', 'prompt']) {
+      Object.defineProperty(window, kind, { value: wrap(kind), writable: true, configurable: true });
+    }
+    Object.defineProperty(window, KEY, { value: state });
+  }
+  window[KEY].policy = policy;
+}
+
+// Runs in the isolated world: carries the override's reports to the service worker.
+function relayReports() {
+  if (globalThis.__tabpilotDialogs) return;
+  globalThis.__tabpilotDialogs = true;
+  window.addEventListener('tabpilot-dialog', (e) => {
+    try {
+      chrome.runtime.sendMessage({ type: 'dialog', ...JSON.parse(e.detail) });
+    } catch (_) {
+      // a report we cannot read is not one of ours
+    }
+  });
+}
+
+async function apply(tabId, frameId) {
+  const target = frameId === undefined ? { tabId, allFrames: true } : { tabId, frameIds: [frameId] };
+  const policy = policies.get(tabId) || LEAVE;
+  await chrome.scripting.executeScript({ target, world: 'MAIN', func: install, args: [policy], injectImmediately: true }).catch(() => {});
+  await chrome.scripting.executeScript({ target, func: relayReports, injectImmediately: true }).catch(() => {});
+}
+
+// Starts watching a tab's dialogs (idempotent); every new document in it gets the override.
+export function track(tabId) {
+  if (tabId === null || tracked.has(tabId)) return;
+  tracked.add(tabId);
+  apply(tabId);
+}
+
+chrome.webNavigation.onCommitted.addListener((d) => {
+  if (tracked.has(d.tabId)) apply(d.tabId, d.frameId);
+});
+chrome.tabs.onRemoved.addListener((tabId) => {
+  for (const m of [policies, recent, open, waiters, stale]) m.delete(tabId);
+  tracked.delete(tabId);
+});
+
+// A report from the override.
+export function record(tabId, frameUrl, { kind, message, action, once, answer }) {
+  if (action === 'open') {
+    const d = { kind, message };
+    open.set(tabId, d);
+    // A browser with no one to show it to (headless) closes a dialog at once; only one still
+    // open a moment later blocks the page.
+    setTimeout(() => {
+      if (open.get(tabId) === d) for (const tell of waiters.get(tabId) || []) tell(d);
+    }, STILL_OPEN_MS);
+  } else if (action === 'closed') {
+    open.delete(tabId);
+    if (stale.delete(tabId)) apply(tabId);
+    const last = recent.get(tabId)?.at(-1);
+    if (last?.action === 'left to the person' && last.message === message.slice(0, 200)) last.answer = answer;
+  } else {
+    if (once && policies.get(tabId)?.once) policies.delete(tabId);
+  }
+  if (action !== 'closed') {
+    const list = recent.get(tabId) || [];
+    list.push({ kind, message: message.slice(0, 200), action: action === 'open' ? 'left to the person' : `${action}ed`, url: frameUrl, at: new Date().toISOString() });
+    recent.set(tabId, list.slice(-MAX_RECENT));
+  }
+}
+
+function blocked(tabId, d) {
+  return new ToolError('DIALOG_OPEN', `a ${d.kind} dialog ("${d.message.slice(0, 80)}") is open in the tab and blocks the page`, 'refused');
+}
+
+// Refuses at once when a dialog already blocks the tab; otherwise runs `work`, failing with
+// DIALOG_OPEN as soon as a dialog opens while it runs (the page stops answering until then).
+export async function unblocked(tabId, work) {
+  const now = open.get(tabId);
+  if (now) throw blocked(tabId, now);
+  let stop;
+  const opened = new Promise((_, reject) => {
+    const tell = (d) => {
+      const e = blocked(tabId, d);
+      e.message = `${e.message}; the action ran up to the dialog`;
+      e.outcome = 'partial';
+      reject(e);
+    };
+    if (!waiters.has(tabId)) waiters.set(tabId, new Set());
+    waiters.get(tabId).add(tell);
+    stop = () => waiters.get(tabId)?.delete(tell);
+  });
+  try {
+    return await Promise.race([work(), opened]);
+  } finally {
+    stop();
+  }
+}
+
+// browser_handle_dialog: set the policy, or report. A native dialog already open cannot be
+// answered from here: Chrome shows it in its own UI, and the debugger only answers dialogs that
+// opened while it was attached. Chrome itself dismisses dialogs from background tabs, so an open
+// one is in a tab in front of the person, who can answer it.
+export async function handleDialog(tabId, { action, promptText, once = true }) {
+  if (action === 'leave') policies.delete(tabId);
+  else if (action) policies.set(tabId, { action, promptText, once });
+  // A page blocked by a dialog runs no script: the policy reaches it once the dialog closes.
+  if (action && open.has(tabId)) stale.add(tabId);
+  else if (action) await apply(tabId);
+  return { policy: policies.get(tabId) || LEAVE, open: open.get(tabId) || null, recent: recent.get(tabId) || [] };
+}

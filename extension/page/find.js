@@ -1,0 +1,77 @@
+// Page script: finding elements (by text, role, selector), their HTML, and waiting for them.
+(() => {
+  const T = globalThis.__tabpilot;
+  if (T.ops.find) return;
+  const { Refusal, squash, role, name, visible, tagAll, walkElements, resolve, refFor } = T;
+
+  function selectAll(selector) {
+    try {
+      return Array.from(document.querySelectorAll(selector));
+    } catch (_) {
+      throw new Refusal('BAD_ARGS', `${JSON.stringify(selector)} is not a valid CSS selector`);
+    }
+  }
+
+  // Elements whose own visible text contains `text` (case-insensitive): the innermost such
+  // element, not every ancestor that contains it too.
+  function byText(text) {
+    const needle = text.toLowerCase();
+    const hits = [];
+    walkElements(document.body || document.documentElement, (el) => {
+      if (['script', 'style', 'noscript', 'template'].includes(el.localName)) return;
+      const own = squash(el.innerText ?? el.textContent).toLowerCase();
+      const label = name(el).toLowerCase();
+      if (!own.includes(needle) && !label.includes(needle)) return;
+      if (!visible(el)) return;
+      // Drop the ancestors of an element already known to match.
+      for (let i = hits.length - 1; i >= 0; i--) if (hits[i].contains(el)) hits.splice(i, 1);
+      hits.push(el);
+    });
+    return hits;
+  }
+
+  function find({ text, role: wanted, selector, max = 20, prefix = '' }) {
+    let found = selector ? selectAll(selector) : text ? byText(text) : null;
+    const tags = tagAll(document.documentElement);
+    if (!found) found = [...tags.keys()];
+    if (text && selector) {
+      const needle = text.toLowerCase();
+      found = found.filter((el) => squash(el.innerText ?? el.textContent).toLowerCase().includes(needle) || name(el).toLowerCase().includes(needle));
+    }
+    if (wanted) found = found.filter((el) => role(el) === wanted);
+    const total = found.length;
+    const lines = found.slice(0, max).map((el) => `- ${T.describeLine(el, role(el) || el.localName, name(el), refFor(el, tags), prefix)}`);
+    return { lines, total };
+  }
+
+  function html({ ref, maxChars = 20000 }) {
+    const el = ref ? resolve(ref).el : document.documentElement;
+    const full = el.outerHTML;
+    return { html: full.length > maxChars ? full.slice(0, maxChars) : full, truncated: full.length > maxChars, totalChars: full.length };
+  }
+
+  // Polls until the condition holds or `timeoutMs` passes; `state` is "visible" or "hidden".
+  async function waitFor({ ref, selector, text, state = 'visible', timeoutMs }) {
+    const t0 = performance.now();
+    const present = () => {
+      if (text != null) return byText(text).length > 0;
+      if (selector != null) return selectAll(selector).some(visible);
+      try {
+        const { el } = resolve(ref);
+        return el.isConnected && visible(el);
+      } catch (e) {
+        if (e.code === 'STALE_REF') return false;
+        throw e;
+      }
+    };
+    for (;;) {
+      const ok = present() === (state === 'visible');
+      const waitedMs = Math.round(performance.now() - t0);
+      if (ok) return { met: true, waitedMs };
+      if (waitedMs >= timeoutMs) return { met: false, waitedMs };
+      await T.sleep(50);
+    }
+  }
+
+  Object.assign(T.ops, { find, html, waitFor });
+})();
