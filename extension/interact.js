@@ -13,6 +13,7 @@ export const interactions = {
   select: (tabId, args, timeoutMs) => act(tabId, 'select', args, timeoutMs),
   clear: (tabId, args, timeoutMs) => act(tabId, 'clear', args, timeoutMs),
   upload: (tabId, args, timeoutMs) => act(tabId, 'upload', args, timeoutMs),
+  upload_part: (tabId, args) => runOnRef(tabId, 'uploadPart', args),
   drag: async (tabId, args, timeoutMs) => {
     const [a, b] = [await locate(tabId, args.startRef), await locate(tabId, args.endRef)];
     if (a.frameId !== b.frameId) throw new ToolError('BAD_ARGS', 'startRef and endRef are in different frames; a drag stays in one frame', 'refused');

@@ -197,17 +197,34 @@
     return { element: describeEl(el), retagged, changed };
   }
 
-  // Files arrive as base64 with a name and type; the page gets File objects through a
-  // DataTransfer, the one way a script may set `input.files`.
-  async function upload({ ref, files }) {
+  // Parts of big uploads, held until the upload call that uses them: token -> file -> [base64].
+  const staged = new Map();
+
+  function uploadPart({ upload, file, data }) {
+    if (!staged.has(upload)) {
+      staged.clear(); // one upload at a time: drop the parts of one that never finished
+      staged.set(upload, []);
+    }
+    const files = staged.get(upload);
+    (files[file] ||= []).push(data);
+    return { staged: data.length };
+  }
+
+  // Files arrive as base64 (inline, or staged in parts) with a name and type; the page gets File
+  // objects through a DataTransfer, the one way a script may set `input.files`.
+  async function upload({ ref, upload: token, files }) {
+    const parts = staged.get(token);
+    staged.delete(token);
     const { el, retagged } = resolve(ref);
     if (kindOf(el) !== 'file') throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is not a file input`);
     if (files.length > 1 && !el.multiple) throw new Refusal('BAD_ARGS', `${describeEl(el)} takes one file, not ${files.length}`);
     // File inputs are often hidden behind a styled label, so only enabled is required.
     if (el.matches(':disabled')) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is disabled`);
     const dt = new DataTransfer();
-    for (const f of files) {
-      const bin = atob(f.data);
+    for (const [i, f] of files.entries()) {
+      const b64 = f.data ?? parts?.[i]?.join('');
+      if (b64 === undefined) throw new Refusal('STALE_REF', 'the page was replaced while the files were sent; nothing was set');
+      const bin = atob(b64);
       const bytes = new Uint8Array(bin.length);
       for (let k = 0; k < bin.length; k++) bytes[k] = bin.charCodeAt(k);
       dt.items.add(new File([bytes], f.name, { type: f.mime }));
@@ -218,6 +235,6 @@
     return { element: describeEl(el), retagged, files: Array.from(el.files).map((f) => ({ name: f.name, size: f.size })) };
   }
 
-  Object.assign(T.ops, { formCheck, formFill, select, clear, upload });
+  Object.assign(T.ops, { formCheck, formFill, select, clear, upload, uploadPart });
   T.kindOf = kindOf;
 })();

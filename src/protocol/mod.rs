@@ -15,9 +15,8 @@ pub const PROTOCOL_VERSION: u32 = 1;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const DEFAULT_PORTS: RangeInclusive<u16> = 47311..=47315;
 
-/// Largest frame a controller may send; calls are small, except an upload's files (up to
-/// 10 MiB, as base64).
-pub const CONTROLLER_MAX_FRAME: usize = 16 << 20;
+/// Largest frame a controller may send; calls are small.
+pub const CONTROLLER_MAX_FRAME: usize = 1 << 20;
 /// Largest frame a browser may send; screenshots are big.
 pub const BROWSER_MAX_FRAME: usize = 48 << 20;
 /// Frames per second a peer may sustain (with an equal burst) before it is cut off.

@@ -488,11 +488,17 @@ impl Session {
         if a.amount.is_some() && a.direction.is_none() {
             return Err(ToolError::bad_args("amount needs a direction"));
         }
-        let page_args = json!({"ref": a.reference, "direction": a.direction, "amount": a.amount});
+        let mut page_args = json!({"direction": a.direction, "amount": a.amount});
+        if let Some(r) = &a.reference {
+            page_args["ref"] = json!(r);
+        }
         let r = self
             .page("scroll", page_args, false, Duration::from_secs(15))
             .await?;
-        let text = r["summary"].as_str().unwrap_or("Scrolled").to_string();
+        let mut text = r["summary"].as_str().unwrap_or("Scrolled").to_string();
+        if let Some(words) = &a.element {
+            text.push_str(&format!(" ({words})"));
+        }
         Ok(ToolOutput::new(
             text,
             json!({"outcome": Outcome::Done, "scrolled": r["scrolled"], "target": r["target"],
@@ -532,8 +538,7 @@ impl Session {
         }
         let wait = timeout(a.timeout)?;
         let files = read_uploads(&a.paths, &paths::roots())?;
-        let page_args = json!({"ref": a.reference, "files": files});
-        let r = self.act_call("upload", page_args, after, wait).await?;
+        let r = self.send_files(&a.reference, files, after, wait).await?;
         let names: Vec<String> = r["files"]
             .as_array()
             .map(|v| {
@@ -552,9 +557,54 @@ impl Session {
     }
 }
 
+impl Session {
+    /// Sends the files to the page and sets them on the input. A controller frame is at most
+    /// 1 MiB, so bigger uploads go ahead in parts that the page holds until the last call.
+    async fn send_files(
+        &self,
+        reference: &str,
+        files: Vec<Upload>,
+        after: &AfterAction,
+        wait: Duration,
+    ) -> Result<Value, ToolError> {
+        let total: usize = files.iter().map(|f| f.data.len()).sum();
+        let mut listed = Vec::new();
+        let token = format!(
+            "{:x}",
+            std::time::SystemTime::now()
+                .duration_since(std::time::UNIX_EPOCH)
+                .map_or(0, |d| d.as_nanos())
+        );
+        for (i, f) in files.into_iter().enumerate() {
+            if total <= UPLOAD_PART {
+                listed.push(json!({"name": f.name, "mime": f.mime, "data": f.data}));
+                continue;
+            }
+            for part in f.data.as_bytes().chunks(UPLOAD_PART) {
+                let part = std::str::from_utf8(part).expect("base64 is ASCII");
+                let args = json!({"ref": reference, "upload": token, "file": i, "data": part});
+                self.page("upload_part", args, true, wait).await?;
+            }
+            listed.push(json!({"name": f.name, "mime": f.mime}));
+        }
+        let args = json!({"ref": reference, "upload": token, "files": listed});
+        self.act_call("upload", args, after, wait).await
+    }
+}
+
+struct Upload {
+    name: String,
+    mime: &'static str,
+    /// The bytes as base64.
+    data: String,
+}
+
+/// Base64 characters per call, well inside a controller frame.
+const UPLOAD_PART: usize = 768 << 10;
+
 /// Reads the files to upload after the sandbox check: name, type and bytes (base64) for each,
 /// within one ceiling for the call.
-fn read_uploads(list: &[String], roots: &[std::path::PathBuf]) -> Result<Vec<Value>, ToolError> {
+fn read_uploads(list: &[String], roots: &[std::path::PathBuf]) -> Result<Vec<Upload>, ToolError> {
     let mut total = 0u64;
     let mut checked = Vec::new();
     for p in list {
@@ -578,7 +628,11 @@ fn read_uploads(list: &[String], roots: &[std::path::PathBuf]) -> Result<Vec<Val
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            Ok(json!({"name": name, "mime": mime_of(&name), "data": b64.encode(bytes)}))
+            Ok(Upload {
+                mime: mime_of(&name),
+                name,
+                data: b64.encode(bytes),
+            })
         })
         .collect()
 }

@@ -52,11 +52,11 @@ fn a_covered_click_is_refused_within_about_a_second_naming_the_cover_and_nothing
     let t0 = Instant::now();
     let (code, r) = agent.fails("browser_click", json!({"ref": pay}));
     let elapsed = t0.elapsed();
-    assert_eq!(code, "NOT_ACTIONABLE", "{}", text(&r));
+    assert_eq!(code, "NOT_ACTIONABLE", "{}", text_of(&r));
     assert!(
-        text(&r).contains("covered by <div#cookie-banner> \"We use cookies"),
+        text_of(&r).contains("covered by <div#cookie-banner> \"We use cookies"),
         "{}",
-        text(&r)
+        text_of(&r)
     );
     assert_eq!(r["structuredContent"]["outcome"], "refused");
     assert!(elapsed < Duration::from_secs(3), "took {elapsed:?}");
@@ -152,7 +152,7 @@ fn fill_form_checks_every_field_before_writing_any() {
     );
     assert_eq!(code, "BAD_ARGS");
     assert_eq!(r["structuredContent"]["outcome"], "refused");
-    let msg = text(&r);
+    let msg = text_of(&r);
     assert!(msg.contains("nothing was filled"), "{msg}");
     assert!(
         msg.contains("\"France\" (\"fr\"), \"United States\" (\"us\")"),
@@ -195,7 +195,11 @@ fn a_hidden_field_is_allowed_only_after_a_field_that_can_reveal_it() {
         json!({"fields": [{"ref": state, "value": "ca"}]}),
     );
     assert_eq!(code, "NOT_ACTIONABLE");
-    assert!(text(&r).contains("hidden or disabled"), "{}", text(&r));
+    assert!(
+        text_of(&r).contains("hidden or disabled"),
+        "{}",
+        text_of(&r)
+    );
     let (text, data) = agent.ok(
         "browser_fill_form",
         json!({"fields": [{"ref": country, "value": "us"}, {"ref": state, "value": "California"}]}),
@@ -312,4 +316,281 @@ fn react_sees_what_fill_form_and_type_write() {
         page.contains(r#"Sent: {"name":"Ada","email":"ada@example.com","plan":"team","size":"l","agree":true,"bio":"Analyst"}"#),
         "{page}"
     );
+}
+
+#[test]
+fn click_by_point_double_right_and_with_modifiers() {
+    let s = shared();
+    let mut agent = s.agent();
+    open(&mut agent, &s.a("canvas.html"));
+    let (text, _) = agent.ok("browser_click", json!({"x": 50, "y": 60}));
+    assert!(
+        text.starts_with("Clicked at (50, 60), which hit <canvas#map>"),
+        "{text}"
+    );
+    agent.ok(
+        "browser_click",
+        json!({"x": 10, "y": 20, "doubleClick": true, "modifiers": ["Shift", "Control"]}),
+    );
+    let (text, _) = agent.ok("browser_click", json!({"x": 5, "y": 5, "button": "right"}));
+    assert!(text.starts_with("Right-clicked"), "{text}");
+    let log = page_text(&mut agent);
+    for seen in [
+        "click@50,60/b0/d1",
+        "click@10,20/b0/d1/ctrl+shift click@10,20/b0/d2/ctrl+shift dblclick@10,20/b0/d2/ctrl+shift",
+        "contextmenu@5,5/b2/d1",
+    ] {
+        assert!(log.contains(seen), "{seen} in {log}");
+    }
+    let (code, _) = agent.fails("browser_click", json!({"x": 5}));
+    assert_eq!(code, "BAD_ARGS");
+    let (code, _) = agent.fails("browser_click", json!({"x": 5, "y": 5, "ref": "e12345"}));
+    assert_eq!(code, "BAD_ARGS");
+    let (code, _) = agent.fails("browser_click", json!({"x": 50000, "y": 5}));
+    assert_eq!(code, "NOT_ACTIONABLE");
+}
+
+#[test]
+fn press_key_types_edits_moves_focus_and_submits() {
+    let s = shared();
+    let mut agent = s.agent();
+    let snap = open(&mut agent, &s.a("keys.html"));
+    let first = ref_of(&snap, "textbox", "First");
+    agent.ok("browser_click", json!({"ref": first}));
+    for k in ["a", "b", "c", "Backspace"] {
+        agent.ok("browser_press_key", json!({"key": k}));
+    }
+    let (text, _) = agent.ok("browser_press_key", json!({"key": "Control+A"}));
+    assert!(text.contains("selected all text"), "{text}");
+    agent.ok("browser_press_key", json!({"key": "X"}));
+    let (text, data) = agent.ok("browser_press_key", json!({"key": "Tab"}));
+    assert!(text.contains("focus moved to <input#second>"), "{text}");
+    assert_eq!(data["focused"], "<input#second>");
+    agent.ok("browser_press_key", json!({"key": "z"}));
+    agent.ok("browser_press_key", json!({"key": "Shift+Tab"}));
+    agent.ok("browser_press_key", json!({"key": "Tab"}));
+    agent.ok("browser_press_key", json!({"key": "Tab"}));
+    let (text, _) = agent.ok("browser_press_key", json!({"key": "ArrowDown"}));
+    assert!(text.contains("selected \"Medium\""), "{text}");
+    agent.ok("browser_press_key", json!({"key": "Shift+Tab"}));
+    let (text, _) = agent.ok("browser_press_key", json!({"key": "Enter"}));
+    assert!(text.contains("submitted the form"), "{text}");
+    let log = wait_text(&mut agent, "submitted");
+    for seen in [
+        "a/KeyA@first b/KeyB@first c/KeyC@first Backspace/Backspace@first a/KeyA/ctrl@first X/KeyX@first",
+        "Tab/Tab@first z/KeyZ@second Tab/Tab/shift@second Tab/Tab@first Tab/Tab@second ArrowDown/ArrowDown@size",
+        "Tab/Tab/shift@size Enter/Enter@second",
+        "submitted first=X second=z size=Medium",
+    ] {
+        assert!(log.contains(seen), "{seen} in {log}");
+    }
+    let (code, _) = agent.fails("browser_press_key", json!({"key": "Hyper+Q"}));
+    assert_eq!(code, "BAD_ARGS");
+}
+
+#[test]
+fn hover_drag_html5_and_pointer_and_refuse_a_drag_across_frames() {
+    let s = shared();
+    let mut agent = s.agent();
+    let snap = open(&mut agent, &s.a("drag.html"));
+    let card = ref_of(&snap, "button", "Task card");
+    let done = ref_of(&snap, "button", "Done");
+    let (text, data) = agent.ok("browser_drag", json!({"startRef": card, "endRef": done}));
+    assert!(text.contains("(HTML5 drag and drop)"), "{text}");
+    assert_eq!(data["dropped"], true);
+    let knob = ref_of(&snap, "slider", "Volume");
+    let (text, _) = agent.ok("browser_drag", json!({"startRef": knob, "endRef": done}));
+    assert!(text.contains("(pointer drag)"), "{text}");
+    let page = wait_text(&mut agent, "knob moved");
+    assert!(page.contains("dropped task-42 in done dragend"), "{page}");
+    assert!(page.contains("knob moved"), "{page}");
+    let (text, _) = agent.ok("browser_hover", json!({"ref": done}));
+    assert!(text.starts_with("Hovered over <div#done>"), "{text}");
+    let snap = open(&mut agent, &s.a("checkout.html"));
+    let (code, r) = agent.fails(
+        "browser_drag",
+        json!({"startRef": ref_of(&snap, "textbox", "Card number"), "endRef": ref_of(&snap, "textbox", "Email")}),
+    );
+    assert_eq!(code, "BAD_ARGS");
+    assert!(text_of(&r).contains("different frames"), "{}", text_of(&r));
+}
+
+fn text_of(r: &Value) -> String {
+    text(r)
+}
+
+#[test]
+fn select_option_by_value_or_label_and_refuses_unknown_options_naming_them() {
+    let s = shared();
+    let mut agent = s.agent();
+    let snap = open(&mut agent, &s.a("fields.html"));
+    let toppings = ref_of(&snap, "listbox", "Toppings");
+    let (text, data) = agent.ok(
+        "browser_select_option",
+        json!({"ref": toppings, "values": ["ham", "Olives"]}),
+    );
+    assert!(text.starts_with("Selected \"Ham\", \"Olives\""), "{text}");
+    assert_eq!(data["selected"], json!(["Ham", "Olives"]));
+    let (text, _) = agent.ok(
+        "browser_select_option",
+        json!({"ref": toppings, "values": ["Olives", "ham"]}),
+    );
+    assert!(text.contains("already selected; no events fired"), "{text}");
+    assert!(page_text(&mut agent).contains("toppings.change=1 toppings.input=1"));
+    let (code, r) = agent.fails(
+        "browser_select_option",
+        json!({"ref": toppings, "values": ["Pineapple"]}),
+    );
+    assert_eq!(code, "BAD_ARGS");
+    assert!(
+        text_of(&r).contains("\"Ham\" (\"ham\"), \"Egg\" (\"egg\"), \"Olives\" (\"olive\")"),
+        "{}",
+        text_of(&r)
+    );
+    let snap = open(&mut agent, &s.a("checkout.html"));
+    let country = ref_of(&snap, "combobox", "Country");
+    let (code, _) = agent.fails(
+        "browser_select_option",
+        json!({"ref": country, "values": ["fr", "us"]}),
+    );
+    assert_eq!(code, "BAD_ARGS");
+}
+
+#[test]
+fn clear_empties_a_field_and_an_editor_with_events() {
+    let s = shared();
+    let mut agent = s.agent();
+    let snap = open(&mut agent, &s.a("fields.html"));
+    let name = ref_of(&snap, "textbox", "Name");
+    agent.ok("browser_type", json!({"ref": name, "text": "Ada"}));
+    let (text, _) = agent.ok("browser_clear", json!({"ref": name}));
+    assert!(text.starts_with("Cleared <input>"), "{text}");
+    let (text, _) = agent.ok("browser_clear", json!({"ref": name}));
+    assert!(text.contains("was already empty"), "{text}");
+    agent.ok(
+        "browser_clear",
+        json!({"ref": ref_of(&snap, "textbox", "Editor")}),
+    );
+    let snap = snapshot(&mut agent);
+    assert!(!snap.contains("\"Ada\""), "{snap}");
+    let log = page_text(&mut agent);
+    assert!(!log.contains("old text"), "{log}");
+    assert!(log.contains("Editor.input=1"), "{log}");
+    let (code, _) = agent.fails(
+        "browser_clear",
+        json!({"ref": ref_of(&snap, "checkbox", "Agree")}),
+    );
+    assert_eq!(code, "NOT_ACTIONABLE");
+}
+
+#[test]
+fn scroll_finds_the_one_dominant_panel_and_refuses_to_guess_between_two() {
+    let s = shared();
+    let mut agent = s.agent();
+    open(&mut agent, &s.a("scroll-panel.html"));
+    let (text, data) = agent.ok("browser_scroll", json!({"direction": "down"}));
+    assert!(text.starts_with("Scrolled <div#feed>"), "{text}");
+    let first = data["to"].as_u64().unwrap();
+    assert!(first > 0, "{data}");
+    let (_, data) = agent.ok(
+        "browser_scroll",
+        json!({"direction": "down", "amount": 100}),
+    );
+    assert_eq!(data["from"].as_u64().unwrap(), first);
+    assert_eq!(data["to"].as_u64().unwrap(), first + 100);
+    let (_, data) = agent.ok(
+        "browser_scroll",
+        json!({"direction": "up", "amount": 100000}),
+    );
+    assert_eq!(data["to"], 0);
+    open(&mut agent, &s.a("two-panels.html"));
+    let (code, r) = agent.fails("browser_scroll", json!({"direction": "down"}));
+    assert_eq!(code, "ELEMENT_AMBIGUOUS");
+    let msg = text_of(&r);
+    assert!(
+        msg.contains("<div#inbox>") && msg.contains("<div#reader>"),
+        "{msg}"
+    );
+    // The candidates come with refs; one of them scrolls its panel, which had not moved.
+    let at = msg.find("<div#reader>").unwrap();
+    let reader = msg[at..].split("ref=").nth(1).unwrap()[..6].to_string();
+    let (text, data) = agent.ok(
+        "browser_scroll",
+        json!({"ref": reader, "direction": "down"}),
+    );
+    assert!(text.starts_with("Scrolled <div#reader>"), "{text}");
+    assert_eq!(data["from"], 0);
+}
+
+#[test]
+fn upload_sets_files_in_the_page_a_frame_and_a_shadow_root_and_keeps_to_the_sandbox() {
+    let s = shared();
+    let mut agent = s.agent();
+    let dir = std::env::temp_dir().join(format!("tabpilot-upload-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let hello = dir.join("hello.txt");
+    let notes = dir.join("notes.csv");
+    std::fs::write(&hello, "hello, upload").unwrap();
+    std::fs::write(&notes, "a,b\n1,2\n").unwrap();
+    let (hello, notes) = (hello.to_str().unwrap(), notes.to_str().unwrap());
+    let snap = open(&mut agent, &s.a("upload.html"));
+    let (text, data) = agent.ok(
+        "browser_upload_file",
+        json!({"ref": ref_of(&snap, "button", "Avatar"), "paths": [hello]}),
+    );
+    assert!(text.starts_with("Set hello.txt (13 bytes) on"), "{text}");
+    assert_eq!(data["files"][0]["size"], 13);
+    agent.ok(
+        "browser_upload_file",
+        json!({"ref": ref_of(&snap, "button", "Attachments"), "paths": [hello, notes]}),
+    );
+    agent.ok(
+        "browser_upload_file",
+        json!({"ref": ref_of(&snap, "button", "Shadow file"), "paths": [notes]}),
+    );
+    agent.ok(
+        "browser_upload_file",
+        json!({"ref": ref_of(&snap, "button", "Frame file"), "paths": [hello]}),
+    );
+    let page = wait_text(&mut agent, "frame:");
+    for seen in [
+        "avatar:hello.txt:13:text/plain:hello, uploa",
+        "docs:hello.txt:13:text/plain:hello, uploa",
+        "docs:notes.csv:8:text/csv:a,b",
+        "shadow:notes.csv:8:text/csv:a,b",
+        "frame:hello.txt:13:hello, uploa",
+    ] {
+        assert!(page.contains(seen), "{seen} in {page}");
+    }
+    // 3 MiB: more than one controller frame holds, so it goes in parts.
+    let big = dir.join("big.txt");
+    std::fs::write(&big, "x".repeat(3 << 20)).unwrap();
+    let avatar = ref_of(&snap, "button", "Avatar");
+    let (text, _) = agent.ok(
+        "browser_upload_file",
+        json!({"ref": avatar, "paths": [big]}),
+    );
+    assert!(text.starts_with("Set big.txt (3145728 bytes)"), "{text}");
+    let page = wait_text(&mut agent, "avatar:big.txt");
+    assert!(
+        page.contains("avatar:big.txt:3145728:text/plain:xxxxxxxxxxxx"),
+        "{page}"
+    );
+    let (code, _) = agent.fails(
+        "browser_upload_file",
+        json!({"ref": avatar, "paths": [hello, notes]}),
+    );
+    assert_eq!(code, "BAD_ARGS");
+    let (code, _) = agent.fails(
+        "browser_upload_file",
+        json!({"ref": ref_of(&snap, "textbox", "Name"), "paths": [hello]}),
+    );
+    assert_eq!(code, "NOT_ACTIONABLE");
+    let (code, r) = agent.fails(
+        "browser_upload_file",
+        json!({"ref": avatar, "paths": ["/etc/hostname"]}),
+    );
+    assert_eq!(code, "PATH_OUTSIDE_SANDBOX");
+    assert_eq!(r["structuredContent"]["outcome"], "refused");
+    let _ = std::fs::remove_dir_all(&dir);
 }
