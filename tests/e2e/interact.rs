@@ -594,3 +594,45 @@ fn upload_sets_files_in_the_page_a_frame_and_a_shadow_root_and_keeps_to_the_sand
     assert_eq!(r["structuredContent"]["outcome"], "refused");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn a_failing_check_is_waited_out_and_each_refusal_names_its_check() {
+    let s = shared();
+    let mut agent = s.agent();
+    let snap = open(&mut agent, &s.a("actionable.html"));
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Arm")}),
+    );
+    // Disabled at the call, enabled 400 ms later: the click waits for it.
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Later")}),
+    );
+    let (code, r) = agent.fails(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Never")}),
+    );
+    assert_eq!(code, "NOT_ACTIONABLE");
+    assert!(
+        text_of(&r).contains("<button#never> \"Never\" is disabled (checked for"),
+        "{}",
+        text_of(&r)
+    );
+    let (code, r) = agent.fails(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Runner")}),
+    );
+    assert_eq!(code, "NOT_ACTIONABLE");
+    assert!(
+        text_of(&r).contains("is not stable (moving)"),
+        "{}",
+        text_of(&r)
+    );
+    let log = page_text(&mut agent);
+    assert!(log.contains("log: later-clicked"), "{log}");
+    assert!(
+        !log.contains("never-clicked") && !log.contains("runner-clicked"),
+        "{log}"
+    );
+}
