@@ -1,28 +1,72 @@
-// Screenshots of the agent's tab: captureVisibleTab when it is on screen, else the debugger.
+// Screenshots of the agent's tab: captureVisibleTab when the tab is on screen, else (a
+// background tab, a full page, webp) the debugger, attached for the one capture.
 import { ToolError, getTab } from './errors.js';
-import { runInPage } from './page.js';
+import { runInPage, runOnRef } from './page.js';
 
-export async function screenshot(tabId, { format = 'png', quality }) {
+const STALL_MS = 10000;
+const MAX_FULL_PAGE_PX = 8192; // taller pages are cut, and the result says so
+
+export async function screenshot(tabId, { format = 'png', quality, ref, fullPage }) {
   const tab = await getTab(tabId);
+  let rect = null;
+  if (ref) {
+    const r = await runOnRef(tabId, 'rect', { ref });
+    if (r.frameId !== 0) throw new ToolError('BAD_ARGS', 'element screenshots take elements of the top page; capture the viewport for one in a frame', 'refused');
+    rect = r.rect;
+  }
   const viewport = await runInPage(tabId, 'viewport', {});
-  const opts = format === 'jpeg' ? { format, quality: quality ?? 80 } : { format };
-  // A background tab is not on screen: only the debugger can capture it.
-  if (tab.active) {
+  const opts = format === 'png' ? { format } : { format, quality: quality ?? 80 };
+  const base = { format, viewport, rect };
+  if (tab.active && !fullPage && format !== 'webp') {
     const win = await chrome.windows.get(tab.windowId);
     if (win.state !== 'minimized') {
       const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, opts);
-      return { data: dataUrl.split(',')[1], format, viewport, debugger: false };
+      return { ...base, data: dataUrl.split(',')[1], debugger: false };
     }
   }
+  // A background tab sometimes never draws the frame a capture waits for (seen after a
+  // full-page capture grew and shrank its view); a fresh attach draws it, so a stalled first try
+  // gets one more.
+  const once = (stallMs) =>
+    fullPage ? fullPageCapture(tabId, opts, viewport, stallMs) : capture(tabId, opts, stallMs).then((data) => ({ data }));
+  try {
+    return { ...base, ...(await once(STALL_MS / 3)), debugger: true };
+  } catch (e) {
+    if (!(e instanceof ToolError && e.code === 'CAPTURE_STALLED')) throw e;
+    return { ...base, ...(await once(STALL_MS)), debugger: true };
+  }
+}
+
+async function fullPageCapture(tabId, opts, viewport, stallMs) {
   const target = { tabId };
   await chrome.debugger.attach(target, '1.3');
   try {
-    const capture = chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { ...opts, fromSurface: true });
-    const stalled = new Promise((_, reject) =>
-      setTimeout(() => reject(new ToolError('CAPTURE_STALLED', 'the browser did not render the background tab within 10 s')), 10000),
-    );
-    const { data } = await Promise.race([capture, stalled]);
-    return { data, format, viewport, debugger: true };
+    const { cssContentSize } = await chrome.debugger.sendCommand(target, 'Page.getLayoutMetrics');
+    const height = Math.min(Math.ceil(cssContentSize.height), MAX_FULL_PAGE_PX);
+    await chrome.debugger.sendCommand(target, 'Emulation.setDeviceMetricsOverride', { width: viewport.width, height, deviceScaleFactor: 0, mobile: false });
+    try {
+      const data = await withStall(chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { ...opts, fromSurface: true }), stallMs);
+      return { data, cut: cssContentSize.height > MAX_FULL_PAGE_PX };
+    } finally {
+      await chrome.debugger.sendCommand(target, 'Emulation.clearDeviceMetricsOverride').catch(() => {});
+    }
+  } finally {
+    await chrome.debugger.detach(target).catch(() => {});
+  }
+}
+
+function withStall(promise, stallMs = STALL_MS) {
+  const stalled = new Promise((_, reject) =>
+    setTimeout(() => reject(new ToolError('CAPTURE_STALLED', `the browser did not draw the tab within ${stallMs / 1000} s`)), stallMs),
+  );
+  return Promise.race([promise, stalled]).then((r) => r.data);
+}
+
+async function capture(tabId, opts, stallMs) {
+  const target = { tabId };
+  await chrome.debugger.attach(target, '1.3');
+  try {
+    return await withStall(chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { ...opts, fromSurface: true }), stallMs);
   } finally {
     await chrome.debugger.detach(target).catch(() => {});
   }

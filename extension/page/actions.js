@@ -184,7 +184,7 @@
   }
 
   function viewport() {
-    return { width: innerWidth, height: innerHeight, dpr: devicePixelRatio };
+    return { width: innerWidth, height: innerHeight, dpr: devicePixelRatio, scrollY };
   }
 
   Object.assign(T.ops, { click, hover, drag, type, viewport });

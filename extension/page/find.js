@@ -73,5 +73,14 @@
     }
   }
 
-  Object.assign(T.ops, { find, html, waitFor });
+  // The element's box in the viewport, after scrolling it into view (for element screenshots).
+  function rect({ ref }) {
+    const { el } = resolve(ref);
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    const r = el.getBoundingClientRect();
+    if (r.width === 0 || r.height === 0) throw new Refusal('NOT_ACTIONABLE', 'the element has no size to capture');
+    return { rect: { x: r.left, y: r.top, width: r.width, height: r.height } };
+  }
+
+  Object.assign(T.ops, { find, html, waitFor, rect });
 })();

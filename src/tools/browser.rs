@@ -10,8 +10,7 @@ use super::Session;
 use super::args::{
     AfterAction, NoArgs, acts, check_url, parse, read_only, schema, schema_after, timeout,
 };
-use super::image::{self as shot, Shrunk};
-use super::spec::{Hints, Image, ToolOutput, ToolSpec};
+use super::spec::{Hints, ToolOutput, ToolSpec};
 use crate::error::{Code, Outcome, ToolError};
 use crate::link::Request;
 use crate::policy::paths;
@@ -62,24 +61,6 @@ struct ReadArgs {
 enum ReadFormat {
     Markdown,
     Text,
-}
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ScreenshotArgs {
-    /// png (default) or jpeg.
-    format: Option<ImageFormat>,
-    /// jpeg quality 1-100.
-    quality: Option<u8>,
-    /// Write the full-size image here instead of returning it.
-    file_path: Option<String>,
-}
-
-#[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq)]
-#[serde(rename_all = "lowercase")]
-enum ImageFormat {
-    Png,
-    Jpeg,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -153,16 +134,6 @@ pub fn specs() -> Vec<ToolSpec> {
             hints: read_only(),
         },
         ToolSpec {
-            name: "browser_screenshot",
-            description: "Image of this agent's viewport (under 1536 px wide inline), or saved to filePath.",
-            input_schema: schema::<ScreenshotArgs>(),
-            output_schema: Some(json!({"type": "object", "properties": {
-                "width": {"type": "integer"}, "height": {"type": "integer"}, "format": {"type": "string"},
-                "shrunkFrom": {"type": ["array", "null"]}, "debugger": {"type": "boolean"},
-                "filePath": {"type": ["string", "null"]}}, "required": ["width", "height", "debugger"]})),
-            hints: read_only(),
-        },
-        ToolSpec {
             name: "browser_list_tabs",
             description: "All tabs of the browser, marking this agent's.",
             input_schema: schema::<NoArgs>(),
@@ -213,7 +184,6 @@ impl Session {
             "browser_go_forward" => self.history(name, "forward", args).await,
             "browser_snapshot" => self.snapshot(args).await,
             "browser_read_page" => self.read(args).await,
-            "browser_screenshot" => self.screenshot(args).await,
             "browser_list_tabs" => self.list_tabs(args).await,
             "browser_new_tab" => self.new_tab(args).await,
             "browser_close_tab" => self.close_tab(args).await,
@@ -448,82 +418,6 @@ impl Session {
             json!({"content": content, "truncated": truncated, "totalChars": r["totalChars"],
             "url": r["url"], "format": format}),
         ))
-    }
-
-    async fn screenshot(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        let a: ScreenshotArgs = parse("browser_screenshot", args)?;
-        let format = a.format.unwrap_or(ImageFormat::Png);
-        if a.quality.is_some_and(|q| q == 0 || q > 100)
-            || (a.quality.is_some() && format == ImageFormat::Png)
-        {
-            return Err(ToolError::bad_args("quality is 1-100 and only for jpeg"));
-        }
-        let file = a
-            .file_path
-            .as_deref()
-            .map(|p| paths::checked_output(p, &paths::roots()))
-            .transpose()?;
-        let name = if format == ImageFormat::Png {
-            "png"
-        } else {
-            "jpeg"
-        };
-        let r = self
-            .page(
-                "screenshot",
-                json!({"format": name, "quality": a.quality}),
-                false,
-                Duration::from_secs(20),
-            )
-            .await?;
-        let bytes = shot::decode_base64(r["data"].as_str().unwrap_or(""))?;
-        let used_debugger = r["debugger"].as_bool().unwrap_or(false);
-        let banner = if used_debugger {
-            "; the debugger was attached to capture this background tab (Chrome shows its banner while attached)"
-        } else {
-            ""
-        };
-        if let Some(path) = file {
-            let (w, h) = shot::dimensions(&bytes)?;
-            std::fs::write(&path, &bytes).map_err(|e| {
-                ToolError::failed(
-                    Code::Internal,
-                    format!("cannot write {}: {e}", path.display()),
-                )
-            })?;
-            let text = format!(
-                "Saved a {w}x{h} {name} screenshot to {}{banner}",
-                path.display()
-            );
-            return Ok(ToolOutput::new(
-                text,
-                json!({"width": w, "height": h, "format": name, "debugger": used_debugger,
-                "filePath": path.display().to_string(), "shrunkFrom": null}),
-            ));
-        }
-        let Shrunk {
-            bytes,
-            width,
-            height,
-            from,
-        } = shot::fit_inline(bytes, format == ImageFormat::Jpeg)?;
-        let mut text = format!("Screenshot {width}x{height} {name}");
-        if let Some((w, h)) = from {
-            text.push_str(&format!(
-                " (shrunk from {w}x{h} to fit 1536 px wide; use filePath for full size)"
-            ));
-        }
-        text.push_str(banner);
-        let mut out = ToolOutput::new(
-            text,
-            json!({"width": width, "height": height, "format": name,
-            "debugger": used_debugger, "shrunkFrom": from.map(|(w, h)| json!([w, h])), "viewport": r["viewport"], "filePath": null}),
-        );
-        out.images.push(Image {
-            data: shot::encode_base64(&bytes),
-            mime_type: format!("image/{name}"),
-        });
-        Ok(out)
     }
 
     async fn list_tabs(&self, args: Value) -> Result<ToolOutput, ToolError> {

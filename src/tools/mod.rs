@@ -4,6 +4,7 @@
 mod act;
 mod args;
 mod browser;
+mod capture;
 pub mod context;
 mod dialog;
 mod find;
@@ -26,6 +27,7 @@ use spec::{ToolOutput, ToolSpec};
 pub fn specs() -> Vec<ToolSpec> {
     let mut all = browser::specs();
     all.extend(act::specs());
+    all.extend(capture::specs());
     all.extend(find::specs());
     all.extend(dialog::specs());
     all.extend(context::specs());
@@ -85,6 +87,9 @@ impl Session {
             return result;
         }
         if let Some(result) = self.dialog_tool(name, args.clone()).await {
+            return result;
+        }
+        if let Some(result) = self.capture_tool(name, args.clone()).await {
             return result;
         }
         match self.browser_tool(name, args).await {

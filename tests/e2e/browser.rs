@@ -554,3 +554,107 @@ fn navigate_wait_until_networkidle_waits_for_late_requests() {
         "networkidle returned before the late request ended"
     );
 }
+
+fn image_of(r: &Value) -> image::DynamicImage {
+    use base64::Engine;
+    let block = r["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["type"] == "image")
+        .expect("an image block");
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(block["data"].as_str().unwrap())
+        .unwrap();
+    image::load_from_memory(&bytes).unwrap()
+}
+
+#[test]
+fn an_element_screenshot_is_cropped_to_the_element_at_the_captures_pixel_ratio() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let press = ref_of(&snap, "button", "Press me");
+    let (_, data) = agent.ok("browser_find", json!({"selector": "#press"}));
+    assert!(data["matches"][0].as_str().unwrap().contains(&press));
+    let r = agent.call(
+        "browser_screenshot",
+        json!({"ref": press, "element": "the press button"}),
+    );
+    assert_ne!(r["isError"], true, "{}", text(&r));
+    let img = image_of(&r);
+    let dpr = r["structuredContent"]["viewport"]["dpr"].as_f64().unwrap();
+    // The button is small: far smaller than the viewport, and wider than tall.
+    assert!(
+        img.width() < (200.0 * dpr) as u32 && img.height() < (60.0 * dpr) as u32,
+        "{}x{}",
+        img.width(),
+        img.height()
+    );
+    assert!(img.width() > img.height());
+    assert!(
+        text(&r).starts_with("Screenshot of the press button"),
+        "{}",
+        text(&r)
+    );
+}
+
+#[test]
+fn a_full_page_screenshot_is_taller_than_the_viewport_and_formats_are_honoured() {
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("big.html"), "includeSnapshot": false}),
+    );
+    let path = std::env::temp_dir().join(format!("tabpilot-full-{}.png", std::process::id()));
+    let r = agent.call(
+        "browser_screenshot",
+        json!({"fullPage": true, "filePath": path.display().to_string()}),
+    );
+    assert_ne!(r["isError"], true, "{}", text(&r));
+    let full = image::open(&path).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let r = agent.call("browser_screenshot", json!({}));
+    let vp = &r["structuredContent"]["viewport"];
+    let viewport_h = (vp["height"].as_f64().unwrap() * vp["dpr"].as_f64().unwrap()) as u32;
+    assert!(
+        full.height() > 3 * viewport_h,
+        "full page {} vs viewport {viewport_h}",
+        full.height()
+    );
+    assert!(text(&r).contains("debugger"));
+    // Inline, the same page is shrunk to fit 1536x4096 and says from what.
+    let r = agent.call("browser_screenshot", json!({"fullPage": true}));
+    assert_ne!(r["isError"], true, "{}", text(&r));
+    let img = image_of(&r);
+    assert!(img.height() <= 4096 && img.width() <= 1536);
+    assert!(text(&r).contains("shrunk from"), "{}", text(&r));
+    let r = agent.call(
+        "browser_screenshot",
+        json!({"format": "webp", "quality": 60}),
+    );
+    let block = r["content"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|b| b["type"] == "image")
+        .unwrap()
+        .clone();
+    assert_eq!(block["mimeType"], "image/webp");
+    let r = agent.call(
+        "browser_screenshot",
+        json!({"format": "jpeg", "quality": 50}),
+    );
+    assert!(!image_of(&r).color().has_alpha());
+    let (code, _) = agent.fails(
+        "browser_screenshot",
+        json!({"format": "png", "quality": 50}),
+    );
+    assert_eq!(code, "BAD_ARGS");
+    let (code, _) = agent.fails(
+        "browser_screenshot",
+        json!({"fullPage": true, "ref": "eabcde"}),
+    );
+    assert_eq!(code, "BAD_ARGS");
+}
