@@ -2,7 +2,7 @@
 // its page operation in the frame its ref names, through act(): the wait after it (args.after)
 // and any navigation it caused are reported.
 import { ToolError } from './errors.js';
-import { act, sameUrl } from './navigation.js';
+import { act, sameUrl, settle } from './navigation.js';
 import { locate, runInPage, runOnRef } from './page.js';
 
 export const interactions = {
@@ -52,7 +52,8 @@ async function focusedFrame(tabId) {
 // Many fields, maybe in several frames. Every address and value is checked in every frame
 // before the first write, so a refused call wrote nothing; then the fields are written in the
 // order given (a run of fields in one frame in one page call), each with its own outcome.
-async function fillForm(tabId, { fields }) {
+async function fillForm(tabId, { fields, after }, timeoutMs) {
+  const started = Date.now();
   const located = [];
   for (const [i, f] of fields.entries()) {
     const { frameId, ref } = await locate(tabId, f.ref);
@@ -94,7 +95,9 @@ async function fillForm(tabId, { fields }) {
     }
     n = end;
   }
+  const settled = await settle(tabId, { waitUntil: 'auto', ...after }, started + timeoutMs, started);
   return {
     fields: results.map((r) => ({ ref: fields[r.i].ref, element: r.element || checks.get(r.i).element, outcome: r.outcome, ...(r.error ? { error: r.error } : {}) })),
+    settled,
   };
 }

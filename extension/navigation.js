@@ -70,15 +70,23 @@ export function watchNavigation(tabId) {
 }
 
 const DEFAULT_SETTLE_MS = 1000;
+const REQUEST_GRACE_MS = 50;
 
 // Waits for what `waitUntil` calls finished, after the load itself; bounded by `settleMs` and
 // by what is left of the call's time. Returns whether the page settled in time.
-async function settle(tabId, { waitUntil, settleMs }, deadline, since = 0) {
+export async function settle(tabId, { waitUntil, settleMs }, deadline, since = 0) {
   const maxMs = Math.max(0, Math.min(settleMs ?? DEFAULT_SETTLE_MS, deadline - Date.now()));
   if (waitUntil === 'none') return true;
   if (waitUntil === 'networkidle') return networkIdle(tabId, 500, maxMs);
-  // `auto`: requests the action started finish first, then the DOM they feed settles.
-  if (waitUntil === 'auto' && !(await networkIdle(tabId, 0, maxMs, since))) return false;
+  // `auto`: requests the action started finish first, then the DOM they feed settles. The
+  // browser tells us of a request a moment after the page makes it (up to ~40 ms seen here), so
+  // the look for one comes no sooner than REQUEST_GRACE_MS after the action began. That is the
+  // floor of an action's time under `auto`; `waitUntil: "none"` skips it.
+  if (waitUntil === 'auto') {
+    const grace = since + REQUEST_GRACE_MS - Date.now();
+    if (grace > 0) await new Promise((r) => setTimeout(r, grace));
+    if (!(await networkIdle(tabId, 0, maxMs, since))) return false;
+  }
   try {
     const left = Math.max(0, Math.min(maxMs, deadline - Date.now()));
     const r = await runInPage(tabId, 'settle', { until: waitUntil === 'load' ? 'load' : 'auto', maxMs: left });

@@ -75,8 +75,10 @@ export async function connect() {
   try {
     const cfg = await pairing();
     if (!cfg?.secret) {
-      setState('unpaired');
       await offerOpenPairingPages();
+      // A pairing page may still be on its way (the browser opens it as we start): look again.
+      schedule();
+      setState('unpaired');
       return;
     }
     setState('connecting');

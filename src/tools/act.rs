@@ -229,7 +229,7 @@ pub fn specs() -> Vec<ToolSpec> {
             ..tool(
                 "browser_fill_form",
                 "Fill many fields at once (text, select, checkbox, radio), across frames.",
-                schema::<FillFormArgs>(),
+                schema_after::<FillFormArgs>(),
             )
         },
         tool(
@@ -260,14 +260,14 @@ impl Session {
     }
 
     async fn act_named(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
-        // Scrolling waits for nothing, and fill_form reports per field instead.
+        // Scrolling changes nothing on the page, so it waits for nothing.
         match name {
             "browser_scroll" => return self.scroll(args).await,
-            "browser_fill_form" => return self.fill_form(args).await,
             _ => {}
         }
         let (args, after) = AfterAction::split(name, args)?;
         let mut out = match name {
+            "browser_fill_form" => self.fill_form(args, &after).await,
             "browser_click" => self.click(args, &after).await,
             "browser_type" => self.type_text(args, &after).await,
             "browser_hover" => self.hover(args, &after).await,
@@ -506,7 +506,7 @@ impl Session {
         ))
     }
 
-    async fn fill_form(&self, args: Value) -> Result<ToolOutput, ToolError> {
+    async fn fill_form(&self, args: Value, after: &AfterAction) -> Result<ToolOutput, ToolError> {
         let a: FillFormArgs = parse("browser_fill_form", args)?;
         if a.fields.is_empty() || a.fields.len() > MAX_FIELDS {
             return Err(ToolError::bad_args(format!(
@@ -523,7 +523,7 @@ impl Session {
             .map(|f| json!({"ref": f.reference, "value": f.value}))
             .collect();
         let r = self
-            .page("fill_form", json!({"fields": fields}), true, wait)
+            .act_call("fill_form", json!({"fields": fields}), after, wait)
             .await?;
         fill_output(&a.fields, &r)
     }

@@ -170,9 +170,17 @@ impl AfterAction {
         Ok((args, after))
     }
 
-    /// The wait as the extension reads it.
+    /// The wait as the extension reads it: only what the caller set, so the extension's
+    /// defaults (auto for actions, load for navigations) hold for the rest.
     pub fn wire(&self) -> Value {
-        json!({"waitUntil": self.wait_until, "settleMs": self.settle_ms})
+        let mut wire = serde_json::Map::new();
+        if let Some(w) = self.wait_until {
+            wire.insert("waitUntil".into(), json!(w));
+        }
+        if let Some(ms) = self.settle_ms {
+            wire.insert("settleMs".into(), json!(ms));
+        }
+        Value::Object(wire)
     }
 
     pub fn wants_snapshot(&self) -> bool {
@@ -265,6 +273,7 @@ mod tests {
         assert_eq!(own, json!({"ref": "e1"}));
         assert_eq!(after.wait_until, Some(WaitUntil::Networkidle));
         assert!(after.wants_snapshot());
+        assert_eq!(after.wire(), json!({"waitUntil": "networkidle"}));
         let e = AfterAction::split("t", json!({"include": "screenshot"})).unwrap_err();
         assert_eq!(e.code, Code::BadArgs);
         assert!(AfterAction::split("t", json!({"settleMs": 999_999})).is_err());

@@ -658,3 +658,67 @@ fn a_full_page_screenshot_is_taller_than_the_viewport_and_formats_are_honoured()
     );
     assert_eq!(code, "BAD_ARGS");
 }
+
+#[test]
+fn an_action_waits_for_what_it_started_unless_told_not_to_and_can_answer_with_the_snapshot() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("async.html")}));
+    let fetch = ref_of(&snap, "button", "Fetch");
+    // waitUntil none: the answer comes before the request the click started has come back.
+    let (text, data) = agent.ok(
+        "browser_click",
+        json!({"ref": fetch, "waitUntil": "none", "include": "snapshot"}),
+    );
+    assert!(
+        data["snapshot"].as_str().unwrap().contains("Idle"),
+        "{text}"
+    );
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("async.html"), "includeSnapshot": false}),
+    );
+    // auto (the default): the request finishes and the DOM it feeds settles first.
+    let (text, data) = agent.ok(
+        "browser_click",
+        json!({"ref": fetch, "include": "snapshot"}),
+    );
+    let first_line = text.lines().next().unwrap();
+    assert!(
+        first_line.starts_with("Clicked") && text.contains("Fetched and rendered"),
+        "{text}"
+    );
+    assert!(
+        data["snapshot"]
+            .as_str()
+            .unwrap()
+            .contains("Fetched and rendered")
+    );
+    // Without include, one line.
+    let (text, data) = agent.ok("browser_click", json!({"ref": fetch}));
+    assert!(
+        !text.contains('\n') && data.get("snapshot").is_none(),
+        "{text}"
+    );
+}
+
+#[test]
+fn an_unknown_include_is_refused_before_the_action_runs() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let press = ref_of(&snap, "button", "Press me");
+    let (code, r) = agent.fails(
+        "browser_click",
+        json!({"ref": press, "include": "screenshot"}),
+    );
+    assert_eq!(code, "BAD_ARGS");
+    assert_eq!(r["structuredContent"]["outcome"], "refused");
+    let (code, _) = agent.fails(
+        "browser_click",
+        json!({"ref": press, "waitUntil": "forever"}),
+    );
+    assert_eq!(code, "BAD_ARGS");
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(snap.contains("Not pressed"), "a refused click ran: {snap}");
+}
