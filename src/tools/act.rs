@@ -261,9 +261,8 @@ impl Session {
 
     async fn act_named(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
         // Scrolling changes nothing on the page, so it waits for nothing.
-        match name {
-            "browser_scroll" => return self.scroll(args).await,
-            _ => {}
+        if name == "browser_scroll" {
+            return self.scroll(args).await;
         }
         let (args, after) = AfterAction::split(name, args)?;
         let mut out = match name {
