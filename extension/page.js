@@ -39,7 +39,7 @@ export async function runInPage(tabId, op, args, frameId = 0) {
   return r.value;
 }
 
-const REF = /^(?:f(\d+):)?(e[0-9a-z]{5}(?:\.\d+)?)$/;
+const REF = /^(?:f(\d+):)?(e[0-9a-z]{4}(?:\.\d+)?)$/;
 
 // Splits a ref into its frame and the ref inside that frame's document. A malformed frame prefix
 // is refused, never looked up in another document; a frame that is gone makes the ref stale.

@@ -138,7 +138,7 @@
       h ^= text.charCodeAt(i);
       h = Math.imul(h, 0x01000193) >>> 0;
     }
-    return 'e' + h.toString(36).padStart(7, '0').slice(-5);
+    return 'e' + h.toString(36).padStart(7, '0').slice(-4);
   }
 
   let refs = new Map(); // ref -> WeakRef(element), from the last tagging of this document
@@ -204,7 +204,7 @@
 
   // Finds the element for a ref; when the node was replaced, tags the document afresh once.
   function resolve(ref) {
-    if (typeof ref !== 'string' || !/^e[0-9a-z]{5}(\.\d+)?$/.test(ref)) {
+    if (typeof ref !== 'string' || !/^e[0-9a-z]{4}(\.\d+)?$/.test(ref)) {
       throw new Refusal('BAD_ARGS', `ref ${JSON.stringify(ref)} is not a ref from a snapshot (like e7k2f)`);
     }
     const known = refs.get(ref)?.deref() || extras.get(ref)?.deref();

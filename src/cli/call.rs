@@ -190,16 +190,16 @@ mod tests {
         let (tool, args, json) = parse(&words("navigate http://x/ --json")).unwrap();
         assert_eq!((tool.as_str(), json), ("browser_navigate", true));
         assert_eq!(args, json!({"url": "http://x/"}));
-        let (tool, args, _) = parse(&words("type e1abcd hello --submit")).unwrap();
+        let (tool, args, _) = parse(&words("type e1abc hello --submit")).unwrap();
         assert_eq!(tool, "browser_type");
         assert_eq!(
             args,
-            json!({"ref": "e1abcd", "text": "hello", "submit": true})
+            json!({"ref": "e1abc", "text": "hello", "submit": true})
         );
-        let (tool, args, _) = parse(&words("browser_click --args {\"ref\":\"e1abcd\"}")).unwrap();
+        let (tool, args, _) = parse(&words("browser_click --args {\"ref\":\"e1abc\"}")).unwrap();
         assert_eq!(
             (tool.as_str(), args),
-            ("browser_click", json!({"ref": "e1abcd"}))
+            ("browser_click", json!({"ref": "e1abc"}))
         );
         assert_eq!(parse(&words("tabs")).unwrap().0, "browser_list_tabs");
         let (tool, args, _) = parse(&words("run test --json ;rm")).unwrap();
@@ -215,6 +215,6 @@ mod tests {
     fn extra_words_and_unknown_tools_are_refused() {
         assert!(parse(&words("snapshot extra")).is_err());
         assert!(parse(&words("fly")).is_err());
-        assert!(parse(&words("click e1abcd --nope")).is_err());
+        assert!(parse(&words("click e1abc --nope")).is_err());
     }
 }

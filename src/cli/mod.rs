@@ -53,7 +53,7 @@ enum Command {
     Demo,
     /// List the tools.
     Tools,
-    /// Call a tool: `tabpilot navigate URL`, `tabpilot browser_click --args '{"ref":"e1abcd"}'`.
+    /// Call a tool: `tabpilot navigate URL`, `tabpilot browser_click --args '{"ref":"e1abc"}'`.
     #[command(external_subcommand)]
     Call(Vec<String>),
 }

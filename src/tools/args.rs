@@ -79,7 +79,7 @@ pub fn ref_arg(reference: &str) -> Result<(), ToolError> {
         Some((h, n)) => (h, Some(n)),
         None => (local, None),
     };
-    let hash_ok = hash.len() == 6
+    let hash_ok = hash.len() == 5
         && hash.starts_with('e')
         && hash[1..]
             .chars()
@@ -89,11 +89,11 @@ pub fn ref_arg(reference: &str) -> Result<(), ToolError> {
         Ok(())
     } else if !frame_ok {
         Err(ToolError::bad_args(format!(
-            "{reference:?} has a malformed frame prefix; frame refs look like f3:e7k2fa"
+            "{reference:?} has a malformed frame prefix; frame refs look like f3:e7k2f"
         )))
     } else {
         Err(ToolError::bad_args(format!(
-            "{reference:?} is not a ref from a snapshot (like e7k2fa, e7k2fa.2 or f3:e7k2fa)"
+            "{reference:?} is not a ref from a snapshot (like e7k2f, e7k2f.2 or f3:e7k2f)"
         )))
     }
 }
@@ -236,20 +236,20 @@ mod tests {
 
     #[test]
     fn refs_are_checked_before_sending() {
-        assert!(ref_arg("e7k2fa").is_ok());
-        assert!(ref_arg("e7k2fa.2").is_ok());
-        assert!(ref_arg("f12:e7k2fa.3").is_ok());
-        for bad in ["f:e7k2fa", "fx:e7k2fa", "12:e7k2fa", "f1:f2:e7k2fa", "f1:"] {
+        assert!(ref_arg("e7k2f").is_ok());
+        assert!(ref_arg("e7k2f.2").is_ok());
+        assert!(ref_arg("f12:e7k2f.3").is_ok());
+        for bad in ["f:e7k2f", "fx:e7k2f", "12:e7k2f", "f1:f2:e7k2f", "f1:"] {
             let e = ref_arg(bad).unwrap_err();
             assert_eq!(e.code, Code::BadArgs, "{bad}");
         }
         assert!(
-            ref_arg("fx:e7k2fa")
+            ref_arg("fx:e7k2f")
                 .unwrap_err()
                 .message
                 .contains("frame prefix")
         );
-        for bad in ["", "e1", "x7k2fa", "e7k2fa.1", "e7k2fa.x", "E7K2FA"] {
+        for bad in ["", "e1", "x7k2fa", "e7k2f.1", "e7k2f.x", "E7K2F"] {
             assert!(ref_arg(bad).is_err(), "{bad}");
         }
     }

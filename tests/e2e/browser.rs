@@ -203,7 +203,7 @@ fn a_ref_that_matches_nothing_is_stale_and_a_malformed_one_is_refused() {
         "browser_navigate",
         json!({"url": s.a("basic.html"), "includeSnapshot": false}),
     );
-    let (code, r) = agent.fails("browser_click", json!({"ref": "ezzzzz"}));
+    let (code, r) = agent.fails("browser_click", json!({"ref": "ezzzz"}));
     assert_eq!(code, "STALE_REF");
     assert!(text(&r).contains("Recover: call browser_snapshot"));
     let (code, r) = agent.fails("browser_click", json!({"ref": "button-3"}));
@@ -654,7 +654,7 @@ fn a_full_page_screenshot_is_taller_than_the_viewport_and_formats_are_honoured()
     assert_eq!(code, "BAD_ARGS");
     let (code, _) = agent.fails(
         "browser_screenshot",
-        json!({"fullPage": true, "ref": "eabcde"}),
+        json!({"fullPage": true, "ref": "eabcd"}),
     );
     assert_eq!(code, "BAD_ARGS");
 }

@@ -513,7 +513,13 @@ fn scroll_finds_the_one_dominant_panel_and_refuses_to_guess_between_two() {
     );
     // The candidates come with refs; one of them scrolls its panel, which had not moved.
     let at = msg.find("<div#reader>").unwrap();
-    let reader = msg[at..].split("ref=").nth(1).unwrap()[..6].to_string();
+    let reader: String = msg[at..]
+        .split("ref=")
+        .nth(1)
+        .unwrap()
+        .chars()
+        .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == ':')
+        .collect();
     let (text, data) = agent.ok(
         "browser_scroll",
         json!({"ref": reader, "direction": "down"}),

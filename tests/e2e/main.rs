@@ -9,5 +9,6 @@ mod frames;
 mod harness;
 mod interact;
 mod mcp;
+mod pages;
 mod pairing;
 mod relay;

@@ -74,7 +74,7 @@ fn tools_list_has_schemas_and_annotations_for_every_tool() {
 fn bad_arguments_are_refused_with_a_code_and_the_recovering_tool() {
     let env = Env::fresh("badargs");
     let mut mcp = Mcp::start(&env, &[]);
-    let (code, r) = mcp.fails("browser_click", json!({"ref": "e1abcd", "unknown": true}));
+    let (code, r) = mcp.fails("browser_click", json!({"ref": "e1abc", "unknown": true}));
     assert_eq!(code, "BAD_ARGS");
     let t = text(&r);
     assert!(t.starts_with("BAD_ARGS: ") && t.contains("unknown"), "{t}");
@@ -181,7 +181,7 @@ fn the_cli_drives_the_same_tab_across_commands() {
             .contains("Pressed 1 time(s)"),
         "{out}"
     );
-    let (ok, out, err) = env.cli(&["click", "ezzzzz"]);
+    let (ok, out, err) = env.cli(&["click", "ezzzz"]);
     assert!(!ok);
     assert!(out.is_empty());
     assert!(
