@@ -6,6 +6,10 @@
 
 // Under benches/figures/, since cargo would take any file directly under benches/ for a bench
 // target of its own.
+#[path = "figures/browser.rs"]
+mod browser;
+#[path = "figures/context.rs"]
+mod context;
 #[path = "figures/mcp_client.rs"]
 mod mcp_client;
 
@@ -33,6 +37,10 @@ fn main() {
     relay_throughput();
     println!();
     mcp_startup();
+    println!();
+    browser::browser_figures();
+    println!();
+    context::context_figures();
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -45,7 +45,8 @@ async function identity() {
 
 // A pairing page that loaded before the extension did got no content script: give it one.
 async function offerOpenPairingPages() {
-  const tabs = await chrome.tabs.query({ url: 'http://127.0.0.1/pair/*' }).catch(() => []);
+  // Filtered here rather than by a match pattern: the relay's page has a port in its address.
+  const tabs = (await chrome.tabs.query({}).catch(() => [])).filter((t) => /^http:\/\/127\.0\.0\.1:\d+\/pair\//.test(t.url || ''));
   for (const tab of tabs) {
     await chrome.scripting.executeScript({ target: { tabId: tab.id }, files: ['pair.js'] }).catch(() => {});
   }

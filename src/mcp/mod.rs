@@ -45,9 +45,27 @@ fn to_tool(spec: tools::spec::ToolSpec) -> Tool {
                 .open_world(spec.hints.open_world),
         );
     if let Some(out) = spec.output_schema {
-        tool = tool.with_raw_output_schema(schema(out));
+        tool = tool.with_raw_output_schema(schema(shallow(out)));
     }
     tool
+}
+
+/// An output schema as clients need it: the fields and their types, not their insides (every
+/// client pays for the tool list in tokens on every connection).
+fn shallow(schema: Value) -> Value {
+    let props = schema["properties"].as_object().map(|props| {
+        props
+            .iter()
+            .map(|(k, v)| {
+                let field = match v.get("type") {
+                    Some(ty) => serde_json::json!({ "type": ty }),
+                    None => serde_json::json!({}),
+                };
+                (k.clone(), field)
+            })
+            .collect::<serde_json::Map<_, _>>()
+    });
+    serde_json::json!({"type": "object", "properties": props.unwrap_or_default()})
 }
 
 /// Shapes a tool's answer as MCP content: text, images, and `structuredContent` with the outcome.
@@ -150,4 +168,27 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
     let s = session.clone();
     tokio::task::spawn_blocking(move || s.shutdown()).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every client pays for the tool list on every connection; this holds its size.
+    #[test]
+    fn the_tool_list_stays_small() {
+        let tools: Vec<Tool> = tools::specs().into_iter().map(to_tool).collect();
+        let text = serde_json::to_string(&tools).unwrap();
+        let tokens = tiktoken_rs::o200k_base()
+            .unwrap()
+            .encode_with_special_tokens(&text)
+            .len();
+        println!(
+            "{} tools, {} bytes, {tokens} o200k tokens",
+            tools.len(),
+            text.len()
+        );
+        // 32 tools came to 6,115 when this was written; the bound catches a regression.
+        assert!(tokens < 6300, "the tool list is {tokens} o200k tokens");
+    }
 }

@@ -66,6 +66,7 @@ const PAGE: &str = r#"<!doctype html>
 </body></html>"#;
 
 pub async fn page(State(hub): State<Arc<Hub>>, Path(code): Path<String>) -> Response {
+    tracing::info!("pairing page requested");
     if hub.codes().is_open(&code) {
         ([(header::CACHE_CONTROL, "no-store")], Html(PAGE)).into_response()
     } else {

@@ -23,7 +23,7 @@ struct ClickArgs {
     /// Viewport point in CSS pixels (canvases, maps), instead of ref.
     x: Option<f64>,
     y: Option<f64>,
-    /// What the element is, in words (for messages and the audit log).
+    /// The element in words, for messages.
     element: Option<String>,
     double_click: Option<bool>,
     button: Option<MouseButton>,

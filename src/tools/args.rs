@@ -18,13 +18,59 @@ pub const MAX_TIMEOUT_MS: u64 = 300_000;
 #[serde(deny_unknown_fields)]
 pub struct NoArgs {}
 
+/// A tool's input schema, derived from its argument struct and written the short way: every
+/// token of it is paid by every client on every connection. `$ref`s are inlined, an optional
+/// field is just its type (it is optional by not being required), and number formats go.
 pub fn schema<T: JsonSchema>() -> Value {
-    let mut v = serde_json::to_value(schemars::schema_for!(T)).expect("schemas serialize");
+    let full = serde_json::to_value(schemars::schema_for!(T)).expect("schemas serialize");
+    let defs = full.get("$defs").cloned().unwrap_or(Value::Null);
+    let mut v = compact(full, &defs);
     if let Some(o) = v.as_object_mut() {
-        o.remove("$schema");
-        o.remove("title");
+        for key in ["$schema", "title", "$defs"] {
+            o.remove(key);
+        }
     }
     v
+}
+
+fn compact(v: Value, defs: &Value) -> Value {
+    match v {
+        Value::Object(mut o) => {
+            if let Some(Value::String(r)) = o.get("$ref") {
+                let name = r.trim_start_matches("#/$defs/");
+                let mut inner = compact(defs[name].clone(), defs);
+                if let (Some(i), Some(desc)) = (inner.as_object_mut(), o.remove("description")) {
+                    i.insert("description".into(), desc);
+                }
+                return inner;
+            }
+            // Option<T>: anyOf [T, null] is T; a type [T, "null"] is T.
+            if let Some(Value::Array(any)) = o.get("anyOf") {
+                let real: Vec<&Value> = any.iter().filter(|s| s["type"] != "null").collect();
+                if real.len() == 1 {
+                    let mut inner = compact(real[0].clone(), defs);
+                    if let (Some(i), Some(desc)) = (inner.as_object_mut(), o.remove("description"))
+                    {
+                        i.insert("description".into(), desc);
+                    }
+                    return inner;
+                }
+            }
+            if let Some(Value::Array(types)) = o.get("type") {
+                let real: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+                if real.len() == 1 {
+                    o.insert("type".into(), real[0].clone());
+                }
+            }
+            o.remove("format");
+            if o.get("minimum") == Some(&json!(0)) {
+                o.remove("minimum");
+            }
+            Value::Object(o.into_iter().map(|(k, v)| (k, compact(v, defs))).collect())
+        }
+        Value::Array(a) => Value::Array(a.into_iter().map(|v| compact(v, defs)).collect()),
+        other => other,
+    }
 }
 
 pub fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolError> {
@@ -138,11 +184,9 @@ pub enum Include {
 #[derive(Deserialize, JsonSchema, Default, Debug)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct AfterAction {
-    /// none, auto (DOM settled; default for actions), load (default for navigation), networkidle.
+    /// When the call counts as finished: default auto (load for navigations).
     pub wait_until: Option<WaitUntil>,
-    /// Cap in ms on that wait (default 1000).
     pub settle_ms: Option<u64>,
-    /// "snapshot": answer with the fresh snapshot too.
     pub include: Option<Include>,
 }
 
@@ -197,9 +241,6 @@ pub fn schema_after<T: JsonSchema>() -> Value {
         shared["properties"].as_object(),
     ) {
         props.extend(extra.clone());
-    }
-    if let Some(defs) = shared.get("$defs") {
-        own["$defs"] = defs.clone();
     }
     own
 }
@@ -261,6 +302,26 @@ mod tests {
             .unwrap();
         assert_eq!(e.code, Code::BadArgs);
         assert!(e.message.contains("bogus"));
+    }
+
+    #[test]
+    fn schemas_are_compact_and_self_contained() {
+        for spec in crate::tools::specs() {
+            let text = spec.input_schema.to_string();
+            for fat in ["$ref", "$defs", "\"null\"", "format"] {
+                assert!(
+                    !text.contains(fat),
+                    "{} schema has {fat}: {text}",
+                    spec.name
+                );
+            }
+        }
+        let click = crate::tools::find("browser_click").unwrap().input_schema;
+        assert_eq!(
+            click["properties"]["waitUntil"]["enum"],
+            json!(["none", "auto", "load", "networkidle"])
+        );
+        assert_eq!(click["properties"]["ref"]["type"], "string");
     }
 
     #[test]

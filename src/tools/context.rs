@@ -32,7 +32,7 @@ const DEFAULT_RANK_LIMIT: usize = 5;
 const MAX_LIST_LIMIT: usize = 200;
 
 fn path_prop() -> Value {
-    json!({"type": "string", "description": "Directory (or file) whose context to use; relative to the server's working directory. Default: the working directory."})
+    json!({"type": "string", "description": "Directory whose context to use (default: the working directory)."})
 }
 
 fn object(properties: Value, required: &[&str]) -> Value {
@@ -58,7 +58,7 @@ pub fn specs() -> Vec<ToolSpec> {
     vec![
         ToolSpec {
             name: "session_bootstrap",
-            description: "The local project's guidance for this session: its AGENTS.md instruction chain, skill and command names, and a refresh fingerprint. The text is the project's, not tabpilot's.",
+            description: "The project's AGENTS.md instructions, skill and command names, and a refresh fingerprint.",
             input_schema: object(
                 json!({"path": path_prop(), "max_chars": {"type": "integer", "minimum": 256, "maximum": MAX_CHARS, "description": "Upper bound on the text, default 40000."}}),
                 &[],
@@ -71,7 +71,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "agent_context",
-            description: "The full local context for a path: the instruction chain with its sources, skill summaries and the registered commands.",
+            description: "Instruction chain with sources, skill summaries and registered commands for a path.",
             input_schema: object(
                 json!({"path": path_prop(), "skill_budget_chars": {"type": "integer", "minimum": 200, "maximum": 1_000_000, "description": "Characters shared by the skill summaries, default 8000."}}),
                 &[],
@@ -86,12 +86,12 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "resolve_task_capabilities",
-            description: "Rank the local skills and registered commands for a task (word overlap with names, descriptions and argv; scores 0 to 1) and load the leading skill when it is relevant enough. Pass known_refresh_fingerprint to skip unchanged instructions.",
+            description: "Rank local skills and commands for a task; loads the leading skill when relevant enough.",
             input_schema: object(
                 json!({
                     "task": {"type": "string", "minLength": 1, "description": "What the agent is about to do."},
                     "path": path_prop(),
-                    "known_refresh_fingerprint": {"type": "string", "description": "The fingerprint the client already holds; when it still matches, the instructions are not repeated."},
+                    "known_refresh_fingerprint": {"type": "string", "description": "Skip the instructions when this fingerprint still matches."},
                     "limit": {"type": "integer", "minimum": 1, "maximum": 50, "description": "Skills and commands to return each, default 5."},
                 }),
                 &["task"],
@@ -106,7 +106,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "list_local_skills",
-            description: "The project's and user's local skills (name, description, id), best matches first when a query is given.",
+            description: "Local skills (name, description, id), best matches first for a query.",
             input_schema: object(
                 json!({
                     "query": {"type": "string", "description": "Words to match against names and descriptions."},
@@ -123,7 +123,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "load_local_skill",
-            description: "One local skill's full SKILL.md and a list of its files. Nothing in it is run.",
+            description: "One skill's SKILL.md and file list. Nothing is run.",
             input_schema: object(
                 json!({
                     "skill": {"type": "string", "minLength": 1, "description": "The skill's id, exact name, or the path of its directory or SKILL.md."},
@@ -139,7 +139,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "list_local_commands",
-            description: "The commands the project registered in .tabpilot/agent.json: name, description, argv, timeout and whether extra arguments are allowed.",
+            description: "Commands registered in .tabpilot/agent.json.",
             input_schema: object(json!({"path": path_prop()}), &[]),
             output_schema: out_object(json!({
                 "commands": list, "scope_root": text, "refresh_fingerprint": fingerprint, "warnings": strings,
@@ -148,7 +148,7 @@ pub fn specs() -> Vec<ToolSpec> {
         },
         ToolSpec {
             name: "run_local_command",
-            description: "Run a registered command by name, as a direct process (no shell), and return its exit status and output. Extra arguments only where the command allows them; the timeout may be lowered, not raised.",
+            description: "Run a registered command (no shell); returns exit status and output.",
             input_schema: object(
                 json!({
                     "name": {"type": "string", "minLength": 1},

@@ -25,10 +25,18 @@ static NEXT_ENV: AtomicU16 = AtomicU16::new(0);
 
 impl Env {
     pub fn fresh(name: &str) -> Env {
-        let n = NEXT_ENV.fetch_add(1, Ordering::SeqCst);
-        assert!(n < 64, "each test binary has room for 64 environments");
-        // Below the kernel's ephemeral range, and apart per process.
-        let first_port = 20_000 + (std::process::id() % 90) as u16 * 128 + n * 2;
+        // Below the kernel's ephemeral range, apart per process, and skipping a pair still held
+        // (by a relay an earlier run left to idle out, say), which would answer in our place.
+        let base = 20_000 + (std::process::id() % 90) as u16 * 128;
+        let free = |p: u16| std::net::TcpListener::bind(("127.0.0.1", p)).is_ok();
+        let first_port = loop {
+            let n = NEXT_ENV.fetch_add(1, Ordering::SeqCst);
+            assert!(n < 64, "each test binary has room for 64 environments");
+            let port = base + n * 2;
+            if free(port) && free(port + 1) {
+                break port;
+            }
+        };
         let state_dir =
             std::env::temp_dir().join(format!("tabpilot-e2e-{}-{name}", std::process::id()));
         let _ = std::fs::remove_dir_all(&state_dir);

@@ -76,21 +76,33 @@ fn a_hand_loaded_extension_pairs_by_itself_once_and_a_repairing_needs_a_click() 
     let ext = std::path::PathBuf::from(out.trim());
     assert!(!ext.join("managed.json").exists());
     let exe = tabpilot::launch::find_chromium().expect("a Chromium for the tests");
-    let data = env.state_dir.join("hand-profile");
-    let _browser = Kill(
-        tabpilot::launch::chromium_command(&exe, &data, &ext, true, &url)
-            .spawn()
-            .unwrap(),
+    // Headless Chromium now and then never loads the page it is started with (the relay sees no
+    // request for it at all); that is the browser's start-up, not pairing, so such a start is
+    // retried on a fresh profile. Each start gets 10 s.
+    let mut _browser = None;
+    let mut paired = false;
+    for attempt in 0..3 {
+        let data = env.state_dir.join(format!("hand-profile-{attempt}"));
+        _browser = Some(Kill(
+            tabpilot::launch::chromium_command(&exe, &data, &ext, true, &url)
+                .spawn()
+                .unwrap(),
+        ));
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < deadline && !paired {
+            paired = !browsers(&mut mcp).is_empty();
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        if paired {
+            break;
+        }
+    }
+    let log = std::fs::read_to_string(env.state_dir.join("relay.log")).unwrap_or_default();
+    assert!(
+        paired,
+        "the hand-loaded extension never paired; relay log:\n{log}"
     );
 
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while browsers(&mut mcp).is_empty() {
-        assert!(
-            Instant::now() < deadline,
-            "the hand-loaded extension never paired"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
     assert_eq!(
         http(env.first_port, "GET", &path, None),
         404,

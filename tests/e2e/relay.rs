@@ -5,7 +5,7 @@
 use std::net::TcpStream as StdTcpStream;
 use std::os::unix::fs::PermissionsExt;
 use std::process::{Child, Stdio};
-use std::sync::{Arc, Mutex, OnceLock, Weak};
+use std::sync::{Arc, OnceLock};
 use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
@@ -128,19 +128,15 @@ fn wait_exit(child: &mut Child, within: Duration) -> Option<i32> {
 }
 
 /// One relay shared by the tests that only open their own sockets to it (origins, handshake,
-/// envelopes, ceilings): it saves test environments, of which a test binary has few. It lives
-/// while a test holds it, and a later test starts a fresh one on the same environment.
+/// envelopes, ceilings): it saves test environments, of which a test binary has few. It lives as
+/// long as the test binary (a relay stopped by one test while another started a new one on the
+/// same ports raced: the old one still held the lock, so the new one left), and once the tests
+/// are gone it idles out by itself.
 fn shared_relay() -> Arc<Relay> {
-    static ENV: OnceLock<Env> = OnceLock::new();
-    static LIVE: Mutex<Weak<Relay>> = Mutex::new(Weak::new());
-    let mut live = LIVE.lock().unwrap_or_else(|p| p.into_inner());
-    if let Some(relay) = live.upgrade() {
-        return relay;
-    }
-    let env = ENV.get_or_init(|| Env::fresh("relay-shared")).clone();
-    let relay = Arc::new(Relay::start(env));
-    *live = Arc::downgrade(&relay);
-    relay
+    static SHARED: OnceLock<Arc<Relay>> = OnceLock::new();
+    SHARED
+        .get_or_init(|| Arc::new(Relay::start(Env::fresh("relay-shared"))))
+        .clone()
 }
 
 async fn open(port: u16, path: &str, origin: Option<&str>) -> Result<Ws, WsError> {

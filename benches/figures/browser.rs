@@ -1,0 +1,191 @@
+//! Figures on a real browser: tool round trips through `tabpilot mcp` over stdio, and the size
+//! (o200k tokens) and time of the lean snapshot of each fixture page.
+
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::mcp_client::McpClient;
+use crate::{BenchEnv, ms, quantile};
+
+/// The test fixtures, served on two loopback origins like the end-to-end tests do.
+struct Fixtures {
+    a: String,
+}
+
+fn serve_fixtures() -> Fixtures {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        rt.block_on(async move {
+            let a = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let b = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            let oa = format!("http://{}", a.local_addr().unwrap());
+            let ob = format!("http://{}", b.local_addr().unwrap());
+            tx.send(oa.clone()).unwrap();
+            let page = move |axum::extract::Path(name): axum::extract::Path<String>| {
+                let (dir, oa, ob) = (dir.clone(), oa.clone(), ob.clone());
+                async move {
+                    let body = std::fs::read_to_string(dir.join(&name)).unwrap_or_default();
+                    let body = body
+                        .replace("{{ORIGIN_A}}", &oa)
+                        .replace("{{ORIGIN_B}}", &ob);
+                    let kind = if name.ends_with(".js") {
+                        "text/javascript"
+                    } else {
+                        "text/html; charset=utf-8"
+                    };
+                    ([(axum::http::header::CONTENT_TYPE, kind)], body)
+                }
+            };
+            let app = axum::Router::new().route("/{*name}", axum::routing::get(page));
+            let (x, y) = (app.clone(), app);
+            tokio::join!(async { axum::serve(a, x).await.unwrap() }, async {
+                axum::serve(b, y).await.unwrap()
+            });
+        });
+    });
+    Fixtures {
+        a: rx.recv().unwrap(),
+    }
+}
+
+fn ok(mcp: &mut McpClient, tool: &str, args: Value) -> Value {
+    let r = mcp.call_tool(tool, args.clone());
+    assert_ne!(r["isError"], true, "{tool} {args} failed: {r}");
+    r["structuredContent"].clone()
+}
+
+fn ref_of(snapshot: &str, role: &str, name: &str) -> String {
+    let needle = format!("- {role} \"{name}\"");
+    let line = snapshot
+        .lines()
+        .find(|l| l.trim_start().starts_with(&needle))
+        .expect("the element is in the snapshot");
+    let start = line.find("[ref=").unwrap() + 5;
+    line[start..].split(']').next().unwrap().to_string()
+}
+
+/// Runs `call` `n` times and prints its median and p95.
+fn timed(label: &str, n: usize, mut call: impl FnMut()) {
+    let mut samples: Vec<Duration> = (0..n)
+        .map(|_| {
+            let t = Instant::now();
+            call();
+            t.elapsed()
+        })
+        .collect();
+    samples.sort();
+    println!(
+        "  {label:<44} median {:>9}  p95 {:>9}  ({n} calls)",
+        ms(quantile(&samples, 0.5)),
+        ms(quantile(&samples, 0.95))
+    );
+}
+
+pub fn browser_figures() {
+    let env = BenchEnv::new("browser");
+    let fixtures = serve_fixtures();
+    let page = |name: &str| format!("{}/{name}", fixtures.a);
+    let mut mcp = McpClient::spawn(env.command(&["mcp", "--launch", "--headless"]));
+    mcp.initialize();
+    // The first call that needs a browser launches the managed one.
+    let launched = Instant::now();
+    ok(&mut mcp, "browser_list_tabs", json!({}));
+    println!(
+        "tool round trips through tabpilot mcp (stdio), managed headless Chromium, local pages"
+    );
+    println!(
+        "  launch and join (first call that needs a browser): {}",
+        ms(launched.elapsed())
+    );
+
+    timed("browser_navigate (basic.html, no snapshot)", 20, || {
+        ok(
+            &mut mcp,
+            "browser_navigate",
+            json!({"url": page("basic.html"), "includeSnapshot": false}),
+        );
+    });
+    let snap = ok(&mut mcp, "browser_snapshot", json!({}))["snapshot"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let press = ref_of(&snap, "button", "Press me");
+    let search = ref_of(&snap, "textbox", "Search");
+    timed("browser_snapshot (basic.html)", 30, || {
+        ok(&mut mcp, "browser_snapshot", json!({}));
+    });
+    timed("browser_click (waitUntil auto, the default)", 30, || {
+        ok(&mut mcp, "browser_click", json!({"ref": press}));
+    });
+    timed("browser_click (waitUntil none)", 30, || {
+        ok(
+            &mut mcp,
+            "browser_click",
+            json!({"ref": press, "waitUntil": "none"}),
+        );
+    });
+    timed("browser_type (5 characters, auto)", 30, || {
+        ok(
+            &mut mcp,
+            "browser_type",
+            json!({"ref": search, "text": "hello"}),
+        );
+    });
+    timed("browser_type (5 characters, none)", 30, || {
+        ok(
+            &mut mcp,
+            "browser_type",
+            json!({"ref": search, "text": "hello", "waitUntil": "none"}),
+        );
+    });
+
+    println!();
+    println!("lean snapshots: o200k tokens and time (median of 5)");
+    let bpe = tiktoken_rs::o200k_base().expect("the o200k tokenizer");
+    for name in [
+        "basic.html",
+        "checkout.html",
+        "react-form.html",
+        "fields.html",
+        "scroll-panel.html",
+        "two-panels.html",
+        "dialogs.html",
+        "upload.html",
+        "article.html",
+        "long-article.html",
+        "table.html",
+    ] {
+        ok(
+            &mut mcp,
+            "browser_navigate",
+            json!({"url": page(name), "includeSnapshot": false}),
+        );
+        let mut text = String::new();
+        let mut samples: Vec<Duration> = (0..5)
+            .map(|_| {
+                let t = Instant::now();
+                text = ok(&mut mcp, "browser_snapshot", json!({}))["snapshot"]
+                    .as_str()
+                    .unwrap()
+                    .to_string();
+                t.elapsed()
+            })
+            .collect();
+        samples.sort();
+        let refs = text.matches("[ref=").count();
+        println!(
+            "  {name:<20} {:>6} tokens  {:>5} lines  {:>5} refs  {:>9}",
+            bpe.encode_with_special_tokens(&text).len(),
+            text.lines().count(),
+            refs,
+            ms(quantile(&samples, 0.5))
+        );
+    }
+}
