@@ -125,11 +125,17 @@
   // A ref is a hash of what the element is (tag, id, name, type, role, label, own text), not
   // where it is, so a re-render of the same elements yields the same refs.
   function identity(el) {
-    const own = Array.from(el.childNodes)
-      .filter((n) => n.nodeType === 3)
-      .map((n) => n.textContent)
-      .join(' ');
-    return [el.localName, el.id, el.getAttribute('name'), el.getAttribute('type'), role(el), name(el), cut(squash(own), 40)].join('\u0001');
+    // What a person types into an editable element is its value, not what it is: leave it out,
+    // so the ref stays put as it is filled.
+    const editable = el.isContentEditable;
+    const own = editable
+      ? ''
+      : Array.from(el.childNodes)
+          .filter((n) => n.nodeType === 3)
+          .map((n) => n.textContent)
+          .join(' ');
+    const label = editable ? squash(el.getAttribute('aria-label')) || squash(labelledBy(el)) : name(el);
+    return [el.localName, el.id, el.getAttribute('name'), el.getAttribute('type'), role(el), label, cut(squash(own), 40)].join('\u0001');
   }
 
   function hash(text) {

@@ -92,6 +92,12 @@
         if (holders.has(el)) walkChildren(el, depth);
         return;
       }
+      // A closed shadow root cannot be walked; the snapshot says where one is.
+      if (!el.shadowRoot && el.localName.includes('-') && chrome.dom?.openOrClosedShadowRoot?.(el)) {
+        emit(depth, `${el.localName}: shadow root (closed, not walked)`);
+        walkChildren(el, depth + 1);
+        return;
+      }
       if (!holders.has(el) && !el.shadowRoot && textBlock(el)) {
         const text = squash(el.innerText ?? el.textContent);
         if (text && (verbose || text.length <= SHORT_TEXT)) emit(depth, `text: ${text}`);

@@ -31,6 +31,11 @@ fn the_snapshot_covers_a_cross_origin_frame_and_an_open_shadow_root() {
     assert!(snap.contains("combobox \"Country\""), "{snap}");
     let promo = ref_of(&snap, "textbox", "Promo code");
     assert!(
+        snap.contains("- gift-note: shadow root (closed, not walked)"),
+        "{snap}"
+    );
+    assert!(!snap.contains("Gift note"), "{snap}");
+    assert!(
         !promo.contains(':'),
         "a shadow root is in its host's document: {promo}"
     );
