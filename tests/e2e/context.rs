@@ -112,3 +112,52 @@ fn resolve_task_capabilities_picks_the_right_skill_among_several() {
     let (_, data) = mcp.ok("list_local_skills", json!({}));
     assert_eq!(data["total"], 4, "{data}");
 }
+
+#[test]
+fn the_terminal_gets_the_same_context_and_runs_registered_commands_without_a_shell() {
+    let (project, home) = tree("cli");
+    std::fs::write(
+        project.join("AGENTS.md"),
+        "Use the staging server for manual checks.\n",
+    )
+    .unwrap();
+    skill(
+        &project,
+        "db-migrate",
+        "db-migrate",
+        "Create and apply a database schema migration",
+    );
+    std::fs::create_dir_all(project.join(".tabpilot")).unwrap();
+    std::fs::write(
+        project.join(".tabpilot/agent.json"),
+        r#"{"version": 1, "commands": {"say": {"description": "Echo words", "argv": ["echo", "said:"], "allow_extra_args": true}}}"#,
+    )
+    .unwrap();
+    let env = Env::fresh("ctx-cli");
+    let run = |args: &[&str]| {
+        let out = env
+            .command(args)
+            .current_dir(&project)
+            .env("HOME", &home)
+            .env_remove("CODEX_HOME")
+            .output()
+            .unwrap();
+        (
+            out.status.success(),
+            String::from_utf8_lossy(&out.stdout).to_string(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (ok, out, err) = run(&["context"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("Use the staging server"), "{out}");
+    let (ok, out, _) = run(&["skills", "migration"]);
+    assert!(ok && out.contains("db-migrate"), "{out}");
+    let (ok, out, _) = run(&["commands"]);
+    assert!(ok && out.contains("say"), "{out}");
+    let (ok, out, err) = run(&["run", "say", "a; rm -rf /tmp/nothing", "$(id)"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("said: a; rm -rf /tmp/nothing $(id)"), "{out}");
+    let (ok, _, err) = run(&["run", "nope"]);
+    assert!(!ok && err.starts_with("NOT_FOUND: "), "{err}");
+}
