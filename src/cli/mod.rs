@@ -75,6 +75,8 @@ fn init_logging() {
 }
 
 pub fn run() -> ExitCode {
+    // SAFETY: getppid has no preconditions. Read first thing, before a parent can go.
+    let parent = unsafe { libc::getppid() };
     let cli = Cli::parse();
     init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -82,13 +84,13 @@ pub fn run() -> ExitCode {
         .enable_all()
         .build()
         .expect("tokio runtime starts");
-    let result = runtime.block_on(dispatch(cli.command));
+    let result = runtime.block_on(dispatch(cli.command, parent));
     // Don't wait on stdin readers left behind by the MCP transport.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     result
 }
 
-async fn dispatch(command: Command) -> ExitCode {
+async fn dispatch(command: Command, parent: i32) -> ExitCode {
     let outcome: anyhow::Result<ExitCode> = match command {
         Command::Mcp { launch, headless } => {
             let launch = launch.then_some(LaunchOptions {
@@ -96,7 +98,7 @@ async fn dispatch(command: Command) -> ExitCode {
                 isolated: false,
                 tied_to_us: true,
             });
-            crate::mcp::serve_stdio(crate::mcp::McpOptions { launch })
+            crate::mcp::serve_stdio(crate::mcp::McpOptions { launch, parent })
                 .await
                 .map(|_| ExitCode::SUCCESS)
         }

@@ -129,6 +129,8 @@ impl ServerHandler for Server {
 
 pub struct McpOptions {
     pub launch: Option<LaunchOptions>,
+    /// The process that started us, read as early as possible: when it goes, so do we.
+    pub parent: i32,
 }
 
 /// Serves MCP on stdio until the client closes stdin or the process that started us is gone.
@@ -148,10 +150,7 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
         session: session.clone(),
         catalog,
     };
-    let running = server
-        .serve(order::ordered(tokio::io::stdin(), tokio::io::stdout()))
-        .await?;
-    let parent = unsafe { libc::getppid() };
+    let parent = opts.parent;
     let orphaned = async move {
         loop {
             tokio::time::sleep(Duration::from_millis(500)).await;
@@ -161,8 +160,16 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
             }
         }
     };
+    // Watched from the start: a parent can go before the client ever initializes.
+    let serve = async {
+        let running = server
+            .serve(order::ordered(tokio::io::stdin(), tokio::io::stdout()))
+            .await?;
+        running.waiting().await?;
+        anyhow::Ok(())
+    };
     tokio::select! {
-        r = running.waiting() => { r?; }
+        r = serve => r?,
         _ = orphaned => tracing::info!("the process that started tabpilot mcp is gone; exiting"),
     }
     let s = session.clone();

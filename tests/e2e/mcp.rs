@@ -191,3 +191,90 @@ fn the_cli_drives_the_same_tab_across_commands() {
     let (ok, _, err) = env.cli(&["navigate", "file:///etc/passwd"]);
     assert!(!ok && err.starts_with("BAD_ARGS: file:"), "{err}");
 }
+
+/// The pids of running processes whose command line contains `needle`.
+fn pids_with(needle: &str) -> Vec<u32> {
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<u32>().ok())
+        .filter(|pid| {
+            std::fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|c| String::from_utf8_lossy(&c).contains(needle))
+                .unwrap_or(false)
+        })
+        .collect()
+}
+
+fn gone_within(pids: &[u32], limit: Duration) -> bool {
+    let start = Instant::now();
+    while start.elapsed() < limit {
+        let alive = pids.iter().any(|pid| {
+            std::fs::read_to_string(format!("/proc/{pid}/stat"))
+                .map(|s| !s.contains(") Z "))
+                .unwrap_or(false)
+        });
+        if !alive {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
+#[test]
+fn mcp_exits_soon_after_the_process_that_started_it_is_gone() {
+    let env = Env::fresh("orphan");
+    // A shell starts the server in the background and exits at once; the server's stdin stays
+    // open (this test holds it), so only the lost parent can tell it to go.
+    let mut sh = env.command(&[]);
+    let sh = std::process::Command::new("sh")
+        .arg("-c")
+        // A background job's stdin is /dev/null; fd 3 keeps it on the pipe.
+        .arg(format!(
+            "exec 3<&0; {} mcp <&3 & echo $!; sleep 1",
+            crate::harness::BIN
+        ))
+        .envs(
+            sh.get_envs()
+                .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
+        )
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut sh = sh;
+    let _stdin = sh.stdin.take();
+    let mut stdout = std::io::BufReader::new(sh.stdout.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut stdout, &mut line).unwrap();
+    let pid: u32 = line.trim().parse().unwrap();
+    sh.wait().unwrap();
+    assert!(
+        std::path::Path::new(&format!("/proc/{pid}")).exists(),
+        "it should still be running now"
+    );
+    assert!(
+        gone_within(&[pid], Duration::from_secs(5)),
+        "tabpilot mcp outlived its parent by 5 s"
+    );
+}
+
+#[test]
+fn a_browser_that_mcp_launch_started_closes_when_the_server_exits() {
+    let env = Env::fresh("launch-close");
+    let mut mcp = Mcp::start(&env, &["--launch", "--headless"]);
+    let (_, data) = mcp.ok("browser_status", json!({}));
+    assert_eq!(data["link"], "WAITING");
+    mcp.ok("browser_list_tabs", json!({}));
+    let profiles = env.state_dir.join("profiles").display().to_string();
+    let browser = pids_with(&profiles);
+    assert!(
+        !browser.is_empty(),
+        "no Chromium runs with a profile under {profiles}"
+    );
+    mcp.close_stdin();
+    assert!(
+        gone_within(&browser, Duration::from_secs(8)),
+        "the launched Chromium outlived tabpilot mcp"
+    );
+}
