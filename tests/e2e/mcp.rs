@@ -226,7 +226,7 @@ fn mcp_exits_soon_after_the_process_that_started_it_is_gone() {
     let env = Env::fresh("orphan");
     // A shell starts the server in the background and exits at once; the server's stdin stays
     // open (this test holds it), so only the lost parent can tell it to go.
-    let mut sh = env.command(&[]);
+    let with_env = env.command(&[]);
     let sh = std::process::Command::new("sh")
         .arg("-c")
         // A background job's stdin is /dev/null; fd 3 keeps it on the pipe.
