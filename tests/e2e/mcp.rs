@@ -224,10 +224,10 @@ fn gone_within(pids: &[u32], limit: Duration) -> bool {
 #[test]
 fn mcp_exits_soon_after_the_process_that_started_it_is_gone() {
     let env = Env::fresh("orphan");
-    // A shell starts the server in the background and exits at once; the server's stdin stays
+    // A shell starts the server in the background and exits a second later; the server's stdin stays
     // open (this test holds it), so only the lost parent can tell it to go.
     let with_env = env.command(&[]);
-    let sh = std::process::Command::new("sh")
+    let mut sh = std::process::Command::new("sh")
         .arg("-c")
         // A background job's stdin is /dev/null; fd 3 keeps it on the pipe.
         .arg(format!(
@@ -235,14 +235,14 @@ fn mcp_exits_soon_after_the_process_that_started_it_is_gone() {
             crate::harness::BIN
         ))
         .envs(
-            sh.get_envs()
+            with_env
+                .get_envs()
                 .filter_map(|(k, v)| Some((k.to_owned(), v?.to_owned()))),
         )
         .stdin(std::process::Stdio::piped())
         .stdout(std::process::Stdio::piped())
         .spawn()
         .unwrap();
-    let mut sh = sh;
     let _stdin = sh.stdin.take();
     let mut stdout = std::io::BufReader::new(sh.stdout.take().unwrap());
     let mut line = String::new();
