@@ -278,3 +278,57 @@ fn a_browser_that_mcp_launch_started_closes_when_the_server_exits() {
         "the launched Chromium outlived tabpilot mcp"
     );
 }
+
+#[test]
+fn the_demo_runs_its_session_and_leaves_a_screenshot() {
+    let env = Env::fresh("demo");
+    let (ok, out, err) = env.cli(&["demo"]);
+    assert!(ok, "{out}\n{err}");
+    for step in [
+        "[1] browser_navigate",
+        "[2] browser_snapshot",
+        "[3] browser_type",
+        "[4] browser_click",
+        "[5] browser_read_page",
+        "[6] browser_screenshot",
+    ] {
+        assert!(out.contains(step), "{step} missing:\n{out}");
+    }
+    assert!(
+        out.contains("Hello, Ada!"),
+        "the typed name did not reach the page:\n{out}"
+    );
+    let path = out
+        .lines()
+        .find_map(|l| l.strip_prefix("The screenshot is at "))
+        .expect("the screenshot's path");
+    let img = image::open(path).expect("a PNG at that path");
+    assert!(img.width() > 100);
+    std::fs::remove_file(path).unwrap();
+}
+
+#[test]
+fn a_missing_chromium_is_a_clear_error_that_says_how_to_get_one() {
+    let env = Env::fresh("nochromium");
+    let out = env
+        .command(&["launch", "--headless"])
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        err.contains("no Chromium found") && err.contains("apt-get install chromium"),
+        "{err}"
+    );
+    let out = env
+        .command(&["launch"])
+        .env("TABPILOT_BROWSER", "/nonexistent/chrome")
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && err.contains("TABPILOT_BROWSER=/nonexistent/chrome is not a file"),
+        "{err}"
+    );
+}
