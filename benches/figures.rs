@@ -10,6 +10,8 @@
 mod browser;
 #[path = "figures/context.rs"]
 mod context;
+#[path = "../tests/support/fixtures.rs"]
+mod fixtures;
 #[path = "figures/mcp_client.rs"]
 mod mcp_client;
 

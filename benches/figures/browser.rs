@@ -1,59 +1,12 @@
 //! Figures on a real browser: tool round trips through `tabpilot mcp` over stdio, and the size
 //! (o200k tokens) and time of the lean snapshot of each fixture page.
 
-use std::path::Path;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use crate::mcp_client::McpClient;
 use crate::{BenchEnv, ms, quantile};
-
-/// The test fixtures, served on two loopback origins like the end-to-end tests do.
-struct Fixtures {
-    a: String,
-}
-
-fn serve_fixtures() -> Fixtures {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures");
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let a = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let b = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let oa = format!("http://{}", a.local_addr().unwrap());
-            let ob = format!("http://{}", b.local_addr().unwrap());
-            tx.send(oa.clone()).unwrap();
-            let page = move |axum::extract::Path(name): axum::extract::Path<String>| {
-                let (dir, oa, ob) = (dir.clone(), oa.clone(), ob.clone());
-                async move {
-                    let body = std::fs::read_to_string(dir.join(&name)).unwrap_or_default();
-                    let body = body
-                        .replace("{{ORIGIN_A}}", &oa)
-                        .replace("{{ORIGIN_B}}", &ob);
-                    let kind = if name.ends_with(".js") {
-                        "text/javascript"
-                    } else {
-                        "text/html; charset=utf-8"
-                    };
-                    ([(axum::http::header::CONTENT_TYPE, kind)], body)
-                }
-            };
-            let app = axum::Router::new().route("/{*name}", axum::routing::get(page));
-            let (x, y) = (app.clone(), app);
-            tokio::join!(async { axum::serve(a, x).await.unwrap() }, async {
-                axum::serve(b, y).await.unwrap()
-            });
-        });
-    });
-    Fixtures {
-        a: rx.recv().unwrap(),
-    }
-}
 
 fn ok(mcp: &mut McpClient, tool: &str, args: Value) -> Value {
     let r = mcp.call_tool(tool, args.clone());
@@ -90,7 +43,7 @@ fn timed(label: &str, n: usize, mut call: impl FnMut()) {
 
 pub fn browser_figures() {
     let env = BenchEnv::new("browser");
-    let fixtures = serve_fixtures();
+    let fixtures = crate::fixtures::serve(0);
     let page = |name: &str| format!("{}/{name}", fixtures.a);
     let mut mcp = McpClient::spawn(env.command(&["mcp", "--launch", "--headless"]));
     mcp.initialize();
@@ -100,6 +53,7 @@ pub fn browser_figures() {
     println!(
         "tool round trips through tabpilot mcp (stdio), managed headless Chromium, local pages"
     );
+    println!("  fixture pages on {} and {}", fixtures.a, fixtures.b);
     println!(
         "  launch and join (first call that needs a browser): {}",
         ms(launched.elapsed())

@@ -262,74 +262,8 @@ pub fn ref_of(snapshot: &str, role: &str, name: &str) -> String {
     line[start..].split(']').next().unwrap().to_string()
 }
 
-/// The fixture pages, served on two loopback origins (two ports), so cross-origin is real.
-pub struct Fixtures {
-    pub a: String,
-    pub b: String,
-}
-
-fn fixtures_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
-}
-
-fn serve_fixtures(relay_port: u16) -> Fixtures {
-    use axum::extract::{Path as UrlPath, Query};
-    use axum::http::header;
-    use axum::response::IntoResponse;
-    use std::collections::HashMap;
-
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        let rt = tokio::runtime::Builder::new_current_thread()
-            .enable_all()
-            .build()
-            .unwrap();
-        rt.block_on(async move {
-            let a = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let b = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            let (oa, ob) = (
-                format!("http://{}", a.local_addr().unwrap()),
-                format!("http://{}", b.local_addr().unwrap()),
-            );
-            tx.send(Fixtures {
-                a: oa.clone(),
-                b: ob.clone(),
-            })
-            .unwrap();
-            let page = move |UrlPath(name): UrlPath<String>,
-                             Query(q): Query<HashMap<String, String>>| {
-                let (oa, ob) = (oa.clone(), ob.clone());
-                async move {
-                    if let Some(ms) = q.get("delay").and_then(|d| d.parse().ok()) {
-                        tokio::time::sleep(Duration::from_millis(ms)).await;
-                    }
-                    let path = fixtures_dir().join(&name);
-                    if name.contains("..") || !path.is_file() {
-                        return (axum::http::StatusCode::NOT_FOUND, "no such fixture")
-                            .into_response();
-                    }
-                    let body = std::fs::read_to_string(&path)
-                        .unwrap()
-                        .replace("{{ORIGIN_A}}", &oa)
-                        .replace("{{ORIGIN_B}}", &ob)
-                        .replace("{{RELAY_PORT}}", &relay_port.to_string());
-                    let kind = if name.ends_with(".js") {
-                        "text/javascript"
-                    } else {
-                        "text/html; charset=utf-8"
-                    };
-                    ([(header::CONTENT_TYPE, kind)], body).into_response()
-                }
-            };
-            let app = axum::Router::new().route("/{*name}", axum::routing::get(page));
-            let (app_a, app_b) = (app.clone(), app);
-            tokio::join!(async { axum::serve(a, app_a).await.unwrap() }, async {
-                axum::serve(b, app_b).await.unwrap()
-            },);
-        });
-    });
-    rx.recv().unwrap()
-}
+pub use crate::fixtures::Fixtures;
+use crate::fixtures::serve as serve_fixtures;
 
 /// One managed headless Chromium for the whole test binary, launched by a `tabpilot mcp
 /// --launch --headless` that lives as long as this process; each test drives it through its

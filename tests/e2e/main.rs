@@ -5,6 +5,8 @@ mod browser;
 mod context;
 mod dialogs;
 mod find;
+#[path = "../support/fixtures.rs"]
+mod fixtures;
 mod frames;
 mod harness;
 mod interact;
