@@ -63,11 +63,13 @@ fn a_policy_answers_the_next_dialog_or_every_one_and_the_report_lists_them() {
     assert_eq!(code, "BAD_ARGS");
 }
 
+/// Stops a child with SIGTERM, so Xvfb removes its display's lock file on the way out.
 struct Kill(Child);
 
 impl Drop for Kill {
     fn drop(&mut self) {
-        let _ = self.0.kill();
+        // SAFETY: signalling a child this test started.
+        unsafe { libc::kill(self.0.id() as i32, libc::SIGTERM) };
         let _ = self.0.wait();
     }
 }
