@@ -80,7 +80,11 @@ impl Drop for Kill {
 #[test]
 fn an_open_dialog_in_a_tab_in_front_says_dialog_open_instead_of_hanging() {
     let s = shared();
-    let display = format!(":{}", 90 + std::process::id() % 400);
+    // A display no other X server (or a stale lock of one) holds.
+    let free = (90 + std::process::id() % 400..)
+        .find(|n| !std::path::Path::new(&format!("/tmp/.X{n}-lock")).exists())
+        .unwrap();
+    let display = format!(":{free}");
     let xvfb = Command::new("Xvfb")
         .args([
             display.as_str(),
