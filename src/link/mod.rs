@@ -75,6 +75,9 @@ pub struct Link {
 }
 
 const FIRST_DELAY: Duration = Duration::from_millis(500);
+/// A relay on loopback answers its challenge in milliseconds; whatever else holds a port in the
+/// range is given up on after this.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(1);
 const MAX_DELAY: Duration = Duration::from_secs(8);
 
 impl Link {
@@ -207,10 +210,19 @@ impl Link {
         if !self.spawn_relay {
             return Err(format!("no relay answers on ports {ports:?}"));
         }
-        spawn_relay().map_err(|e| format!("cannot start a relay: {e}"))?;
+        let mut relay = spawn_relay().map_err(|e| format!("cannot start a relay: {e}"))?;
         let deadline = Instant::now() + Duration::from_secs(10);
         while Instant::now() < deadline {
             tokio::time::sleep(Duration::from_millis(50)).await;
+            // A relay that failed (no free port, say) says so at once; one that left because
+            // another relay holds the range exits 0, and that other relay is waited for.
+            if let Ok(Some(status)) = relay.try_wait()
+                && !status.success()
+            {
+                return Err(format!(
+                    "the relay could not start ({status}); its log is relay.log in the state dir"
+                ));
+            }
             if let Some(c) = self.try_ports(ports.clone()).await {
                 return Ok(c);
             }
@@ -222,7 +234,7 @@ impl Link {
 
     async fn try_ports(&self, ports: std::ops::RangeInclusive<u16>) -> Option<Conn> {
         for port in ports {
-            match tokio::time::timeout(Duration::from_secs(2), self.handshake(port)).await {
+            match tokio::time::timeout(HANDSHAKE_TIMEOUT, self.handshake(port)).await {
                 Ok(Ok(conn)) => return Some(conn),
                 Ok(Err(e)) => tracing::debug!(port, "no relay: {e}"),
                 Err(_) => tracing::debug!(port, "no relay: timed out"),
@@ -352,7 +364,7 @@ where
 
 /// Starts `tabpilot relay` detached in its own session, so it outlives this process and its
 /// terminal. Its log goes to `relay.log` in the state dir.
-fn spawn_relay() -> std::io::Result<()> {
+fn spawn_relay() -> std::io::Result<std::process::Child> {
     use std::os::unix::process::CommandExt;
     let dir = state::state_dir();
     state::ensure_private_dir(&dir)?;
@@ -372,6 +384,5 @@ fn spawn_relay() -> std::io::Result<()> {
             Ok(())
         });
     }
-    cmd.spawn()?;
-    Ok(())
+    cmd.spawn()
 }

@@ -332,3 +332,23 @@ fn a_missing_chromium_is_a_clear_error_that_says_how_to_get_one() {
         "{err}"
     );
 }
+
+#[test]
+fn status_says_retrying_with_the_next_delay_when_no_relay_can_be_reached() {
+    let env = Env::fresh("retrying");
+    // Something else holds both ports of the range, so no relay can start or answer there.
+    let _a = std::net::TcpListener::bind(("127.0.0.1", env.first_port)).unwrap();
+    let _b = std::net::TcpListener::bind(("127.0.0.1", env.first_port + 1)).unwrap();
+    let mut mcp = Mcp::start(&env, &[]);
+    let (text, data) = mcp.ok("browser_status", json!({}));
+    assert_eq!(data["link"], "RETRYING", "{text}");
+    assert!(text.contains("next attempt in 500 ms"), "{text}");
+    let (code, r) = mcp.fails("browser_snapshot", json!({}));
+    assert_eq!(code, "NO_BROWSER");
+    assert_eq!(r["structuredContent"]["outcome"], "refused");
+    let (text, _) = mcp.ok("browser_status", json!({}));
+    assert!(
+        text.contains("next attempt in 2000 ms"),
+        "the delay did not grow: {text}"
+    );
+}
