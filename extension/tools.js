@@ -58,6 +58,8 @@ async function browserTool(tool, tabId, args, timeoutMs) {
       await loaded(t.id, timeoutMs);
       return tabInfo(await getTab(t.id));
     }
+    case 'tab.info':
+      return tabInfo(await getTab(tabId));
     case 'tab.list':
       return { tabs: (await chrome.tabs.query({})).map(tabInfo) };
     case 'tab.close':

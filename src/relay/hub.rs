@@ -358,20 +358,30 @@ impl Hub {
         }
     }
 
-    fn forget_tab(&self, browser_peer: u64, tab: i64) {
+    /// Takes a closed tab out of the books and leases. `told`: the agent has already heard it is
+    /// gone (from the call that found out), so it is no longer its current tab either; otherwise
+    /// its next call says TAB_GONE once.
+    fn forget_tab_of(&self, browser: &str, tab: i64, told: bool) {
+        let tab_key = (browser.to_string(), tab);
         let mut r = self.roster();
-        let Some(key) = r
-            .browsers
-            .iter()
-            .find(|(_, b)| b.peer_id == browser_peer)
-            .map(|(k, _)| k.clone())
-        else {
-            return;
-        };
-        let tab_key = (key, tab);
         r.leases.remove(&tab_key);
         for books in r.sessions.values_mut() {
             books.tabs.retain(|t| *t != tab_key);
+            if told && books.current.as_ref() == Some(&tab_key) {
+                books.current = None;
+            }
+        }
+    }
+
+    fn forget_tab(&self, browser_peer: u64, tab: i64) {
+        let key = self
+            .roster()
+            .browsers
+            .iter()
+            .find(|(_, b)| b.peer_id == browser_peer)
+            .map(|(k, _)| k.clone());
+        if let Some(key) = key {
+            self.forget_tab_of(&key, tab, false);
         }
     }
 
@@ -402,7 +412,14 @@ impl Hub {
             .unwrap_or(DEFAULT_CALL_TIMEOUT);
         let value = self
             .ask_browser(&browser, &call.tool, tab, call.args, call.mutates, timeout)
-            .await?;
+            .await
+            .inspect_err(|e| {
+                // A tab the browser says is gone leaves the books, so the agent's next page
+                // call opens a fresh one instead of failing on it again.
+                if let (Code::TabGone, Some(tab)) = (e.code, tab) {
+                    self.forget_tab_of(&browser, tab, true);
+                }
+            })?;
         self.book_keeping(&session, &browser, &call.tool, tab, &value);
         Ok((
             value,

@@ -14,6 +14,7 @@ use super::spec::{Hints, ToolOutput, ToolSpec};
 use crate::error::{Code, Outcome, ToolError};
 use crate::link::Request;
 use crate::policy::paths;
+use crate::protocol::{Scope, Target};
 
 const READ_MAX_CHARS: usize = 20_000;
 
@@ -77,6 +78,13 @@ struct NewTabArgs {
 struct CloseTabArgs {
     /// Tab to close (default: this agent's tab).
     tab_id: Option<i64>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SelectTabArgs {
+    /// The tab to work in (from browser_list_tabs).
+    tab_id: i64,
 }
 
 pub fn specs() -> Vec<ToolSpec> {
@@ -152,6 +160,18 @@ pub fn specs() -> Vec<ToolSpec> {
             hints: acts(),
         },
         ToolSpec {
+            name: "browser_select_tab",
+            description: "Work in this tab from now on (a tab handed to this agent); refused while another agent holds it.",
+            input_schema: schema::<SelectTabArgs>(),
+            output_schema: Some(
+                json!({"type": "object", "properties": {"tabId": {"type": "integer"}, "url": {"type": "string"}}}),
+            ),
+            hints: Hints {
+                idempotent: true,
+                ..acts()
+            },
+        },
+        ToolSpec {
             name: "browser_close_tab",
             description: "Close this agent's tab, or the tab given.",
             input_schema: schema::<CloseTabArgs>(),
@@ -187,6 +207,7 @@ impl Session {
             "browser_list_tabs" => self.list_tabs(args).await,
             "browser_new_tab" => self.new_tab(args).await,
             "browser_close_tab" => self.close_tab(args).await,
+            "browser_select_tab" => self.select_tab(args).await,
             _ => return None,
         })
     }
@@ -480,6 +501,32 @@ impl Session {
                 }
             ),
             json!({"tabId": tab, "url": r["url"], "active": r["active"]}),
+        ))
+    }
+
+    async fn select_tab(&self, args: Value) -> Result<ToolOutput, ToolError> {
+        let a: SelectTabArgs = parse("browser_select_tab", args)?;
+        let req = Request {
+            tool: "tab.info".into(),
+            scope: Scope::Tab,
+            target: Target {
+                browser: None,
+                tab: Some(a.tab_id),
+            },
+            mutates: false,
+            args: json!({}),
+            timeout: Duration::from_secs(10),
+        };
+        let (tab, _) = self.relay(req).await?;
+        let text = format!(
+            "This agent now works in tab {} ({} \"{}\")",
+            a.tab_id,
+            tab["url"].as_str().unwrap_or(""),
+            tab["title"].as_str().unwrap_or("")
+        );
+        Ok(ToolOutput::new(
+            text,
+            json!({"tabId": a.tab_id, "url": tab["url"]}),
         ))
     }
 

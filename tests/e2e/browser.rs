@@ -722,3 +722,49 @@ fn an_unknown_include_is_refused_before_the_action_runs() {
     let (snap, _) = agent.ok("browser_snapshot", json!({}));
     assert!(snap.contains("Not pressed"), "a refused click ran: {snap}");
 }
+
+#[test]
+fn a_tab_handed_over_with_select_tab_is_worked_in_and_refused_to_a_second_agent() {
+    let s = shared();
+    let tab = {
+        let mut first = s.agent();
+        let (_, data) = first.ok("browser_new_tab", json!({"url": s.a("page2.html")}));
+        data["tabId"].as_i64().unwrap()
+        // `first` ends here; its hold on the tab ends with it.
+    };
+    let mut agent = s.agent();
+    // The relay releases the first agent's hold when its connection closes, a moment after.
+    let deadline = Instant::now() + Duration::from_secs(5);
+    let said = loop {
+        let r = agent.call("browser_select_tab", json!({"tabId": tab}));
+        if r["isError"] != true {
+            break text(&r);
+        }
+        assert_eq!(
+            r["structuredContent"]["error"]["code"], "TAB_CLAIMED",
+            "{r}"
+        );
+        assert!(
+            Instant::now() < deadline,
+            "the first agent's hold outlived it"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(
+        said.starts_with(&format!("This agent now works in tab {tab}")),
+        "{said}"
+    );
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(snap.contains("Page two"), "{snap}");
+    let mut other = s.agent();
+    let (code, _) = other.fails("browser_select_tab", json!({"tabId": tab}));
+    assert_eq!(code, "TAB_CLAIMED");
+    let (code, _) = other.fails("browser_select_tab", json!({"tabId": 999_999_999}));
+    assert_eq!(code, "TAB_GONE");
+    // The unknown tab did not become the second agent's: its next page call gets a fresh tab.
+    let (_, data) = other.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "includeSnapshot": false}),
+    );
+    assert_eq!(data["settled"], true);
+}
