@@ -23,18 +23,17 @@ export function watchNavigation(tabId) {
       wake();
     }
   };
-  const before = (d) => push(d, { kind: 'start' });
-  const completed = (d) => push(d, { kind: 'end' });
-  const failed = (d) => push(d, { kind: 'end', error: d.error });
-  const sameDoc = (d) => push(d, { kind: 'same' });
-  const committed = (d) => push(d, { kind: 'commit' });
   const nav = chrome.webNavigation;
-  nav.onBeforeNavigate.addListener(before);
-  nav.onCommitted.addListener(committed);
-  nav.onCompleted.addListener(completed);
-  nav.onErrorOccurred.addListener(failed);
-  nav.onHistoryStateUpdated.addListener(sameDoc);
-  nav.onReferenceFragmentUpdated.addListener(sameDoc);
+  // Each event and the kind of entry it records; the same table adds and removes them.
+  const listeners = [
+    [nav.onBeforeNavigate, (d) => push(d, { kind: 'start' })],
+    [nav.onCommitted, (d) => push(d, { kind: 'commit' })],
+    [nav.onCompleted, (d) => push(d, { kind: 'end' })],
+    [nav.onErrorOccurred, (d) => push(d, { kind: 'end', error: d.error })],
+    [nav.onHistoryStateUpdated, (d) => push(d, { kind: 'same' })],
+    [nav.onReferenceFragmentUpdated, (d) => push(d, { kind: 'same' })],
+  ];
+  for (const [event, listener] of listeners) event.addListener(listener);
   // With `commitOnly`, a navigation counts as finished once the new document is committed.
   const outcome = (url, commitOnly) => {
     const start = events.findIndex((e) => (e.kind === 'start' || e.kind === 'same') && (!url || sameUrl(e.url, url)));
@@ -59,12 +58,7 @@ export function watchNavigation(tabId) {
       });
     },
     stop() {
-      nav.onBeforeNavigate.removeListener(before);
-      nav.onCommitted.removeListener(committed);
-      nav.onCompleted.removeListener(completed);
-      nav.onErrorOccurred.removeListener(failed);
-      nav.onHistoryStateUpdated.removeListener(sameDoc);
-      nav.onReferenceFragmentUpdated.removeListener(sameDoc);
+      for (const [event, listener] of listeners) event.removeListener(listener);
     },
   };
 }
