@@ -439,50 +439,35 @@ async fn a_wrong_proof_is_closed_with_auth_failed() {
         ("/controller", None, Role::Controller),
         ("/browser", Some(EXTENSION_ORIGIN), Role::Browser),
     ] {
-        // Signed with another secret.
-        let mut ws = open(relay.port, path, origin).await.unwrap();
-        let nonce = challenge(&mut ws).await;
-        let wrong = auth::proof(b"not the secret", role.as_str(), &nonce);
-        send(
-            &mut ws,
-            &hello(role, wrong, &auth::nonce(), PeerInfo::default()),
-        )
-        .await;
-        assert_eq!(
-            closed(&mut ws).await,
-            (close::AUTH_FAILED, "auth failed".into()),
-            "{path}"
-        );
-
-        // The right secret over the right nonce, but signed as the other role.
-        let mut ws = open(relay.port, path, origin).await.unwrap();
-        let nonce = challenge(&mut ws).await;
-        let as_relay = auth::proof(&secret, "relay", &nonce);
-        send(
-            &mut ws,
-            &hello(role, as_relay, &auth::nonce(), PeerInfo::default()),
-        )
-        .await;
-        assert_eq!(
-            closed(&mut ws).await,
-            (close::AUTH_FAILED, "auth failed".into()),
-            "{path}"
-        );
-
-        // A proof replayed over a nonce the relay did not send.
-        let mut ws = open(relay.port, path, origin).await.unwrap();
-        challenge(&mut ws).await;
-        let stale = auth::proof(&secret, role.as_str(), &auth::nonce());
-        send(
-            &mut ws,
-            &hello(role, stale, &auth::nonce(), PeerInfo::default()),
-        )
-        .await;
-        assert_eq!(
-            closed(&mut ws).await,
-            (close::AUTH_FAILED, "auth failed".into()),
-            "{path}"
-        );
+        // Each wrong proof, made from the nonce the relay sent.
+        let wrong_proofs: [(&str, Box<dyn Fn(&str) -> String>); 3] = [
+            (
+                "signed with another secret",
+                Box::new(|n| auth::proof(b"not the secret", role.as_str(), n)),
+            ),
+            (
+                "the right secret and nonce, signed as the relay",
+                Box::new(|n| auth::proof(&secret, "relay", n)),
+            ),
+            (
+                "over a nonce the relay did not send",
+                Box::new(|_| auth::proof(&secret, role.as_str(), &auth::nonce())),
+            ),
+        ];
+        for (what, make) in wrong_proofs {
+            let mut ws = open(relay.port, path, origin).await.unwrap();
+            let nonce = challenge(&mut ws).await;
+            send(
+                &mut ws,
+                &hello(role, make(&nonce), &auth::nonce(), PeerInfo::default()),
+            )
+            .await;
+            assert_eq!(
+                closed(&mut ws).await,
+                (close::AUTH_FAILED, "auth failed".into()),
+                "{path}: {what}"
+            );
+        }
     }
 }
 
