@@ -431,6 +431,9 @@ async fn controller_endpoint_refuses_any_origin() {
 // ---------------------------------------------------------------------------------------------
 // The challenge
 
+/// Makes a proof from the nonce the relay sent.
+type MakeProof<'a> = Box<dyn Fn(&str) -> String + 'a>;
+
 #[tokio::test]
 async fn a_wrong_proof_is_closed_with_auth_failed() {
     let relay = shared_relay();
@@ -440,7 +443,7 @@ async fn a_wrong_proof_is_closed_with_auth_failed() {
         ("/browser", Some(EXTENSION_ORIGIN), Role::Browser),
     ] {
         // Each wrong proof, made from the nonce the relay sent.
-        let wrong_proofs: [(&str, Box<dyn Fn(&str) -> String>); 3] = [
+        let wrong_proofs: [(&str, MakeProof); 3] = [
             (
                 "signed with another secret",
                 Box::new(|n| auth::proof(b"not the secret", role.as_str(), n)),
