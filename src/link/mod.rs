@@ -71,7 +71,8 @@ pub struct Link {
     secret: Vec<u8>,
     conn: tokio::sync::Mutex<Option<Conn>>,
     next_id: std::sync::atomic::AtomicU64,
-    state: Mutex<(LinkState, u32, Option<Instant>)>,
+    /// The link's state and the failures in a row that set the next delay.
+    state: Mutex<(LinkState, u32)>,
 }
 
 const FIRST_DELAY: Duration = Duration::from_millis(500);
@@ -96,7 +97,7 @@ impl Link {
             secret,
             conn: tokio::sync::Mutex::new(None),
             next_id: std::sync::atomic::AtomicU64::new(1),
-            state: Mutex::new((LinkState::Connected, 0, None)),
+            state: Mutex::new((LinkState::Connected, 0)),
         })
     }
 
@@ -177,7 +178,7 @@ impl Link {
         }
         match self.connect().await {
             Ok(c) => {
-                *self.state.lock().unwrap() = (LinkState::Connected, 0, None);
+                *self.state.lock().unwrap() = (LinkState::Connected, 0);
                 let out = (c.tx.clone(), c.waiters.clone());
                 *conn = Some(c);
                 Ok(out)
@@ -192,7 +193,6 @@ impl Link {
                         reason: reason.clone(),
                     },
                     failures,
-                    Some(Instant::now()),
                 );
                 Err(ToolError::refused(
                     Code::NoBrowser,

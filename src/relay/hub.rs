@@ -169,11 +169,6 @@ impl Hub {
         id
     }
 
-    /// After the welcome is queued: tell browsers who is connected.
-    pub fn after_join(&self, _role: Role, _id: u64) {
-        self.push_roster();
-    }
-
     pub fn leave(&self, role: Role, id: u64) {
         let mut r = self.roster();
         match role {
@@ -230,7 +225,8 @@ impl Hub {
         self.push_roster();
     }
 
-    fn push_roster(&self) {
+    /// Tells browsers who is connected (for the popup).
+    pub fn push_roster(&self) {
         let r = self.roster();
         let controllers: Vec<PeerInfo> = r
             .controllers

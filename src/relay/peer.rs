@@ -109,7 +109,7 @@ pub async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
                     port: hub.port(),
                 };
                 let _ = tx.send(Outgoing::Frame(welcome)).await;
-                hub.after_join(role, id);
+                hub.push_roster();
                 id
             }
             Ok(_) => {
