@@ -160,18 +160,6 @@ struct UploadArgs {
     timeout: Option<u64>,
 }
 
-const NAMES: [&str; 10] = [
-    "browser_click",
-    "browser_type",
-    "browser_hover",
-    "browser_drag",
-    "browser_select_option",
-    "browser_press_key",
-    "browser_clear",
-    "browser_scroll",
-    "browser_fill_form",
-    "browser_upload_file",
-];
 const MAX_FIELDS: usize = 200;
 const MAX_UPLOAD_FILES: usize = 20;
 
@@ -248,18 +236,8 @@ fn action_schema() -> Value {
 
 impl Session {
     /// Runs one interaction tool. `None` means the name is not one of them.
-    pub(super) async fn act_tool(
-        &self,
-        name: &str,
-        args: Value,
-    ) -> Option<Result<ToolOutput, ToolError>> {
-        if !NAMES.contains(&name) {
-            return None;
-        }
-        Some(self.act_named(name, args).await)
-    }
-
-    async fn act_named(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
+    /// Runs one of this file's tools (`Session::call` routes only those here).
+    pub(super) async fn act_tool(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
         // Scrolling changes nothing on the page, so it waits for nothing.
         if name == "browser_scroll" {
             return self.scroll(args).await;
@@ -274,7 +252,8 @@ impl Session {
             "browser_select_option" => self.select(args, &after).await,
             "browser_press_key" => self.press(args, &after).await,
             "browser_clear" => self.clear(args, &after).await,
-            _ => self.upload(args, &after).await,
+            "browser_upload_file" => self.upload(args, &after).await,
+            _ => Err(super::unknown_tool(name)),
         }?;
         if after.wants_snapshot() {
             self.append_snapshot(&mut out).await;

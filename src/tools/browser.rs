@@ -192,12 +192,13 @@ fn navigation_schema() -> Value {
 }
 
 impl Session {
+    /// Runs one of this file's tools (`Session::call` routes only those here).
     pub(super) async fn browser_tool(
         &self,
         name: &str,
         args: Value,
-    ) -> Option<Result<ToolOutput, ToolError>> {
-        Some(match name {
+    ) -> Result<ToolOutput, ToolError> {
+        match name {
             "browser_status" => self.status().await,
             "browser_navigate" => self.navigate(args).await,
             "browser_go_back" => self.history(name, "back", args).await,
@@ -208,8 +209,8 @@ impl Session {
             "browser_new_tab" => self.new_tab(args).await,
             "browser_close_tab" => self.close_tab(args).await,
             "browser_select_tab" => self.select_tab(args).await,
-            _ => return None,
-        })
+            _ => Err(super::unknown_tool(name)),
+        }
     }
 
     async fn status(&self) -> Result<ToolOutput, ToolError> {

@@ -72,16 +72,7 @@ pub fn specs() -> Vec<ToolSpec> {
 }
 
 impl Session {
-    pub(super) async fn capture_tool(
-        &self,
-        name: &str,
-        args: Value,
-    ) -> Option<Result<ToolOutput, ToolError>> {
-        (name == "browser_screenshot").then_some(())?;
-        Some(self.screenshot(args).await)
-    }
-
-    async fn screenshot(&self, args: Value) -> Result<ToolOutput, ToolError> {
+    pub(super) async fn screenshot(&self, args: Value) -> Result<ToolOutput, ToolError> {
         let a: ScreenshotArgs = parse("browser_screenshot", args)?;
         let format = a.format.unwrap_or(Format::Png);
         if a.quality.is_some_and(|q| q == 0 || q > 100)

@@ -48,16 +48,7 @@ pub fn specs() -> Vec<ToolSpec> {
 }
 
 impl Session {
-    pub(super) async fn dialog_tool(
-        &self,
-        name: &str,
-        args: Value,
-    ) -> Option<Result<ToolOutput, ToolError>> {
-        (name == "browser_handle_dialog").then_some(())?;
-        Some(self.handle_dialog(args).await)
-    }
-
-    async fn handle_dialog(&self, args: Value) -> Result<ToolOutput, ToolError> {
+    pub(super) async fn handle_dialog(&self, args: Value) -> Result<ToolOutput, ToolError> {
         let a: DialogArgs = parse("browser_handle_dialog", args)?;
         let action = a.action.map(|x| match x {
             Action::Accept => "accept",

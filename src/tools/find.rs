@@ -117,19 +117,15 @@ pub fn specs() -> Vec<ToolSpec> {
 }
 
 impl Session {
-    /// Runs one of the finding and waiting tools. `None` means the name is not one of them.
-    pub(super) async fn find_tool(
-        &self,
-        name: &str,
-        args: Value,
-    ) -> Option<Result<ToolOutput, ToolError>> {
-        Some(match name {
+    /// Runs one of this file's tools (`Session::call` routes only those here).
+    pub(super) async fn find_tool(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
+        match name {
             "browser_find" => self.find(args).await,
             "browser_get_html" => self.html(args).await,
             "browser_wait_for" => self.wait_for(args).await,
             "browser_wait" => wait(args).await,
-            _ => return None,
-        })
+            _ => Err(super::unknown_tool(name)),
+        }
     }
 
     async fn find(&self, args: Value) -> Result<ToolOutput, ToolError> {

@@ -11,7 +11,8 @@ mod find;
 mod image;
 pub mod spec;
 
-use std::sync::{Arc, Mutex};
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -22,6 +23,42 @@ use crate::launch::{self, LaunchOptions, Launched};
 use crate::link::{Link, LinkState, Reply, Request};
 use crate::protocol::{PeerInfo, Scope, Target};
 use spec::{ToolOutput, ToolSpec};
+
+/// The file a tool lives in, which runs it.
+#[derive(Clone, Copy)]
+enum Group {
+    Browser,
+    Act,
+    Capture,
+    Find,
+    Dialog,
+    Context,
+}
+
+/// Which group runs a tool, from each group's own specs (built once).
+fn group_of(name: &str) -> Option<Group> {
+    static TABLE: OnceLock<HashMap<&'static str, Group>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        [
+            (Group::Browser, browser::specs()),
+            (Group::Act, act::specs()),
+            (Group::Capture, capture::specs()),
+            (Group::Find, find::specs()),
+            (Group::Dialog, dialog::specs()),
+            (Group::Context, context::specs()),
+        ]
+        .into_iter()
+        .flat_map(|(group, specs)| specs.into_iter().map(move |s| (s.name, group)))
+        .collect()
+    });
+    table.get(name).copied()
+}
+
+fn unknown_tool(name: &str) -> ToolError {
+    ToolError::bad_args(format!(
+        "there is no tool {name:?}; list them with tools/list or `tabpilot tools`"
+    ))
+}
 
 /// Every tool, in the order clients list them.
 pub fn specs() -> Vec<ToolSpec> {
@@ -77,26 +114,14 @@ impl Session {
 
     /// Runs a tool by its full name. Arguments are checked before anything is sent.
     pub async fn call(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
-        if context::TOOL_NAMES.contains(&name) {
-            return context::call(name, args, &self.context_env).await;
-        }
-        if let Some(result) = self.act_tool(name, args.clone()).await {
-            return result;
-        }
-        if let Some(result) = self.find_tool(name, args.clone()).await {
-            return result;
-        }
-        if let Some(result) = self.dialog_tool(name, args.clone()).await {
-            return result;
-        }
-        if let Some(result) = self.capture_tool(name, args.clone()).await {
-            return result;
-        }
-        match self.browser_tool(name, args).await {
-            Some(result) => result,
-            None => Err(ToolError::bad_args(format!(
-                "there is no tool {name:?}; list them with tools/list or `tabpilot tools`"
-            ))),
+        match group_of(name) {
+            Some(Group::Context) => context::call(name, args, &self.context_env).await,
+            Some(Group::Browser) => self.browser_tool(name, args).await,
+            Some(Group::Act) => self.act_tool(name, args).await,
+            Some(Group::Find) => self.find_tool(name, args).await,
+            Some(Group::Dialog) => self.handle_dialog(args).await,
+            Some(Group::Capture) => self.screenshot(args).await,
+            None => Err(unknown_tool(name)),
         }
     }
 
@@ -245,5 +270,21 @@ impl Session {
         if let Some(browser) = self.launched.lock().unwrap().take() {
             browser.close();
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_tool_has_one_name_and_a_group_to_run_it() {
+        let names: Vec<&str> = specs().iter().map(|s| s.name).collect();
+        let mut unique = names.clone();
+        unique.sort();
+        unique.dedup();
+        assert_eq!(unique.len(), names.len(), "a tool name is used twice");
+        assert!(names.iter().all(|n| group_of(n).is_some()));
+        assert!(group_of("browser_nope").is_none());
     }
 }
