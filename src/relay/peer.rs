@@ -83,9 +83,9 @@ pub async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
     };
     let _ = tx.send(Outgoing::Frame(challenge)).await;
 
-    let mut limit = RateLimit::new();
     let first = tokio::time::timeout(Duration::from_secs(10), stream.next()).await;
-    let peer_id = match first {
+    // Either the peer proves itself and joins, or the socket closes with the reason.
+    let joined: Result<u64, (u16, &'static str)> = match first {
         Ok(Some(Ok(Message::Text(text)))) => match serde_json::from_str::<Frame>(&text) {
             Ok(Frame::Hello {
                 role: r,
@@ -93,83 +93,38 @@ pub async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
                 cnonce,
                 info,
             }) if r == role => {
-                if !auth::verify(hub.secret(), role.as_str(), &nonce, &proof) {
+                if auth::verify(hub.secret(), role.as_str(), &nonce, &proof) {
+                    let id = hub.join(role, info, tx.clone());
+                    let welcome = Frame::Welcome {
+                        proof: auth::proof(hub.secret(), "relay", &cnonce),
+                        peer_id: id,
+                        version: protocol::VERSION.into(),
+                        port: hub.port(),
+                    };
+                    let _ = tx.send(Outgoing::Frame(welcome)).await;
+                    hub.push_roster();
+                    Ok(id)
+                } else {
                     tracing::warn!(role = role.as_str(), "refused a peer with a wrong proof");
-                    let _ = tx
-                        .send(Outgoing::Close(close::AUTH_FAILED, "auth failed"))
-                        .await;
-                    let _ = writer.await;
-                    return;
+                    Err((close::AUTH_FAILED, "auth failed"))
                 }
-                let id = hub.join(role, info, tx.clone());
-                let welcome = Frame::Welcome {
-                    proof: auth::proof(hub.secret(), "relay", &cnonce),
-                    peer_id: id,
-                    version: protocol::VERSION.into(),
-                    port: hub.port(),
-                };
-                let _ = tx.send(Outgoing::Frame(welcome)).await;
-                hub.push_roster();
-                id
             }
-            Ok(_) => {
-                let _ = tx
-                    .send(Outgoing::Close(
-                        close::WRONG_ENVELOPE,
-                        "expected a hello for this endpoint's role",
-                    ))
-                    .await;
-                let _ = writer.await;
-                return;
-            }
-            Err(_) => {
-                let _ = tx
-                    .send(Outgoing::Close(close::MALFORMED, "malformed frame"))
-                    .await;
-                let _ = writer.await;
-                return;
-            }
+            Ok(_) => Err((
+                close::WRONG_ENVELOPE,
+                "expected a hello for this endpoint's role",
+            )),
+            Err(_) => Err((close::MALFORMED, "malformed frame")),
         },
-        _ => {
-            let _ = tx
-                .send(Outgoing::Close(close::AUTH_FAILED, "no hello"))
-                .await;
-            let _ = writer.await;
-            return;
+        _ => Err((close::AUTH_FAILED, "no hello")),
+    };
+    let ending = match joined {
+        Err(reason) => Some(reason),
+        Ok(peer_id) => {
+            let ending = serve_frames(&hub, role, peer_id, &mut stream).await;
+            hub.leave(role, peer_id);
+            ending
         }
     };
-
-    let ending = loop {
-        let msg = match stream.next().await {
-            None | Some(Ok(Message::Close(_))) => break None,
-            Some(Err(e)) => {
-                let too_big = matches!(
-                    e.into_inner().downcast_ref::<tungstenite_error::Error>(),
-                    Some(tungstenite_error::Error::Capacity(_))
-                );
-                break too_big.then_some((close::TOO_BIG, "frame too big"));
-            }
-            Some(Ok(msg)) => msg,
-        };
-        if !limit.allow() {
-            tracing::warn!(peer_id, "peer over the frame-rate ceiling; disconnecting");
-            break Some((close::FLOOD, "too many frames"));
-        }
-        let text = match msg {
-            Message::Text(text) => text,
-            Message::Ping(_) | Message::Pong(_) => continue,
-            Message::Binary(_) => break Some((close::MALFORMED, "binary frames are not accepted")),
-            Message::Close(_) => break None,
-        };
-        let frame = match serde_json::from_str::<Frame>(&text) {
-            Ok(frame) => frame,
-            Err(_) => break Some((close::MALFORMED, "malformed frame")),
-        };
-        if let Err(reason) = hub.receive(role, peer_id, frame) {
-            break Some((close::WRONG_ENVELOPE, reason));
-        }
-    };
-    hub.leave(role, peer_id);
     if let Some((code, reason)) = ending {
         let _ = tx.send(Outgoing::Close(code, reason)).await;
     }
@@ -186,6 +141,52 @@ pub async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
         }
     };
     let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
+}
+
+/// Takes an authenticated peer's frames until it leaves (`None`) or must be closed (the code and
+/// reason why).
+async fn serve_frames<S>(
+    hub: &Arc<Hub>,
+    role: Role,
+    peer_id: u64,
+    stream: &mut S,
+) -> Option<(u16, &'static str)>
+where
+    S: futures::Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
+    let mut limit = RateLimit::new();
+    loop {
+        let msg = match stream.next().await {
+            None | Some(Ok(Message::Close(_))) => return None,
+            Some(Err(e)) => {
+                let too_big = matches!(
+                    e.into_inner().downcast_ref::<tungstenite_error::Error>(),
+                    Some(tungstenite_error::Error::Capacity(_))
+                );
+                return too_big.then_some((close::TOO_BIG, "frame too big"));
+            }
+            Some(Ok(msg)) => msg,
+        };
+        if !limit.allow() {
+            tracing::warn!(peer_id, "peer over the frame-rate ceiling; disconnecting");
+            return Some((close::FLOOD, "too many frames"));
+        }
+        let text = match msg {
+            Message::Text(text) => text,
+            Message::Ping(_) | Message::Pong(_) => continue,
+            Message::Binary(_) => {
+                return Some((close::MALFORMED, "binary frames are not accepted"));
+            }
+            Message::Close(_) => return None,
+        };
+        let frame = match serde_json::from_str::<Frame>(&text) {
+            Ok(frame) => frame,
+            Err(_) => return Some((close::MALFORMED, "malformed frame")),
+        };
+        if let Err(reason) = hub.receive(role, peer_id, frame) {
+            return Some((close::WRONG_ENVELOPE, reason));
+        }
+    }
 }
 
 /// axum wraps tungstenite's error; this names it to tell a size breach from a dropped socket.
