@@ -22,7 +22,7 @@ use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use tabpilot::protocol::{self, Frame, PeerInfo, Role, Scope, Target, auth};
+use tabpilot::protocol::{self, Answer, Call, Frame, Op, PeerInfo, Role, TabEvent, auth};
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
@@ -211,7 +211,7 @@ async fn next_frame(ws: &mut Ws) -> Frame {
     }
 }
 
-/// A browser that answers every call at once: `tab.open` with a fresh tab id, anything else
+/// A browser that answers every call at once: `tabOpen` with a fresh tab id, anything else
 /// with a small value.
 async fn fake_browser(port: u16, secret: Vec<u8>) {
     let info = PeerInfo {
@@ -223,38 +223,33 @@ async fn fake_browser(port: u16, secret: Vec<u8>) {
     let mut next_tab = 1;
     while let Some(Ok(msg)) = ws.next().await {
         let Message::Text(text) = msg else { continue };
-        let Ok(Frame::Call { id, tool, .. }) = serde_json::from_str::<Frame>(&text) else {
+        let Ok(Frame::Call(call)) = serde_json::from_str::<Frame>(&text) else {
             continue;
         };
-        let value = if tool == "tab.open" {
+        let answer = if call.op == Op::TabOpen {
             next_tab += 1;
-            json!({"tabId": next_tab})
+            Answer {
+                id: call.id,
+                value: Some(json!({"tabId": next_tab})),
+                tabs: vec![TabEvent::Opened { tab: next_tab }],
+                ..Answer::default()
+            }
         } else {
-            json!({"ok": true})
+            Answer {
+                id: call.id,
+                value: Some(json!({"ok": true})),
+                ..Answer::default()
+            }
         };
-        send(
-            &mut ws,
-            &Frame::Result {
-                id,
-                value: Some(value),
-                error: None,
-                target: None,
-            },
-        )
-        .await;
+        send(&mut ws, &Frame::Result(answer)).await;
     }
 }
 
 fn page_call(id: u64) -> Frame {
-    Frame::Call {
+    Frame::Call(Call {
         id,
-        tool: "figures.echo".into(),
-        scope: Scope::Tab,
-        target: Target::default(),
-        mutates: false,
-        args: json!({}),
-        timeout_ms: Some(10_000),
-    }
+        ..Call::new(Op::Snapshot, json!({}), Duration::from_secs(10))
+    })
 }
 
 /// One controller (its own session, so its own tab) keeping `window` calls in flight until
@@ -269,7 +264,7 @@ async fn pipeline(mut ws: Ws, calls: u64, window: u64) -> Vec<Duration> {
         next_id += 1;
     }
     while (round_trips.len() as u64) < calls {
-        let Frame::Result { id, error, .. } = next_frame(&mut ws).await else {
+        let Frame::Result(Answer { id, error, .. }) = next_frame(&mut ws).await else {
             continue;
         };
         assert!(error.is_none(), "a figures call failed: {error:?}");
@@ -355,10 +350,10 @@ fn relay_throughput() {
     drop(relay);
 }
 
-/// A controller's first page call opens its tab (the relay asks the browser `tab.open`).
+/// A controller's first page call opens its tab (the relay asks the browser `tabOpen`).
 async fn pipeline_warm_up(ws: &mut Ws) {
     send(ws, &page_call(u64::MAX)).await;
-    let Frame::Result { error: None, .. } = next_frame(ws).await else {
+    let Frame::Result(Answer { error: None, .. }) = next_frame(ws).await else {
         panic!("the warm-up call failed")
     };
 }

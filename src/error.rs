@@ -114,6 +114,23 @@ impl ToolError {
         Self::refused(Code::BadArgs, message)
     }
 
+    /// A call went out and its reply never came (`why`): `unknown` when the call could have
+    /// changed the page, else `failed` and safe to repeat. Every "lost reply" is built here.
+    pub fn lost(code: Code, why: impl std::fmt::Display, mutates: bool) -> Self {
+        if mutates {
+            ToolError {
+                code,
+                message: format!("{why}; it may have taken effect"),
+                outcome: Outcome::Unknown,
+            }
+        } else {
+            ToolError::failed(
+                code,
+                format!("{why}; it changed nothing, so it is safe to call again"),
+            )
+        }
+    }
+
     pub fn with_outcome(mut self, outcome: Outcome) -> Self {
         self.outcome = outcome;
         self

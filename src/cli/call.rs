@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use serde_json::{Map, Value, json};
 
 use crate::error::ToolError;
-use crate::protocol::PeerInfo;
+use crate::protocol::{PeerInfo, RelayOp};
 use crate::tools::{self, Session};
 
 /// The session all CLI calls share (`TABPILOT_SESSION` names another).
@@ -153,19 +153,15 @@ pub async fn run(words: Vec<String>) -> ExitCode {
 /// `tabpilot pair`: asks the relay for a one-time pairing page and opens it.
 pub async fn pair() -> anyhow::Result<ExitCode> {
     let session = cli_session()?;
-    let req = crate::link::Request {
-        tool: "pair".into(),
-        ..crate::link::Request::status()
-    };
-    let (answer, _) = session.link().call(req).await?;
-    let url = answer["url"].as_str().unwrap_or_default();
+    let answer = session.link().ask(RelayOp::Pair).await?;
+    let url = answer.value["url"].as_str().unwrap_or_default().to_string();
     println!(
         "Open this page in the browser you want to pair (the tabpilot extension must be loaded):\n  {url}"
     );
     // TABPILOT_NO_OPEN: print the page only (scripts, tests, a browser on another screen).
     let opened = std::env::var_os("TABPILOT_NO_OPEN").is_none()
         && std::process::Command::new("xdg-open")
-            .arg(url)
+            .arg(&url)
             .stdout(std::process::Stdio::null())
             .stderr(std::process::Stdio::null())
             .status()

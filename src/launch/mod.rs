@@ -227,7 +227,8 @@ pub async fn wait_joined(
 ) -> Result<String, ToolError> {
     let deadline = std::time::Instant::now() + timeout;
     loop {
-        if let Ok((status, _)) = link.call(crate::link::Request::status()).await {
+        if let Ok(reply) = link.ask(crate::protocol::RelayOp::Status).await {
+            let status = reply.value;
             let found = status["browsers"].as_array().and_then(|bs| {
                 bs.iter()
                     .find(|b| b["label"] == label)

@@ -11,8 +11,8 @@ use serde_json::Value;
 use tokio::sync::{mpsc, oneshot};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::error::{Code, Outcome, ToolError};
-use crate::protocol::{self, Frame, PeerInfo, Role, Scope, Target, auth};
+use crate::error::{Code, ToolError};
+use crate::protocol::{self, Call, Frame, PeerInfo, RelayOp, Role, Target, auth};
 use crate::state;
 
 /// The link as `browser_status` reports it.
@@ -28,35 +28,17 @@ pub enum LinkState {
     Stopped,
 }
 
-/// One call for the relay to route.
+/// The answer to a call: the browser's value and where the call ran.
 #[derive(Clone, Debug)]
-pub struct Request {
-    pub tool: String,
-    pub scope: Scope,
-    pub target: Target,
-    pub mutates: bool,
-    pub args: Value,
-    pub timeout: Duration,
+pub struct Reply {
+    pub value: Value,
+    pub target: Option<Target>,
 }
 
-impl Request {
-    /// The relay's own status call.
-    pub fn status() -> Self {
-        Request {
-            tool: "status".into(),
-            scope: Scope::Relay,
-            target: Target::default(),
-            mutates: false,
-            args: Value::Null,
-            timeout: Duration::from_secs(5),
-        }
-    }
-}
+/// A waiter for one answer: whether a lost reply may have changed the page, and its sender.
+type Waiter = (bool, oneshot::Sender<Result<Reply, ToolError>>);
 
-/// The reply: the browser's answer and where the call ran.
-pub type Reply = (Value, Option<Target>);
-
-type Waiters = Arc<Mutex<HashMap<u64, (bool, oneshot::Sender<Result<Reply, ToolError>>)>>>;
+type Waiters = Arc<Mutex<HashMap<u64, Waiter>>>;
 
 struct Conn {
     tx: mpsc::Sender<Message>,
@@ -119,24 +101,40 @@ impl Link {
             .map(|c| c.port)
     }
 
-    /// Sends one call and waits for its answer. A call that never left is `refused`; one whose
-    /// reply was lost is `unknown` when it could have changed the page.
-    pub async fn call(&self, req: Request) -> Result<Reply, ToolError> {
+    /// Sends one browser operation and waits for its answer. A call that never left is
+    /// `refused`; one whose reply was lost is `unknown` when it could have changed the page.
+    pub async fn call(&self, mut call: Call) -> Result<Reply, ToolError> {
+        let (op, mutates) = (call.op.name(), call.op.mutates());
+        let timeout = call.timeout().unwrap_or(Duration::from_secs(30));
+        self.send(op, mutates, timeout, |id| {
+            call.id = id;
+            Frame::Call(call)
+        })
+        .await
+    }
+
+    /// Asks the relay itself (status, pairing, this agent's tab).
+    pub async fn ask(&self, op: RelayOp) -> Result<Reply, ToolError> {
+        self.send("the relay", false, Duration::from_secs(5), |id| {
+            Frame::Ask { id, op }
+        })
+        .await
+    }
+
+    async fn send(
+        &self,
+        what: &str,
+        mutates: bool,
+        timeout: Duration,
+        frame: impl FnOnce(u64) -> Frame,
+    ) -> Result<Reply, ToolError> {
         let (tx, waiters) = self.connected().await?;
         let id = self
             .next_id
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let frame = Frame::Call {
-            id,
-            tool: req.tool.clone(),
-            scope: req.scope,
-            target: req.target,
-            mutates: req.mutates,
-            args: req.args,
-            timeout_ms: Some(req.timeout.as_millis() as u64),
-        };
+        let frame = frame(id);
         let (reply, answer) = oneshot::channel();
-        waiters.lock().unwrap().insert(id, (req.mutates, reply));
+        waiters.lock().unwrap().insert(id, (mutates, reply));
         let text = serde_json::to_string(&frame).expect("frames serialize");
         if tx.send(Message::Text(text.into())).await.is_err() {
             waiters.lock().unwrap().remove(&id);
@@ -147,17 +145,16 @@ impl Link {
         }
         // The relay has its own backstop past the call's timeout; this one is past the relay's.
         let started = Instant::now();
-        let answer = match tokio::time::timeout(req.timeout + Duration::from_secs(5), answer).await
-        {
+        let answer = match tokio::time::timeout(timeout + Duration::from_secs(5), answer).await {
             Ok(Ok(answer)) => answer,
             Ok(Err(_)) | Err(_) => {
                 waiters.lock().unwrap().remove(&id);
-                Err(lost(req.mutates, &req.tool))
+                Err(lost(mutates, what))
             }
         };
         let failure = answer.as_ref().err().map(|e| e.code.as_str());
         tracing::debug!(
-            tool = req.tool,
+            op = what,
             ms = started.elapsed().as_millis() as u64,
             ?failure,
             "relay call"
@@ -289,18 +286,11 @@ impl Link {
         let (w, a) = (waiters.clone(), alive.clone());
         tokio::spawn(async move {
             while let Ok(frame) = next_frame(&mut stream).await {
-                if let Frame::Result {
-                    id,
-                    value,
-                    error,
-                    target,
-                } = frame
-                    && let Some((_, reply)) = w.lock().unwrap().remove(&id)
+                if let Frame::Result(answer) = frame
+                    && let Some((_, reply)) = w.lock().unwrap().remove(&answer.id)
                 {
-                    let answer = match error {
-                        Some(e) => Err(e.into_tool_error()),
-                        None => Ok((value.unwrap_or(Value::Null), target)),
-                    };
+                    let target = answer.target.clone();
+                    let answer = answer.into_result().map(|value| Reply { value, target });
                     let _ = reply.send(answer);
                 }
             }
@@ -324,21 +314,12 @@ impl Conn {
     }
 }
 
-fn lost(mutates: bool, tool: &str) -> ToolError {
-    if mutates {
-        ToolError {
-            code: Code::Timeout,
-            message: format!("the reply to {tool} was lost; it may have taken effect"),
-            outcome: Outcome::Unknown,
-        }
-    } else {
-        ToolError::failed(
-            Code::Timeout,
-            format!(
-                "the reply to {tool} was lost; it changed nothing, so it is safe to call again"
-            ),
-        )
-    }
+fn lost(mutates: bool, what: &str) -> ToolError {
+    ToolError::lost(
+        Code::Timeout,
+        format!("the reply to {what} was lost"),
+        mutates,
+    )
 }
 
 async fn next_frame<S>(stream: &mut S) -> Result<Frame, String>

@@ -3,6 +3,9 @@
 //! Every frame is one JSON object with a `t` field naming its kind. Version 1.
 
 pub mod auth;
+mod op;
+
+pub use op::{Op, RelayOp, TabEvent};
 
 use std::ops::RangeInclusive;
 
@@ -116,8 +119,6 @@ impl Role {
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Default)]
 #[serde(rename_all = "lowercase")]
 pub enum Scope {
-    /// The relay answers it (status).
-    Relay,
     /// A browser, no particular tab (list tabs, open a tab).
     Browser,
     /// The agent's tab (opened in the background on first use).
@@ -165,6 +166,74 @@ impl From<&ToolError> for WireError {
     }
 }
 
+/// A browser operation on its way: from the controller to the relay, which renumbers it, picks
+/// the browser and tab, and passes it on. One struct on every hop.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Call {
+    pub id: u64,
+    pub op: Op,
+    /// What the operation needs, as the extension reads it. The relay sets it from `op`; what a
+    /// controller sends here is ignored.
+    #[serde(default)]
+    pub scope: Scope,
+    #[serde(default)]
+    pub target: Target,
+    #[serde(default)]
+    pub args: Value,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub timeout_ms: Option<u64>,
+}
+
+impl Call {
+    /// A call on this agent's tab or browser, as `op` needs; `target` names another.
+    pub fn new(op: Op, args: Value, timeout: std::time::Duration) -> Self {
+        Call {
+            id: 0,
+            op,
+            scope: op.scope(),
+            target: Target::default(),
+            args,
+            timeout_ms: Some(timeout.as_millis() as u64),
+        }
+    }
+
+    pub fn on_tab(mut self, tab: Option<i64>) -> Self {
+        self.target.tab = tab;
+        self
+    }
+
+    pub fn timeout(&self) -> Option<std::time::Duration> {
+        self.timeout_ms.map(std::time::Duration::from_millis)
+    }
+}
+
+/// The answer to a call or an ask, routed back to whoever made it.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+pub struct Answer {
+    pub id: u64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value: Option<Value>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<WireError>,
+    /// The browser and tab the call ran in (relay → controller).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub target: Option<Target>,
+    /// What the call did to tabs (browser → relay).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub tabs: Vec<TabEvent>,
+}
+
+impl Answer {
+    /// The value, or the error as the tool layer reports it.
+    pub fn into_result(self) -> Result<Value, ToolError> {
+        match self.error {
+            Some(e) => Err(e.into_tool_error()),
+            None => Ok(self.value.unwrap_or(Value::Null)),
+        }
+    }
+}
+
 /// Frames a controller or browser sends to the relay, and the relay to them.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "t", rename_all = "camelCase")]
@@ -191,40 +260,17 @@ pub enum Frame {
         version: String,
         port: u16,
     },
-    /// controller → relay → browser: run a tool. `id` is the sender's; the relay renumbers.
-    #[serde(rename_all = "camelCase")]
-    Call {
+    /// controller → relay → browser: run an operation. `id` is the sender's; the relay renumbers.
+    Call(Call),
+    /// controller → relay: an operation the relay answers itself.
+    Ask {
         id: u64,
-        tool: String,
-        #[serde(default)]
-        scope: Scope,
-        #[serde(default)]
-        target: Target,
-        /// Whether the call can change the page (a lost reply is then `unknown`).
-        #[serde(default)]
-        mutates: bool,
-        #[serde(default)]
-        args: Value,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        timeout_ms: Option<u64>,
+        op: RelayOp,
     },
-    /// The answer to a call, routed back to whoever made it.
-    Result {
-        id: u64,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        value: Option<Value>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        error: Option<WireError>,
-        /// The browser and tab the call ran in.
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        target: Option<Target>,
-    },
-    /// browser → relay: something happened to a tab.
-    #[serde(rename_all = "camelCase")]
-    Event {
-        kind: String,
-        tab: Option<i64>,
-    },
+    /// The answer to a call or an ask.
+    Result(Answer),
+    /// browser → relay: something happened to a tab that no call caused.
+    Tab(TabEvent),
     /// relay → browser: who is connected, for the popup.
     Roster {
         controllers: Vec<PeerInfo>,
@@ -253,15 +299,21 @@ mod tests {
 
     #[test]
     fn frames_use_a_tag_field() {
-        let f: Frame = serde_json::from_str(r#"{"t":"call","id":3,"tool":"snapshot"}"#).unwrap();
+        let f: Frame = serde_json::from_str(r#"{"t":"call","id":3,"op":"snapshot"}"#).unwrap();
         assert!(matches!(
             f,
-            Frame::Call {
+            Frame::Call(Call {
                 id: 3,
-                scope: Scope::Tab,
+                op: Op::Snapshot,
                 ..
-            }
+            })
         ));
+        let tab: Frame = serde_json::from_str(r#"{"t":"tab","kind":"closed","tab":4}"#).unwrap();
+        assert_eq!(tab, Frame::Tab(TabEvent::Closed { tab: 4 }));
+        assert_eq!(
+            serde_json::to_value(&tab).unwrap(),
+            serde_json::json!({"t": "tab", "kind": "closed", "tab": 4})
+        );
         assert!(serde_json::from_str::<Frame>(r#"{"t":"nope"}"#).is_err());
     }
 }

@@ -10,8 +10,10 @@ use tokio::sync::{Notify, oneshot};
 
 use super::pairing::Codes;
 use super::peer::{Outgoing, Sender};
-use crate::error::{Code, Outcome, ToolError};
-use crate::protocol::{self, Frame, PeerInfo, Role, Scope, Target, WireError};
+use crate::error::{Code, ToolError};
+use crate::protocol::{
+    self, Answer, Call, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, Target, WireError,
+};
 
 /// Longest a call may wait on a browser when the caller names no timeout.
 const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -42,7 +44,7 @@ struct Books {
 struct PendingCall {
     browser: String,
     mutates: bool,
-    reply: oneshot::Sender<Result<Value, ToolError>>,
+    reply: oneshot::Sender<Result<Answer, ToolError>>,
 }
 
 #[derive(Default)]
@@ -202,20 +204,11 @@ impl Hub {
                         .collect();
                     for call in lost {
                         let p = r.pending.remove(&call).expect("listed above");
-                        let e = ToolError::failed(
+                        let _ = p.reply.send(Err(ToolError::lost(
                             Code::NoBrowser,
                             "the browser disconnected before it answered",
-                        );
-                        let e = if p.mutates {
-                            ToolError {
-                                message: format!("{}; the call may have taken effect", e.message),
-                                outcome: Outcome::Unknown,
-                                ..e
-                            }
-                        } else {
-                            e
-                        };
-                        let _ = p.reply.send(Err(e));
+                            p.mutates,
+                        )));
                     }
                 }
             }
@@ -253,80 +246,26 @@ impl Hub {
         frame: Frame,
     ) -> Result<(), &'static str> {
         match (role, frame) {
-            (
-                Role::Controller,
-                Frame::Call {
-                    id,
-                    tool,
-                    scope,
-                    target,
-                    mutates,
-                    args,
-                    timeout_ms,
-                },
-            ) => {
-                let call = Call {
-                    tool,
-                    scope,
-                    target,
-                    mutates,
-                    args,
-                    timeout_ms,
-                };
-                let hub = self.clone();
-                let tx = {
-                    let mut r = self.roster();
-                    let c = r.controllers.get_mut(&peer).ok_or("unknown peer")?;
-                    if c.pending >= protocol::MAX_PENDING_CALLS {
-                        return Err("too many calls in flight");
-                    }
-                    c.pending += 1;
-                    c.tx.clone()
-                };
-                tokio::spawn(async move {
-                    let answer = hub.route(peer, call).await;
-                    if let Some(c) = hub.roster().controllers.get_mut(&peer) {
-                        c.pending -= 1;
-                    }
-                    let frame = match answer {
-                        Ok((value, target)) => Frame::Result {
-                            id,
-                            value: Some(value),
-                            error: None,
-                            target,
-                        },
-                        Err(e) => Frame::Result {
-                            id,
-                            value: None,
-                            error: Some(WireError::from(&e)),
-                            target: None,
-                        },
-                    };
-                    let _ = tx.send(Outgoing::Frame(frame)).await;
-                });
-                Ok(())
+            (Role::Controller, Frame::Call(call)) => {
+                let id = call.id;
+                self.answer_later(peer, id, |hub| async move { hub.route(peer, call).await })
             }
-            (
-                Role::Browser,
-                Frame::Result {
-                    id, value, error, ..
-                },
-            ) => {
-                let pending = self.roster().pending.remove(&id);
+            (Role::Controller, Frame::Ask { id, op }) => {
+                self.answer_later(peer, id, move |hub| async move {
+                    let session = hub.session_of(peer)?;
+                    Ok((hub.relay_op(&session, op)?, None))
+                })
+            }
+            (Role::Browser, Frame::Result(answer)) => {
+                let pending = self.roster().pending.remove(&answer.id);
                 if let Some(p) = pending {
-                    let answer = match error {
-                        Some(e) => Err(e.into_tool_error()),
-                        None => Ok(value.unwrap_or(Value::Null)),
-                    };
-                    let _ = p.reply.send(answer);
+                    let _ = p.reply.send(Ok(answer));
                 }
                 Ok(())
             }
-            (Role::Browser, Frame::Event { kind, tab }) => {
-                if kind == "tabRemoved"
-                    && let Some(tab) = tab
-                {
-                    self.forget_tab(peer, tab);
+            (Role::Browser, Frame::Tab(event)) => {
+                if let Some(browser) = self.browser_key(peer) {
+                    self.tab_event(None, &browser, event);
                 }
                 Ok(())
             }
@@ -337,6 +276,70 @@ impl Hub {
             (_, Frame::Pong) => Ok(()),
             _ => Err("frame not valid from this peer"),
         }
+    }
+
+    /// Runs a controller's request on its own task and sends the answer back under `id`, counting
+    /// it against the controller's calls in flight.
+    fn answer_later<F, Fut>(
+        self: &Arc<Self>,
+        peer: u64,
+        id: u64,
+        work: F,
+    ) -> Result<(), &'static str>
+    where
+        F: FnOnce(Arc<Hub>) -> Fut,
+        Fut: std::future::Future<Output = Result<(Value, Option<Target>), ToolError>>
+            + Send
+            + 'static,
+    {
+        let tx = {
+            let mut r = self.roster();
+            let c = r.controllers.get_mut(&peer).ok_or("unknown peer")?;
+            if c.pending >= protocol::MAX_PENDING_CALLS {
+                return Err("too many calls in flight");
+            }
+            c.pending += 1;
+            c.tx.clone()
+        };
+        let hub = self.clone();
+        let work = work(self.clone());
+        tokio::spawn(async move {
+            let answer = work.await;
+            if let Some(c) = hub.roster().controllers.get_mut(&peer) {
+                c.pending -= 1;
+            }
+            let answer = match answer {
+                Ok((value, target)) => Answer {
+                    id,
+                    value: Some(value),
+                    target,
+                    ..Answer::default()
+                },
+                Err(e) => Answer {
+                    id,
+                    error: Some(WireError::from(&e)),
+                    ..Answer::default()
+                },
+            };
+            let _ = tx.send(Outgoing::Frame(Frame::Result(answer))).await;
+        });
+        Ok(())
+    }
+
+    fn session_of(&self, peer: u64) -> Result<String, ToolError> {
+        self.roster()
+            .controllers
+            .get(&peer)
+            .map(|c| c.session.clone())
+            .ok_or_else(|| ToolError::refused(Code::Internal, "controller left"))
+    }
+
+    fn browser_key(&self, peer: u64) -> Option<String> {
+        self.roster()
+            .browsers
+            .iter()
+            .find(|(_, b)| b.peer_id == peer)
+            .map(|(k, _)| k.clone())
     }
 
     fn send_to(&self, role: Role, peer: u64, frame: Frame) {
@@ -354,43 +357,52 @@ impl Hub {
         }
     }
 
-    /// Takes a closed tab out of the books and leases. `told`: the agent has already heard it is
-    /// gone (from the call that found out), so it is no longer its current tab either; otherwise
-    /// its next call says TAB_GONE once.
-    fn forget_tab_of(&self, browser: &str, tab: i64, told: bool) {
-        let tab_key = (browser.to_string(), tab);
+    /// Keeps the books from what the browser says happened to a tab. `caller`: the session whose
+    /// call caused it, which adopts a tab it opened and has already heard of one it closed; a tab
+    /// closed by anyone else stays the agent's current tab, so its next call says TAB_GONE once.
+    fn tab_event(&self, caller: Option<&str>, browser: &str, event: TabEvent) {
         let mut r = self.roster();
-        r.leases.remove(&tab_key);
-        for books in r.sessions.values_mut() {
-            books.tabs.retain(|t| *t != tab_key);
-            if told && books.current.as_ref() == Some(&tab_key) {
-                books.current = None;
+        match event {
+            TabEvent::Opened { tab } => {
+                if let Some(session) = caller {
+                    let key = (browser.to_string(), tab);
+                    r.leases.insert(key.clone(), session.to_string());
+                    let books = r.sessions.entry(session.to_string()).or_default();
+                    books.tabs.push(key.clone());
+                    books.current = Some(key);
+                }
+            }
+            TabEvent::Closed { tab } => {
+                let key = (browser.to_string(), tab);
+                r.leases.remove(&key);
+                for (session, books) in r.sessions.iter_mut() {
+                    books.tabs.retain(|t| *t != key);
+                    if caller == Some(session.as_str()) && books.current.as_ref() == Some(&key) {
+                        books.current = None;
+                    }
+                }
+            }
+            TabEvent::Replaced { old, tab } => {
+                let (old, new) = ((browser.to_string(), old), (browser.to_string(), tab));
+                if let Some(holder) = r.leases.remove(&old) {
+                    r.leases.insert(new.clone(), holder);
+                }
+                for books in r.sessions.values_mut() {
+                    for t in books.tabs.iter_mut().filter(|t| **t == old) {
+                        *t = new.clone();
+                    }
+                    if books.current.as_ref() == Some(&old) {
+                        books.current = Some(new.clone());
+                    }
+                }
             }
         }
     }
 
-    fn forget_tab(&self, browser_peer: u64, tab: i64) {
-        let key = self
-            .roster()
-            .browsers
-            .iter()
-            .find(|(_, b)| b.peer_id == browser_peer)
-            .map(|(k, _)| k.clone());
-        if let Some(key) = key {
-            self.forget_tab_of(&key, tab, false);
-        }
-    }
-
-    async fn route(&self, peer: u64, call: Call) -> Result<(Value, Option<Target>), ToolError> {
-        let session = self
-            .roster()
-            .controllers
-            .get(&peer)
-            .map(|c| c.session.clone())
-            .ok_or_else(|| ToolError::refused(Code::Internal, "controller left"))?;
-        if call.scope == Scope::Relay {
-            return Ok((self.relay_tool(&session, &call.tool)?, None));
-        }
+    async fn route(&self, peer: u64, mut call: Call) -> Result<(Value, Option<Target>), ToolError> {
+        let session = self.session_of(peer)?;
+        // The operation says what it needs; a controller's own claim is not trusted.
+        call.scope = call.op.scope();
         let browser = self.pick_browser(&session, &call.target)?;
         let tab = match (call.scope, call.target.tab) {
             (Scope::Tab, named) => Some(self.resolve_tab(&session, &browser, named).await?),
@@ -402,21 +414,17 @@ impl Hub {
             }
             (_, tab) => tab,
         };
-        let timeout = call
-            .timeout_ms
-            .map(Duration::from_millis)
-            .unwrap_or(DEFAULT_CALL_TIMEOUT);
+        call.target = Target { browser: None, tab };
         let value = self
-            .ask_browser(&browser, &call.tool, tab, call.args, call.mutates, timeout)
+            .ask_browser(&session, &browser, call)
             .await
             .inspect_err(|e| {
                 // A tab the browser says is gone leaves the books, so the agent's next page
                 // call opens a fresh one instead of failing on it again.
                 if let (Code::TabGone, Some(tab)) = (e.code, tab) {
-                    self.forget_tab_of(&browser, tab, true);
+                    self.tab_event(Some(&session), &browser, TabEvent::Closed { tab });
                 }
             })?;
-        self.book_keeping(&session, &browser, &call.tool, tab, &value);
         Ok((
             value,
             Some(Target {
@@ -426,43 +434,41 @@ impl Hub {
         ))
     }
 
-    /// Calls the relay answers itself: `status` (the roster), `mytab` (the agent's tab) and
-    /// `pair` (a one-time pairing page).
-    fn relay_tool(&self, session: &str, tool: &str) -> Result<Value, ToolError> {
+    /// The operations the relay answers itself.
+    fn relay_op(&self, session: &str, op: RelayOp) -> Result<Value, ToolError> {
         let r = self.roster();
-        if tool == "pair" {
-            let url = format!("http://127.0.0.1:{}/pair/{}", self.port, self.codes.issue());
-            return Ok(json!({ "url": url }));
+        match op {
+            RelayOp::Pair => {
+                let url = format!("http://127.0.0.1:{}/pair/{}", self.port, self.codes.issue());
+                Ok(json!({ "url": url }))
+            }
+            RelayOp::MyTab => {
+                let current = r.sessions.get(session).and_then(|b| b.current.clone());
+                Ok(current.map_or(
+                    Value::Null,
+                    |(browser, tab)| json!({"browser": browser, "tab": tab}),
+                ))
+            }
+            RelayOp::Status => {
+                let browsers: Vec<Value> = r
+                    .browsers
+                    .iter()
+                    .map(|(id, b)| {
+                        json!({"browserId": id, "browser": b.info.browser, "profile": b.info.profile, "label": b.info.label})
+                    })
+                    .collect();
+                let controllers: Vec<Value> = r
+                    .controllers
+                    .values()
+                    .map(|c| json!({"name": c.info.name, "pid": c.info.pid}))
+                    .collect();
+                Ok(json!({
+                    "relay": {"version": protocol::VERSION, "port": self.port},
+                    "browsers": browsers,
+                    "agents": controllers,
+                }))
+            }
         }
-        if tool == "mytab" {
-            let current = r.sessions.get(session).and_then(|b| b.current.clone());
-            return Ok(current.map_or(
-                Value::Null,
-                |(browser, tab)| json!({"browser": browser, "tab": tab}),
-            ));
-        }
-        if tool != "status" {
-            return Err(ToolError::bad_args(format!(
-                "the relay has no tool {tool:?}"
-            )));
-        }
-        let browsers: Vec<Value> = r
-            .browsers
-            .iter()
-            .map(|(id, b)| {
-                json!({"browserId": id, "browser": b.info.browser, "profile": b.info.profile, "label": b.info.label})
-            })
-            .collect();
-        let controllers: Vec<Value> = r
-            .controllers
-            .values()
-            .map(|c| json!({"name": c.info.name, "pid": c.info.pid}))
-            .collect();
-        Ok(json!({
-            "relay": {"version": protocol::VERSION, "port": self.port},
-            "browsers": browsers,
-            "agents": controllers,
-        }))
     }
 
     /// The browser a call goes to: the one named, else the one holding the agent's current tab,
@@ -558,63 +564,16 @@ impl Hub {
                 ))
             }
             _ => {
-                let opened = self
-                    .ask_browser(
-                        browser,
-                        "tab.open",
-                        None,
-                        json!({}),
-                        true,
-                        Duration::from_secs(15),
-                    )
-                    .await?;
-                let tab = opened["tabId"].as_i64().ok_or_else(|| {
-                    ToolError::failed(Code::Internal, "the browser opened a tab without an id")
-                })?;
-                self.adopt(session, browser, tab);
-                Ok(tab)
+                let open = Call::new(Op::TabOpen, json!({}), Duration::from_secs(15));
+                self.ask_browser(session, browser, open).await?;
+                let r = self.roster();
+                r.sessions
+                    .get(session)
+                    .and_then(|b| b.current.as_ref())
+                    .filter(|(b, _)| b == browser)
+                    .map(|(_, tab)| *tab)
+                    .ok_or_else(|| ToolError::failed(Code::Internal, "the browser opened no tab"))
             }
-        }
-    }
-
-    fn adopt(&self, session: &str, browser: &str, tab: i64) {
-        let key = (browser.to_string(), tab);
-        let mut r = self.roster();
-        r.leases.insert(key.clone(), session.to_string());
-        let books = r.sessions.entry(session.to_string()).or_default();
-        books.tabs.push(key.clone());
-        books.current = Some(key);
-    }
-
-    /// Books what a browser-scoped call did to tabs: a new tab is the agent's; a closed one is not.
-    fn book_keeping(
-        &self,
-        session: &str,
-        browser: &str,
-        tool: &str,
-        tab: Option<i64>,
-        value: &Value,
-    ) {
-        match tool {
-            "tab.open" => {
-                if let Some(tab) = value["tabId"].as_i64() {
-                    self.adopt(session, browser, tab);
-                }
-            }
-            "tab.close" => {
-                if let Some(tab) = tab {
-                    let key = (browser.to_string(), tab);
-                    let mut r = self.roster();
-                    r.leases.remove(&key);
-                    if let Some(books) = r.sessions.get_mut(session) {
-                        books.tabs.retain(|t| *t != key);
-                        if books.current.as_ref() == Some(&key) {
-                            books.current = None;
-                        }
-                    }
-                }
-            }
-            _ => {}
         }
     }
 
@@ -626,16 +585,19 @@ impl Hub {
             .is_none_or(|holder| holder == session)
     }
 
+    /// Passes a call to a browser and waits for its answer; the tab events the answer carries
+    /// go into `session`'s books.
     async fn ask_browser(
         &self,
+        session: &str,
         browser: &str,
-        tool: &str,
-        tab: Option<i64>,
-        args: Value,
-        mutates: bool,
-        timeout: Duration,
+        mut call: Call,
     ) -> Result<Value, ToolError> {
         let id = self.id();
+        call.id = id;
+        let (op, mutates) = (call.op, call.op.mutates());
+        let timeout = call.timeout().unwrap_or(DEFAULT_CALL_TIMEOUT);
+        call.timeout_ms = Some(timeout.as_millis() as u64);
         let (reply, answer) = oneshot::channel();
         let tx = {
             let mut r = self.roster();
@@ -654,16 +616,7 @@ impl Hub {
             );
             tx
         };
-        let frame = Frame::Call {
-            id,
-            tool: tool.to_string(),
-            scope: Scope::Tab,
-            target: Target { browser: None, tab },
-            mutates,
-            args,
-            timeout_ms: Some(timeout.as_millis() as u64),
-        };
-        if tx.send(Outgoing::Frame(frame)).await.is_err() {
+        if tx.send(Outgoing::Frame(Frame::Call(call))).await.is_err() {
             self.roster().pending.remove(&id);
             return Err(ToolError::refused(
                 Code::NoBrowser,
@@ -671,36 +624,21 @@ impl Hub {
             ));
         }
         // The browser enforces the call's own timeout; this is the backstop for a lost reply.
-        match tokio::time::timeout(timeout + Duration::from_secs(2), answer).await {
-            Ok(Ok(answer)) => answer,
-            Ok(Err(_)) => Err(ToolError::failed(Code::Internal, "the call was dropped")),
+        let answer = match tokio::time::timeout(timeout + Duration::from_secs(2), answer).await {
+            Ok(Ok(answer)) => answer?,
+            Ok(Err(_)) => return Err(ToolError::failed(Code::Internal, "the call was dropped")),
             Err(_) => {
                 self.roster().pending.remove(&id);
-                let outcome = if mutates {
-                    Outcome::Unknown
-                } else {
-                    Outcome::Failed
-                };
-                let tail = if mutates {
-                    "; it may have taken effect"
-                } else {
-                    ""
-                };
-                Err(ToolError {
-                    code: Code::Timeout,
-                    message: format!("the browser did not answer {tool} in {timeout:?}{tail}"),
-                    outcome,
-                })
+                return Err(ToolError::lost(
+                    Code::Timeout,
+                    format!("the browser did not answer {} in {timeout:?}", op.name()),
+                    mutates,
+                ));
             }
+        };
+        for event in &answer.tabs {
+            self.tab_event(Some(session), browser, *event);
         }
+        answer.into_result()
     }
-}
-
-struct Call {
-    tool: String,
-    scope: Scope,
-    target: Target,
-    mutates: bool,
-    args: Value,
-    timeout_ms: Option<u64>,
 }

@@ -13,6 +13,7 @@ use super::args::{AfterAction, acts, parse, ref_arg, schema, schema_after, timeo
 use super::spec::{ToolOutput, ToolSpec};
 use crate::error::{Code, Outcome, ToolError};
 use crate::policy::paths;
+use crate::protocol::Op;
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -264,13 +265,13 @@ impl Session {
     /// A page-changing operation with the wait the caller asked for after it.
     async fn act_call(
         &self,
-        op: &str,
+        op: Op,
         mut args: Value,
         after: &AfterAction,
         wait: Duration,
     ) -> Result<Value, ToolError> {
         args["after"] = after.wire();
-        self.page(op, args, true, wait).await
+        self.page(op, args, wait).await
     }
 
     async fn click(&self, args: Value, after: &AfterAction) -> Result<ToolOutput, ToolError> {
@@ -295,7 +296,7 @@ impl Session {
         page_args["modifiers"] = json!(modifiers);
         page_args["button"] = json!(button);
         page_args["doubleClick"] = json!(double);
-        let r = self.act_call("click", page_args, after, wait).await?;
+        let r = self.act_call(Op::Click, page_args, after, wait).await?;
         let verb = match (button, double) {
             (MouseButton::Left, false) => "Clicked",
             (MouseButton::Left, true) => "Double-clicked",
@@ -322,7 +323,7 @@ impl Session {
         let wait = timeout(a.timeout)?;
         let submit = a.submit.unwrap_or(false);
         let page_args = json!({"ref": a.reference, "text": a.text, "submit": submit});
-        let r = self.act_call("type", page_args, after, wait).await?;
+        let r = self.act_call(Op::Type, page_args, after, wait).await?;
         let mut head = format!(
             "Typed {} characters into {}",
             r["chars"],
@@ -339,7 +340,7 @@ impl Session {
         ref_arg(&a.reference)?;
         let wait = timeout(a.timeout)?;
         let r = self
-            .act_call("hover", json!({"ref": a.reference}), after, wait)
+            .act_call(Op::Hover, json!({"ref": a.reference}), after, wait)
             .await?;
         Ok(action_output(
             format!("Hovered over {}", named(&a.element, &r)),
@@ -360,7 +361,7 @@ impl Session {
         }
         let wait = timeout(a.timeout)?;
         let page_args = json!({"startRef": a.start_ref, "endRef": a.end_ref});
-        let r = self.act_call("drag", page_args, after, wait).await?;
+        let r = self.act_call(Op::Drag, page_args, after, wait).await?;
         let target = match &a.end_element {
             Some(words) => format!("{words} ({})", r["target"].as_str().unwrap_or("?")),
             None => r["target"].as_str().unwrap_or("?").to_string(),
@@ -395,7 +396,7 @@ impl Session {
         }
         let wait = timeout(a.timeout)?;
         let page_args = json!({"ref": a.reference, "values": a.values});
-        let r = self.act_call("select", page_args, after, wait).await?;
+        let r = self.act_call(Op::Select, page_args, after, wait).await?;
         let picked: Vec<String> = r["selected"]
             .as_array()
             .map(|v| v.iter().map(|s| s.to_string()).collect())
@@ -421,7 +422,7 @@ impl Session {
         let (modifiers, key) = parse_key(&a.key)?;
         let wait = timeout(a.timeout)?;
         let page_args = json!({"key": key, "modifiers": modifiers});
-        let r = self.act_call("press", page_args, after, wait).await?;
+        let r = self.act_call(Op::Press, page_args, after, wait).await?;
         let mut head = format!(
             "Pressed {} on {}",
             a.key,
@@ -443,7 +444,7 @@ impl Session {
         ref_arg(&a.reference)?;
         let wait = timeout(a.timeout)?;
         let r = self
-            .act_call("clear", json!({"ref": a.reference}), after, wait)
+            .act_call(Op::Clear, json!({"ref": a.reference}), after, wait)
             .await?;
         let head = if r["changed"] == false {
             format!("{} was already empty", named(&a.element, &r))
@@ -471,7 +472,7 @@ impl Session {
             page_args["ref"] = json!(r);
         }
         let r = self
-            .page("scroll", page_args, false, Duration::from_secs(15))
+            .page(Op::Scroll, page_args, Duration::from_secs(15))
             .await?;
         let mut text = r["summary"].as_str().unwrap_or("Scrolled").to_string();
         if let Some(words) = &a.element {
@@ -501,7 +502,7 @@ impl Session {
             .map(|f| json!({"ref": f.reference, "value": f.value}))
             .collect();
         let r = self
-            .act_call("fill_form", json!({"fields": fields}), after, wait)
+            .act_call(Op::FillForm, json!({"fields": fields}), after, wait)
             .await?;
         fill_output(&a.fields, &r)
     }
@@ -561,12 +562,12 @@ impl Session {
             for part in f.data.as_bytes().chunks(UPLOAD_PART) {
                 let part = std::str::from_utf8(part).expect("base64 is ASCII");
                 let args = json!({"ref": reference, "upload": token, "file": i, "data": part});
-                self.page("upload_part", args, true, wait).await?;
+                self.page(Op::UploadPart, args, wait).await?;
             }
             listed.push(json!({"name": f.name, "mime": f.mime}));
         }
         let args = json!({"ref": reference, "upload": token, "files": listed});
-        self.act_call("upload", args, after, wait).await
+        self.act_call(Op::Upload, args, after, wait).await
     }
 }
 

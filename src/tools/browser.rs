@@ -12,9 +12,8 @@ use super::args::{
 };
 use super::spec::{Hints, ToolOutput, ToolSpec};
 use crate::error::{Code, Outcome, ToolError};
-use crate::link::Request;
 use crate::policy::paths;
-use crate::protocol::{Scope, Target};
+use crate::protocol::{Op, RelayOp};
 
 const READ_MAX_CHARS: usize = 20_000;
 
@@ -215,8 +214,9 @@ impl Session {
 
     async fn status(&self) -> Result<ToolOutput, ToolError> {
         use crate::link::LinkState;
-        match self.relay(Request::status()).await {
-            Ok((status, _)) => {
+        match self.link.ask(RelayOp::Status).await {
+            Ok(reply) => {
+                let status = reply.value;
                 let browsers = status["browsers"].as_array().cloned().unwrap_or_default();
                 let agents = status["agents"].as_array().cloned().unwrap_or_default();
                 let link = if browsers.is_empty() {
@@ -290,9 +290,7 @@ impl Session {
         if a.ignore_cache.is_some() && !reload {
             return Err(ToolError::bad_args("ignoreCache goes with reload: true"));
         }
-        let nav = self
-            .page("navigate", call, true, timeout(a.timeout)?)
-            .await?;
+        let nav = self.page(Op::Navigate, call, timeout(a.timeout)?).await?;
         let requested = a.url.as_deref().unwrap_or("the reload");
         let snapshot = a.include_snapshot.unwrap_or(true) || after.wants_snapshot();
         Ok(self.navigation_output(nav, requested, snapshot).await)
@@ -307,9 +305,7 @@ impl Session {
         let (args, after) = AfterAction::split(name, args)?;
         let a: HistoryArgs = parse(name, args)?;
         let call = json!({"direction": direction, "after": after.wire()});
-        let nav = self
-            .page("history", call, true, timeout(a.timeout)?)
-            .await?;
+        let nav = self.page(Op::History, call, timeout(a.timeout)?).await?;
         Ok(self
             .navigation_output(nav, &format!("going {direction}"), after.wants_snapshot())
             .await)
@@ -356,9 +352,8 @@ impl Session {
         let verbose = a.verbose.unwrap_or(false);
         let snap = self
             .page(
-                "snapshot",
+                Op::Snapshot,
                 json!({"verbose": verbose}),
-                false,
                 Duration::from_secs(30),
             )
             .await?;
@@ -420,9 +415,8 @@ impl Session {
         };
         let r = self
             .page(
-                "read",
+                Op::Read,
                 json!({"format": format, "maxChars": max}),
-                false,
                 Duration::from_secs(15),
             )
             .await?;
@@ -444,9 +438,7 @@ impl Session {
 
     async fn list_tabs(&self, args: Value) -> Result<ToolOutput, ToolError> {
         let _: NoArgs = parse("browser_list_tabs", args)?;
-        let r = self
-            .browser_scoped("tab.list", None, json!({}), false)
-            .await?;
+        let r = self.on_tab(Op::TabList, None, json!({})).await?;
         let mine = self.current_tab().await;
         let tabs: Vec<Value> = r["tabs"]
             .as_array()
@@ -483,11 +475,10 @@ impl Session {
             check_url(url)?;
         }
         let r = self
-            .browser_scoped(
-                "tab.open",
+            .on_tab(
+                Op::TabOpen,
                 None,
                 json!({"url": a.url, "active": a.active.unwrap_or(false)}),
-                true,
             )
             .await?;
         let tab = r["tabId"].as_i64().unwrap_or(-1);
@@ -507,18 +498,7 @@ impl Session {
 
     async fn select_tab(&self, args: Value) -> Result<ToolOutput, ToolError> {
         let a: SelectTabArgs = parse("browser_select_tab", args)?;
-        let req = Request {
-            tool: "tab.info".into(),
-            scope: Scope::Tab,
-            target: Target {
-                browser: None,
-                tab: Some(a.tab_id),
-            },
-            mutates: false,
-            args: json!({}),
-            timeout: Duration::from_secs(10),
-        };
-        let (tab, _) = self.relay(req).await?;
+        let tab = self.on_tab(Op::TabInfo, Some(a.tab_id), json!({})).await?;
         let text = format!(
             "This agent now works in tab {} ({} \"{}\")",
             a.tab_id,
@@ -537,8 +517,7 @@ impl Session {
             Some(tab) => tab,
             None => return Err(ToolError::bad_args("this agent has no tab; give tabId")),
         };
-        self.browser_scoped("tab.close", Some(tab), json!({}), true)
-            .await?;
+        self.on_tab(Op::TabClose, Some(tab), json!({})).await?;
         if self.current_tab().await == Some(tab) {
             self.set_current_tab(None);
         }

@@ -13,6 +13,7 @@ use super::image::{self as shot, CssRect, Shrunk};
 use super::spec::{Image, ToolOutput, ToolSpec};
 use crate::error::{Code, ToolError};
 use crate::policy::paths;
+use crate::protocol::Op;
 
 #[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq)]
 #[serde(rename_all = "lowercase")]
@@ -94,7 +95,7 @@ impl Session {
             .transpose()?;
         let call = json!({"format": format.name(), "quality": a.quality, "ref": a.reference, "fullPage": full_page});
         let r = self
-            .page("screenshot", call, false, Duration::from_secs(30))
+            .page(Op::Screenshot, call, Duration::from_secs(30))
             .await?;
         let mut bytes = shot::decode_base64(r["data"].as_str().unwrap_or(""))?;
         if let Some(rect) = r["rect"].as_object() {

@@ -10,6 +10,7 @@ use super::Session;
 use super::args::{parse, schema};
 use super::spec::{Hints, ToolOutput, ToolSpec};
 use crate::error::ToolError;
+use crate::protocol::Op;
 
 #[derive(Deserialize, JsonSchema, Clone, Copy)]
 #[serde(rename_all = "lowercase")]
@@ -64,7 +65,15 @@ impl Session {
         let call =
             json!({"action": action, "promptText": a.prompt_text, "once": a.once.unwrap_or(true)});
         let r = self
-            .page("dialog", call, action.is_some(), Duration::from_secs(10))
+            .page(
+                if action.is_some() {
+                    Op::Dialog
+                } else {
+                    Op::Dialogs
+                },
+                call,
+                Duration::from_secs(10),
+            )
             .await?;
         let policy = &r["policy"];
         let mut lines = vec![match policy["action"].as_str() {

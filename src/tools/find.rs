@@ -10,6 +10,7 @@ use super::Session;
 use super::args::{parse, read_only, ref_arg, schema, timeout};
 use super::spec::{Hints, ToolOutput, ToolSpec};
 use crate::error::{Code, ToolError};
+use crate::protocol::Op;
 
 const MAX_MATCHES: usize = 200;
 const HTML_MAX_CHARS: usize = 20_000;
@@ -140,9 +141,7 @@ impl Session {
             return Err(ToolError::bad_args(format!("max is 1 to {MAX_MATCHES}")));
         }
         let call = json!({"text": a.text, "role": a.role, "selector": a.selector, "max": max});
-        let r = self
-            .page("find", call, false, Duration::from_secs(15))
-            .await?;
+        let r = self.page(Op::Find, call, Duration::from_secs(15)).await?;
         let matches: Vec<String> = serde_json::from_value(r["lines"].clone()).unwrap_or_default();
         let total = r["total"].as_u64().unwrap_or(0);
         let head = match (matches.len() as u64, total) {
@@ -171,9 +170,8 @@ impl Session {
         }
         let r = self
             .page(
-                "html",
+                Op::Html,
                 json!({"ref": a.reference, "maxChars": max}),
-                false,
                 Duration::from_secs(15),
             )
             .await?;
@@ -227,7 +225,7 @@ impl Session {
         };
         let call = json!({"text": a.text.or(a.text_gone), "selector": a.selector, "ref": a.reference,
             "url": a.url, "state": state, "timeoutMs": wait.as_millis() as u64});
-        let r = self.page("waitFor", call, false, wait).await?;
+        let r = self.page(Op::WaitFor, call, wait).await?;
         let ms = r["waitedMs"].as_u64().unwrap_or(0);
         if r["met"] != true {
             return Err(ToolError::failed(

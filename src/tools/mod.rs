@@ -20,8 +20,8 @@ use serde_json::Value;
 use crate::context::ContextEnv;
 use crate::error::{Code, Outcome, ToolError};
 use crate::launch::{self, LaunchOptions, Launched};
-use crate::link::{Link, LinkState, Reply, Request};
-use crate::protocol::{PeerInfo, Scope, Target};
+use crate::link::{Link, LinkState, Reply};
+use crate::protocol::{Call, Op, PeerInfo, RelayOp, Scope};
 use spec::{ToolOutput, ToolSpec};
 
 /// The file a tool lives in, which runs it.
@@ -127,26 +127,25 @@ impl Session {
 
     /// Sends a call through the relay, launching the managed browser first when asked to and
     /// none is connected. Only a refused call is retried: nothing of it reached a browser.
-    async fn relay(&self, mut req: Request) -> Result<Reply, ToolError> {
-        if req.target.browser.is_none() {
-            req.target.browser = self.pinned_browser.lock().unwrap().clone();
+    async fn relay(&self, mut call: Call) -> Result<Reply, ToolError> {
+        if call.target.browser.is_none() {
+            call.target.browser = self.pinned_browser.lock().unwrap().clone();
         }
-        let scope = req.scope;
-        let first = self.link.call(req.clone()).await;
+        let scope = call.op.scope();
+        let first = self.link.call(call.clone()).await;
         let reply = match first {
             Err(e)
                 if e.code == Code::NoBrowser
                     && e.outcome == Outcome::Refused
-                    && req.scope != Scope::Relay
                     && self.launch_on_demand.is_some() =>
             {
                 self.launch_once().await?;
-                self.link.call(req).await?
+                self.link.call(call).await?
             }
             other => other?,
         };
         if scope == Scope::Tab {
-            *self.current_tab.lock().unwrap() = reply.1.as_ref().and_then(|t| t.tab);
+            *self.current_tab.lock().unwrap() = reply.target.as_ref().and_then(|t| t.tab);
         }
         Ok(reply)
     }
@@ -173,55 +172,23 @@ impl Session {
         *self.pinned_browser.lock().unwrap() = Some(browser_id);
     }
 
-    /// A call on this agent's tab (opened in the background on first use).
-    async fn page(
-        &self,
-        tool: &str,
-        args: Value,
-        mutates: bool,
-        wait: Duration,
-    ) -> Result<Value, ToolError> {
-        let req = Request {
-            tool: tool.into(),
-            scope: Scope::Tab,
-            target: Target::default(),
-            mutates,
-            args,
-            timeout: wait,
-        };
-        Ok(self.relay(req).await?.0)
+    /// An operation on this agent's tab (opened in the background on first use), or on the
+    /// browser, as the operation needs.
+    async fn page(&self, op: Op, args: Value, wait: Duration) -> Result<Value, ToolError> {
+        Ok(self.relay(Call::new(op, args, wait)).await?.value)
     }
 
-    /// A call on the browser, naming a tab or none.
-    async fn browser_scoped(
-        &self,
-        tool: &str,
-        tab: Option<i64>,
-        args: Value,
-        mutates: bool,
-    ) -> Result<Value, ToolError> {
-        let target = Target { browser: None, tab };
-        let req = Request {
-            tool: tool.into(),
-            scope: Scope::Browser,
-            target,
-            mutates,
-            args,
-            timeout: Duration::from_secs(15),
-        };
-        Ok(self.relay(req).await?.0)
+    /// A browser operation on a tab named by the caller.
+    async fn on_tab(&self, op: Op, tab: Option<i64>, args: Value) -> Result<Value, ToolError> {
+        let call = Call::new(op, args, Duration::from_secs(15)).on_tab(tab);
+        Ok(self.relay(call).await?.value)
     }
 
     /// Runs one browser tool. `Ok(None)` means the name is not a browser tool.
     /// Adds the tab's fresh lean snapshot to a result (`include: "snapshot"`, navigations).
     pub(super) async fn append_snapshot(&self, out: &mut ToolOutput) {
         match self
-            .page(
-                "snapshot",
-                serde_json::json!({}),
-                false,
-                Duration::from_secs(15),
-            )
+            .page(Op::Snapshot, serde_json::json!({}), Duration::from_secs(15))
             .await
         {
             Ok(snap) => {
@@ -246,16 +213,12 @@ impl Session {
         if let Some(tab) = *self.current_tab.lock().unwrap() {
             return Some(tab);
         }
-        let req = Request {
-            tool: "mytab".into(),
-            ..Request::status()
-        };
         let tab = self
             .link
-            .call(req)
+            .ask(RelayOp::MyTab)
             .await
             .ok()
-            .and_then(|(v, _)| v["tab"].as_i64());
+            .and_then(|r| r.value["tab"].as_i64());
         *self.current_tab.lock().unwrap() = tab;
         tab
     }

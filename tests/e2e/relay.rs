@@ -10,7 +10,9 @@ use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use tabpilot::protocol::{self, Frame, PeerInfo, Role, Scope, Target, auth, close};
+use tabpilot::protocol::{
+    self, Answer, Call, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, Target, auth, close,
+};
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
 use tokio_tungstenite::tungstenite::http::HeaderValue;
@@ -265,107 +267,84 @@ async fn handshake(ws: &mut Ws, role: Role, secret: &[u8], info: PeerInfo) -> (u
     }
 }
 
-fn call(id: u64, tool: &str, scope: Scope, target: Target, mutates: bool, args: Value) -> Frame {
-    Frame::Call {
+fn call(id: u64, op: Op, target: Target, args: Value) -> Frame {
+    Frame::Call(Call {
         id,
-        tool: tool.into(),
-        scope,
         target,
-        mutates,
-        args,
-        timeout_ms: Some(10_000),
-    }
+        ..Call::new(op, args, Duration::from_secs(10))
+    })
 }
 
-/// A call the relay answers itself (status, mytab).
-fn relay_call(id: u64, tool: &str) -> Frame {
-    call(
-        id,
-        tool,
-        Scope::Relay,
-        Target::default(),
-        false,
-        Value::Null,
-    )
+/// A call the relay answers itself (status, myTab).
+fn relay_call(id: u64, op: RelayOp) -> Frame {
+    Frame::Ask { id, op }
 }
 
 /// A page call on the agent's own tab.
-fn tab_call(id: u64, tool: &str, mutates: bool, args: Value) -> Frame {
-    call(id, tool, Scope::Tab, Target::default(), mutates, args)
+fn tab_call(id: u64, op: Op, args: Value) -> Frame {
+    call(id, op, Target::default(), args)
 }
 
-/// A status call padded to exactly `len` bytes of JSON.
-fn status_call_of_len(len: usize) -> String {
+/// A status ask padded to exactly `len` bytes of JSON (a field the relay does not read).
+fn status_ask_of_len(len: usize) -> String {
     let padded = |pad: usize| {
-        let args = json!({ "pad": "x".repeat(pad) });
-        serde_json::to_string(&call(
-            1,
-            "status",
-            Scope::Relay,
-            Target::default(),
-            false,
-            args,
-        ))
-        .unwrap()
+        let mut frame = serde_json::to_value(relay_call(1, RelayOp::Status)).unwrap();
+        frame["pad"] = json!("x".repeat(pad));
+        serde_json::to_string(&frame).unwrap()
     };
     let text = padded(len - padded(0).len());
     assert_eq!(text.len(), len);
     text
 }
 
-/// What a fake browser received: the relay's call id, tool, tab and args.
+/// What a fake browser received: the relay's call id, operation, tab and args.
 struct BrowserCall {
     id: u64,
-    tool: String,
+    op: Op,
+    scope: Scope,
     tab: Option<i64>,
-    mutates: bool,
     args: Value,
 }
 
 async fn browser_call(ws: &mut Ws) -> BrowserCall {
     match recv(ws).await {
-        Frame::Call {
-            id,
-            tool,
-            target,
-            mutates,
-            args,
-            ..
-        } => BrowserCall {
-            id,
-            tool,
-            tab: target.tab,
-            mutates,
-            args,
+        Frame::Call(c) => BrowserCall {
+            id: c.id,
+            op: c.op,
+            scope: c.scope,
+            tab: c.target.tab,
+            args: c.args,
         },
         other => panic!("the browser expected a call, got {other:?}"),
     }
 }
 
 async fn answer(ws: &mut Ws, id: u64, value: Value) {
-    send(
-        ws,
-        &Frame::Result {
-            id,
-            value: Some(value),
-            error: None,
-            target: None,
-        },
-    )
-    .await;
+    let answer = Answer {
+        id,
+        value: Some(value),
+        ..Answer::default()
+    };
+    send(ws, &Frame::Result(answer)).await;
+}
+
+/// The fake browser's answer to `tabOpen`: the tab it opened, as an event of the call.
+async fn opened(ws: &mut Ws, id: u64, tab: i64) {
+    let answer = Answer {
+        id,
+        value: Some(json!({ "tabId": tab })),
+        tabs: vec![TabEvent::Opened { tab }],
+        ..Answer::default()
+    };
+    send(ws, &Frame::Result(answer)).await;
 }
 
 /// A controller's result: (id, value or error, target).
 async fn result(ws: &mut Ws) -> (u64, Result<Value, protocol::WireError>, Option<Target>) {
     match recv(ws).await {
-        Frame::Result {
-            id,
-            value,
-            error,
-            target,
-        } => match error {
-            Some(e) => (id, Err(e), target),
-            None => (id, Ok(value.unwrap_or(Value::Null)), target),
+        Frame::Result(a) => match a.error {
+            Some(e) => (a.id, Err(e), a.target),
+            None => (a.id, Ok(a.value.unwrap_or(Value::Null)), a.target),
         },
         other => panic!("the controller expected a result, got {other:?}"),
     }
@@ -643,19 +622,15 @@ async fn a_frame_not_valid_from_its_sender_closes_with_4002() {
 
     // A controller may not answer calls, push rosters or say hello twice.
     let controller_frames = [
-        Frame::Result {
+        Frame::Result(Answer {
             id: 1,
             value: Some(json!(1)),
-            error: None,
-            target: None,
-        },
+            ..Answer::default()
+        }),
         Frame::Roster {
             controllers: vec![],
         },
-        Frame::Event {
-            kind: "tabRemoved".into(),
-            tab: Some(1),
-        },
+        Frame::Tab(TabEvent::Closed { tab: 1 }),
         hello(Role::Controller, "00".into(), "n", PeerInfo::default()),
     ];
     for frame in controller_frames {
@@ -666,7 +641,7 @@ async fn a_frame_not_valid_from_its_sender_closes_with_4002() {
 
     // A browser may not make calls.
     let mut ws = relay.browser("wrong-envelope-browser").await;
-    send(&mut ws, &relay_call(1, "status")).await;
+    send(&mut ws, &relay_call(1, RelayOp::Status)).await;
     assert_eq!(closed(&mut ws).await, wrong, "browser sent a call");
 }
 
@@ -675,7 +650,7 @@ async fn a_controller_frame_over_one_mib_closes_with_1009() {
     let relay = shared_relay();
     let mut ws = relay.controller(None, "big frames").await;
     // The control: a call just under the ceiling is answered.
-    let under = status_call_of_len(protocol::CONTROLLER_MAX_FRAME - 16);
+    let under = status_ask_of_len(protocol::CONTROLLER_MAX_FRAME - 16);
     assert!(under.len() <= protocol::CONTROLLER_MAX_FRAME);
     send_text(&mut ws, &under).await;
     let (id, value, _) = result(&mut ws).await;
@@ -685,7 +660,7 @@ async fn a_controller_frame_over_one_mib_closes_with_1009() {
         "a frame under the ceiling is served: {value:?}"
     );
 
-    let over = status_call_of_len(protocol::CONTROLLER_MAX_FRAME + 16);
+    let over = status_ask_of_len(protocol::CONTROLLER_MAX_FRAME + 16);
     assert!(over.len() > protocol::CONTROLLER_MAX_FRAME);
     send_text(&mut ws, &over).await;
     assert_eq!(
@@ -764,28 +739,13 @@ async fn more_calls_in_flight_than_the_ceiling_close_the_controller() {
         tab: Some(1),
     };
     for id in 0..protocol::MAX_PENDING_CALLS as u64 {
-        send(
-            &mut ws,
-            &call(
-                id,
-                "wait",
-                Scope::Browser,
-                target.clone(),
-                false,
-                Value::Null,
-            ),
-        )
-        .await;
+        send(&mut ws, &call(id, Op::TabList, target.clone(), Value::Null)).await;
     }
     // All of them reach the browser before the one too many is sent.
     for _ in 0..protocol::MAX_PENDING_CALLS {
         browser_call(&mut browser).await;
     }
-    send(
-        &mut ws,
-        &call(999, "wait", Scope::Browser, target, false, Value::Null),
-    )
-    .await;
+    send(&mut ws, &call(999, Op::TabList, target, Value::Null)).await;
     assert_eq!(
         closed(&mut ws).await,
         (close::WRONG_ENVELOPE, "too many calls in flight".into())
@@ -805,19 +765,18 @@ async fn a_tab_call_opens_the_agents_tab_and_routes_the_reply_back() {
     let our_id = 9_000_001;
     send(
         &mut agent,
-        &tab_call(our_id, "snapshot", false, json!({"lean": true})),
+        &tab_call(our_id, Op::Snapshot, json!({"lean": true})),
     )
     .await;
     let open = browser_call(&mut browser).await;
-    assert_eq!(open.tool, "tab.open");
+    assert_eq!(open.op, Op::TabOpen);
     assert_eq!(open.tab, None);
-    answer(&mut browser, open.id, json!({"tabId": 42})).await;
+    opened(&mut browser, open.id, 42).await;
 
     let snap = browser_call(&mut browser).await;
-    assert_eq!(snap.tool, "snapshot");
+    assert_eq!((snap.op, snap.scope), (Op::Snapshot, Scope::Tab));
     assert_eq!(snap.tab, Some(42), "the call runs in the tab just opened");
     assert_eq!(snap.args, json!({"lean": true}));
-    assert!(!snap.mutates);
     assert_ne!(snap.id, our_id, "the relay renumbers calls");
     assert_ne!(snap.id, open.id);
     answer(&mut browser, snap.id, json!({"text": "- heading \"Hi\""})).await;
@@ -836,13 +795,13 @@ async fn a_tab_call_opens_the_agents_tab_and_routes_the_reply_back() {
     // The second page call goes straight to the same tab: no second tab.open.
     send(
         &mut agent,
-        &tab_call(our_id + 1, "click", true, json!({"ref": "e1"})),
+        &tab_call(our_id + 1, Op::Click, json!({"ref": "e1"})),
     )
     .await;
     let click = browser_call(&mut browser).await;
     assert_eq!(
-        (click.tool.as_str(), click.tab, click.mutates),
-        ("click", Some(42), true)
+        (click.op, click.tab, click.scope),
+        (Op::Click, Some(42), Scope::Tab)
     );
     answer(&mut browser, click.id, json!({"navigated": false})).await;
     let (id, value, _) = result(&mut agent).await;
@@ -852,16 +811,12 @@ async fn a_tab_call_opens_the_agents_tab_and_routes_the_reply_back() {
     );
 
     // The relay knows the agent's tab.
-    send(&mut agent, &relay_call(5, "mytab")).await;
+    send(&mut agent, &relay_call(5, RelayOp::MyTab)).await;
     let (_, value, _) = result(&mut agent).await;
     assert_eq!(value.unwrap(), json!({"browser": "fake-b1", "tab": 42}));
 
     // A browser's error reaches the controller with its code and outcome.
-    send(
-        &mut agent,
-        &tab_call(6, "click", true, json!({"ref": "gone"})),
-    )
-    .await;
+    send(&mut agent, &tab_call(6, Op::Click, json!({"ref": "gone"}))).await;
     let failing = browser_call(&mut browser).await;
     let error = protocol::WireError {
         code: "STALE_REF".into(),
@@ -870,12 +825,11 @@ async fn a_tab_call_opens_the_agents_tab_and_routes_the_reply_back() {
     };
     send(
         &mut browser,
-        &Frame::Result {
+        &Frame::Result(Answer {
             id: failing.id,
-            value: None,
             error: Some(error.clone()),
-            target: None,
-        },
+            ..Answer::default()
+        }),
     )
     .await;
     let (id, value, _) = result(&mut agent).await;
@@ -889,40 +843,36 @@ async fn another_session_naming_a_held_tab_gets_tab_claimed_and_status_lists_pee
     let mut alpha = relay.controller(Some("alpha"), "agent alpha").await;
     let mut beta = relay.controller(Some("beta"), "agent beta").await;
 
-    send(&mut alpha, &tab_call(1, "snapshot", false, Value::Null)).await;
+    send(&mut alpha, &tab_call(1, Op::Snapshot, Value::Null)).await;
     let open = browser_call(&mut browser).await;
-    assert_eq!(open.tool, "tab.open");
-    answer(&mut browser, open.id, json!({"tabId": 7})).await;
+    assert_eq!(open.op, Op::TabOpen);
+    opened(&mut browser, open.id, 7).await;
     let snap = browser_call(&mut browser).await;
     answer(&mut browser, snap.id, json!("ok")).await;
     assert_eq!(result(&mut alpha).await.0, 1);
 
     // Beta names alpha's tab, page-scoped and browser-scoped: refused, nothing sent.
-    for scope in [Scope::Tab, Scope::Browser] {
+    for op in [Op::Click, Op::TabClose] {
         let target = Target {
             browser: None,
             tab: Some(7),
         };
-        send(
-            &mut beta,
-            &call(2, "click", scope, target, true, json!({"ref": "e1"})),
-        )
-        .await;
+        send(&mut beta, &call(2, op, target, json!({"ref": "e1"}))).await;
         let (id, value, _) = result(&mut beta).await;
         assert_eq!(id, 2);
         let e = value.expect_err("beta may not touch alpha's tab");
-        assert_eq!(e.code, "TAB_CLAIMED", "{scope:?}: {e:?}");
+        assert_eq!(e.code, "TAB_CLAIMED", "{op:?}: {e:?}");
         assert_eq!(outcome(&e), "refused");
     }
     // The refused calls never reached the browser: the next thing it gets is alpha's call.
-    send(&mut alpha, &tab_call(3, "read", false, Value::Null)).await;
+    send(&mut alpha, &tab_call(3, Op::Read, Value::Null)).await;
     let next = browser_call(&mut browser).await;
-    assert_eq!((next.tool.as_str(), next.tab), ("read", Some(7)));
+    assert_eq!((next.op, next.tab), (Op::Read, Some(7)));
     answer(&mut browser, next.id, json!("text")).await;
     assert_eq!(result(&mut alpha).await.0, 3);
 
     // Status lists the browser with its identity, and both agents.
-    send(&mut beta, &relay_call(4, "status")).await;
+    send(&mut beta, &relay_call(4, RelayOp::Status)).await;
     let (_, value, _) = result(&mut beta).await;
     let status = value.unwrap();
     assert_eq!(status["relay"]["port"], json!(relay.port));
@@ -947,20 +897,16 @@ async fn a_browser_leaving_mid_call_gives_no_browser_and_unknown_for_a_mutating_
     let mut browser = relay.browser("fake-b3").await;
     let mut agent = relay.controller(None, "agent").await;
 
-    send(&mut agent, &tab_call(1, "snapshot", false, Value::Null)).await;
+    send(&mut agent, &tab_call(1, Op::Snapshot, Value::Null)).await;
     let open = browser_call(&mut browser).await;
-    answer(&mut browser, open.id, json!({"tabId": 3})).await;
+    opened(&mut browser, open.id, 3).await;
     let snap = browser_call(&mut browser).await;
     answer(&mut browser, snap.id, json!("ok")).await;
     assert_eq!(result(&mut agent).await.0, 1);
 
     // Two calls in flight, one that changes the page and one that does not.
-    send(
-        &mut agent,
-        &tab_call(10, "click", true, json!({"ref": "e1"})),
-    )
-    .await;
-    send(&mut agent, &tab_call(11, "read", false, Value::Null)).await;
+    send(&mut agent, &tab_call(10, Op::Click, json!({"ref": "e1"}))).await;
+    send(&mut agent, &tab_call(11, Op::Read, Value::Null)).await;
     browser_call(&mut browser).await;
     browser_call(&mut browser).await;
     browser.close(None).await.unwrap();
@@ -1046,7 +992,7 @@ async fn two_relays_started_at_once_leave_one_running() {
     };
     wait_listening(&mut relay.child, relay.port);
     let mut ws = relay.controller(None, "after the race").await;
-    send(&mut ws, &relay_call(1, "status")).await;
+    send(&mut ws, &relay_call(1, RelayOp::Status)).await;
     let (_, value, _) = result(&mut ws).await;
     assert_eq!(value.unwrap()["relay"]["port"], json!(env.first_port));
     assert!(
@@ -1094,7 +1040,7 @@ async fn the_relay_idles_out_after_its_last_peer_leaves() {
     // While a peer is connected the relay stays, well past its idle time.
     let held = Instant::now();
     while held.elapsed() < idle * 2 {
-        send(&mut ws, &relay_call(1, "status")).await;
+        send(&mut ws, &relay_call(1, RelayOp::Status)).await;
         assert!(result(&mut ws).await.1.is_ok());
         assert!(
             relay.child.try_wait().unwrap().is_none(),
