@@ -7,7 +7,7 @@ use serde_json::{Map, Value, json};
 
 use crate::error::ToolError;
 use crate::protocol::{PeerInfo, RelayOp};
-use crate::tools::{self, Session};
+use crate::tools::{Session, registry};
 
 /// The session all CLI calls share (`TABPILOT_SESSION` names another).
 pub fn cli_session() -> Result<Session, ToolError> {
@@ -21,57 +21,36 @@ pub fn cli_session() -> Result<Session, ToolError> {
     Session::new(info, None)
 }
 
-/// Short forms: the positional words each common tool takes.
-fn positional(tool: &str) -> &'static [&'static str] {
-    match tool {
-        "browser_navigate" => &["url"],
-        "browser_click" => &["ref"],
-        "browser_type" => &["ref", "text"],
-        "browser_screenshot" => &["filePath"],
-        "browser_new_tab" => &["url"],
-        "browser_close_tab" => &["tabId"],
-        "agent_context" => &["path"],
-        "list_local_skills" => &["query"],
-        _ => &[],
-    }
-}
-
-fn alias(word: &str) -> &str {
-    match word {
-        "read" => "browser_read_page",
-        "tabs" => "browser_list_tabs",
-        "new-tab" => "browser_new_tab",
-        "close-tab" => "browser_close_tab",
-        "context" => "agent_context",
-        "skills" => "list_local_skills",
-        "commands" => "list_local_commands",
-        "run" => "run_local_command",
-        other => other,
-    }
-}
-
 /// Parses `TOOL [POSITIONAL...] [--args JSON] [--json] [--submit]` into a tool name and arguments.
 fn parse(words: &[String]) -> Result<(String, Value, bool), ToolError> {
     let (first, rest) = words
         .split_first()
         .ok_or_else(|| ToolError::bad_args("name a tool"))?;
-    let spec = tools::find(alias(first)).ok_or_else(|| {
-        ToolError::bad_args(format!(
-            "there is no tool {first:?}; `tabpilot tools` lists them"
-        ))
-    })?;
+    let spec = &registry::from_word(first)
+        .ok_or_else(|| {
+            ToolError::bad_args(format!(
+                "there is no tool {first:?}; `tabpilot tools` lists them"
+            ))
+        })?
+        .spec;
     let mut args = Map::new();
-    if spec.name == "run_local_command" {
-        // `run NAME [ARGS...]`: every word after the name goes to the command, verbatim.
-        let (name, rest) = rest
-            .split_first()
-            .ok_or_else(|| ToolError::bad_args("run needs a command name"))?;
-        args.insert("name".into(), json!(name));
-        args.insert("args".into(), json!(rest));
+    if let Some(list) = spec.cli.rest {
+        // `run NAME [ARGS...]`: every word after the positional ones goes to the tool, verbatim.
+        let (named, rest) = rest.split_at(spec.cli.positional.len().min(rest.len()));
+        if named.len() < spec.cli.positional.len() {
+            return Err(ToolError::bad_args(format!(
+                "{first} needs {}",
+                spec.cli.positional.join(" and ")
+            )));
+        }
+        for (name, word) in spec.cli.positional.iter().zip(named) {
+            args.insert((*name).to_string(), json!(word));
+        }
+        args.insert(list.to_string(), json!(rest));
         return Ok((spec.name.to_string(), Value::Object(args), false));
     }
     let mut json_out = false;
-    let mut names = positional(spec.name).iter();
+    let mut names = spec.cli.positional.iter();
     let mut words = rest.iter();
     while let Some(w) = words.next() {
         match w.as_str() {
@@ -95,8 +74,7 @@ fn parse(words: &[String]) -> Result<(String, Value, bool), ToolError> {
                 let name = names.next().ok_or_else(|| {
                     ToolError::bad_args(format!(
                         "{} takes no more words than {:?}",
-                        spec.name,
-                        positional(spec.name)
+                        spec.name, spec.cli.positional
                     ))
                 })?;
                 let value = match word.parse::<i64>() {

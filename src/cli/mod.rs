@@ -110,8 +110,8 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
         Command::Pair => call::pair().await,
         Command::Demo => demo::run().await,
         Command::Tools => {
-            for spec in crate::tools::specs() {
-                println!("{:<22} {}", spec.name, spec.description);
+            for tool in crate::tools::registry::all() {
+                println!("{:<22} {}", tool.spec.name, tool.spec.description);
             }
             Ok(ExitCode::SUCCESS)
         }

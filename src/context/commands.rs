@@ -25,7 +25,7 @@ pub const OUTPUT_CEILING: usize = 64 * 1024;
 /// them); past it the output collected so far is returned.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct Command {
     pub name: String,
     pub description: String,
@@ -37,7 +37,7 @@ pub struct Command {
     pub defined_in: PathBuf,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct RunResult {
     pub name: String,
     /// The argv that ran, extra arguments included.

@@ -14,7 +14,7 @@ pub const DEFAULT_CANDIDATES: [&str; 2] = ["AGENTS.override.md", "AGENTS.md"];
 /// Combined size of the instruction files, in bytes, unless a manifest sets another.
 pub const DEFAULT_BUDGET: usize = 32 * 1024;
 
-#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceKind {
     /// The user's `model_instructions_file`.
@@ -27,7 +27,7 @@ pub enum SourceKind {
     Project,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Source {
     pub kind: SourceKind,
     pub path: PathBuf,
@@ -36,7 +36,7 @@ pub struct Source {
     pub sha256: String,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct Instructions {
     /// The sources' text in order, each under a `<!-- source: PATH -->` line.
     pub text: String,

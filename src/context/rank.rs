@@ -21,7 +21,7 @@ const STOPWORDS: &[&str] = &[
     "this", "to", "up", "use", "we", "what", "when", "with", "you", "your",
 ];
 
-#[derive(Clone, Debug, Serialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct Ranked {
     /// A skill's id or a command's name.
     pub id: String,

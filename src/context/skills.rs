@@ -43,7 +43,7 @@ pub struct Skill {
     pub(crate) entrypoint_name: &'static str,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct SkillSummary {
     pub id: String,
     pub name: String,
@@ -60,7 +60,7 @@ pub struct SkillsView {
     pub skills_truncated: bool,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct InventoryEntry {
     /// Relative to the skill directory.
     pub path: String,
@@ -69,7 +69,7 @@ pub struct InventoryEntry {
     pub bytes: u64,
 }
 
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
 pub struct LoadedSkill {
     pub id: String,
     pub name: String,

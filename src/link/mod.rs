@@ -73,14 +73,19 @@ impl Link {
                 format!("cannot read or create the relay secret: {e}"),
             )
         })?;
-        Ok(Link {
+        Ok(Link::with_secret(info, spawn_relay, secret))
+    }
+
+    /// A link that proves itself with `secret`.
+    pub fn with_secret(info: PeerInfo, spawn_relay: bool, secret: Vec<u8>) -> Self {
+        Link {
             info,
             spawn_relay,
             secret,
             conn: tokio::sync::Mutex::new(None),
             next_id: std::sync::atomic::AtomicU64::new(1),
             state: Mutex::new((LinkState::Connected, 0)),
-        })
+        }
     }
 
     pub fn state(&self) -> LinkState {

@@ -22,7 +22,8 @@ use crate::tools::{self, Session, spec::ToolOutput};
 
 const INSTRUCTIONS: &str = "tabpilot drives real browser tabs. You work in your own background \
 tab, opened on your first page action. Start with browser_navigate; act on elements by the refs \
-in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs. Every failure \
+in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs. Every result's \
+structuredContent says its outcome (refused, done, partial, failed, unknown); every failure \
 names its code and the tool that recovers. The project's own instructions, skills and \
 commands: session_bootstrap, agent_context, resolve_task_capabilities.";
 
@@ -34,25 +35,30 @@ pub struct Server {
     catalog: Vec<Tool>,
 }
 
-fn to_tool(spec: tools::spec::ToolSpec) -> Tool {
-    let schema = |v: Value| Arc::new(v.as_object().cloned().unwrap_or_default());
-    let mut tool = Tool::new(spec.name, spec.description, schema(spec.input_schema))
+fn to_tool(spec: &tools::spec::ToolSpec) -> Tool {
+    let schema = |v: &Value| Arc::new(v.as_object().cloned().unwrap_or_default());
+    Tool::new(spec.name, spec.description, schema(&spec.input_schema))
         .with_annotations(
             ToolAnnotations::new()
                 .read_only(spec.hints.read_only)
                 .destructive(spec.hints.destructive)
                 .idempotent(spec.hints.idempotent)
                 .open_world(spec.hints.open_world),
-        );
-    if let Some(out) = spec.output_schema {
-        tool = tool.with_raw_output_schema(schema(shallow(out)));
-    }
-    tool
+        )
+        .with_raw_output_schema(schema(&shallow(&spec.output_schema)))
+}
+
+/// The tool list as clients see it.
+pub fn catalog() -> Vec<Tool> {
+    tools::registry::all()
+        .iter()
+        .map(|t| to_tool(&t.spec))
+        .collect()
 }
 
 /// An output schema as clients need it: the fields and their types, not their insides (every
 /// client pays for the tool list in tokens on every connection).
-fn shallow(schema: Value) -> Value {
+fn shallow(schema: &Value) -> Value {
     let props = schema["properties"].as_object().map(|props| {
         props
             .iter()
@@ -79,13 +85,7 @@ pub fn to_result(answer: Result<ToolOutput, ToolError>) -> CallToolResult {
                     .map(|i| Content::image(i.data, i.mime_type)),
             );
             let mut result = CallToolResult::success(content);
-            let mut data = out
-                .structured
-                .unwrap_or_else(|| Value::Object(Default::default()));
-            if let Some(o) = data.as_object_mut() {
-                o.entry("outcome").or_insert(serde_json::json!(out.outcome));
-            }
-            result.structured_content = Some(data);
+            result.structured_content = Some(out.structured);
             result
         }
         Err(e) => {
@@ -145,7 +145,7 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
         ..o
     });
     let session = Arc::new(Session::new(info, launch)?);
-    let catalog = tools::specs().into_iter().map(to_tool).collect();
+    let catalog = catalog();
     let server = Server {
         session: session.clone(),
         catalog,
@@ -184,7 +184,7 @@ mod tests {
     /// Every client pays for the tool list on every connection; this holds its size.
     #[test]
     fn the_tool_list_stays_small() {
-        let tools: Vec<Tool> = tools::specs().into_iter().map(to_tool).collect();
+        let tools = catalog();
         let text = serde_json::to_string(&tools).unwrap();
         let tokens = tiktoken_rs::o200k_base()
             .unwrap()

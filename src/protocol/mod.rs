@@ -9,6 +9,7 @@ pub use op::{Op, RelayOp, TabEvent};
 
 use std::ops::RangeInclusive;
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
@@ -134,6 +135,41 @@ pub struct Target {
     pub browser: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tab: Option<i64>,
+}
+
+/// What the relay says of itself: its version and port, the browsers and the agents connected.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct RelayStatus {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relay: Option<RelayInfo>,
+    #[serde(default)]
+    pub browsers: Vec<BrowserEntry>,
+    #[serde(default)]
+    pub agents: Vec<AgentEntry>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct RelayInfo {
+    pub version: String,
+    pub port: u16,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct BrowserEntry {
+    pub browser_id: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub browser: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub profile: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub label: Option<String>,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
+pub struct AgentEntry {
+    pub name: String,
+    pub pid: u32,
 }
 
 /// A failure as it crosses the wire.

@@ -23,6 +23,22 @@ pub struct NoArgs {}
 /// field is just its type (it is optional by not being required), and number formats go.
 pub fn schema<T: JsonSchema>() -> Value {
     let full = serde_json::to_value(schemars::schema_for!(T)).expect("schemas serialize");
+    short(full)
+}
+
+/// The schema of a tool's data as it is serialised, written the same short way. A field that
+/// is left out when empty is just its type; one that is written as `null` stays nullable, so
+/// the schema holds for every value the tool sends.
+pub fn output_schema<T: JsonSchema>() -> Value {
+    let generator = schemars::generate::SchemaSettings::draft2020_12()
+        .for_serialize()
+        .into_generator();
+    let full =
+        serde_json::to_value(generator.into_root_schema_for::<T>()).expect("schemas serialize");
+    short(full)
+}
+
+fn short(full: Value) -> Value {
     let defs = full.get("$defs").cloned().unwrap_or(Value::Null);
     let mut v = compact(full, &defs);
     if let Some(o) = v.as_object_mut() {
@@ -44,22 +60,17 @@ fn compact(v: Value, defs: &Value) -> Value {
                 }
                 return inner;
             }
-            // Option<T>: anyOf [T, null] is T; a type [T, "null"] is T.
-            if let Some(Value::Array(any)) = o.get("anyOf") {
-                let real: Vec<&Value> = any.iter().filter(|s| s["type"] != "null").collect();
-                if real.len() == 1 {
-                    let mut inner = compact(real[0].clone(), defs);
-                    if let (Some(i), Some(desc)) = (inner.as_object_mut(), o.remove("description"))
-                    {
-                        i.insert("description".into(), desc);
+            // A property that may be absent: anyOf [T, null] is T, and a type [T, "null"] is T.
+            // One that is always there keeps its null.
+            let required: Vec<Value> = match o.get("required") {
+                Some(Value::Array(r)) => r.clone(),
+                _ => Vec::new(),
+            };
+            if let Some(Value::Object(props)) = o.get_mut("properties") {
+                for (name, prop) in props.iter_mut() {
+                    if !required.contains(&Value::String(name.clone())) {
+                        *prop = not_null(std::mem::take(prop));
                     }
-                    return inner;
-                }
-            }
-            if let Some(Value::Array(types)) = o.get("type") {
-                let real: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
-                if real.len() == 1 {
-                    o.insert("type".into(), real[0].clone());
                 }
             }
             o.remove("format");
@@ -71,6 +82,28 @@ fn compact(v: Value, defs: &Value) -> Value {
         Value::Array(a) => Value::Array(a.into_iter().map(|v| compact(v, defs)).collect()),
         other => other,
     }
+}
+
+/// `T` or null, as just `T`.
+fn not_null(v: Value) -> Value {
+    let Value::Object(mut o) = v else { return v };
+    if let Some(Value::Array(any)) = o.get("anyOf") {
+        let real: Vec<&Value> = any.iter().filter(|s| s["type"] != "null").collect();
+        if real.len() == 1 {
+            let mut inner = real[0].clone();
+            if let (Some(i), Some(desc)) = (inner.as_object_mut(), o.remove("description")) {
+                i.insert("description".into(), desc);
+            }
+            return inner;
+        }
+    }
+    if let Some(Value::Array(types)) = o.get("type") {
+        let real: Vec<Value> = types.iter().filter(|t| *t != "null").cloned().collect();
+        if real.len() == 1 {
+            o.insert("type".into(), real[0].clone());
+        }
+    }
+    Value::Object(o)
 }
 
 pub fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolError> {
@@ -306,7 +339,7 @@ mod tests {
 
     #[test]
     fn schemas_are_compact_and_self_contained() {
-        for spec in crate::tools::specs() {
+        for spec in crate::tools::registry::all().iter().map(|t| &t.spec) {
             let text = spec.input_schema.to_string();
             for fat in ["$ref", "$defs", "\"null\"", "format"] {
                 assert!(
@@ -316,7 +349,10 @@ mod tests {
                 );
             }
         }
-        let click = crate::tools::find("browser_click").unwrap().input_schema;
+        let click = &crate::tools::registry::get("browser_click")
+            .unwrap()
+            .spec
+            .input_schema;
         assert_eq!(
             click["properties"]["waitUntil"]["enum"],
             json!(["none", "auto", "load", "networkidle"])
@@ -343,7 +379,7 @@ mod tests {
 
     #[test]
     fn every_tool_has_an_object_schema() {
-        for spec in crate::tools::specs() {
+        for spec in crate::tools::registry::all().iter().map(|t| &t.spec) {
             assert_eq!(spec.input_schema["type"], "object", "{}", spec.name);
         }
     }

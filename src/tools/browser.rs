@@ -2,18 +2,19 @@
 
 use std::time::Duration;
 
+use futures::FutureExt;
 use schemars::JsonSchema;
-use serde::Deserialize;
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
 
-use super::Session;
-use super::args::{
-    AfterAction, NoArgs, acts, check_url, parse, read_only, schema, schema_after, timeout,
-};
-use super::spec::{Hints, ToolOutput, ToolSpec};
+use super::args::{AfterAction, NoArgs, acts, check_url, read_only, timeout};
+use super::ctx::Ctx;
+use super::registry::{About, Tool};
+use super::spec::{Cli, Hints, Out};
 use crate::error::{Code, Outcome, ToolError};
+use crate::link::LinkState;
 use crate::policy::paths;
-use crate::protocol::{Op, RelayOp};
+use crate::protocol::{Op, RelayOp, RelayStatus};
 
 const READ_MAX_CHARS: usize = 20_000;
 
@@ -56,7 +57,7 @@ struct ReadArgs {
     max_chars: Option<usize>,
 }
 
-#[derive(Deserialize, JsonSchema, Clone, Copy)]
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy)]
 #[serde(rename_all = "lowercase")]
 enum ReadFormat {
     Markdown,
@@ -86,444 +87,578 @@ struct SelectTabArgs {
     tab_id: i64,
 }
 
-pub fn specs() -> Vec<ToolSpec> {
+pub(super) fn tools() -> Vec<Tool> {
     vec![
-        ToolSpec {
-            name: "browser_status",
-            description: "Relay link state, connected browsers and agents.",
-            input_schema: schema::<NoArgs>(),
-            output_schema: Some(json!({"type": "object", "properties": {
-                "link": {"type": "string", "enum": ["CONNECTED", "WAITING", "RETRYING", "STOPPED"]},
-                "relay": {"type": "object"}, "browsers": {"type": "array"}, "agents": {"type": "array"}},
-                "required": ["link"]})),
-            hints: read_only(),
-        },
-        ToolSpec {
-            name: "browser_navigate",
-            description: "Load a URL in this agent's tab and wait for it; returns the lean snapshot.",
-            input_schema: schema_after::<NavigateArgs>(),
-            output_schema: Some(navigation_schema()),
-            hints: Hints {
-                idempotent: true,
-                ..acts()
+        Tool::new(
+            About {
+                name: "browser_status",
+                description: "Relay link state, connected browsers and agents.",
+                hints: read_only(),
+                cli: Cli::default(),
             },
-        },
-        ToolSpec {
-            name: "browser_go_back",
-            description: "Go back in this agent's tab's history.",
-            input_schema: schema_after::<HistoryArgs>(),
-            output_schema: Some(navigation_schema()),
-            hints: acts(),
-        },
-        ToolSpec {
-            name: "browser_go_forward",
-            description: "Go forward in this agent's tab's history.",
-            input_schema: schema_after::<HistoryArgs>(),
-            output_schema: Some(navigation_schema()),
-            hints: acts(),
-        },
-        ToolSpec {
-            name: "browser_snapshot",
-            description: "Lean outline of the page and its frames: interactive elements with refs, headings, landmarks, short text.",
-            input_schema: schema::<SnapshotArgs>(),
-            output_schema: Some(json!({"type": "object", "properties": {
-                "url": {"type": "string"}, "title": {"type": "string"}, "snapshot": {"type": "string"},
-                "refs": {"type": "integer"}, "capped": {"type": "boolean"}}, "required": ["snapshot"]})),
-            hints: read_only(),
-        },
-        ToolSpec {
-            name: "browser_read_page",
-            description: "The page's main content as Markdown or text, capped.",
-            input_schema: schema::<ReadArgs>(),
-            output_schema: Some(json!({"type": "object", "properties": {
-                "content": {"type": "string"}, "truncated": {"type": "boolean"}, "totalChars": {"type": "integer"},
-                "url": {"type": "string"}}, "required": ["content", "truncated"]})),
-            hints: read_only(),
-        },
-        ToolSpec {
-            name: "browser_list_tabs",
-            description: "All tabs of the browser, marking this agent's.",
-            input_schema: schema::<NoArgs>(),
-            output_schema: Some(
-                json!({"type": "object", "properties": {"tabs": {"type": "array"}}, "required": ["tabs"]}),
-            ),
-            hints: read_only(),
-        },
-        ToolSpec {
-            name: "browser_new_tab",
-            description: "Open a tab for this agent (in the background unless active) and work in it.",
-            input_schema: schema::<NewTabArgs>(),
-            output_schema: Some(
-                json!({"type": "object", "properties": {"tabId": {"type": "integer"}, "url": {"type": "string"}}, "required": ["tabId"]}),
-            ),
-            hints: acts(),
-        },
-        ToolSpec {
-            name: "browser_select_tab",
-            description: "Work in this tab from now on (a tab handed to this agent); refused while another agent holds it.",
-            input_schema: schema::<SelectTabArgs>(),
-            output_schema: Some(
-                json!({"type": "object", "properties": {"tabId": {"type": "integer"}, "url": {"type": "string"}}}),
-            ),
-            hints: Hints {
-                idempotent: true,
-                ..acts()
+            |cx, _: NoArgs| status(cx).boxed(),
+        ),
+        Tool::acting(
+            About {
+                name: "browser_navigate",
+                description: "Load a URL in this agent's tab and wait for it; returns the lean snapshot.",
+                hints: Hints {
+                    idempotent: true,
+                    ..acts()
+                },
+                cli: Cli {
+                    positional: &["url"],
+                    ..Cli::default()
+                },
             },
-        },
-        ToolSpec {
-            name: "browser_close_tab",
-            description: "Close this agent's tab, or the tab given.",
-            input_schema: schema::<CloseTabArgs>(),
-            output_schema: None,
-            hints: Hints {
-                destructive: true,
-                ..acts()
+            |cx, a, after| navigate(cx, a, after).boxed(),
+        ),
+        Tool::acting(
+            About {
+                name: "browser_go_back",
+                description: "Go back in this agent's tab's history.",
+                hints: acts(),
+                cli: Cli::default(),
             },
-        },
+            |cx, a, after| history(cx, Direction::Back, a, after).boxed(),
+        ),
+        Tool::acting(
+            About {
+                name: "browser_go_forward",
+                description: "Go forward in this agent's tab's history.",
+                hints: acts(),
+                cli: Cli::default(),
+            },
+            |cx, a, after| history(cx, Direction::Forward, a, after).boxed(),
+        ),
+        Tool::new(
+            About {
+                name: "browser_snapshot",
+                description: "Lean outline of the page and its frames: interactive elements with refs, headings, landmarks, short text.",
+                hints: read_only(),
+                cli: Cli::default(),
+            },
+            |cx, a| snapshot(cx, a).boxed(),
+        ),
+        Tool::new(
+            About {
+                name: "browser_read_page",
+                description: "The page's main content as Markdown or text, capped.",
+                hints: read_only(),
+                cli: Cli {
+                    aliases: &["read"],
+                    ..Cli::default()
+                },
+            },
+            |cx, a| read(cx, a).boxed(),
+        ),
+        Tool::new(
+            About {
+                name: "browser_list_tabs",
+                description: "All tabs of the browser, marking this agent's.",
+                hints: read_only(),
+                cli: Cli {
+                    aliases: &["tabs"],
+                    ..Cli::default()
+                },
+            },
+            |cx, _: NoArgs| list_tabs(cx).boxed(),
+        ),
+        Tool::new(
+            About {
+                name: "browser_new_tab",
+                description: "Open a tab for this agent (in the background unless active) and work in it.",
+                hints: acts(),
+                cli: Cli {
+                    aliases: &["new-tab"],
+                    positional: &["url"],
+                    ..Cli::default()
+                },
+            },
+            |cx, a| new_tab(cx, a).boxed(),
+        ),
+        Tool::new(
+            About {
+                name: "browser_select_tab",
+                description: "Work in this tab from now on (a tab handed to this agent); refused while another agent holds it.",
+                hints: Hints {
+                    idempotent: true,
+                    ..acts()
+                },
+                cli: Cli {
+                    positional: &["tabId"],
+                    ..Cli::default()
+                },
+            },
+            |cx, a| select_tab(cx, a).boxed(),
+        ),
+        Tool::new(
+            About {
+                name: "browser_close_tab",
+                description: "Close this agent's tab, or the tab given.",
+                hints: Hints {
+                    destructive: true,
+                    ..acts()
+                },
+                cli: Cli {
+                    aliases: &["close-tab"],
+                    positional: &["tabId"],
+                    ..Cli::default()
+                },
+            },
+            |cx, a| close_tab(cx, a).boxed(),
+        ),
     ]
 }
 
-fn navigation_schema() -> Value {
-    json!({"type": "object", "properties": {
-        "outcome": {"type": "string"}, "settled": {"type": "boolean"}, "elapsedMs": {"type": "integer"},
-        "url": {"type": "string"}, "title": {"type": "string"}, "snapshot": {"type": "string"}},
-        "required": ["outcome", "settled", "url"]})
+/// The link as `browser_status` names it.
+#[derive(Serialize, JsonSchema, Clone, Copy, PartialEq)]
+#[serde(rename_all = "UPPERCASE")]
+enum Link {
+    Connected,
+    Waiting,
+    Retrying,
+    Stopped,
 }
 
-impl Session {
-    /// Runs one of this file's tools (`Session::call` routes only those here).
-    pub(super) async fn browser_tool(
-        &self,
-        name: &str,
-        args: Value,
-    ) -> Result<ToolOutput, ToolError> {
-        match name {
-            "browser_status" => self.status().await,
-            "browser_navigate" => self.navigate(args).await,
-            "browser_go_back" => self.history(name, "back", args).await,
-            "browser_go_forward" => self.history(name, "forward", args).await,
-            "browser_snapshot" => self.snapshot(args).await,
-            "browser_read_page" => self.read(args).await,
-            "browser_list_tabs" => self.list_tabs(args).await,
-            "browser_new_tab" => self.new_tab(args).await,
-            "browser_close_tab" => self.close_tab(args).await,
-            "browser_select_tab" => self.select_tab(args).await,
-            _ => Err(super::unknown_tool(name)),
-        }
-    }
+#[derive(Serialize, JsonSchema)]
+struct StatusOut {
+    link: Link,
+    #[serde(flatten)]
+    relay: RelayStatus,
+}
 
-    async fn status(&self) -> Result<ToolOutput, ToolError> {
-        use crate::link::LinkState;
-        match self.link.ask(RelayOp::Status).await {
-            Ok(reply) => {
-                let status = reply.value;
-                let browsers = status["browsers"].as_array().cloned().unwrap_or_default();
-                let agents = status["agents"].as_array().cloned().unwrap_or_default();
-                let link = if browsers.is_empty() {
-                    "WAITING"
-                } else {
-                    "CONNECTED"
-                };
-                let mut text = format!(
-                    "{link}: relay {} on port {}; {} browser(s), {} agent(s)",
-                    status["relay"]["version"].as_str().unwrap_or("?"),
-                    status["relay"]["port"],
-                    browsers.len(),
-                    agents.len()
-                );
-                for b in &browsers {
-                    let label = b["label"].as_str().or(b["profile"].as_str()).unwrap_or("");
-                    text.push_str(&format!(
-                        "\n- browser {} {} {label}",
-                        b["browserId"].as_str().unwrap_or("?"),
-                        b["browser"].as_str().unwrap_or("")
-                    ));
-                }
-                for a in &agents {
-                    text.push_str(&format!(
-                        "\n- agent {} (pid {})",
-                        a["name"].as_str().unwrap_or("?"),
-                        a["pid"]
-                    ));
-                }
-                Ok(ToolOutput::new(
-                    text,
-                    json!({"link": link, "relay": status["relay"], "browsers": browsers, "agents": agents}),
-                ))
-            }
-            Err(e) => {
-                let (link, text) = match self.link_state() {
-                    LinkState::Retrying { next, reason } => (
-                        "RETRYING",
-                        format!(
-                            "RETRYING: {reason}; next attempt in {} ms",
-                            next.as_millis()
-                        ),
+async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
+    let status: RelayStatus = match cx.ask(RelayOp::Status).await {
+        Ok(status) => status,
+        Err(e) => {
+            let (link, text) = match cx.link_state() {
+                LinkState::Retrying { next, reason } => (
+                    Link::Retrying,
+                    format!(
+                        "RETRYING: {reason}; next attempt in {} ms",
+                        next.as_millis()
                     ),
-                    LinkState::Stopped => {
-                        ("STOPPED", "STOPPED: tabpilot is shutting down".to_string())
-                    }
-                    LinkState::Connected => ("RETRYING", format!("RETRYING: {}", e.message)),
-                };
-                Ok(ToolOutput::new(
-                    text,
-                    json!({"link": link, "browsers": [], "agents": []}),
-                ))
-            }
+                ),
+                LinkState::Stopped => (
+                    Link::Stopped,
+                    "STOPPED: tabpilot is shutting down".to_string(),
+                ),
+                LinkState::Connected => (Link::Retrying, format!("RETRYING: {}", e.message)),
+            };
+            let relay = RelayStatus::default();
+            return Ok(Out::new(text, StatusOut { link, relay }));
         }
+    };
+    let link = if status.browsers.is_empty() {
+        Link::Waiting
+    } else {
+        Link::Connected
+    };
+    let word = serde_json::to_value(link).expect("a link state serializes");
+    let relay = status.relay.as_ref();
+    let mut text = format!(
+        "{}: relay {} on port {}; {} browser(s), {} agent(s)",
+        word.as_str().unwrap_or_default(),
+        relay.map_or("", |r| r.version.as_str()),
+        relay.map_or(0, |r| r.port),
+        status.browsers.len(),
+        status.agents.len()
+    );
+    for b in &status.browsers {
+        let label = b.label.as_deref().or(b.profile.as_deref()).unwrap_or("");
+        text.push_str(&format!(
+            "\n- browser {} {} {label}",
+            b.browser_id,
+            b.browser.as_deref().unwrap_or("")
+        ));
     }
-
-    async fn navigate(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        let (args, after) = AfterAction::split("browser_navigate", args)?;
-        let a: NavigateArgs = parse("browser_navigate", args)?;
-        let reload = a.reload.unwrap_or(false);
-        let call = match (&a.url, reload) {
-            (Some(url), false) => {
-                check_url(url)?;
-                json!({"url": url, "after": after.wire()})
-            }
-            (None, true) => {
-                json!({"reload": true, "ignoreCache": a.ignore_cache.unwrap_or(false), "after": after.wire()})
-            }
-            _ => return Err(ToolError::bad_args("give url, or reload: true, not both")),
-        };
-        if a.ignore_cache.is_some() && !reload {
-            return Err(ToolError::bad_args("ignoreCache goes with reload: true"));
-        }
-        let nav = self.page(Op::Navigate, call, timeout(a.timeout)?).await?;
-        let requested = a.url.as_deref().unwrap_or("the reload");
-        let snapshot = a.include_snapshot.unwrap_or(true) || after.wants_snapshot();
-        Ok(self.navigation_output(nav, requested, snapshot).await)
+    for a in &status.agents {
+        text.push_str(&format!("\n- agent {} (pid {})", a.name, a.pid));
     }
+    Ok(Out::new(
+        text,
+        StatusOut {
+            link,
+            relay: status,
+        },
+    ))
+}
 
-    async fn history(
-        &self,
-        name: &str,
-        direction: &str,
-        args: Value,
-    ) -> Result<ToolOutput, ToolError> {
-        let (args, after) = AfterAction::split(name, args)?;
-        let a: HistoryArgs = parse(name, args)?;
-        let call = json!({"direction": direction, "after": after.wire()});
-        let nav = self.page(Op::History, call, timeout(a.timeout)?).await?;
-        Ok(self
-            .navigation_output(nav, &format!("going {direction}"), after.wants_snapshot())
-            .await)
+/// What the extension answers a navigation with.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NavReply {
+    settled: bool,
+    elapsed_ms: u64,
+    url: String,
+    title: String,
+    what: String,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct NavOut {
+    settled: bool,
+    elapsed_ms: u64,
+    url: String,
+    title: String,
+}
+
+async fn navigate(
+    cx: &Ctx,
+    a: NavigateArgs,
+    after: &AfterAction,
+) -> Result<Out<NavOut>, ToolError> {
+    let reload = a.reload.unwrap_or(false);
+    let call = match (&a.url, reload) {
+        (Some(url), false) => {
+            check_url(url)?;
+            json!({"url": url, "after": after.wire()})
+        }
+        (None, true) => {
+            json!({"reload": true, "ignoreCache": a.ignore_cache.unwrap_or(false), "after": after.wire()})
+        }
+        _ => return Err(ToolError::bad_args("give url, or reload: true, not both")),
+    };
+    if a.ignore_cache.is_some() && !reload {
+        return Err(ToolError::bad_args("ignoreCache goes with reload: true"));
     }
+    let nav = cx.page(Op::Navigate, call, timeout(a.timeout)?).await?;
+    let requested = a.url.as_deref().unwrap_or("the reload");
+    let snapshot = a.include_snapshot.unwrap_or(true) || after.wants_snapshot();
+    Ok(navigation_output(cx, nav, requested, snapshot).await)
+}
 
-    /// One line on where the tab went and whether it settled, then the snapshot when asked.
-    async fn navigation_output(&self, nav: Value, requested: &str, snapshot: bool) -> ToolOutput {
-        let settled = nav["settled"].as_bool().unwrap_or(false);
-        let url = nav["url"].as_str().unwrap_or("").to_string();
-        let title = nav["title"].as_str().unwrap_or("");
-        let ms = nav["elapsedMs"].as_u64().unwrap_or(0);
-        let verb = match nav["what"].as_str() {
-            Some("reload") => "Reloaded",
-            Some("back") => "Went back to",
-            Some("forward") => "Went forward to",
-            _ => "Navigated to",
-        };
-        let text = if settled {
-            format!("{verb} {url} \"{title}\" (settled in {ms} ms)")
-        } else {
-            format!("{requested} had not settled after {ms} ms; the tab shows {url}")
-        };
-        let outcome = if settled {
-            Outcome::Done
-        } else {
-            Outcome::Partial
-        };
-        let data = json!({"outcome": outcome, "settled": settled, "elapsedMs": ms, "url": url, "title": title});
-        let mut out = ToolOutput::new(text, data);
-        out.outcome = outcome;
-        if snapshot && settled {
-            self.append_snapshot(&mut out).await;
-        }
-        out
+#[derive(Clone, Copy)]
+enum Direction {
+    Back,
+    Forward,
+}
+
+async fn history(
+    cx: &Ctx,
+    direction: Direction,
+    a: HistoryArgs,
+    after: &AfterAction,
+) -> Result<Out<NavOut>, ToolError> {
+    let word = match direction {
+        Direction::Back => "back",
+        Direction::Forward => "forward",
+    };
+    let call = json!({"direction": word, "after": after.wire()});
+    let nav = cx.page(Op::History, call, timeout(a.timeout)?).await?;
+    Ok(navigation_output(cx, nav, &format!("going {word}"), after.wants_snapshot()).await)
+}
+
+/// One line on where the tab went and whether it settled, then the snapshot when asked.
+async fn navigation_output(
+    cx: &Ctx,
+    nav: NavReply,
+    requested: &str,
+    snapshot: bool,
+) -> Out<NavOut> {
+    let verb = match nav.what.as_str() {
+        "reload" => "Reloaded",
+        "back" => "Went back to",
+        "forward" => "Went forward to",
+        _ => "Navigated to",
+    };
+    let (url, title, ms) = (&nav.url, &nav.title, nav.elapsed_ms);
+    let (text, outcome) = if nav.settled {
+        (
+            format!("{verb} {url} \"{title}\" (settled in {ms} ms)"),
+            Outcome::Done,
+        )
+    } else {
+        (
+            format!("{requested} had not settled after {ms} ms; the tab shows {url}"),
+            Outcome::Partial,
+        )
+    };
+    let data = NavOut {
+        settled: nav.settled,
+        elapsed_ms: ms,
+        url: nav.url,
+        title: nav.title,
+    };
+    let mut out = Out::new(text, data).with_outcome(outcome);
+    if snapshot && out.data.settled {
+        cx.attach_snapshot(&mut out).await;
     }
+    out
+}
 
-    async fn snapshot(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        let a: SnapshotArgs = parse("browser_snapshot", args)?;
-        let file = a
-            .file_path
-            .as_deref()
-            .map(|p| paths::checked_output(p, &paths::roots()))
-            .transpose()?;
-        let verbose = a.verbose.unwrap_or(false);
-        let snap = self
-            .page(
-                Op::Snapshot,
-                json!({"verbose": verbose}),
-                Duration::from_secs(30),
-            )
-            .await?;
-        let body = snap["text"].as_str().unwrap_or("");
-        let (url, title) = (
-            snap["url"].as_str().unwrap_or(""),
-            snap["title"].as_str().unwrap_or(""),
-        );
-        let mut notes = Vec::new();
-        if snap["capped"] == true {
-            notes.push("(cut at the node limit; read the rest with browser_read_page)".to_string());
-        }
-        if snap["framesCapped"] == true {
-            notes.push(format!(
-                "(only the first 10 of {} frames were walked)",
-                snap["frames"]
-            ));
-        }
-        let data = json!({"url": url, "title": title, "refs": snap["refs"], "capped": snap["capped"],
-            "framesCapped": snap["framesCapped"]});
-        if let Some(path) = file {
-            std::fs::write(&path, format!("Page: {url} \"{title}\"\n{body}\n")).map_err(|e| {
+/// What the extension answers a snapshot with.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct SnapshotReply {
+    text: String,
+    refs: u64,
+    capped: bool,
+    #[serde(default)]
+    frames: u64,
+    #[serde(default)]
+    frames_capped: bool,
+    url: String,
+    title: String,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct SnapshotOut {
+    url: String,
+    title: String,
+    refs: u64,
+    capped: bool,
+    frames_capped: bool,
+    /// The snapshot, unless it went to a file.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    snapshot: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file_path: Option<String>,
+}
+
+async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolError> {
+    let file = a
+        .file_path
+        .as_deref()
+        .map(|p| paths::checked_output(p, &paths::roots()))
+        .transpose()?;
+    let verbose = a.verbose.unwrap_or(false);
+    let snap: SnapshotReply = cx
+        .page(
+            Op::Snapshot,
+            json!({"verbose": verbose}),
+            Duration::from_secs(30),
+        )
+        .await?;
+    let (url, title) = (&snap.url, &snap.title);
+    let mut notes = Vec::new();
+    if snap.capped {
+        notes.push("(cut at the node limit; read the rest with browser_read_page)".to_string());
+    }
+    if snap.frames_capped {
+        notes.push(format!(
+            "(only the first 10 of {} frames were walked)",
+            snap.frames
+        ));
+    }
+    let mut data = SnapshotOut {
+        url: url.clone(),
+        title: title.clone(),
+        refs: snap.refs,
+        capped: snap.capped,
+        frames_capped: snap.frames_capped,
+        snapshot: None,
+        file_path: None,
+    };
+    if let Some(path) = file {
+        std::fs::write(&path, format!("Page: {url} \"{title}\"\n{}\n", snap.text)).map_err(
+            |e| {
                 ToolError::failed(
                     Code::Internal,
                     format!("cannot write {}: {e}", path.display()),
                 )
-            })?;
-            let mut data = data;
-            data["filePath"] = json!(path.display().to_string());
-            let text = format!(
-                "Wrote the {} snapshot of {url} ({} lines, {} refs) to {} {}",
-                if verbose { "verbose" } else { "lean" },
-                body.lines().count(),
-                snap["refs"],
-                path.display(),
-                notes.join(" ")
-            );
-            return Ok(ToolOutput::new(text.trim_end().to_string(), data));
-        }
-        let mut text = format!("Page: {url} \"{title}\"\n{body}");
-        for note in &notes {
-            text.push('\n');
-            text.push_str(note);
-        }
-        let mut data = data;
-        data["snapshot"] = json!(body);
-        Ok(ToolOutput::new(text, data))
-    }
-
-    async fn read(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        let a: ReadArgs = parse("browser_read_page", args)?;
-        let max = a.max_chars.unwrap_or(READ_MAX_CHARS);
-        if max == 0 || max > 500_000 {
-            return Err(ToolError::bad_args("maxChars must be between 1 and 500000"));
-        }
-        let format = match a.format.unwrap_or(ReadFormat::Markdown) {
-            ReadFormat::Markdown => "markdown",
-            ReadFormat::Text => "text",
-        };
-        let r = self
-            .page(
-                Op::Read,
-                json!({"format": format, "maxChars": max}),
-                Duration::from_secs(15),
-            )
-            .await?;
-        let content = r["content"].as_str().unwrap_or("");
-        let truncated = r["truncated"].as_bool().unwrap_or(false);
-        let mut text = content.to_string();
-        if truncated {
-            text.push_str(&format!(
-                "\n\n[cut at {max} of {} characters; raise maxChars to read more]",
-                r["totalChars"]
-            ));
-        }
-        Ok(ToolOutput::new(
-            text,
-            json!({"content": content, "truncated": truncated, "totalChars": r["totalChars"],
-            "url": r["url"], "format": format}),
-        ))
-    }
-
-    async fn list_tabs(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        let _: NoArgs = parse("browser_list_tabs", args)?;
-        let r = self.on_tab(Op::TabList, None, json!({})).await?;
-        let mine = self.current_tab().await;
-        let tabs: Vec<Value> = r["tabs"]
-            .as_array()
-            .cloned()
-            .unwrap_or_default()
-            .into_iter()
-            .map(|mut t| {
-                t["mine"] = json!(Some(t["tabId"].as_i64().unwrap_or(-1)) == mine);
-                t
-            })
-            .collect();
-        let lines: Vec<String> = tabs
-            .iter()
-            .map(|t| {
-                format!(
-                    "- tab {}{}{} {} \"{}\"",
-                    t["tabId"],
-                    if t["mine"] == true { " (yours)" } else { "" },
-                    if t["active"] == true { " (active)" } else { "" },
-                    t["url"].as_str().unwrap_or(""),
-                    t["title"].as_str().unwrap_or("")
-                )
-            })
-            .collect();
-        Ok(ToolOutput::new(
-            format!("{} tab(s)\n{}", tabs.len(), lines.join("\n")),
-            json!({"tabs": tabs}),
-        ))
-    }
-
-    async fn new_tab(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        let a: NewTabArgs = parse("browser_new_tab", args)?;
-        if let Some(url) = &a.url {
-            check_url(url)?;
-        }
-        let r = self
-            .on_tab(
-                Op::TabOpen,
-                None,
-                json!({"url": a.url, "active": a.active.unwrap_or(false)}),
-            )
-            .await?;
-        let tab = r["tabId"].as_i64().unwrap_or(-1);
-        self.set_current_tab(Some(tab));
-        Ok(ToolOutput::new(
-            format!(
-                "Opened tab {tab} ({}); this agent now works in it",
-                if r["active"] == true {
-                    "in front"
-                } else {
-                    "in the background"
-                }
-            ),
-            json!({"tabId": tab, "url": r["url"], "active": r["active"]}),
-        ))
-    }
-
-    async fn select_tab(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        let a: SelectTabArgs = parse("browser_select_tab", args)?;
-        let tab = self.on_tab(Op::TabInfo, Some(a.tab_id), json!({})).await?;
+            },
+        )?;
         let text = format!(
-            "This agent now works in tab {} ({} \"{}\")",
-            a.tab_id,
-            tab["url"].as_str().unwrap_or(""),
-            tab["title"].as_str().unwrap_or("")
+            "Wrote the {} snapshot of {url} ({} lines, {} refs) to {} {}",
+            if verbose { "verbose" } else { "lean" },
+            snap.text.lines().count(),
+            snap.refs,
+            path.display(),
+            notes.join(" ")
         );
-        Ok(ToolOutput::new(
-            text,
-            json!({"tabId": a.tab_id, "url": tab["url"]}),
-        ))
+        data.file_path = Some(path.display().to_string());
+        return Ok(Out::new(text.trim_end().to_string(), data));
     }
+    let mut text = format!("Page: {url} \"{title}\"\n{}", snap.text);
+    for note in &notes {
+        text.push('\n');
+        text.push_str(note);
+    }
+    data.snapshot = Some(snap.text);
+    Ok(Out::new(text, data))
+}
 
-    async fn close_tab(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        let a: CloseTabArgs = parse("browser_close_tab", args)?;
-        let tab = match a.tab_id.or(self.current_tab().await) {
-            Some(tab) => tab,
-            None => return Err(ToolError::bad_args("this agent has no tab; give tabId")),
-        };
-        self.on_tab(Op::TabClose, Some(tab), json!({})).await?;
-        if self.current_tab().await == Some(tab) {
-            self.set_current_tab(None);
-        }
-        Ok(ToolOutput::new(
-            format!("Closed tab {tab}"),
-            json!({"closed": tab}),
-        ))
+/// What the extension answers a read with.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct ReadReply {
+    content: String,
+    truncated: bool,
+    total_chars: u64,
+    url: String,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct ReadOut {
+    content: String,
+    truncated: bool,
+    total_chars: u64,
+    url: String,
+    format: ReadFormat,
+}
+
+async fn read(cx: &Ctx, a: ReadArgs) -> Result<Out<ReadOut>, ToolError> {
+    let max = a.max_chars.unwrap_or(READ_MAX_CHARS);
+    if max == 0 || max > 500_000 {
+        return Err(ToolError::bad_args("maxChars must be between 1 and 500000"));
     }
+    let format = a.format.unwrap_or(ReadFormat::Markdown);
+    let r: ReadReply = cx
+        .page(
+            Op::Read,
+            json!({"format": format, "maxChars": max}),
+            Duration::from_secs(15),
+        )
+        .await?;
+    let mut text = r.content.clone();
+    if r.truncated {
+        text.push_str(&format!(
+            "\n\n[cut at {max} of {} characters; raise maxChars to read more]",
+            r.total_chars
+        ));
+    }
+    let data = ReadOut {
+        content: r.content,
+        truncated: r.truncated,
+        total_chars: r.total_chars,
+        url: r.url,
+        format,
+    };
+    Ok(Out::new(text, data))
+}
+
+/// A tab as the extension lists it.
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct TabInfo {
+    tab_id: i64,
+    window_id: i64,
+    active: bool,
+    url: String,
+    title: String,
+}
+
+#[derive(Deserialize)]
+struct TabList {
+    tabs: Vec<TabInfo>,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct ListedTab {
+    #[serde(flatten)]
+    tab: TabInfo,
+    /// This agent's tab.
+    mine: bool,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct TabsOut {
+    tabs: Vec<ListedTab>,
+}
+
+async fn list_tabs(cx: &Ctx) -> Result<Out<TabsOut>, ToolError> {
+    let r: TabList = cx.on_tab(Op::TabList, None, json!({})).await?;
+    let mine = cx.current_tab().await;
+    let tabs: Vec<ListedTab> = r
+        .tabs
+        .into_iter()
+        .map(|tab| ListedTab {
+            mine: Some(tab.tab_id) == mine,
+            tab,
+        })
+        .collect();
+    let lines: Vec<String> = tabs
+        .iter()
+        .map(|t| {
+            format!(
+                "- tab {}{}{} {} \"{}\"",
+                t.tab.tab_id,
+                if t.mine { " (yours)" } else { "" },
+                if t.tab.active { " (active)" } else { "" },
+                t.tab.url,
+                t.tab.title
+            )
+        })
+        .collect();
+    Ok(Out::new(
+        format!("{} tab(s)\n{}", tabs.len(), lines.join("\n")),
+        TabsOut { tabs },
+    ))
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct TabOut {
+    tab_id: i64,
+    url: String,
+    active: bool,
+}
+
+async fn new_tab(cx: &Ctx, a: NewTabArgs) -> Result<Out<TabOut>, ToolError> {
+    if let Some(url) = &a.url {
+        check_url(url)?;
+    }
+    let r: TabInfo = cx
+        .on_tab(
+            Op::TabOpen,
+            None,
+            json!({"url": a.url, "active": a.active.unwrap_or(false)}),
+        )
+        .await?;
+    cx.set_current_tab(Some(r.tab_id));
+    let text = format!(
+        "Opened tab {} ({}); this agent now works in it",
+        r.tab_id,
+        if r.active {
+            "in front"
+        } else {
+            "in the background"
+        }
+    );
+    let data = TabOut {
+        tab_id: r.tab_id,
+        url: r.url,
+        active: r.active,
+    };
+    Ok(Out::new(text, data))
+}
+
+async fn select_tab(cx: &Ctx, a: SelectTabArgs) -> Result<Out<TabOut>, ToolError> {
+    let tab: TabInfo = cx.on_tab(Op::TabInfo, Some(a.tab_id), json!({})).await?;
+    let text = format!(
+        "This agent now works in tab {} ({} \"{}\")",
+        a.tab_id, tab.url, tab.title
+    );
+    let data = TabOut {
+        tab_id: a.tab_id,
+        url: tab.url,
+        active: tab.active,
+    };
+    Ok(Out::new(text, data))
+}
+
+#[derive(Serialize, JsonSchema)]
+struct ClosedOut {
+    closed: i64,
+}
+
+async fn close_tab(cx: &Ctx, a: CloseTabArgs) -> Result<Out<ClosedOut>, ToolError> {
+    let tab = match a.tab_id.or(cx.current_tab().await) {
+        Some(tab) => tab,
+        None => return Err(ToolError::bad_args("this agent has no tab; give tabId")),
+    };
+    let _: serde_json::Value = cx.on_tab(Op::TabClose, Some(tab), json!({})).await?;
+    if cx.current_tab().await == Some(tab) {
+        cx.set_current_tab(None);
+    }
+    Ok(Out::new(
+        format!("Closed tab {tab}"),
+        ClosedOut { closed: tab },
+    ))
 }

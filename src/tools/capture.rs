@@ -3,14 +3,16 @@
 
 use std::time::Duration;
 
+use futures::FutureExt;
 use schemars::JsonSchema;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::Session;
-use super::args::{parse, read_only, ref_arg, schema};
+use super::args::{read_only, ref_arg};
+use super::ctx::Ctx;
 use super::image::{self as shot, CssRect, Shrunk};
-use super::spec::{Image, ToolOutput, ToolSpec};
+use super::registry::{About, Tool};
+use super::spec::{Cli, Image, Out};
 use crate::error::{Code, ToolError};
 use crate::policy::paths;
 use crate::protocol::Op;
@@ -59,111 +61,149 @@ struct ScreenshotArgs {
     file_path: Option<String>,
 }
 
-pub fn specs() -> Vec<ToolSpec> {
-    vec![ToolSpec {
-        name: "browser_screenshot",
-        description: "Image of this agent's viewport, an element (ref) or the full page; inline within 1536x4096, or full size to filePath.",
-        input_schema: schema::<ScreenshotArgs>(),
-        output_schema: Some(json!({"type": "object", "properties": {
-            "width": {"type": "integer"}, "height": {"type": "integer"}, "format": {"type": "string"},
-            "shrunkFrom": {"type": ["array", "null"]}, "debugger": {"type": "boolean"},
-            "filePath": {"type": ["string", "null"]}}, "required": ["width", "height", "debugger"]})),
-        hints: read_only(),
-    }]
+pub(super) fn tools() -> Vec<Tool> {
+    vec![Tool::new(
+        About {
+            name: "browser_screenshot",
+            description: "Image of this agent's viewport, an element (ref) or the full page; inline within 1536x4096, or full size to filePath.",
+            hints: read_only(),
+            cli: Cli {
+                positional: &["filePath"],
+                ..Cli::default()
+            },
+        },
+        |cx, a| screenshot(cx, a).boxed(),
+    )]
 }
 
-impl Session {
-    pub(super) async fn screenshot(&self, args: Value) -> Result<ToolOutput, ToolError> {
-        let a: ScreenshotArgs = parse("browser_screenshot", args)?;
-        let format = a.format.unwrap_or(Format::Png);
-        if a.quality.is_some_and(|q| q == 0 || q > 100)
-            || (a.quality.is_some() && format == Format::Png)
-        {
-            return Err(ToolError::bad_args("quality is 1-100, for jpeg and webp"));
-        }
-        let full_page = a.full_page.unwrap_or(false);
-        if full_page && a.reference.is_some() {
-            return Err(ToolError::bad_args("give ref or fullPage, not both"));
-        }
-        if let Some(r) = &a.reference {
-            ref_arg(r)?;
-        }
-        let file = a
-            .file_path
-            .as_deref()
-            .map(|p| paths::checked_output(p, &paths::roots()))
-            .transpose()?;
-        let call = json!({"format": format.name(), "quality": a.quality, "ref": a.reference, "fullPage": full_page});
-        let r = self
-            .page(Op::Screenshot, call, Duration::from_secs(30))
-            .await?;
-        let mut bytes = shot::decode_base64(r["data"].as_str().unwrap_or(""))?;
-        if let Some(rect) = r["rect"].as_object() {
-            let n = |k: &str| rect.get(k).and_then(Value::as_f64).unwrap_or(0.0);
-            let css = CssRect {
-                x: n("x"),
-                y: n("y"),
-                width: n("width"),
-                height: n("height"),
-            };
-            let vw = r["viewport"]["width"].as_f64().unwrap_or(1.0);
-            bytes = shot::crop(&bytes, css, vw, format.image())?;
-        }
-        let used_debugger = r["debugger"].as_bool().unwrap_or(false);
-        let what = match (&a.reference, full_page) {
-            (Some(_), _) => format!("of {}", a.element.as_deref().unwrap_or("the element")),
-            (None, true) => "of the full page".to_string(),
-            (None, false) => "of the viewport".to_string(),
-        };
-        let mut notes = String::new();
-        if r["cut"] == true {
-            notes.push_str("; the page was cut at 8192 CSS px tall");
-        }
-        if used_debugger {
-            notes.push_str("; the debugger was attached for this capture (Chrome shows its banner while attached)");
-        }
-        let name = format.name();
-        if let Some(path) = file {
-            let (w, h) = shot::dimensions(&bytes)?;
-            std::fs::write(&path, &bytes).map_err(|e| {
-                ToolError::failed(
-                    Code::Internal,
-                    format!("cannot write {}: {e}", path.display()),
-                )
-            })?;
-            let text = format!(
-                "Saved a {w}x{h} {name} screenshot {what} to {}{notes}",
-                path.display()
-            );
-            return Ok(ToolOutput::new(
-                text,
-                json!({"width": w, "height": h, "format": name,
-                "debugger": used_debugger, "filePath": path.display().to_string(), "shrunkFrom": null}),
-            ));
-        }
-        let Shrunk {
-            bytes,
+/// What the extension answers a capture with.
+#[derive(Deserialize)]
+struct CaptureReply {
+    /// Base64 of the image.
+    data: String,
+    /// The element's box in CSS pixels, for an element capture.
+    rect: Option<CssRect>,
+    viewport: Option<Value>,
+    #[serde(default)]
+    debugger: bool,
+    /// A full page cut at its height limit.
+    #[serde(default)]
+    cut: bool,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct ShotOut {
+    width: u32,
+    height: u32,
+    format: &'static str,
+    /// The debugger was attached for the capture (Chrome showed its banner).
+    debugger: bool,
+    /// The size before it was shrunk to fit inline.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    shrunk_from: Option<[u32; 2]>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    viewport: Option<Value>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    file_path: Option<String>,
+}
+
+async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolError> {
+    let format = a.format.unwrap_or(Format::Png);
+    if a.quality.is_some_and(|q| q == 0 || q > 100)
+        || (a.quality.is_some() && format == Format::Png)
+    {
+        return Err(ToolError::bad_args("quality is 1-100, for jpeg and webp"));
+    }
+    let full_page = a.full_page.unwrap_or(false);
+    if full_page && a.reference.is_some() {
+        return Err(ToolError::bad_args("give ref or fullPage, not both"));
+    }
+    if let Some(r) = &a.reference {
+        ref_arg(r)?;
+    }
+    let file = a
+        .file_path
+        .as_deref()
+        .map(|p| paths::checked_output(p, &paths::roots()))
+        .transpose()?;
+    let call = json!({"format": format.name(), "quality": a.quality, "ref": a.reference, "fullPage": full_page});
+    let r: CaptureReply = cx
+        .page(Op::Screenshot, call, Duration::from_secs(30))
+        .await?;
+    let mut bytes = shot::decode_base64(&r.data)?;
+    if let Some(css) = r.rect {
+        let vw = r
+            .viewport
+            .as_ref()
+            .and_then(|v| v["width"].as_f64())
+            .unwrap_or(1.0);
+        bytes = shot::crop(&bytes, css, vw, format.image())?;
+    }
+    let what = match (&a.reference, full_page) {
+        (Some(_), _) => format!("of {}", a.element.as_deref().unwrap_or("the element")),
+        (None, true) => "of the full page".to_string(),
+        (None, false) => "of the viewport".to_string(),
+    };
+    let mut notes = String::new();
+    if r.cut {
+        notes.push_str("; the page was cut at 8192 CSS px tall");
+    }
+    if r.debugger {
+        notes.push_str(
+            "; the debugger was attached for this capture (Chrome shows its banner while attached)",
+        );
+    }
+    let name = format.name();
+    if let Some(path) = file {
+        let (width, height) = shot::dimensions(&bytes)?;
+        std::fs::write(&path, &bytes).map_err(|e| {
+            ToolError::failed(
+                Code::Internal,
+                format!("cannot write {}: {e}", path.display()),
+            )
+        })?;
+        let text = format!(
+            "Saved a {width}x{height} {name} screenshot {what} to {}{notes}",
+            path.display()
+        );
+        let data = ShotOut {
             width,
             height,
-            from,
-        } = shot::fit_inline(bytes, format.image())?;
-        let mut text = format!("Screenshot {what}, {width}x{height} {name}");
-        if let Some((w, h)) = from {
-            text.push_str(&format!(
-                " (shrunk from {w}x{h} to fit 1536x4096; use filePath for full size)"
-            ));
-        }
-        text.push_str(&notes);
-        let mut out = ToolOutput::new(
-            text,
-            json!({"width": width, "height": height, "format": name,
-            "debugger": used_debugger, "shrunkFrom": from.map(|(w, h)| json!([w, h])),
-            "viewport": r["viewport"], "filePath": null}),
-        );
-        out.images.push(Image {
-            data: shot::encode_base64(&bytes),
-            mime_type: format!("image/{name}"),
-        });
-        Ok(out)
+            format: name,
+            debugger: r.debugger,
+            shrunk_from: None,
+            viewport: None,
+            file_path: Some(path.display().to_string()),
+        };
+        return Ok(Out::new(text, data));
     }
+    let Shrunk {
+        bytes,
+        width,
+        height,
+        from,
+    } = shot::fit_inline(bytes, format.image())?;
+    let mut text = format!("Screenshot {what}, {width}x{height} {name}");
+    if let Some((w, h)) = from {
+        text.push_str(&format!(
+            " (shrunk from {w}x{h} to fit 1536x4096; use filePath for full size)"
+        ));
+    }
+    text.push_str(&notes);
+    let data = ShotOut {
+        width,
+        height,
+        format: name,
+        debugger: r.debugger,
+        shrunk_from: from.map(|(w, h)| [w, h]),
+        viewport: r.viewport,
+        file_path: None,
+    };
+    let mut out = Out::new(text, data);
+    out.images.push(Image {
+        data: shot::encode_base64(&bytes),
+        mime_type: format!("image/{name}"),
+    });
+    Ok(out)
 }

@@ -19,7 +19,7 @@ pub struct Shrunk {
 }
 
 /// A box in CSS pixels of the viewport.
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, serde::Deserialize)]
 pub struct CssRect {
     pub x: f64,
     pub y: f64,

@@ -1,8 +1,10 @@
-//! What every tool is to a client: its name, schema and hints, and the shape of a result.
+//! What every tool is to a client: its name, schemas, hints and command-line forms, and the
+//! shape of a result.
 
-use serde_json::Value;
+use serde::Serialize;
+use serde_json::{Value, json};
 
-use crate::error::Outcome;
+use crate::error::{Code, Outcome, ToolError};
 
 /// The MCP annotations of a tool.
 #[derive(Clone, Copy, Debug, Default)]
@@ -13,16 +15,29 @@ pub struct Hints {
     pub open_world: bool,
 }
 
+/// How the terminal reaches a tool besides its name (`tabpilot <tool>` and `tabpilot <short>`,
+/// the `browser_` prefix left off).
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Cli {
+    /// Other words for the tool: `tabs` for `browser_list_tabs`.
+    pub aliases: &'static [&'static str],
+    /// The arguments the words after the tool fill, in order.
+    pub positional: &'static [&'static str],
+    /// The argument that takes every word after the positional ones, verbatim, as a list.
+    pub rest: Option<&'static str>,
+}
+
 /// A tool as the MCP catalog and the CLI list it.
 #[derive(Clone, Debug)]
 pub struct ToolSpec {
     pub name: &'static str,
     pub description: &'static str,
-    /// A JSON Schema object for the arguments.
+    /// A JSON Schema object for the arguments, derived from the tool's input type.
     pub input_schema: Value,
-    /// A JSON Schema object for `structuredContent`, where the tool returns data.
-    pub output_schema: Option<Value>,
+    /// A JSON Schema object for `structuredContent`, derived from the tool's output type.
+    pub output_schema: Value,
     pub hints: Hints,
+    pub cli: Cli,
 }
 
 /// An image in a result (MCP image content).
@@ -33,22 +48,66 @@ pub struct Image {
     pub mime_type: String,
 }
 
-/// A successful tool result: one text for the reader, the same facts as data.
+/// What a tool's function answers: one text for the reader, the same facts as typed data, and
+/// the outcome, each said once. `snapshot` is the page's fresh snapshot where the caller asked
+/// for it (or a navigation gives it by default).
+#[derive(Debug)]
+pub struct Out<T> {
+    pub text: String,
+    pub data: T,
+    pub outcome: Outcome,
+    pub images: Vec<Image>,
+    pub snapshot: Option<String>,
+}
+
+impl<T> Out<T> {
+    pub fn new(text: impl Into<String>, data: T) -> Self {
+        Out {
+            text: text.into(),
+            data,
+            outcome: Outcome::Done,
+            images: Vec::new(),
+            snapshot: None,
+        }
+    }
+
+    pub fn with_outcome(mut self, outcome: Outcome) -> Self {
+        self.outcome = outcome;
+        self
+    }
+}
+
+impl<T: Serialize> Out<T> {
+    /// The result as it leaves the tool layer: the data serialised once, with the outcome and
+    /// the snapshot beside it.
+    pub fn finish(self) -> Result<ToolOutput, ToolError> {
+        let mut structured = serde_json::to_value(&self.data)
+            .map_err(|e| ToolError::failed(Code::Internal, format!("shaping the result: {e}")))?;
+        let fields = structured
+            .as_object_mut()
+            .ok_or_else(|| ToolError::failed(Code::Internal, "a tool's data is not an object"))?;
+        fields.insert("outcome".into(), json!(self.outcome));
+        let mut text = self.text;
+        if let Some(snapshot) = self.snapshot {
+            text.push_str("\n\n");
+            text.push_str(&snapshot);
+            fields.insert("snapshot".into(), json!(snapshot));
+        }
+        Ok(ToolOutput {
+            text,
+            structured,
+            images: self.images,
+            outcome: self.outcome,
+        })
+    }
+}
+
+/// A successful tool result as the MCP server and the CLI show it.
 #[derive(Clone, Debug)]
 pub struct ToolOutput {
     pub text: String,
-    pub structured: Option<Value>,
+    /// `structuredContent`: the tool's data with its outcome.
+    pub structured: Value,
     pub images: Vec<Image>,
     pub outcome: Outcome,
-}
-
-impl ToolOutput {
-    pub fn new(text: impl Into<String>, structured: Value) -> Self {
-        ToolOutput {
-            text: text.into(),
-            structured: Some(structured),
-            images: Vec::new(),
-            outcome: Outcome::Done,
-        }
-    }
 }

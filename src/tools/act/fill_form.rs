@@ -1,0 +1,215 @@
+//! browser_fill_form: many fields in one call, across frames and shadow roots, every field
+//! checked before the first is written; the fields' outcomes one by one.
+
+use futures::FutureExt;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::act;
+use crate::error::{Code, Outcome, ToolError};
+use crate::protocol::Op;
+use crate::tools::args::{AfterAction, acts, ref_arg, timeout};
+use crate::tools::ctx::Ctx;
+use crate::tools::registry::{About, Tool};
+use crate::tools::spec::{Cli, Out};
+
+const MAX_FIELDS: usize = 200;
+
+pub(super) fn tool() -> Tool {
+    Tool::acting(
+        About {
+            name: "browser_fill_form",
+            description: "Fill many fields at once (text, select, checkbox, radio), across frames.",
+            hints: acts(),
+            cli: Cli::default(),
+        },
+        |cx, a, after| fill_form(cx, a, after).boxed(),
+    )
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct FillFormArgs {
+    /// Filled in this order; all are checked before the first is written.
+    fields: Vec<Field>,
+    timeout: Option<u64>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct Field {
+    #[serde(rename = "ref")]
+    reference: String,
+    /// Text, an option's value or label, or true/false for a checkbox or radio.
+    value: FieldValue,
+    element: Option<String>,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(untagged)]
+enum FieldValue {
+    Bool(bool),
+    Text(String),
+}
+
+/// One field's outcome, as the page reports it.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct FieldResult {
+    #[serde(rename = "ref")]
+    reference: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    element: Option<String>,
+    /// filled, unchanged or failed.
+    outcome: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    error: Option<FieldError>,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct FieldError {
+    code: String,
+    message: String,
+}
+
+#[derive(Deserialize)]
+struct FillReply {
+    fields: Vec<FieldResult>,
+}
+
+/// A field that failed, with why.
+#[derive(Serialize, JsonSchema)]
+struct FieldFailure {
+    #[serde(rename = "ref")]
+    reference: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    element: Option<String>,
+    code: String,
+    message: String,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct FilledOut {
+    filled: usize,
+    total: usize,
+    errors: Vec<FieldFailure>,
+    fields: Vec<FieldResult>,
+}
+
+async fn fill_form(
+    cx: &Ctx,
+    a: FillFormArgs,
+    after: &AfterAction,
+) -> Result<Out<FilledOut>, ToolError> {
+    if a.fields.is_empty() || a.fields.len() > MAX_FIELDS {
+        return Err(ToolError::bad_args(format!(
+            "fields takes 1 to {MAX_FIELDS} fields"
+        )));
+    }
+    for f in &a.fields {
+        ref_arg(&f.reference)?;
+    }
+    let wait = timeout(a.timeout)?;
+    let fields: Vec<Value> = a
+        .fields
+        .iter()
+        .map(|f| json!({"ref": f.reference, "value": f.value}))
+        .collect();
+    let r = act::<FillReply>(cx, Op::FillForm, json!({"fields": fields}), after, wait).await?;
+    fill_output(&a.fields, r.own)
+}
+
+/// One line for the whole form, the fields' outcomes as data; some filled and some failed is
+/// `partial`, none filled is an error with every field's reason.
+fn fill_output(asked: &[Field], r: FillReply) -> Result<Out<FilledOut>, ToolError> {
+    let total = asked.len();
+    let failed: Vec<(&FieldResult, &FieldError)> = r
+        .fields
+        .iter()
+        .filter_map(|f| f.error.as_ref().map(|e| (f, e)))
+        .filter(|(f, _)| f.outcome == "failed")
+        .collect();
+    let unchanged = r.fields.iter().filter(|f| f.outcome == "unchanged").count();
+    let filled = total - failed.len();
+    let label = |f: &FieldResult| {
+        let words = asked
+            .iter()
+            .find(|a| a.reference == f.reference)
+            .and_then(|a| a.element.clone())
+            .or_else(|| f.element.clone())
+            .unwrap_or_default();
+        format!("{} {words}", f.reference)
+    };
+    let reasons: Vec<String> = failed
+        .iter()
+        .map(|(f, e)| format!("{} ({}: {})", label(f), e.code, e.message))
+        .collect();
+    if filled == 0 {
+        let code = failed
+            .first()
+            .and_then(|(_, e)| Code::parse(&e.code))
+            .unwrap_or(Code::Internal);
+        return Err(ToolError::failed(
+            code,
+            format!("no field was filled: {}", reasons.join("; ")),
+        ));
+    }
+    let mut text = format!("Filled {filled} of {total} fields");
+    if unchanged > 0 {
+        text.push_str(&format!(" ({unchanged} already had that value)"));
+    }
+    if !reasons.is_empty() {
+        text.push_str(&format!("; failed: {}", reasons.join("; ")));
+    }
+    let outcome = if failed.is_empty() {
+        Outcome::Done
+    } else {
+        Outcome::Partial
+    };
+    let errors = failed
+        .iter()
+        .map(|(f, e)| FieldFailure {
+            reference: f.reference.clone(),
+            element: f.element.clone(),
+            code: e.code.clone(),
+            message: e.message.clone(),
+        })
+        .collect();
+    let data = FilledOut {
+        filled,
+        total,
+        errors,
+        fields: r.fields,
+    };
+    Ok(Out::new(text, data).with_outcome(outcome))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_form_with_some_fields_failed_is_partial() {
+        let asked: Vec<Field> = serde_json::from_value(json!([
+            {"ref": "e1111", "value": "Ada"},
+            {"ref": "e2222", "value": "maybe", "element": "Terms"}
+        ]))
+        .unwrap();
+        let r = serde_json::from_value(json!({"fields": [
+            {"ref": "e1111", "element": "<input>", "outcome": "filled"},
+            {"ref": "e2222", "element": "<input>", "outcome": "failed",
+             "error": {"code": "BAD_ARGS", "message": "give true or false"}}
+        ]}))
+        .unwrap();
+        let out = fill_output(&asked, r).unwrap().finish().unwrap();
+        assert_eq!(out.outcome, Outcome::Partial);
+        let data = out.structured;
+        assert_eq!(
+            (data["filled"].clone(), data["total"].clone()),
+            (json!(1), json!(2))
+        );
+        assert_eq!(data["errors"][0]["ref"], "e2222");
+        assert!(out.text.contains("e2222 Terms"), "{}", out.text);
+        assert!(!out.text.contains('\n'));
+    }
+}

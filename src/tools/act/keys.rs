@@ -1,0 +1,164 @@
+//! Keys: browser_press_key and the combos it understands.
+
+use futures::FutureExt;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::{ActionOut, act};
+use crate::error::ToolError;
+use crate::protocol::Op;
+use crate::tools::args::{AfterAction, acts, timeout};
+use crate::tools::ctx::Ctx;
+use crate::tools::registry::{About, Tool};
+use crate::tools::spec::{Cli, Out};
+
+pub(super) fn tool() -> Tool {
+    Tool::acting(
+        About {
+            name: "browser_press_key",
+            description: "Press a key or combo on the focused element.",
+            hints: acts(),
+            cli: Cli::default(),
+        },
+        |cx, a, after| press(cx, a, after).boxed(),
+    )
+}
+
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Modifier {
+    Alt,
+    Control,
+    Meta,
+    Shift,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct PressArgs {
+    /// A key or combo: "Enter", "a", "Control+A", "Shift+Tab", "ArrowDown".
+    key: String,
+    timeout: Option<u64>,
+}
+
+/// What a key press did.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct Pressed {
+    /// The key's default action, when it had one (focus moved, form submitted).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    effect: Option<String>,
+    /// The element focused afterwards.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    focused: Option<String>,
+}
+
+async fn press(
+    cx: &Ctx,
+    a: PressArgs,
+    after: &AfterAction,
+) -> Result<Out<ActionOut<Pressed>>, ToolError> {
+    let (modifiers, key) = parse_key(&a.key)?;
+    let wait = timeout(a.timeout)?;
+    let page_args = json!({"key": key, "modifiers": modifiers});
+    let r = act::<Pressed>(cx, Op::Press, page_args, after, wait).await?;
+    let mut head = format!(
+        "Pressed {} on {}",
+        a.key,
+        r.act.element.as_deref().unwrap_or("?")
+    );
+    if let Some(effect) = &r.own.effect {
+        head.push_str(&format!("; {effect}"));
+    }
+    Ok(r.output(head))
+}
+
+/// Keys the page knows how to press besides single characters.
+const NAMED_KEYS: &[&str] = &[
+    "Enter",
+    "Tab",
+    "Escape",
+    "Backspace",
+    "Delete",
+    "ArrowUp",
+    "ArrowDown",
+    "ArrowLeft",
+    "ArrowRight",
+    "Home",
+    "End",
+    "PageUp",
+    "PageDown",
+    "Space",
+    "Insert",
+    "F1",
+    "F2",
+    "F3",
+    "F4",
+    "F5",
+    "F6",
+    "F7",
+    "F8",
+    "F9",
+    "F10",
+    "F11",
+    "F12",
+];
+
+/// "Control+Shift+A" into its modifiers and its key; "Space" is the key " ".
+fn parse_key(combo: &str) -> Result<(Vec<Modifier>, String), ToolError> {
+    // A combo ending in "+" presses the plus key itself ("+", "Shift++").
+    let (mods, key) = match combo.strip_suffix('+') {
+        Some(rest) if rest.is_empty() || rest.ends_with('+') => {
+            (rest.strip_suffix('+').unwrap_or(""), "+")
+        }
+        _ => combo.rsplit_once('+').unwrap_or(("", combo)),
+    };
+    let mut modifiers = Vec::new();
+    for m in mods.split('+').filter(|m| !m.is_empty()) {
+        let m = match m {
+            "Alt" | "Option" => Modifier::Alt,
+            "Control" | "Ctrl" => Modifier::Control,
+            "Meta" | "Cmd" | "Command" => Modifier::Meta,
+            "Shift" => Modifier::Shift,
+            other => {
+                return Err(ToolError::bad_args(format!(
+                    "{other:?} in {combo:?} is not a modifier; use Alt, Control, Meta or Shift"
+                )));
+            }
+        };
+        if !modifiers.contains(&m) {
+            modifiers.push(m);
+        }
+    }
+    if key == "Space" {
+        return Ok((modifiers, " ".into()));
+    }
+    if key.chars().count() == 1 || NAMED_KEYS.contains(&key) {
+        return Ok((modifiers, key.to_string()));
+    }
+    Err(ToolError::bad_args(format!(
+        "{key:?} is not a key; give one character or one of {}",
+        NAMED_KEYS.join(", ")
+    )))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Code;
+
+    #[test]
+    fn key_combos_split_into_modifiers_and_a_key() {
+        let (m, k) = parse_key("Control+A").unwrap();
+        assert_eq!((m, k.as_str()), (vec![Modifier::Control], "A"));
+        let (m, k) = parse_key("Shift+Tab").unwrap();
+        assert_eq!((m, k.as_str()), (vec![Modifier::Shift], "Tab"));
+        assert_eq!(parse_key("+").unwrap().1, "+");
+        let (m, k) = parse_key("Shift++").unwrap();
+        assert_eq!((m, k.as_str()), (vec![Modifier::Shift], "+"));
+        assert_eq!(parse_key("Space").unwrap().1, " ");
+        assert_eq!(parse_key("é").unwrap().1, "é");
+        for bad in ["Hyper+A", "Enterr", "Control+", "ab"] {
+            assert_eq!(parse_key(bad).unwrap_err().code, Code::BadArgs, "{bad}");
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Acting on the page: every tool that clicks, types, picks, presses, drags, scrolls, fills or
+//! uploads. Arguments are checked here before anything is sent; the page checks actionability.
+//! What every action reports (the element, a navigation it caused) is read and said here once.
+
+mod fill_form;
+mod keys;
+mod pointer;
+mod text;
+mod upload;
+
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::args::AfterAction;
+use super::ctx::Ctx;
+use super::registry::Tool;
+use super::spec::Out;
+use crate::error::ToolError;
+use crate::protocol::Op;
+
+pub(super) fn tools() -> Vec<Tool> {
+    let mut all = pointer::tools();
+    all.extend(text::tools());
+    all.push(keys::tool());
+    all.push(fill_form::tool());
+    all.push(upload::tool());
+    all
+}
+
+/// No fields of its own.
+#[derive(Deserialize, Serialize, JsonSchema, Default)]
+struct Nothing {}
+
+/// What the extension answers an action with: the operation's own fields, and what every action
+/// reports.
+#[derive(Deserialize)]
+struct ActReply<T> {
+    #[serde(flatten)]
+    own: T,
+    #[serde(flatten)]
+    act: Acted,
+}
+
+/// The element an action acted on, and whether it navigated.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Acted {
+    element: Option<String>,
+    #[serde(default)]
+    navigated: bool,
+    url: Option<String>,
+    settled: Option<bool>,
+    navigation_error: Option<String>,
+    #[serde(default)]
+    retagged: bool,
+}
+
+/// What an action answers: whether it navigated, where to, the element, and the operation's own
+/// fields.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct ActionOut<T> {
+    navigated: bool,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    element: Option<String>,
+    /// The ref was re-resolved after the page re-rendered.
+    retagged: bool,
+    #[serde(flatten)]
+    own: T,
+}
+
+/// A page-changing operation with the wait the caller asked for after it.
+async fn act<T: DeserializeOwned>(
+    cx: &Ctx,
+    op: Op,
+    mut args: Value,
+    after: &AfterAction,
+    wait: Duration,
+) -> Result<ActReply<T>, ToolError> {
+    args["after"] = after.wire();
+    cx.page(op, args, wait).await
+}
+
+impl<T> ActReply<T> {
+    /// One line: `head`, then what became of a navigation; the operation's own fields as data.
+    fn output(self, head: String) -> Out<ActionOut<T>> {
+        self.act.output(head, self.own)
+    }
+}
+
+impl Acted {
+    /// The element as the caller named it, with what the page says it is.
+    fn named(&self, element: &Option<String>) -> String {
+        let found = self.element.as_deref().unwrap_or("the element");
+        match element {
+            Some(words) => format!("{words} ({found})"),
+            None => found.to_string(),
+        }
+    }
+
+    /// One line: `head`, then what became of a navigation; `own` as the operation's data.
+    fn output<T>(self, head: String, own: T) -> Out<ActionOut<T>> {
+        let mut text = head;
+        if self.navigated {
+            text.push_str(&format!(
+                "; the page navigated to {}",
+                self.url.as_deref().unwrap_or("?")
+            ));
+            if self.settled == Some(false) {
+                text.push_str(" (still loading)");
+            }
+        } else if let Some(err) = &self.navigation_error {
+            text.push_str(&format!("; a navigation started and failed: {err}"));
+        } else {
+            text.push_str("; no navigation");
+        }
+        if self.retagged {
+            text.push_str(" (ref re-resolved after the page re-rendered)");
+        }
+        let data = ActionOut {
+            navigated: self.navigated,
+            url: self.url,
+            element: self.element,
+            retagged: self.retagged,
+            own,
+        };
+        Out::new(text, data)
+    }
+}
+
+/// The arguments `{ref}` as the page takes them.
+fn on_ref(reference: &str) -> Value {
+    json!({ "ref": reference })
+}

@@ -1,0 +1,281 @@
+//! The mouse: click, hover, drag, and scrolling.
+
+use std::time::Duration;
+
+use futures::FutureExt;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::keys::Modifier;
+use super::{ActionOut, Nothing, act, on_ref};
+use crate::error::ToolError;
+use crate::protocol::Op;
+use crate::tools::args::{AfterAction, acts, ref_arg, timeout};
+use crate::tools::ctx::Ctx;
+use crate::tools::registry::{About, Tool};
+use crate::tools::spec::{Cli, Out};
+
+pub(super) fn tools() -> Vec<Tool> {
+    vec![
+        Tool::acting(
+            About {
+                name: "browser_click",
+                description: "Click an element by ref, or a viewport point {x, y}.",
+                hints: acts(),
+                cli: Cli {
+                    positional: &["ref"],
+                    ..Cli::default()
+                },
+            },
+            |cx, a, after| click(cx, a, after).boxed(),
+        ),
+        Tool::acting(
+            About {
+                name: "browser_hover",
+                description: "Move the mouse over an element.",
+                hints: acts(),
+                cli: Cli::default(),
+            },
+            |cx, a, after| hover(cx, a, after).boxed(),
+        ),
+        Tool::acting(
+            About {
+                name: "browser_drag",
+                description: "Drag one element onto another (same frame).",
+                hints: acts(),
+                cli: Cli::default(),
+            },
+            |cx, a, after| drag(cx, a, after).boxed(),
+        ),
+        Tool::new(
+            About {
+                name: "browser_scroll",
+                description: "Scroll the page, a container, or an element into view.",
+                hints: acts(),
+                cli: Cli::default(),
+            },
+            |cx, a| scroll(cx, a).boxed(),
+        ),
+    ]
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ClickArgs {
+    /// Ref from a snapshot, like e7k2f; or give x and y instead.
+    #[serde(rename = "ref")]
+    reference: Option<String>,
+    /// Viewport point in CSS pixels (canvases, maps), instead of ref.
+    x: Option<f64>,
+    y: Option<f64>,
+    /// The element in words, for messages.
+    element: Option<String>,
+    double_click: Option<bool>,
+    button: Option<MouseButton>,
+    /// Keys held during the click.
+    modifiers: Option<Vec<Modifier>>,
+    timeout: Option<u64>,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+enum MouseButton {
+    Left,
+    Right,
+    Middle,
+}
+
+/// One element by ref: hover and clear.
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub(super) struct RefArgs {
+    #[serde(rename = "ref")]
+    pub(super) reference: String,
+    pub(super) element: Option<String>,
+    pub(super) timeout: Option<u64>,
+}
+
+async fn click(
+    cx: &Ctx,
+    a: ClickArgs,
+    after: &AfterAction,
+) -> Result<Out<ActionOut<Nothing>>, ToolError> {
+    let wait = timeout(a.timeout)?;
+    let target = match (&a.reference, a.x, a.y) {
+        (Some(r), None, None) => {
+            ref_arg(r)?;
+            on_ref(r)
+        }
+        (None, Some(x), Some(y)) if x.is_finite() && y.is_finite() => json!({"x": x, "y": y}),
+        _ => {
+            return Err(ToolError::bad_args(
+                "browser_click takes either ref or both x and y",
+            ));
+        }
+    };
+    let modifiers = a.modifiers.unwrap_or_default();
+    let button = a.button.unwrap_or(MouseButton::Left);
+    let double = a.double_click.unwrap_or(false);
+    let mut page_args = target;
+    page_args["modifiers"] = json!(modifiers);
+    page_args["button"] = json!(button);
+    page_args["doubleClick"] = json!(double);
+    let r = act::<Nothing>(cx, Op::Click, page_args, after, wait).await?;
+    let verb = match (button, double) {
+        (MouseButton::Left, false) => "Clicked",
+        (MouseButton::Left, true) => "Double-clicked",
+        (MouseButton::Right, _) => "Right-clicked",
+        (MouseButton::Middle, _) => "Middle-clicked",
+    };
+    let mut head = match (a.x, a.y) {
+        (Some(x), Some(y)) => format!(
+            "{verb} at ({x}, {y}), which hit {}",
+            r.act.element.as_deref().unwrap_or("?")
+        ),
+        _ => format!("{verb} {}", r.act.named(&a.element)),
+    };
+    if !modifiers.is_empty() {
+        let keys: Vec<String> = modifiers.iter().map(|m| format!("{m:?}")).collect();
+        head.push_str(&format!(" with {} held", keys.join("+")));
+    }
+    Ok(r.output(head))
+}
+
+async fn hover(
+    cx: &Ctx,
+    a: RefArgs,
+    after: &AfterAction,
+) -> Result<Out<ActionOut<Nothing>>, ToolError> {
+    ref_arg(&a.reference)?;
+    let wait = timeout(a.timeout)?;
+    let r = act::<Nothing>(cx, Op::Hover, on_ref(&a.reference), after, wait).await?;
+    let head = format!("Hovered over {}", r.act.named(&a.element));
+    Ok(r.output(head))
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct DragArgs {
+    start_ref: String,
+    start_element: Option<String>,
+    /// Drop target, in the same frame as startRef.
+    end_ref: String,
+    end_element: Option<String>,
+    timeout: Option<u64>,
+}
+
+/// How a drag went.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct Dragged {
+    /// The element it was dropped on.
+    target: String,
+    /// `html5` (drag-and-drop events) or `pointer`.
+    mode: String,
+    dropped: bool,
+}
+
+async fn drag(
+    cx: &Ctx,
+    a: DragArgs,
+    after: &AfterAction,
+) -> Result<Out<ActionOut<Dragged>>, ToolError> {
+    ref_arg(&a.start_ref)?;
+    ref_arg(&a.end_ref)?;
+    let frame = |r: &str| r.split_once(':').map(|(f, _)| f.to_string());
+    if frame(&a.start_ref) != frame(&a.end_ref) {
+        return Err(ToolError::bad_args(format!(
+            "{} and {} are in different frames; a drag stays in one frame",
+            a.start_ref, a.end_ref
+        )));
+    }
+    let wait = timeout(a.timeout)?;
+    let page_args = json!({"startRef": a.start_ref, "endRef": a.end_ref});
+    let r = act::<Dragged>(cx, Op::Drag, page_args, after, wait).await?;
+    let d = &r.own;
+    let target = match &a.end_element {
+        Some(words) => format!("{words} ({})", d.target),
+        None => d.target.clone(),
+    };
+    let how = match (d.mode.as_str(), d.dropped) {
+        ("html5", true) => "HTML5 drag and drop",
+        ("html5", false) => "HTML5 drag; the target did not accept the drop",
+        _ => "pointer drag",
+    };
+    let head = format!(
+        "Dragged {} onto {target} ({how})",
+        r.act.named(&a.start_element)
+    );
+    Ok(r.output(head))
+}
+
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy)]
+#[serde(rename_all = "lowercase")]
+enum Direction {
+    Up,
+    Down,
+    Left,
+    Right,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ScrollArgs {
+    /// With direction: the container to scroll (or one inside it). Alone: scroll it into view.
+    #[serde(rename = "ref")]
+    reference: Option<String>,
+    element: Option<String>,
+    /// Without ref: the page, or its one dominant scrolling panel.
+    direction: Option<Direction>,
+    /// Pixels (default: most of a screen).
+    amount: Option<u32>,
+}
+
+/// What the extension answers a scroll with.
+#[derive(Deserialize)]
+struct ScrollReply {
+    summary: String,
+    #[serde(flatten)]
+    data: Scrolled,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct Scrolled {
+    scrolled: bool,
+    /// What scrolled: the page, a panel, or the element brought into view.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    target: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    from: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    to: Option<i64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    max: Option<i64>,
+}
+
+/// Scrolling changes nothing on the page, so it waits for nothing after.
+async fn scroll(cx: &Ctx, a: ScrollArgs) -> Result<Out<Scrolled>, ToolError> {
+    if let Some(r) = &a.reference {
+        ref_arg(r)?;
+    }
+    if a.reference.is_none() && a.direction.is_none() {
+        return Err(ToolError::bad_args(
+            "browser_scroll needs a direction, a ref to bring into view, or both",
+        ));
+    }
+    if a.amount.is_some() && a.direction.is_none() {
+        return Err(ToolError::bad_args("amount needs a direction"));
+    }
+    let mut page_args = json!({"direction": a.direction, "amount": a.amount});
+    if let Some(r) = &a.reference {
+        page_args["ref"] = json!(r);
+    }
+    let r: ScrollReply = cx
+        .page(Op::Scroll, page_args, Duration::from_secs(15))
+        .await?;
+    let mut text = r.summary;
+    if let Some(words) = &a.element {
+        text.push_str(&format!(" ({words})"));
+    }
+    Ok(Out::new(text, r.data))
+}

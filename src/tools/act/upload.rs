@@ -1,0 +1,181 @@
+//! browser_upload_file: local files from inside the path sandbox, set on a file input without
+//! the debugger.
+
+use std::time::Duration;
+
+use base64::Engine;
+use futures::FutureExt;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::{ActReply, ActionOut, act};
+use crate::error::ToolError;
+use crate::policy::paths;
+use crate::protocol::Op;
+use crate::tools::args::{AfterAction, acts, ref_arg, timeout};
+use crate::tools::ctx::Ctx;
+use crate::tools::registry::{About, Tool};
+use crate::tools::spec::{Cli, Out};
+
+const MAX_UPLOAD_FILES: usize = 20;
+
+pub(super) fn tool() -> Tool {
+    Tool::acting(
+        About {
+            name: "browser_upload_file",
+            description: "Set local files on a file input.",
+            hints: acts(),
+            cli: Cli::default(),
+        },
+        |cx, a, after| upload(cx, a, after).boxed(),
+    )
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct UploadArgs {
+    /// A file input's ref.
+    #[serde(rename = "ref")]
+    reference: String,
+    /// Local files inside the path sandbox.
+    paths: Vec<String>,
+    element: Option<String>,
+    timeout: Option<u64>,
+}
+
+/// The files now on the input.
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct Uploaded {
+    files: Vec<FileOnInput>,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct FileOnInput {
+    name: String,
+    size: u64,
+}
+
+async fn upload(
+    cx: &Ctx,
+    a: UploadArgs,
+    after: &AfterAction,
+) -> Result<Out<ActionOut<Uploaded>>, ToolError> {
+    ref_arg(&a.reference)?;
+    if a.paths.is_empty() || a.paths.len() > MAX_UPLOAD_FILES {
+        return Err(ToolError::bad_args(format!(
+            "paths takes 1 to {MAX_UPLOAD_FILES} files"
+        )));
+    }
+    let wait = timeout(a.timeout)?;
+    let files = read_uploads(&a.paths, &paths::roots())?;
+    let r = send_files(cx, &a.reference, files, after, wait).await?;
+    let names: Vec<String> = r
+        .own
+        .files
+        .iter()
+        .map(|f| format!("{} ({} bytes)", f.name, f.size))
+        .collect();
+    let head = format!("Set {} on {}", names.join(", "), r.act.named(&a.element));
+    Ok(r.output(head))
+}
+
+/// Sends the files to the page and sets them on the input. A controller frame is at most 1 MiB,
+/// so bigger uploads go ahead in parts that the page holds until the last call.
+async fn send_files(
+    cx: &Ctx,
+    reference: &str,
+    files: Vec<Upload>,
+    after: &AfterAction,
+    wait: Duration,
+) -> Result<ActReply<Uploaded>, ToolError> {
+    let total: usize = files.iter().map(|f| f.data.len()).sum();
+    let mut listed = Vec::new();
+    let token = format!(
+        "{:x}",
+        std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    );
+    for (i, f) in files.into_iter().enumerate() {
+        if total <= UPLOAD_PART {
+            listed.push(json!({"name": f.name, "mime": f.mime, "data": f.data}));
+            continue;
+        }
+        for part in f.data.as_bytes().chunks(UPLOAD_PART) {
+            let part = std::str::from_utf8(part).expect("base64 is ASCII");
+            let args = json!({"ref": reference, "upload": token, "file": i, "data": part});
+            let _: Value = cx.page(Op::UploadPart, args, wait).await?;
+        }
+        listed.push(json!({"name": f.name, "mime": f.mime}));
+    }
+    let args = json!({"ref": reference, "upload": token, "files": listed});
+    act(cx, Op::Upload, args, after, wait).await
+}
+
+struct Upload {
+    name: String,
+    mime: &'static str,
+    /// The bytes as base64.
+    data: String,
+}
+
+/// Base64 characters per call, well inside a controller frame.
+const UPLOAD_PART: usize = 768 << 10;
+
+/// Reads the files to upload after the sandbox check: name, type and bytes (base64) for each,
+/// within one ceiling for the call.
+fn read_uploads(list: &[String], roots: &[std::path::PathBuf]) -> Result<Vec<Upload>, ToolError> {
+    let mut total = 0u64;
+    let mut checked = Vec::new();
+    for p in list {
+        let (path, size) = paths::checked_input(p, roots)?;
+        total += size;
+        if total > paths::MAX_INPUT_BYTES {
+            return Err(ToolError::bad_args(format!(
+                "the files come to more than {} MiB, the ceiling for one upload",
+                paths::MAX_INPUT_BYTES >> 20
+            )));
+        }
+        checked.push(path);
+    }
+    let b64 = base64::engine::general_purpose::STANDARD;
+    checked
+        .into_iter()
+        .map(|path| {
+            let bytes = std::fs::read(&path)
+                .map_err(|e| ToolError::bad_args(format!("cannot read {}: {e}", path.display())))?;
+            let name = path
+                .file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            Ok(Upload {
+                mime: mime_of(&name),
+                name,
+                data: b64.encode(bytes),
+            })
+        })
+        .collect()
+}
+
+fn mime_of(name: &str) -> &'static str {
+    let ext = name
+        .rsplit_once('.')
+        .map(|(_, e)| e.to_ascii_lowercase())
+        .unwrap_or_default();
+    match ext.as_str() {
+        "txt" | "log" | "md" => "text/plain",
+        "csv" => "text/csv",
+        "html" | "htm" => "text/html",
+        "json" => "application/json",
+        "xml" => "application/xml",
+        "pdf" => "application/pdf",
+        "zip" => "application/zip",
+        "png" => "image/png",
+        "jpg" | "jpeg" => "image/jpeg",
+        "gif" => "image/gif",
+        "webp" => "image/webp",
+        "svg" => "image/svg+xml",
+        _ => "application/octet-stream",
+    }
+}

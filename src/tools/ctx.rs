@@ -1,0 +1,197 @@
+//! What a tool works through: calls on this agent's tab or its browser, the relay's own asks,
+//! the agent's current tab, and the page's snapshot for a result. One per agent.
+
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use serde::de::DeserializeOwned;
+use serde_json::{Value, json};
+
+use super::spec::Out;
+use crate::context::ContextEnv;
+use crate::error::{Code, Outcome, ToolError};
+use crate::launch::{self, LaunchOptions, Launched};
+use crate::link::{Link, LinkState, Reply};
+use crate::protocol::{Call, Op, PeerInfo, RelayOp, Scope};
+
+/// Reads an answer in the shape the tool expects; another shape is a bug between the two ends,
+/// said as such.
+fn read_reply<T: DeserializeOwned>(from: &str, value: Value) -> Result<T, ToolError> {
+    serde_json::from_value(value).map_err(|e| {
+        ToolError::failed(
+            Code::Internal,
+            format!("{from} answered in a shape this tabpilot does not read: {e}"),
+        )
+    })
+}
+
+pub struct Ctx {
+    link: Arc<Link>,
+    /// `mcp --launch`: start a managed browser the first time a tool needs one.
+    launch_on_demand: Option<LaunchOptions>,
+    launched: Mutex<Option<Launched>>,
+    launching: tokio::sync::Mutex<()>,
+    current_tab: Mutex<Option<i64>>,
+    /// Send every call to this browser (the one a demo or `mcp --launch` started).
+    pinned_browser: Mutex<Option<String>>,
+    /// Where the project-context tools look (working directory, workspace, home).
+    context_env: ContextEnv,
+}
+
+impl Ctx {
+    pub fn new(info: PeerInfo, launch_on_demand: Option<LaunchOptions>) -> Result<Self, ToolError> {
+        Ok(Ctx {
+            link: Arc::new(Link::new(info, true)?),
+            launch_on_demand,
+            launched: Mutex::new(None),
+            launching: tokio::sync::Mutex::new(()),
+            current_tab: Mutex::new(None),
+            pinned_browser: Mutex::new(None),
+            context_env: ContextEnv::from_process(),
+        })
+    }
+
+    /// A context whose tools never reach a relay (unit tests of the tools that need none).
+    #[cfg(test)]
+    pub fn offline(context_env: ContextEnv) -> Self {
+        let link = Link::with_secret(PeerInfo::default(), false, b"offline".to_vec());
+        Ctx {
+            link: Arc::new(link),
+            launch_on_demand: None,
+            launched: Mutex::new(None),
+            launching: tokio::sync::Mutex::new(()),
+            current_tab: Mutex::new(None),
+            pinned_browser: Mutex::new(None),
+            context_env,
+        }
+    }
+
+    pub fn link(&self) -> &Link {
+        &self.link
+    }
+
+    pub fn context_env(&self) -> &ContextEnv {
+        &self.context_env
+    }
+
+    /// An operation on this agent's tab (opened in the background on first use), or on its
+    /// browser, as the operation needs.
+    pub async fn page<T: DeserializeOwned>(
+        &self,
+        op: Op,
+        args: Value,
+        wait: Duration,
+    ) -> Result<T, ToolError> {
+        let reply = self.relay(Call::new(op, args, wait)).await?;
+        read_reply(op.name(), reply.value)
+    }
+
+    /// A browser operation on a tab the caller named (or none).
+    pub async fn on_tab<T: DeserializeOwned>(
+        &self,
+        op: Op,
+        tab: Option<i64>,
+        args: Value,
+    ) -> Result<T, ToolError> {
+        let call = Call::new(op, args, Duration::from_secs(15)).on_tab(tab);
+        read_reply(op.name(), self.relay(call).await?.value)
+    }
+
+    /// Asks the relay itself.
+    pub async fn ask<T: DeserializeOwned>(&self, op: RelayOp) -> Result<T, ToolError> {
+        read_reply("the relay", self.link.ask(op).await?.value)
+    }
+
+    pub fn link_state(&self) -> LinkState {
+        self.link.state()
+    }
+
+    /// Sends a call through the relay, launching the managed browser first when asked to and
+    /// none is connected. Only a refused call is retried: nothing of it reached a browser.
+    async fn relay(&self, mut call: Call) -> Result<Reply, ToolError> {
+        if call.target.browser.is_none() {
+            call.target.browser = self.pinned_browser.lock().unwrap().clone();
+        }
+        let scope = call.op.scope();
+        let first = self.link.call(call.clone()).await;
+        let reply = match first {
+            Err(e)
+                if e.code == Code::NoBrowser
+                    && e.outcome == Outcome::Refused
+                    && self.launch_on_demand.is_some() =>
+            {
+                self.launch_once().await?;
+                self.link.call(call).await?
+            }
+            other => other?,
+        };
+        if scope == Scope::Tab {
+            *self.current_tab.lock().unwrap() = reply.target.as_ref().and_then(|t| t.tab);
+        }
+        Ok(reply)
+    }
+
+    async fn launch_once(&self) -> Result<(), ToolError> {
+        let _guard = self.launching.lock().await;
+        if self.launched.lock().unwrap().is_some() {
+            return Ok(());
+        }
+        let opts = self
+            .launch_on_demand
+            .clone()
+            .expect("checked by the caller");
+        let browser = launch::launch(&opts)?;
+        let label = browser.label.clone();
+        *self.launched.lock().unwrap() = Some(browser);
+        let id = launch::wait_joined(&self.link, &label, Duration::from_secs(30)).await?;
+        self.pin_browser(id);
+        Ok(())
+    }
+
+    /// Sends every later call to this browser.
+    pub fn pin_browser(&self, browser_id: String) {
+        *self.pinned_browser.lock().unwrap() = Some(browser_id);
+    }
+
+    /// Gives a result the tab's fresh lean snapshot, or says why there is none.
+    pub async fn attach_snapshot<T>(&self, out: &mut Out<T>) {
+        #[derive(serde::Deserialize)]
+        struct Snap {
+            text: String,
+        }
+        match self
+            .page::<Snap>(Op::Snapshot, json!({}), Duration::from_secs(15))
+            .await
+        {
+            Ok(snap) => out.snapshot = Some(snap.text),
+            Err(e) => out.text.push_str(&format!("\n(no snapshot: {})", e.text())),
+        }
+    }
+
+    /// This agent's tab: known here after a page call, else asked of the relay's books (a
+    /// one-shot CLI call starts knowing nothing).
+    pub async fn current_tab(&self) -> Option<i64> {
+        if let Some(tab) = *self.current_tab.lock().unwrap() {
+            return Some(tab);
+        }
+        let tab = self
+            .ask::<Value>(RelayOp::MyTab)
+            .await
+            .ok()
+            .and_then(|v| v["tab"].as_i64());
+        *self.current_tab.lock().unwrap() = tab;
+        tab
+    }
+
+    pub fn set_current_tab(&self, tab: Option<i64>) {
+        *self.current_tab.lock().unwrap() = tab;
+    }
+
+    /// Ends the session: stops the link and closes a browser this session launched.
+    pub fn shutdown(&self) {
+        self.link.stop();
+        if let Some(browser) = self.launched.lock().unwrap().take() {
+            browser.close();
+        }
+    }
+}
