@@ -1,6 +1,6 @@
-// Service worker: the link to the tabpilot relay and the chrome.* orchestration. DOM work lives
-// in page/agent.js; this file never runs code a caller supplies.
-import { handle, ToolError } from './tools.js';
+// Service worker: the link to the tabpilot relay. Calls are run from the one table in ops.js;
+// DOM work lives in the page scripts (page/); this file never runs code a caller supplies.
+import { answer } from './ops.js';
 import { hmacHex, randomHex } from './auth.js';
 import { pairFrom } from './pairing.js';
 import { record as recordDialog } from './dialogs.js';
@@ -166,16 +166,9 @@ function send(frame) {
 
 async function onFrame(ws, frame) {
   switch (frame.t) {
-    case 'call': {
-      try {
-        const value = await handle(frame.tool, frame.target?.tab ?? null, frame.args || {}, frame.timeoutMs || 30000);
-        send({ t: 'result', id: frame.id, value });
-      } catch (e) {
-        const err = e instanceof ToolError ? e : new ToolError('INTERNAL', String(e?.message || e));
-        send({ t: 'result', id: frame.id, error: { code: err.code, message: err.message, outcome: err.outcome } });
-      }
+    case 'call':
+      send(await answer(frame));
       break;
-    }
     case 'roster':
       link.controllers = frame.controllers || [];
       break;
@@ -187,7 +180,9 @@ async function onFrame(ws, frame) {
   }
 }
 
-chrome.tabs.onRemoved.addListener((tabId) => send({ t: 'event', kind: 'tabRemoved', tab: tabId }));
+// Tab events nobody asked for (those a call causes go back with its result).
+chrome.tabs.onRemoved.addListener((tabId) => send({ t: 'tab', kind: 'closed', tab: tabId }));
+chrome.tabs.onReplaced.addListener((added, removed) => send({ t: 'tab', kind: 'replaced', old: removed, tab: added }));
 
 // Chrome stops an idle service worker; the alarm wakes it, and waking reconnects.
 chrome.alarms.create('tabpilot-keepalive', { periodInMinutes: 0.5 });
