@@ -1,8 +1,23 @@
 // Running the packaged page scripts in a tab's frames.
 import { ToolError, getTab } from './errors.js';
 
-// The page scripts, in order: core.js first, the others add operations to it.
-const PAGE_FILES = ['page/core.js', 'page/snapshot.js', 'page/actions.js', 'page/form.js', 'page/keys.js', 'page/scroll.js', 'page/read.js', 'page/wait.js', 'page/find.js'];
+// The page scripts, in order: the kit first (kit.js makes the shared bag, each other kit file
+// uses the ones before it), then the operation files, which add operations to it.
+const PAGE_FILES = [
+  'page/kit.js',
+  'page/names.js',
+  'page/refs.js',
+  'page/actionable.js',
+  'page/edit.js',
+  'page/snapshot.js',
+  'page/actions.js',
+  'page/form.js',
+  'page/keys.js',
+  'page/scroll.js',
+  'page/read.js',
+  'page/wait.js',
+  'page/find.js',
+];
 
 const RESTRICTED = /^(chrome|chrome-extension|chrome-untrusted|devtools|edge|brave|view-source|chrome-search):|^https:\/\/(chromewebstore\.google\.com|chrome\.google\.com\/webstore)/;
 

@@ -196,7 +196,7 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
     return false;
   }
   if (msg?.type === 'sleep') {
-    // For page scripts: timers in background tabs are held to one run a second (see core.js).
+    // For page scripts: timers in background tabs are held to one run a second (see page/kit.js).
     setTimeout(() => reply(true), Math.min(Math.max(0, Number(msg.ms) || 0), 5000));
     return true;
   }

@@ -2,9 +2,7 @@
 (() => {
   const T = globalThis.__tabpilot;
   if (T.ops.read) return;
-  const { Refusal, squash, cut, role, name, labelledBy, visible, tagAll, resolve, fieldValue, describeEl, actionable, MAX_NODES, NAME_MAX, LANDMARKS } = T;
-
-  // ---- reading ---------------------------------------------------------------------------
+  const { squash, visible } = T;
 
   function mainContent() {
     return document.querySelector('main, [role=main], article') || document.body || document.documentElement;

@@ -2,11 +2,28 @@
 (() => {
   const T = globalThis.__tabpilot;
   if (T.ops.snapshot) return;
-  const { Refusal, squash, cut, role, name, labelledBy, visible, tagAll, resolve, fieldValue, describeEl, actionable, MAX_NODES, NAME_MAX, LANDMARKS } = T;
+  const { squash, cut, role, name, labelledBy, visible, tagAll, MAX_NODES, NAME_MAX, LANDMARKS } = T;
 
   const SHORT_TEXT = 80; // lean snapshots keep text up to this long
   const INLINE = new Set(['span', 'code', 'b', 'strong', 'i', 'em', 'small', 'sub', 'sup', 'mark', 'abbr', 'time', 'kbd', 's', 'u', 'q', 'cite', 'br', 'wbr', 'data', 'var', 'del', 'ins', 'bdi', 'bdo', 'font']);
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'object', 'embed']);
+
+  // A form field's current value as a snapshot shows it (a password masked).
+  function fieldValue(el) {
+    const tag = el.localName;
+    if (tag === 'input') {
+      const type = (el.getAttribute('type') || 'text').toLowerCase();
+      if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(type)) return '';
+      if (!el.value) return '';
+      return type === 'password' ? '••••••' : JSON.stringify(cut(el.value, 120));
+    }
+    if (tag === 'textarea') return el.value ? JSON.stringify(cut(el.value, 120)) : '';
+    if (tag === 'select') {
+      const picked = Array.from(el.selectedOptions || []).map((o) => squash(o.textContent));
+      return picked.length ? JSON.stringify(picked.join(', ')) : '';
+    }
+    return '';
+  }
 
   // Every ancestor of a tagged element, so "is there a ref inside?" is one lookup.
   function holdersOf(tags) {
