@@ -6,7 +6,11 @@ import { locate } from './page.js';
 export async function drag(tabId, args, timeoutMs) {
   const [a, b] = [await locate(tabId, args.startRef), await locate(tabId, args.endRef)];
   if (a.frameId !== b.frameId) {
-    throw new ToolError('BAD_ARGS', 'startRef and endRef are in different frames; a drag stays in one frame', 'refused');
+    throw new ToolError(
+      'BAD_ARGS',
+      'startRef and endRef are in different frames; a drag stays in one frame',
+      'refused',
+    );
   }
   return act(tabId, 'drag', { ref: args.startRef, endRef: b.ref, after: args.after }, timeoutMs);
 }

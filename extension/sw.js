@@ -46,7 +46,8 @@ async function identity() {
 // A pairing page that loaded before the extension did got no content script: give it one.
 async function offerOpenPairingPages() {
   // Filtered here rather than by a match pattern: the relay's page has a port in its address.
-  const tabs = (await chrome.tabs.query({}).catch(() => [])).filter((t) => /^http:\/\/127\.0\.0\.1:\d+\/pair\//.test(t.url || ''));
+  const pairingPage = /^http:\/\/127\.0\.0\.1:\d+\/pair\//;
+  const tabs = (await chrome.tabs.query({}).catch(() => [])).filter((t) => pairingPage.test(t.url || ''));
   for (const tab of tabs) {
     await chrome.scripting.executeScript({ target: { tabId: tab.id }, files: ['pair.js'] }).catch(() => {});
   }

@@ -15,7 +15,13 @@ async function loaded(tabId, timeoutMs) {
 }
 
 function describe(t) {
-  return { tabId: t.id, windowId: t.windowId, active: t.active, url: t.url || t.pendingUrl || '', title: t.title || '' };
+  return {
+    tabId: t.id,
+    windowId: t.windowId,
+    active: t.active,
+    url: t.url || t.pendingUrl || '',
+    title: t.title || '',
+  };
 }
 
 export async function openTab({ args, timeoutMs, tabs }) {

@@ -49,7 +49,9 @@
     if (a.width === 0 || a.height === 0) return { why: 'not visible (no size)' };
     await sleep(STABLE_MS);
     const b = el.getBoundingClientRect();
-    if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) return { why: 'not stable (moving)' };
+    if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) {
+      return { why: 'not stable (moving)' };
+    }
     const x = b.left + b.width / 2;
     const y = b.top + b.height / 2;
     if (!pointer) return { x, y };

@@ -12,7 +12,9 @@
     password: 'textbox', date: 'textbox', 'datetime-local': 'textbox', month: 'textbox',
     time: 'textbox', week: 'textbox', color: 'button', file: 'button',
   };
-  const LANDMARKS = new Set(['navigation', 'main', 'banner', 'contentinfo', 'complementary', 'form', 'dialog', 'region', 'search']);
+  const LANDMARKS = new Set([
+    'navigation', 'main', 'banner', 'contentinfo', 'complementary', 'form', 'dialog', 'region', 'search',
+  ]);
   const INTERACTIVE = new Set([
     'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'slider',
     'spinbutton', 'switch', 'tab', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'option', 'treeitem',
@@ -72,12 +74,13 @@
   }
 
   // A label's own words, without the text of the controls it wraps (a select's options).
+  const CONTROLS = ['select', 'textarea', 'input', 'button', 'datalist'];
   function labelText(label) {
     let text = '';
     const walk = (node) => {
       for (const n of node.childNodes) {
         if (n.nodeType === 3) text += n.textContent;
-        else if (n.nodeType === 1 && !['select', 'textarea', 'input', 'button', 'datalist'].includes(n.localName)) walk(n);
+        else if (n.nodeType === 1 && !CONTROLS.includes(n.localName)) walk(n);
       }
     };
     walk(label);
@@ -92,7 +95,12 @@
       const labels = el.labels ? Array.from(el.labels).map(labelText).join(' ') : '';
       const type = (el.getAttribute('type') || '').toLowerCase();
       const own = ['submit', 'button', 'reset'].includes(type) ? el.value || type : '';
-      const n = squash(labels) || own || squash(el.getAttribute('placeholder')) || squash(el.getAttribute('title')) || squash(el.getAttribute('alt'));
+      const n =
+        squash(labels) ||
+        own ||
+        squash(el.getAttribute('placeholder')) ||
+        squash(el.getAttribute('title')) ||
+        squash(el.getAttribute('alt'));
       return cut(n, NAME_MAX);
     }
     if (tag === 'img') return cut(squash(el.getAttribute('alt')), NAME_MAX);

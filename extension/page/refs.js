@@ -19,7 +19,15 @@
           .map((n) => n.textContent)
           .join(' ');
     const label = editable ? squash(el.getAttribute('aria-label')) || squash(labelledBy(el)) : name(el);
-    return [el.localName, el.id, el.getAttribute('name'), el.getAttribute('type'), role(el), label, cut(squash(own), 40)].join('\u0001');
+    return [
+      el.localName,
+      el.id,
+      el.getAttribute('name'),
+      el.getAttribute('type'),
+      role(el),
+      label,
+      cut(squash(own), 40),
+    ].join('\u0001');
   }
 
   function hash(text) {
