@@ -7,7 +7,8 @@ export function randomHex(bytes) {
 }
 
 export async function hmacHex(secret, message) {
-  const key = await crypto.subtle.importKey('raw', enc.encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const algorithm = { name: 'HMAC', hash: 'SHA-256' };
+  const key = await crypto.subtle.importKey('raw', enc.encode(secret), algorithm, false, ['sign']);
   const sig = new Uint8Array(await crypto.subtle.sign('HMAC', key, enc.encode(message)));
   return Array.from(sig, (x) => x.toString(16).padStart(2, '0')).join('');
 }

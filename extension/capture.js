@@ -11,7 +11,13 @@ export async function screenshot(tabId, { format = 'png', quality, ref, fullPage
   let rect = null;
   if (ref) {
     const r = await runOnRef(tabId, 'rect', { ref });
-    if (r.frameId !== 0) throw new ToolError('BAD_ARGS', 'element screenshots take elements of the top page; capture the viewport for one in a frame', 'refused');
+    if (r.frameId !== 0) {
+      throw new ToolError(
+        'BAD_ARGS',
+        'element screenshots take elements of the top page; capture the viewport for one in a frame',
+        'refused',
+      );
+    }
     rect = r.rect;
   }
   const viewport = await runInPage(tabId, 'viewport', {});
@@ -28,7 +34,9 @@ export async function screenshot(tabId, { format = 'png', quality, ref, fullPage
   // full-page capture grew and shrank its view); a fresh attach draws it, so a stalled first try
   // gets one more.
   const once = (stallMs) =>
-    fullPage ? fullPageCapture(tabId, opts, viewport, stallMs) : capture(tabId, opts, stallMs).then((data) => ({ data }));
+    fullPage
+      ? fullPageCapture(tabId, opts, viewport, stallMs)
+      : capture(tabId, opts, stallMs).then((data) => ({ data }));
   try {
     return { ...base, ...(await once(STALL_MS / 3)), debugger: true };
   } catch (e) {
@@ -43,9 +51,17 @@ async function fullPageCapture(tabId, opts, viewport, stallMs) {
   try {
     const { cssContentSize } = await chrome.debugger.sendCommand(target, 'Page.getLayoutMetrics');
     const height = Math.min(Math.ceil(cssContentSize.height), MAX_FULL_PAGE_PX);
-    await chrome.debugger.sendCommand(target, 'Emulation.setDeviceMetricsOverride', { width: viewport.width, height, deviceScaleFactor: 0, mobile: false });
+    await chrome.debugger.sendCommand(target, 'Emulation.setDeviceMetricsOverride', {
+      width: viewport.width,
+      height,
+      deviceScaleFactor: 0,
+      mobile: false,
+    });
     try {
-      const data = await withStall(chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { ...opts, fromSurface: true }), stallMs);
+      const data = await withStall(
+        chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { ...opts, fromSurface: true }),
+        stallMs,
+      );
       return { data, cut: cssContentSize.height > MAX_FULL_PAGE_PX };
     } finally {
       await chrome.debugger.sendCommand(target, 'Emulation.clearDeviceMetricsOverride').catch(() => {});
@@ -57,7 +73,10 @@ async function fullPageCapture(tabId, opts, viewport, stallMs) {
 
 function withStall(promise, stallMs = STALL_MS) {
   const stalled = new Promise((_, reject) =>
-    setTimeout(() => reject(new ToolError('CAPTURE_STALLED', `the browser did not draw the tab within ${stallMs / 1000} s`)), stallMs),
+    setTimeout(
+      () => reject(new ToolError('CAPTURE_STALLED', `the browser did not draw the tab within ${stallMs / 1000} s`)),
+      stallMs,
+    ),
   );
   return Promise.race([promise, stalled]).then((r) => r.data);
 }
@@ -66,7 +85,10 @@ async function capture(tabId, opts, stallMs) {
   const target = { tabId };
   await chrome.debugger.attach(target, '1.3');
   try {
-    return await withStall(chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { ...opts, fromSurface: true }), stallMs);
+    return await withStall(
+      chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { ...opts, fromSurface: true }),
+      stallMs,
+    );
   } finally {
     await chrome.debugger.detach(target).catch(() => {});
   }

@@ -21,7 +21,8 @@ function install(policy) {
   if (!window[KEY]) {
     const native = { alert: window.alert, confirm: window.confirm, prompt: window.prompt };
     const state = { policy };
-    const tell = (detail) => window.dispatchEvent(new CustomEvent('tabpilot-dialog', { detail: JSON.stringify(detail) }));
+    const tell = (detail) =>
+      window.dispatchEvent(new CustomEvent('tabpilot-dialog', { detail: JSON.stringify(detail) }));
     const wrap = (kind) =>
       function (message = '', value = '') {
         const p = state.policy;
@@ -66,7 +67,9 @@ function relayReports() {
 async function apply(tabId, frameId) {
   const target = frameId === undefined ? { tabId, allFrames: true } : { tabId, frameIds: [frameId] };
   const policy = policies.get(tabId) || LEAVE;
-  await chrome.scripting.executeScript({ target, world: 'MAIN', func: install, args: [policy], injectImmediately: true }).catch(() => {});
+  await chrome.scripting
+    .executeScript({ target, world: 'MAIN', func: install, args: [policy], injectImmediately: true })
+    .catch(() => {});
   await chrome.scripting.executeScript({ target, func: relayReports, injectImmediately: true }).catch(() => {});
 }
 
@@ -105,13 +108,23 @@ export function record(tabId, frameUrl, { kind, message, action, once, answer })
   }
   if (action !== 'closed') {
     const list = recent.get(tabId) || [];
-    list.push({ kind, message: message.slice(0, 200), action: action === 'open' ? 'left to the person' : `${action}ed`, url: frameUrl, at: new Date().toISOString() });
+    list.push({
+      kind,
+      message: message.slice(0, 200),
+      action: action === 'open' ? 'left to the person' : `${action}ed`,
+      url: frameUrl,
+      at: new Date().toISOString(),
+    });
     recent.set(tabId, list.slice(-MAX_RECENT));
   }
 }
 
 function blocked(tabId, d) {
-  return new ToolError('DIALOG_OPEN', `a ${d.kind} dialog ("${d.message.slice(0, 80)}") is open in the tab and blocks the page`, 'refused');
+  return new ToolError(
+    'DIALOG_OPEN',
+    `a ${d.kind} dialog ("${d.message.slice(0, 80)}") is open in the tab and blocks the page`,
+    'refused',
+  );
 }
 
 // Refuses at once when a dialog already blocks the tab; otherwise runs `work`, failing with

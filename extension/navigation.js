@@ -106,7 +106,9 @@ async function navigation(tabId, start, url, after, timeoutMs, what) {
       throw new ToolError('NAVIGATION_FAILED', `${r.error} loading ${r.url || url}; the tab did not reach it`);
     }
     let settled = !!r;
-    if (settled && waitUntil !== 'load' && waitUntil !== 'none') settled = await settle(tabId, { ...after, waitUntil }, deadline);
+    if (settled && waitUntil !== 'load' && waitUntil !== 'none') {
+      settled = await settle(tabId, { ...after, waitUntil }, deadline);
+    }
     const tab = await getTab(tabId);
     const elapsedMs = Math.round(performance.now() - t0);
     return { settled, elapsedMs, url: tab.url || r?.url || url, title: tab.title || '', what };
@@ -117,7 +119,14 @@ async function navigation(tabId, start, url, after, timeoutMs, what) {
 
 export function navigate(tabId, { url, reload, ignoreCache, after }, timeoutMs) {
   if (reload) {
-    return navigation(tabId, () => chrome.tabs.reload(tabId, { bypassCache: !!ignoreCache }), null, after, timeoutMs, 'reload');
+    return navigation(
+      tabId,
+      () => chrome.tabs.reload(tabId, { bypassCache: !!ignoreCache }),
+      null,
+      after,
+      timeoutMs,
+      'reload',
+    );
   }
   return navigation(tabId, () => chrome.tabs.update(tabId, { url }), url, after, timeoutMs, 'navigate');
 }
@@ -146,15 +155,22 @@ export async function act(tabId, op, args, timeoutMs) {
   const watch = watchNavigation(tabId);
   try {
     // No ref (a viewport point, the focused element): the op runs in the frame args.frameId names.
-    const out = args.ref === undefined ? { ...(await runInPage(tabId, op, args, args.frameId || 0)), frameId: args.frameId || 0 } : await runOnRef(tabId, op, args);
+    const out =
+      args.ref === undefined
+        ? { ...(await runInPage(tabId, op, args, args.frameId || 0)), frameId: args.frameId || 0 }
+        : await runOnRef(tabId, op, args);
     const nav = out.navigation;
     delete out.navigation;
     if (!nav) return { ...out, navigated: false, settled: await settle(tabId, after, deadline, started) };
-    const r = nav.sameDocument ? { url: nav.url } : await watch.finished(nav.url, Math.max(0, deadline - Date.now()), after.waitUntil === 'none');
+    const r = nav.sameDocument
+      ? { url: nav.url }
+      : await watch.finished(nav.url, Math.max(0, deadline - Date.now()), after.waitUntil === 'none');
     const tab = await getTab(tabId);
     if (r?.error) return { ...out, navigated: false, navigationError: r.error, url: tab.url };
     let settled = !!r;
-    if (settled && !nav.sameDocument && after.waitUntil !== 'load') settled = await settle(tabId, after, deadline, started);
+    if (settled && !nav.sameDocument && after.waitUntil !== 'load') {
+      settled = await settle(tabId, after, deadline, started);
+    }
     return { ...out, navigated: true, settled, url: tab.url || r?.url, title: tab.title || '' };
   } finally {
     watch.stop();

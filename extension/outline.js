@@ -14,7 +14,10 @@ export async function snapshotTab(tabId, args) {
   await Promise.all(
     walked.map(async (f) => {
       try {
-        results.set(f.frameId, await runInPage(tabId, 'snapshot', { verbose: !!args.verbose, prefix: `f${f.frameId}:` }, f.frameId));
+        results.set(
+          f.frameId,
+          await runInPage(tabId, 'snapshot', { verbose: !!args.verbose, prefix: `f${f.frameId}:` }, f.frameId),
+        );
       } catch (_) {
         // A frame the browser does not let us into (or one that just went away) is left out.
       }
@@ -59,7 +62,9 @@ export async function snapshotTab(tabId, args) {
 
 // Runs `find` in every frame (the top one first), refs carrying their frame's prefix.
 export async function findInTab(tabId, args) {
-  const frames = ((await chrome.webNavigation.getAllFrames({ tabId })) || []).filter((f) => f.frameId !== 0).slice(0, MAX_FRAMES);
+  const frames = ((await chrome.webNavigation.getAllFrames({ tabId })) || [])
+    .filter((f) => f.frameId !== 0)
+    .slice(0, MAX_FRAMES);
   const ids = [0, ...frames.map((f) => f.frameId)];
   const results = await Promise.all(
     ids.map((id) =>

@@ -1,10 +1,29 @@
 // Running the packaged page scripts in a tab's frames.
 import { ToolError, getTab } from './errors.js';
 
-// The page scripts, in order: core.js first, the others add operations to it.
-const PAGE_FILES = ['page/core.js', 'page/snapshot.js', 'page/actions.js', 'page/form.js', 'page/keys.js', 'page/scroll.js', 'page/read.js', 'page/wait.js', 'page/find.js'];
+// The page scripts, in order: the kit first (kit.js makes the shared bag, each other kit file
+// uses the ones before it), then the operation files, which add operations to it.
+const PAGE_FILES = [
+  'page/kit.js',
+  'page/names.js',
+  'page/refs.js',
+  'page/actionable.js',
+  'page/edit.js',
+  'page/snapshot.js',
+  'page/actions.js',
+  'page/form.js',
+  'page/keys.js',
+  'page/scroll.js',
+  'page/read.js',
+  'page/wait.js',
+  'page/find.js',
+];
 
-const RESTRICTED = /^(chrome|chrome-extension|chrome-untrusted|devtools|edge|brave|view-source|chrome-search):|^https:\/\/(chromewebstore\.google\.com|chrome\.google\.com\/webstore)/;
+// Pages the browser keeps extensions out of: its own schemes, and the Web Store.
+const RESTRICTED = new RegExp(
+  '^(chrome|chrome-extension|chrome-untrusted|devtools|edge|brave|view-source|chrome-search):' +
+    '|^https://(chromewebstore\\.google\\.com|chrome\\.google\\.com/webstore)',
+);
 
 // Runs one packaged page-script operation in one frame of the tab (the top one by default), in
 // the isolated world.
@@ -12,7 +31,11 @@ export async function runInPage(tabId, op, args, frameId = 0) {
   const tab = await getTab(tabId);
   const url = tab.pendingUrl || tab.url || '';
   if (RESTRICTED.test(url)) {
-    throw new ToolError('RESTRICTED_PAGE', `the browser does not let extensions act on ${url.split('?')[0]}`, 'refused');
+    throw new ToolError(
+      'RESTRICTED_PAGE',
+      `the browser does not let extensions act on ${url.split('?')[0]}`,
+      'refused',
+    );
   }
   const target = { tabId, frameIds: [frameId] };
   const call = (op, args) => (globalThis.__tabpilot?.ops[op] ? globalThis.__tabpilot.run(op, args) : { missing: true });
@@ -26,7 +49,11 @@ export async function runInPage(tabId, op, args, frameId = 0) {
   } catch (e) {
     const msg = String(e?.message || e);
     if (/Cannot access|cannot be scripted|Missing host permission/i.test(msg)) {
-      throw new ToolError('RESTRICTED_PAGE', `the browser does not let extensions act on ${url.split('?')[0]}`, 'refused');
+      throw new ToolError(
+        'RESTRICTED_PAGE',
+        `the browser does not let extensions act on ${url.split('?')[0]}`,
+        'refused',
+      );
     }
     if (/No tab with id|Frame with ID 0 was removed|The tab was closed/i.test(msg)) {
       throw new ToolError('TAB_GONE', `tab ${tabId} closed during the call`);
@@ -45,7 +72,13 @@ const REF = /^(?:f(\d+):)?(e[0-9a-z]{4}(?:\.\d+)?)$/;
 // is refused, never looked up in another document; a frame that is gone makes the ref stale.
 export async function locate(tabId, ref) {
   const m = typeof ref === 'string' ? REF.exec(ref) : null;
-  if (!m) throw new ToolError('BAD_ARGS', `ref ${JSON.stringify(ref)} is not a ref from a snapshot (like e7k2f or f3:e7k2f)`, 'refused');
+  if (!m) {
+    throw new ToolError(
+      'BAD_ARGS',
+      `ref ${JSON.stringify(ref)} is not a ref from a snapshot (like e7k2f or f3:e7k2f)`,
+      'refused',
+    );
+  }
   const frameId = m[1] ? Number(m[1]) : 0;
   if (frameId !== 0) {
     const frames = (await chrome.webNavigation.getAllFrames({ tabId })) || [];

@@ -6,7 +6,9 @@ const offers = new Map(); // tabId -> { port, code }
 
 async function claim({ port, code }) {
   const r = await fetch(`http://127.0.0.1:${port}/pair/${encodeURIComponent(code)}`, { method: 'POST' });
-  if (!r.ok) return { paired: false, reason: `the relay refused the pairing code (${r.status}); run tabpilot pair again` };
+  if (!r.ok) {
+    return { paired: false, reason: `the relay refused the pairing code (${r.status}); run tabpilot pair again` };
+  }
   const { secret, ports } = await r.json();
   await chrome.storage.local.set({ pairing: { secret, ports } });
   return { paired: true };
@@ -15,7 +17,9 @@ async function claim({ port, code }) {
 export async function pairFrom(msg, sender) {
   if (msg.type === 'pair') {
     const url = new URL(sender.tab?.url || sender.url || '');
-    if (url.hostname !== '127.0.0.1' || !url.pathname.startsWith('/pair/')) return { paired: false, reason: 'not a pairing page' };
+    if (url.hostname !== '127.0.0.1' || !url.pathname.startsWith('/pair/')) {
+      return { paired: false, reason: 'not a pairing page' };
+    }
     const offer = { port: Number(url.port), code: url.pathname.slice('/pair/'.length) };
     const { pairing } = await chrome.storage.local.get('pairing');
     if (!pairing) return claim(offer);

@@ -1,6 +1,6 @@
-// Service worker: the link to the tabpilot relay and the chrome.* orchestration. DOM work lives
-// in page/agent.js; this file never runs code a caller supplies.
-import { handle, ToolError } from './tools.js';
+// Service worker: the link to the tabpilot relay. Calls are run from the one table in ops.js;
+// DOM work lives in the page scripts (page/); this file never runs code a caller supplies.
+import { answer } from './ops.js';
 import { hmacHex, randomHex } from './auth.js';
 import { pairFrom } from './pairing.js';
 import { record as recordDialog } from './dialogs.js';
@@ -46,7 +46,8 @@ async function identity() {
 // A pairing page that loaded before the extension did got no content script: give it one.
 async function offerOpenPairingPages() {
   // Filtered here rather than by a match pattern: the relay's page has a port in its address.
-  const tabs = (await chrome.tabs.query({}).catch(() => [])).filter((t) => /^http:\/\/127\.0\.0\.1:\d+\/pair\//.test(t.url || ''));
+  const pairingPage = /^http:\/\/127\.0\.0\.1:\d+\/pair\//;
+  const tabs = (await chrome.tabs.query({}).catch(() => [])).filter((t) => pairingPage.test(t.url || ''));
   for (const tab of tabs) {
     await chrome.scripting.executeScript({ target: { tabId: tab.id }, files: ['pair.js'] }).catch(() => {});
   }
@@ -166,16 +167,9 @@ function send(frame) {
 
 async function onFrame(ws, frame) {
   switch (frame.t) {
-    case 'call': {
-      try {
-        const value = await handle(frame.tool, frame.target?.tab ?? null, frame.args || {}, frame.timeoutMs || 30000);
-        send({ t: 'result', id: frame.id, value });
-      } catch (e) {
-        const err = e instanceof ToolError ? e : new ToolError('INTERNAL', String(e?.message || e));
-        send({ t: 'result', id: frame.id, error: { code: err.code, message: err.message, outcome: err.outcome } });
-      }
+    case 'call':
+      send(await answer(frame));
       break;
-    }
     case 'roster':
       link.controllers = frame.controllers || [];
       break;
@@ -187,7 +181,9 @@ async function onFrame(ws, frame) {
   }
 }
 
-chrome.tabs.onRemoved.addListener((tabId) => send({ t: 'event', kind: 'tabRemoved', tab: tabId }));
+// Tab events nobody asked for (those a call causes go back with its result).
+chrome.tabs.onRemoved.addListener((tabId) => send({ t: 'tab', kind: 'closed', tab: tabId }));
+chrome.tabs.onReplaced.addListener((added, removed) => send({ t: 'tab', kind: 'replaced', old: removed, tab: added }));
 
 // Chrome stops an idle service worker; the alarm wakes it, and waking reconnects.
 chrome.alarms.create('tabpilot-keepalive', { periodInMinutes: 0.5 });
@@ -201,7 +197,7 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
     return false;
   }
   if (msg?.type === 'sleep') {
-    // For page scripts: timers in background tabs are held to one run a second (see core.js).
+    // For page scripts: timers in background tabs are held to one run a second (see page/kit.js).
     setTimeout(() => reply(true), Math.min(Math.max(0, Number(msg.ms) || 0), 5000));
     return true;
   }

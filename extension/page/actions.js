@@ -23,14 +23,25 @@
 
   const BUTTONS = { left: 0, middle: 1, right: 2 };
   const BUTTONS_MASK = { 0: 1, 1: 4, 2: 2 };
+  const FOCUSABLE = 'a[href],button,input,select,textarea,[tabindex],[contenteditable=""],[contenteditable=true]';
 
   function modifierFlags(modifiers = []) {
-    return { altKey: modifiers.includes('Alt'), ctrlKey: modifiers.includes('Control'), metaKey: modifiers.includes('Meta'), shiftKey: modifiers.includes('Shift') };
+    return {
+      altKey: modifiers.includes('Alt'),
+      ctrlKey: modifiers.includes('Control'),
+      metaKey: modifiers.includes('Meta'),
+      shiftKey: modifiers.includes('Shift'),
+    };
   }
 
   function mouse(el, type, x, y, extra = {}) {
-    const Ctor = type.startsWith('pointer') ? PointerEvent : type.startsWith('drag') || type === 'drop' ? DragEvent : MouseEvent;
-    return el.dispatchEvent(new Ctor(type, { bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y, button: 0, view: window, pointerId: 1, pointerType: 'mouse', isPrimary: true, ...extra }));
+    const Ctor = type.startsWith('pointer')
+      ? PointerEvent
+      : type.startsWith('drag') || type === 'drop'
+        ? DragEvent
+        : MouseEvent;
+    const init = { bubbles: true, cancelable: true, composed: true, clientX: x, clientY: y, button: 0, view: window };
+    return el.dispatchEvent(new Ctor(type, { ...init, pointerId: 1, pointerType: 'mouse', isPrimary: true, ...extra }));
   }
 
   // The events a real press and release make: pointer and mouse, focus, then click (left),
@@ -45,7 +56,7 @@
     for (let n = 1; n <= count; n++) {
       mouse(el, 'pointerdown', x, y, down);
       if (mouse(el, 'mousedown', x, y, { ...down, detail: n }) && n === 1) {
-        const target = el.closest?.('a[href],button,input,select,textarea,[tabindex],[contenteditable=""],[contenteditable=true]') || el;
+        const target = el.closest?.(FOCUSABLE) || el;
         if (target.focus) target.focus({ preventScroll: true });
       }
       mouse(el, 'pointerup', x, y, up);
@@ -67,7 +78,10 @@
       const hit = hitAt(x, y);
       if (!hit) throw new Refusal('NOT_ACTIONABLE', `nothing is at (${x}, ${y})`);
       if (hit.localName === 'iframe' || hit.localName === 'frame') {
-        throw new Refusal('NOT_ACTIONABLE', `(${x}, ${y}) is over a frame (${describeEl(hit)}); click its elements by ref`);
+        throw new Refusal(
+          'NOT_ACTIONABLE',
+          `(${x}, ${y}) is over a frame (${describeEl(hit)}); click its elements by ref`,
+        );
       }
       const done = watchNavigate();
       press(hit, x, y, opts);
@@ -139,12 +153,20 @@
       mouse(target(), 'mouseup', to.x, to.y);
       dropped = true;
     }
-    return { element: describeEl(src), target: describeEl(dst), mode, dropped, retagged: r1 || r2, navigation: await done() };
+    return {
+      element: describeEl(src),
+      target: describeEl(dst),
+      mode,
+      dropped,
+      retagged: r1 || r2,
+      navigation: await done(),
+    };
   }
 
   function key(el, type, k) {
     const code = k === 'Enter' ? 'Enter' : k.length === 1 && /[a-z]/i.test(k) ? `Key${k.toUpperCase()}` : '';
-    return el.dispatchEvent(new KeyboardEvent(type, { key: k, code, bubbles: true, cancelable: true, composed: true, keyCode: k === 'Enter' ? 13 : 0 }));
+    const init = { key: k, code, bubbles: true, cancelable: true, composed: true, keyCode: k === 'Enter' ? 13 : 0 };
+    return el.dispatchEvent(new KeyboardEvent(type, init));
   }
 
   async function type({ ref, text, submit = false }) {

@@ -36,18 +36,25 @@
     if (!found) found = [...tags.keys()];
     if (text && selector) {
       const needle = text.toLowerCase();
-      found = found.filter((el) => squash(el.innerText ?? el.textContent).toLowerCase().includes(needle) || name(el).toLowerCase().includes(needle));
+      const says = (el) => squash(el.innerText ?? el.textContent).toLowerCase().includes(needle);
+      found = found.filter((el) => says(el) || name(el).toLowerCase().includes(needle));
     }
     if (wanted) found = found.filter((el) => role(el) === wanted);
     const total = found.length;
-    const lines = found.slice(0, max).map((el) => `- ${T.describeLine(el, role(el) || el.localName, name(el), refFor(el, tags), prefix)}`);
+    const lines = found
+      .slice(0, max)
+      .map((el) => `- ${T.describeLine(el, role(el) || el.localName, name(el), refFor(el, tags), prefix)}`);
     return { lines, total };
   }
 
   function html({ ref, maxChars = 20000 }) {
     const el = ref ? resolve(ref).el : document.documentElement;
     const full = el.outerHTML;
-    return { html: full.length > maxChars ? full.slice(0, maxChars) : full, truncated: full.length > maxChars, totalChars: full.length };
+    return {
+      html: full.length > maxChars ? full.slice(0, maxChars) : full,
+      truncated: full.length > maxChars,
+      totalChars: full.length,
+    };
   }
 
   // Polls until the condition holds or `timeoutMs` passes; `state` is "visible" or "hidden".

@@ -46,7 +46,12 @@
   function findOption(select, wanted) {
     const opts = Array.from(select.options);
     const w = squash(wanted);
-    return opts.find((o) => o.value === wanted) || opts.find((o) => optionLabel(o) === w) || opts.find((o) => optionLabel(o).toLowerCase() === w.toLowerCase()) || null;
+    return (
+      opts.find((o) => o.value === wanted) ||
+      opts.find((o) => optionLabel(o) === w) ||
+      opts.find((o) => optionLabel(o).toLowerCase() === w.toLowerCase()) ||
+      null
+    );
   }
 
   // Why the element cannot take the value, checked before anything is written; null when it can.
@@ -56,15 +61,24 @@
     if (!kind) return { code: 'NOT_ACTIONABLE', message: `${what} is not a form field` };
     if (kind === 'file') return { code: 'BAD_ARGS', message: `${what} is a file input; use browser_upload_file` };
     if (kind === 'checkbox' || kind === 'radio') return null;
-    if (typeof value !== 'string') return { code: 'BAD_ARGS', message: `${what} takes a string, not ${JSON.stringify(value)}` };
+    if (typeof value !== 'string') {
+      return { code: 'BAD_ARGS', message: `${what} takes a string, not ${JSON.stringify(value)}` };
+    }
     if (el.readOnly) return { code: 'NOT_ACTIONABLE', message: `${what} is read-only` };
-    if (kind === 'select' && !findOption(el, value)) return { code: 'BAD_ARGS', message: `${what} has no option ${JSON.stringify(value)}; the options are ${listOptions(el)}` };
+    if (kind === 'select' && !findOption(el, value)) {
+      return {
+        code: 'BAD_ARGS',
+        message: `${what} has no option ${JSON.stringify(value)}; the options are ${listOptions(el)}`,
+      };
+    }
     if (kind === 'text' && el.localName === 'input' && value.trim() !== '') {
       // The browser would sanitize a value its type cannot hold (letters in a number) to ''.
       const probe = document.createElement('input');
       probe.type = el.type;
       probe.value = value;
-      if (probe.value === '') return { code: 'BAD_ARGS', message: `${what} (type ${el.type}) cannot hold ${JSON.stringify(cut(value, 40))}` };
+      if (probe.value === '') {
+        return { code: 'BAD_ARGS', message: `${what} (type ${el.type}) cannot hold ${JSON.stringify(cut(value, 40))}` };
+      }
     }
     return null;
   }
@@ -99,7 +113,12 @@
       fire(el, 'input');
       fire(el, 'change');
     }
-    if (el.checked !== want) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} stayed ${el.checked ? 'checked' : 'unchecked'}: the page undid the change`);
+    if (el.checked !== want) {
+      throw new Refusal(
+        'NOT_ACTIONABLE',
+        `${describeEl(el)} stayed ${el.checked ? 'checked' : 'unchecked'}: the page undid the change`,
+      );
+    }
     return true;
   }
 
@@ -136,7 +155,13 @@
     if (refusal) throw new Refusal(refusal.code, refusal.message);
     if (kind === 'checkbox' || kind === 'radio') {
       const want = toBool(value);
-      if (want === null) throw new Refusal('BAD_ARGS', `${describeEl(el)} is a ${kind}: give true or false (or yes/no, on/off, checked/unchecked, 1/0), not ${JSON.stringify(value)}`);
+      if (want === null) {
+        throw new Refusal(
+          'BAD_ARGS',
+          `${describeEl(el)} is a ${kind}: give true or false (or yes/no, on/off, checked/unchecked, 1/0), ` +
+            `not ${JSON.stringify(value)}`,
+        );
+      }
       await actionable(el, false);
       return setChecked(el, want);
     }
@@ -165,11 +190,20 @@
 
   async function select({ ref, values }) {
     const { el, retagged } = resolve(ref);
-    if (el.localName !== 'select') throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is not a <select>; click the option instead`);
-    if (values.length > 1 && !el.multiple) throw new Refusal('BAD_ARGS', `${describeEl(el)} takes one option, not ${values.length}`);
+    if (el.localName !== 'select') {
+      throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is not a <select>; click the option instead`);
+    }
+    if (values.length > 1 && !el.multiple) {
+      throw new Refusal('BAD_ARGS', `${describeEl(el)} takes one option, not ${values.length}`);
+    }
     const wanted = values.map((v) => {
       const o = findOption(el, v);
-      if (!o) throw new Refusal('BAD_ARGS', `${describeEl(el)} has no option ${JSON.stringify(v)}; the options are ${listOptions(el)}`);
+      if (!o) {
+        throw new Refusal(
+          'BAD_ARGS',
+          `${describeEl(el)} has no option ${JSON.stringify(v)}; the options are ${listOptions(el)}`,
+        );
+      }
       return o;
     });
     await actionable(el, false);
@@ -180,7 +214,9 @@
   async function clear({ ref }) {
     const { el, retagged } = resolve(ref);
     const kind = kindOf(el);
-    if (kind !== 'text' && kind !== 'editable') throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is not a text field`);
+    if (kind !== 'text' && kind !== 'editable') {
+      throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is not a text field`);
+    }
     if (el.readOnly) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is read-only`);
     await actionable(el, false);
     let changed;
@@ -217,13 +253,17 @@
     staged.delete(token);
     const { el, retagged } = resolve(ref);
     if (kindOf(el) !== 'file') throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is not a file input`);
-    if (files.length > 1 && !el.multiple) throw new Refusal('BAD_ARGS', `${describeEl(el)} takes one file, not ${files.length}`);
+    if (files.length > 1 && !el.multiple) {
+      throw new Refusal('BAD_ARGS', `${describeEl(el)} takes one file, not ${files.length}`);
+    }
     // File inputs are often hidden behind a styled label, so only enabled is required.
     if (el.matches(':disabled')) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is disabled`);
     const dt = new DataTransfer();
     for (const [i, f] of files.entries()) {
       const b64 = f.data ?? parts?.[i]?.join('');
-      if (b64 === undefined) throw new Refusal('STALE_REF', 'the page was replaced while the files were sent; nothing was set');
+      if (b64 === undefined) {
+        throw new Refusal('STALE_REF', 'the page was replaced while the files were sent; nothing was set');
+      }
       const bin = atob(b64);
       const bytes = new Uint8Array(bin.length);
       for (let k = 0; k < bin.length; k++) bytes[k] = bin.charCodeAt(k);
@@ -232,7 +272,11 @@
     el.files = dt.files;
     fire(el, 'input');
     fire(el, 'change');
-    return { element: describeEl(el), retagged, files: Array.from(el.files).map((f) => ({ name: f.name, size: f.size })) };
+    return {
+      element: describeEl(el),
+      retagged,
+      files: Array.from(el.files).map((f) => ({ name: f.name, size: f.size })),
+    };
   }
 
   Object.assign(T.ops, { formCheck, formFill, select, clear, upload, uploadPart });

@@ -6,8 +6,14 @@
   if (T.ops.press) return;
   const { describeEl, visible, walkElements, setNativeValue, fire } = T;
 
-  const KEY_CODES = { Enter: 13, Tab: 9, Escape: 27, Backspace: 8, Delete: 46, ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39, ArrowDown: 40, Home: 36, End: 35, PageUp: 33, PageDown: 34, Insert: 45, ' ': 32 };
-  const PUNCT_CODES = { ' ': 'Space', '-': 'Minus', '=': 'Equal', '[': 'BracketLeft', ']': 'BracketRight', ';': 'Semicolon', "'": 'Quote', ',': 'Comma', '.': 'Period', '/': 'Slash', '\\': 'Backslash', '`': 'Backquote' };
+  const KEY_CODES = {
+    Enter: 13, Tab: 9, Escape: 27, Backspace: 8, Delete: 46, ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39,
+    ArrowDown: 40, Home: 36, End: 35, PageUp: 33, PageDown: 34, Insert: 45, ' ': 32,
+  };
+  const PUNCT_CODES = {
+    ' ': 'Space', '-': 'Minus', '=': 'Equal', '[': 'BracketLeft', ']': 'BracketRight', ';': 'Semicolon',
+    "'": 'Quote', ',': 'Comma', '.': 'Period', '/': 'Slash', '\\': 'Backslash', '`': 'Backquote',
+  };
 
   function codeOf(key) {
     if (key.length > 1) return key; // named keys: the code is the name (Enter, ArrowDown, F2)
@@ -38,7 +44,8 @@
   function tabOrder() {
     const all = [];
     walkElements(document.documentElement, (el) => {
-      if (el.tabIndex < 0 || el.localName === 'iframe' || el.matches(':disabled') || el.closest('[inert]') || !visible(el)) return;
+      if (el.tabIndex < 0 || el.localName === 'iframe' || el.matches(':disabled')) return;
+      if (el.closest('[inert]') || !visible(el)) return;
       if (el.localName === 'input' && el.type === 'radio' && el.name && !el.checked) {
         const group = Array.from(el.getRootNode().querySelectorAll(`input[type=radio][name="${CSS.escape(el.name)}"]`));
         if (group.some((r) => r.checked) || group[0] !== el) return;
@@ -53,7 +60,8 @@
     const order = tabOrder();
     if (!order.length) return null;
     const at = order.indexOf(from);
-    const next = at < 0 ? order[back ? order.length - 1 : 0] : order[(at + (back ? -1 : 1) + order.length) % order.length];
+    const next =
+      at < 0 ? order[back ? order.length - 1 : 0] : order[(at + (back ? -1 : 1) + order.length) % order.length];
     next.focus();
     if (isTextField(next) && next.select) next.select();
     return `focus moved to ${describeEl(next)}`;
@@ -100,7 +108,9 @@
     return op === 'insert' ? `typed ${JSON.stringify(text)}` : 'deleted text';
   }
 
-  const ACTIVATES = 'button, a[href], summary, [role=button], [role=link], input[type=submit], input[type=button], input[type=reset], input[type=image]';
+  const ACTIVATES =
+    'button, a[href], summary, [role=button], [role=link], ' +
+    'input[type=submit], input[type=button], input[type=reset], input[type=image]';
 
   // What a real press of `key` does to `el` after an uncancelled keydown.
   function defaultAction(el, key, m, typed) {
@@ -123,7 +133,9 @@
     }
     if (key === 'Backspace' || key === 'Delete') {
       if (field) return editField(el, key === 'Backspace' ? 'back' : 'forward');
-      if (editable) return document.execCommand(key === 'Backspace' ? 'delete' : 'forwardDelete') ? 'deleted text' : null;
+      if (editable) {
+        return document.execCommand(key === 'Backspace' ? 'delete' : 'forwardDelete') ? 'deleted text' : null;
+      }
       return null;
     }
     if (key === 'Enter') {
@@ -135,7 +147,9 @@
       }
       if (el.localName === 'input' && el.form) {
         // Implicit submission: through the form's default button when it has one, as browsers do.
-        const button = el.form.querySelector('button:not([type]), button[type=submit], input[type=submit], input[type=image]');
+        const button = el.form.querySelector(
+          'button:not([type]), button[type=submit], input[type=submit], input[type=image]',
+        );
         if (button) button.click();
         else el.form.requestSubmit();
         return 'submitted the form';
@@ -155,7 +169,12 @@
     if (field && ['ArrowLeft', 'ArrowRight', 'Home', 'End'].includes(key)) {
       try {
         const len = el.value.length;
-        const at = { ArrowLeft: Math.max(0, el.selectionStart - 1), ArrowRight: Math.min(len, el.selectionEnd + 1), Home: 0, End: len }[key];
+        const at = {
+          ArrowLeft: Math.max(0, el.selectionStart - 1),
+          ArrowRight: Math.min(len, el.selectionEnd + 1),
+          Home: 0,
+          End: len,
+        }[key];
         el.setSelectionRange(at, at);
         return 'moved the caret';
       } catch (_) {
@@ -166,24 +185,52 @@
   }
 
   function press({ key, modifiers = [] }) {
-    const m = { altKey: modifiers.includes('Alt'), ctrlKey: modifiers.includes('Control'), metaKey: modifiers.includes('Meta'), shiftKey: modifiers.includes('Shift') };
+    const m = {
+      altKey: modifiers.includes('Alt'),
+      ctrlKey: modifiers.includes('Control'),
+      metaKey: modifiers.includes('Meta'),
+      shiftKey: modifiers.includes('Shift'),
+    };
     // A letter reads as the keyboard would give it: upper case with Shift, lower case otherwise
     // under a shortcut ("Control+A" is key "a").
-    if (/^[a-z]$/i.test(key)) key = m.shiftKey ? key.toUpperCase() : m.ctrlKey || m.metaKey || m.altKey ? key.toLowerCase() : key;
+    if (/^[a-z]$/i.test(key)) {
+      key = m.shiftKey ? key.toUpperCase() : m.ctrlKey || m.metaKey || m.altKey ? key.toLowerCase() : key;
+    }
     const el = focused();
-    const init = { key, code: codeOf(key), keyCode: keyCodeOf(key), which: keyCodeOf(key), bubbles: true, cancelable: true, composed: true, view: window, ...m };
+    const init = {
+      key,
+      code: codeOf(key),
+      keyCode: keyCodeOf(key),
+      which: keyCodeOf(key),
+      bubbles: true,
+      cancelable: true,
+      composed: true,
+      view: window,
+      ...m,
+    };
     const typed = key.length === 1 && !m.ctrlKey && !m.metaKey && !m.altKey;
     const nav = T.watchNavigate();
     let effect = null;
     if (el.dispatchEvent(new KeyboardEvent('keydown', init))) {
       // keypress only for keys that make a character (and Enter), as browsers send it.
-      const pressOk = typed || key === 'Enter' ? el.dispatchEvent(new KeyboardEvent('keypress', { ...init, charCode: key === 'Enter' ? 13 : key.charCodeAt(0) })) : true;
+      const pressOk =
+        typed || key === 'Enter'
+          ? el.dispatchEvent(
+              new KeyboardEvent('keypress', { ...init, charCode: key === 'Enter' ? 13 : key.charCodeAt(0) }),
+            )
+          : true;
       if (pressOk) effect = defaultAction(el, key, m, typed);
     } else effect = 'the page cancelled the keydown';
     // The key comes up wherever the focus is now (after a Tab, the next element).
     const now = focused();
     now.dispatchEvent(new KeyboardEvent('keyup', init));
-    return nav().then((navigation) => ({ element: describeEl(el), effect, focused: describeEl(now), retagged: false, navigation }));
+    return nav().then((navigation) => ({
+      element: describeEl(el),
+      effect,
+      focused: describeEl(now),
+      retagged: false,
+      navigation,
+    }));
   }
 
   T.ops.press = press;

@@ -2,9 +2,7 @@
 (() => {
   const T = globalThis.__tabpilot;
   if (T.ops.read) return;
-  const { Refusal, squash, cut, role, name, labelledBy, visible, tagAll, resolve, fieldValue, describeEl, actionable, MAX_NODES, NAME_MAX, LANDMARKS } = T;
-
-  // ---- reading ---------------------------------------------------------------------------
+  const { squash, visible } = T;
 
   function mainContent() {
     return document.querySelector('main, [role=main], article') || document.body || document.documentElement;
@@ -44,17 +42,29 @@
         else if (tag === 'p') out.push(`\n${prefix}${squash(inline(n))}\n`);
         else if (tag === 'ul' || tag === 'ol') {
           let i = 1;
-          for (const li of n.children) if (li.localName === 'li') out.push(`${prefix}${tag === 'ol' ? `${i++}.` : '-'} ${squash(inline(li))}`);
+          for (const li of n.children) {
+            if (li.localName === 'li') out.push(`${prefix}${tag === 'ol' ? `${i++}.` : '-'} ${squash(inline(li))}`);
+          }
           out.push('');
         } else if (tag === 'pre') out.push('\n```\n' + n.textContent.replace(/\n$/, '') + '\n```\n');
         else if (tag === 'blockquote') block(n, prefix + '> ');
         else if (tag === 'table') {
-          const rows = Array.from(n.rows).map((r) => '| ' + Array.from(r.cells).map((c) => squash(c.textContent)).join(' | ') + ' |');
+          const cells = (r) => Array.from(r.cells).map((c) => squash(c.textContent));
+          const rows = Array.from(n.rows).map((r) => '| ' + cells(r).join(' | ') + ' |');
           if (rows.length) rows.splice(1, 0, '|' + ' --- |'.repeat(n.rows[0].cells.length));
           out.push('', ...rows, '');
         } else if (tag === 'img') {
           if (n.alt) out.push(`![${squash(n.alt)}](${n.src})`);
-        } else if (tag === 'a' || tag === 'strong' || tag === 'em' || tag === 'code' || tag === 'span' || tag === 'b' || tag === 'i' || tag === 'label') {
+        } else if (
+          tag === 'a' ||
+          tag === 'strong' ||
+          tag === 'em' ||
+          tag === 'code' ||
+          tag === 'span' ||
+          tag === 'b' ||
+          tag === 'i' ||
+          tag === 'label'
+        ) {
           const t = squash(inline(n));
           if (t) out.push(prefix + (tag === 'a' && n.getAttribute('href') ? `[${t}](${n.href})` : t));
         } else block(n, prefix);

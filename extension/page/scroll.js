@@ -21,7 +21,9 @@
     const room = axis === 'y' ? se.scrollHeight - innerHeight : se.scrollWidth - innerWidth;
     if (room <= 1) return false;
     const prop = axis === 'y' ? 'overflowY' : 'overflowX';
-    return ![document.documentElement, document.body].some((el) => el && /hidden|clip/.test(getComputedStyle(el)[prop]));
+    return ![document.documentElement, document.body].some(
+      (el) => el && /hidden|clip/.test(getComputedStyle(el)[prop]),
+    );
   }
 
   function visibleArea(el) {
@@ -73,10 +75,16 @@
         el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
         const r = el.getBoundingClientRect();
         const shown = visible(el) && r.bottom > 0 && r.top < innerHeight;
-        return { summary: `Scrolled ${describeEl(el)} into view${shown ? '' : ' (it is still not visible)'}`, scrolled: true, target: describeEl(el) };
+        return {
+          summary: `Scrolled ${describeEl(el)} into view${shown ? '' : ' (it is still not visible)'}`,
+          scrolled: true,
+          target: describeEl(el),
+        };
       }
       const box = scroller(el, AXIS[direction]);
-      if (!box && !pageScrolls(AXIS[direction])) throw new Refusal('NOT_ACTIONABLE', `nothing around ${describeEl(el)} scrolls ${direction}`);
+      if (!box && !pageScrolls(AXIS[direction])) {
+        throw new Refusal('NOT_ACTIONABLE', `nothing around ${describeEl(el)} scrolls ${direction}`);
+      }
       return by(box, direction, amount);
     }
     const axis = AXIS[direction];
@@ -88,7 +96,10 @@
         if (area > 0) found.push({ el, area });
       }
     });
-    if (!found.length) return { summary: `Nothing on the page scrolls ${direction === 'up' || direction === 'down' ? 'vertically' : 'sideways'}`, scrolled: false, target: null };
+    if (!found.length) {
+      const way = direction === 'up' || direction === 'down' ? 'vertically' : 'sideways';
+      return { summary: `Nothing on the page scrolls ${way}`, scrolled: false, target: null };
+    }
     found.sort((a, b) => b.area - a.area);
     // One panel dominates when it shows at least twice the area of the next one.
     if (found.length === 1 || found[0].area >= 2 * found[1].area) return by(found[0].el, direction, amount);
@@ -97,7 +108,11 @@
       const ref = handle(el, tags);
       return `${describeEl(el)} (${Math.round(area / 1000)}k px²${ref ? `, ref=${ref}` : ''})`;
     });
-    throw new Refusal('ELEMENT_AMBIGUOUS', `the page does not scroll and ${found.length} panels do, none dominant: ${listed.join('; ')}; nothing was scrolled. Give browser_scroll one's ref (or a ref inside it) with the direction`);
+    throw new Refusal(
+      'ELEMENT_AMBIGUOUS',
+      `the page does not scroll and ${found.length} panels do, none dominant: ${listed.join('; ')}; ` +
+        "nothing was scrolled. Give browser_scroll one's ref (or a ref inside it) with the direction",
+    );
   }
 
   T.ops.scroll = scroll;

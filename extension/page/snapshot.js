@@ -2,11 +2,31 @@
 (() => {
   const T = globalThis.__tabpilot;
   if (T.ops.snapshot) return;
-  const { Refusal, squash, cut, role, name, labelledBy, visible, tagAll, resolve, fieldValue, describeEl, actionable, MAX_NODES, NAME_MAX, LANDMARKS } = T;
+  const { squash, cut, role, name, labelledBy, visible, tagAll, MAX_NODES, NAME_MAX, LANDMARKS } = T;
 
   const SHORT_TEXT = 80; // lean snapshots keep text up to this long
-  const INLINE = new Set(['span', 'code', 'b', 'strong', 'i', 'em', 'small', 'sub', 'sup', 'mark', 'abbr', 'time', 'kbd', 's', 'u', 'q', 'cite', 'br', 'wbr', 'data', 'var', 'del', 'ins', 'bdi', 'bdo', 'font']);
+  const INLINE = new Set([
+    'span', 'code', 'b', 'strong', 'i', 'em', 'small', 'sub', 'sup', 'mark', 'abbr', 'time', 'kbd', 's', 'u',
+    'q', 'cite', 'br', 'wbr', 'data', 'var', 'del', 'ins', 'bdi', 'bdo', 'font',
+  ]);
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'object', 'embed']);
+
+  // A form field's current value as a snapshot shows it (a password masked).
+  function fieldValue(el) {
+    const tag = el.localName;
+    if (tag === 'input') {
+      const type = (el.getAttribute('type') || 'text').toLowerCase();
+      if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(type)) return '';
+      if (!el.value) return '';
+      return type === 'password' ? '••••••' : JSON.stringify(cut(el.value, 120));
+    }
+    if (tag === 'textarea') return el.value ? JSON.stringify(cut(el.value, 120)) : '';
+    if (tag === 'select') {
+      const picked = Array.from(el.selectedOptions || []).map((o) => squash(o.textContent));
+      return picked.length ? JSON.stringify(picked.join(', ')) : '';
+    }
+    return '';
+  }
 
   // Every ancestor of a tagged element, so "is there a ref inside?" is one lookup.
   function holdersOf(tags) {
@@ -25,7 +45,9 @@
   function describeLine(el, r, nm, ref, prefix = '', verbose = false) {
     let line = `${r}${nm ? ` ${JSON.stringify(nm)}` : ''}`;
     const attrs = [];
-    if (r === 'heading') attrs.push(`level=${el.localName.match(/^h(\d)$/)?.[1] || el.getAttribute('aria-level') || 2}`);
+    if (r === 'heading') {
+      attrs.push(`level=${el.localName.match(/^h(\d)$/)?.[1] || el.getAttribute('aria-level') || 2}`);
+    }
     if (el.disabled || el.getAttribute('aria-disabled') === 'true') attrs.push('disabled');
     if (el.checked || el.getAttribute('aria-checked') === 'true') attrs.push('checked');
     if (el.getAttribute('aria-expanded')) attrs.push(`expanded=${el.getAttribute('aria-expanded')}`);

@@ -1,0 +1,86 @@
+// The one table of operations the relay may send, and the running of a call frame through it.
+// A call's scope comes with it: a tab-scoped call has its tab's dialogs watched and runs only
+// while no dialog blocks the tab; a browser-scoped one runs as it is. Each handler takes the
+// call ({ tab, args, timeoutMs, tabs }) and pushes the tab lifecycle events it causes onto
+// `tabs`, which go back with its result.
+import { ToolError } from './errors.js';
+import { runInPage, runOnRef } from './page.js';
+import { act, navigate, history } from './navigation.js';
+import { screenshot } from './capture.js';
+import { findInTab } from './outline.js';
+import { snapshot, read } from './content.js';
+import { openTab, tabInfo, listTabs, closeTab } from './tabs.js';
+import { waitFor } from './wait.js';
+import { drag } from './drag.js';
+import { press } from './keys.js';
+import { fillForm } from './fill.js';
+import { handleDialog, track, unblocked } from './dialogs.js';
+
+// Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
+const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
+
+// The HTML of the ref's element when there is one, else of the top frame's document.
+const html = ({ tab, args }) => (args.ref ? runOnRef(tab, 'html', args) : runInPage(tab, 'html', args));
+
+// Without a ref, the top frame's page (or its dominant panel) scrolls.
+const scroll = ({ tab, args }) =>
+  args.ref === undefined ? runInPage(tab, 'scroll', args, 0) : runOnRef(tab, 'scroll', args);
+
+export const OPS = {
+  tabOpen: (call) => openTab(call),
+  tabInfo: (call) => tabInfo(call.tab),
+  tabList: () => listTabs(),
+  tabClose: (call) => closeTab(call),
+  navigate: (call) => navigate(call.tab, call.args, call.timeoutMs),
+  history: (call) => history(call.tab, call.args, call.timeoutMs),
+  snapshot: (call) => snapshot(call.tab, call.args),
+  read: (call) => read(call.tab, call.args),
+  find: (call) => findInTab(call.tab, call.args),
+  html: (call) => html(call),
+  waitFor: (call) => waitFor(call.tab, call.args),
+  screenshot: (call) => screenshot(call.tab, call.args),
+  dialog: whileBlocked((call) => handleDialog(call.tab, call.args)),
+  dialogs: whileBlocked((call) => handleDialog(call.tab, call.args)),
+  click: (call) => act(call.tab, 'click', call.args, call.timeoutMs),
+  type: (call) => act(call.tab, 'type', call.args, call.timeoutMs),
+  hover: (call) => act(call.tab, 'hover', call.args, call.timeoutMs),
+  select: (call) => act(call.tab, 'select', call.args, call.timeoutMs),
+  clear: (call) => act(call.tab, 'clear', call.args, call.timeoutMs),
+  upload: (call) => act(call.tab, 'upload', call.args, call.timeoutMs),
+  uploadPart: (call) => runOnRef(call.tab, 'uploadPart', call.args),
+  drag: (call) => drag(call.tab, call.args, call.timeoutMs),
+  press: (call) => press(call.tab, call.args, call.timeoutMs),
+  scroll: (call) => scroll(call),
+  fillForm: (call) => fillForm(call.tab, call.args, call.timeoutMs),
+};
+
+const DEFAULT_TIMEOUT_MS = 30000;
+
+async function run(op, scope, call) {
+  if (!Object.hasOwn(OPS, op)) throw new ToolError('BAD_ARGS', `the extension has no operation ${op}`, 'refused');
+  const handler = OPS[op];
+  if (scope === 'browser') return handler(call);
+  if (scope !== 'tab') throw new ToolError('BAD_ARGS', `operation ${op} came with no known scope`, 'refused');
+  if (call.tab === null) throw new ToolError('BAD_ARGS', `tab operation ${op} came with no tab`, 'refused');
+  track(call.tab);
+  return handler.whileBlocked ? handler(call) : unblocked(call.tab, () => handler(call));
+}
+
+// A call frame's answer: its result frame, with the tab events the call caused.
+export async function answer(frame) {
+  const call = {
+    tab: frame.target?.tab ?? null,
+    args: frame.args || {},
+    timeoutMs: frame.timeoutMs || DEFAULT_TIMEOUT_MS,
+    tabs: [],
+  };
+  let result;
+  try {
+    result = { t: 'result', id: frame.id, value: await run(frame.op, frame.scope, call) };
+  } catch (e) {
+    const err = e instanceof ToolError ? e : new ToolError('INTERNAL', String(e?.message || e));
+    result = { t: 'result', id: frame.id, error: { code: err.code, message: err.message, outcome: err.outcome } };
+  }
+  if (call.tabs.length) result.tabs = call.tabs;
+  return result;
+}

@@ -1,0 +1,80 @@
+// Page script (kit): visibility and actionability. Before a page action, the element must be
+// visible, enabled, stable and (for pointer actions) not covered; a failing check is waited out
+// for a moment, then refused with what failed.
+(() => {
+  const T = globalThis.__tabpilot;
+  if (T.actionable) return;
+  const { Refusal, sleep, describeEl } = T;
+
+  function visible(el) {
+    if (el.checkVisibility) return el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true });
+    const r = el.getBoundingClientRect();
+    return r.width > 0 || r.height > 0;
+  }
+
+  const ACT_WAIT_MS = 1000; // how long a failing check is waited out before the refusal
+  const POLL_MS = 50;
+  // Two looks at the box this far apart: one frame. Timers, not requestAnimationFrame, which
+  // does not run in the background tabs agents work in.
+  const STABLE_MS = 16;
+
+  // Is `node` the element or inside it, through shadow roots?
+  function within(el, node) {
+    for (let n = node; n; n = n.parentNode || n.host) if (n === el) return true;
+    return false;
+  }
+
+  // The element at a viewport point, through open shadow roots.
+  function hitAt(x, y) {
+    let hit = document.elementFromPoint(x, y);
+    while (hit?.shadowRoot) {
+      const inner = hit.shadowRoot.elementFromPoint(x, y);
+      if (!inner || inner === hit) break;
+      hit = inner;
+    }
+    return hit;
+  }
+
+  function disabled(el) {
+    return el.matches(':disabled') || !!el.closest('[aria-disabled="true"]');
+  }
+
+  // One look: the failing check in words, or the point to act at.
+  async function look(el, pointer) {
+    if (!el.isConnected) throw new Refusal('STALE_REF', 'the element left the page');
+    if (!visible(el)) return { why: 'not visible' };
+    if (disabled(el)) return { why: 'disabled' };
+    el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+    const a = el.getBoundingClientRect();
+    if (a.width === 0 || a.height === 0) return { why: 'not visible (no size)' };
+    await sleep(STABLE_MS);
+    const b = el.getBoundingClientRect();
+    if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) {
+      return { why: 'not stable (moving)' };
+    }
+    const x = b.left + b.width / 2;
+    const y = b.top + b.height / 2;
+    if (!pointer) return { x, y };
+    if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return { why: 'outside the viewport' };
+    const hit = hitAt(x, y);
+    const ok = !hit || within(el, hit) || Array.from(el.labels || []).some((l) => within(l, hit));
+    return ok ? { x, y } : { why: `covered by ${describeEl(hit)}` };
+  }
+
+  // Visible, enabled, stable and (for pointer actions) not covered; a failing check is polled
+  // for up to ACT_WAIT_MS (a banner fading out, a button enabling) before the refusal names it.
+  async function actionable(el, pointer = false, waitMs = ACT_WAIT_MS) {
+    const t0 = performance.now();
+    for (;;) {
+      const r = await look(el, pointer);
+      if (!r.why) return r;
+      const waited = performance.now() - t0;
+      if (waited >= waitMs) {
+        throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is ${r.why} (checked for ${Math.round(waited)} ms)`);
+      }
+      await sleep(POLL_MS);
+    }
+  }
+
+  Object.assign(T, { visible, actionable, within, hitAt });
+})();

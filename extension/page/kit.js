@@ -1,0 +1,126 @@
+// Packaged page scripts, injected into the isolated world of each frame the service worker acts
+// on. They read and act on the DOM; they never evaluate code they are sent. This file makes the
+// bag they share, `globalThis.__tabpilot`, with the runner and the basics; the other kit files
+// (names.js, refs.js, actionable.js, edit.js) add their helpers to it, and each operation file
+// adds operations to `ops`. Installed once per document.
+
+/**
+ * An operation's answer as it leaves the page: its value, or its error.
+ * @typedef {{ value?: *, error?: { code: string, message: string, outcome?: string } }} PageAnswer
+ */
+
+/**
+ * The bag the page scripts share, `globalThis.__tabpilot`: one per document, made by kit.js.
+ * Its fields, in the order the kit files add them: kit.js (`ops` to `sleep`), names.js (roles
+ * and accessible names: `INTERACTIVE` to `describeEl`), refs.js (`tagAll` to `refFor`),
+ * actionable.js (`visible` to `hitAt`), edit.js (`setNativeValue`, `fire`); the optional ones
+ * come from operation files, for each other.
+ * @typedef {object} Tabpilot
+ * @property {Object<string, function(object): *>} ops Page operations by name, added by the
+ *   operation files; `run` calls them.
+ * @property {function(string, object=): Promise<PageAnswer>} run Runs one operation; a Refusal
+ *   becomes a refused error, anything else an INTERNAL failure.
+ * @property {number} MAX_NODES Elements described in one snapshot (a walk visits at most 4x).
+ * @property {number} NAME_MAX Longest accessible name kept, in characters.
+ * @property {function(new: Error, string, string)} Refusal An error with a `code` from the
+ *   contract's set (`e.code`): the operation refused, nothing was done.
+ * @property {function(?string): string} squash Runs of whitespace as one space, ends trimmed.
+ * @property {function(string, number): string} cut At most n characters, '…' marking a cut.
+ * @property {function(Node, function(Element): void): void} walkElements Visits elements in
+ *   document order, into open shadow roots, up to 4 x MAX_NODES.
+ * @property {function(number): Promise<*>} sleep A wait timed by the service worker (a
+ *   background tab's own timers run at most once a second).
+ * @property {Set<string>} INTERACTIVE Roles that get a ref.
+ * @property {Set<string>} LANDMARKS Roles a snapshot shows as a block.
+ * @property {function(Element): ?string} role The element's ARIA role, explicit or implicit.
+ * @property {function(Element): string} name Its accessible name, cut to NAME_MAX.
+ * @property {function(Element): string} labelledBy The text of its aria-labelledby elements.
+ * @property {function(Element): string} describeEl A short description for messages:
+ *   `<tag#id> "text"`.
+ * @property {function(Element): Map<Element, string>} tagAll Tags every element that gets a
+ *   ref (the refs `resolve` knows from then on); element -> ref, in document order.
+ * @property {function(string): {el: Element, retagged: boolean}} resolve The element of a ref;
+ *   STALE_REF or BAD_ARGS refusals.
+ * @property {function(Element, Map<Element, string>=): string} refFor A ref for any element,
+ *   tagged or not.
+ * @property {function(Element): boolean} visible Rendered and not hidden by CSS.
+ * @property {function(Element, boolean=, number=): Promise<{x: number, y: number}>} actionable
+ *   Waits until the element is visible, enabled, stable and (for pointer actions) uncovered;
+ *   the point to act at, or a NOT_ACTIONABLE refusal.
+ * @property {function(Element, Node): boolean} within Whether the node is the element or inside
+ *   it, through shadow roots.
+ * @property {function(number, number): ?Element} hitAt The element at a viewport point, through
+ *   open shadow roots.
+ * @property {function(Element, string): void} setNativeValue Sets `value` through the
+ *   prototype's setter, so frameworks that track the field see it.
+ * @property {function(Element, string, object=): boolean} fire Dispatches an input, change or
+ *   other event as an edit makes it.
+ * @property {function(Element, string, string, ?string, string=, boolean=): string} [describeLine]
+ *   One element as a snapshot line (snapshot.js; find.js uses it).
+ * @property {function(): function(): Promise<?{url: string, sameDocument: boolean}>} [watchNavigate]
+ *   Notes the navigation an action starts (actions.js; keys.js uses it).
+ * @property {function(Element): ?string} [kindOf] The kind of form field (form.js).
+ */
+
+(() => {
+  if (globalThis.__tabpilot) return;
+
+  const MAX_NODES = 5000; // elements described in one snapshot
+  const NAME_MAX = 80;
+
+  class Refusal extends Error {
+    constructor(code, message) {
+      super(message);
+      this.code = code;
+    }
+  }
+
+  const squash = (s) => (s || '').replace(/\s+/g, ' ').trim();
+  const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
+
+  // Visits elements in document order, into open shadow roots; bounded by MAX_NODES.
+  function walkElements(root, visit) {
+    const stack = [root];
+    let count = 0;
+    while (stack.length && count < MAX_NODES * 4) {
+      const node = stack.pop();
+      if (node.nodeType === 1) {
+        visit(node);
+        count++;
+        if (node.shadowRoot) stack.push(...Array.from(node.shadowRoot.children).reverse());
+      }
+      const kids = node.children || [];
+      for (let i = kids.length - 1; i >= 0; i--) stack.push(kids[i]);
+    }
+  }
+
+  // In a background tab (the agent's) Chrome runs a page's timers at most once a second, so a
+  // 16 ms wait would take up to a second. The service worker's timers are not held back: a sleep
+  // is a message it answers when the time is up.
+  const sleep = (ms) => chrome.runtime.sendMessage({ type: 'sleep', ms });
+
+  const ops = {};
+
+  // The bag; the other kit files add the rest of its fields (see Tabpilot above).
+  const T = {
+    ops,
+    MAX_NODES,
+    NAME_MAX,
+    Refusal,
+    squash,
+    cut,
+    walkElements,
+    sleep,
+    async run(op, args) {
+      const fn = ops[op];
+      if (!fn) return { error: { code: 'BAD_ARGS', message: `no page operation ${op}` } };
+      try {
+        return { value: await fn(args || {}) };
+      } catch (e) {
+        if (e instanceof Refusal) return { error: { code: e.code, message: e.message } };
+        return { error: { code: 'INTERNAL', message: `page script: ${e?.message || e}`, outcome: 'failed' } };
+      }
+    },
+  };
+  globalThis.__tabpilot = T;
+})();

@@ -1,0 +1,106 @@
+// Page script (kit): refs. Every element a snapshot would list is tagged with a ref derived from
+// what it is; a ref is resolved back to its element, re-tagging the document once when the
+// element was re-rendered.
+(() => {
+  const T = globalThis.__tabpilot;
+  if (T.tagAll) return;
+  const { Refusal, squash, cut, walkElements, role, name, labelledBy, INTERACTIVE } = T;
+
+  // A ref is a hash of what the element is (tag, id, name, type, role, label, own text), not
+  // where it is, so a re-render of the same elements yields the same refs.
+  function identity(el) {
+    // What a person types into an editable element is its value, not what it is: leave it out,
+    // so the ref stays put as it is filled.
+    const editable = el.isContentEditable;
+    const own = editable
+      ? ''
+      : Array.from(el.childNodes)
+          .filter((n) => n.nodeType === 3)
+          .map((n) => n.textContent)
+          .join(' ');
+    const label = editable ? squash(el.getAttribute('aria-label')) || squash(labelledBy(el)) : name(el);
+    return [
+      el.localName,
+      el.id,
+      el.getAttribute('name'),
+      el.getAttribute('type'),
+      role(el),
+      label,
+      cut(squash(own), 40),
+    ].join('\u0001');
+  }
+
+  function hash(text) {
+    let h = 0x811c9dc5;
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+    return 'e' + h.toString(36).padStart(7, '0').slice(-4);
+  }
+
+  let refs = new Map(); // ref -> WeakRef(element), from the last tagging of this document
+
+  // Tags every element that would get a ref, in document order; twins get `.2`, `.3`, ...
+  function tagAll(root) {
+    const seen = new Map();
+    const fresh = new Map();
+    const order = [];
+    walkElements(root, (el) => {
+      if (!refable(el)) return;
+      const base = hash(identity(el));
+      const n = (seen.get(base) || 0) + 1;
+      seen.set(base, n);
+      const ref = n === 1 ? base : `${base}.${n}`;
+      fresh.set(ref, new WeakRef(el));
+      order.push([el, ref]);
+    });
+    refs = fresh;
+    return new Map(order);
+  }
+
+  function refable(el) {
+    const r = role(el);
+    return (r && INTERACTIVE.has(r)) || el.hasAttribute('onclick') || (el.tabIndex >= 0 && el.hasAttribute('tabindex'));
+  }
+
+  // Refs for elements a snapshot does not tag (a paragraph found by text, say): the same kind of
+  // hash, over an identity marked apart so it never meets a tagged element's, numbered among
+  // same-tag elements in document order.
+  const extras = new Map(); // ref -> WeakRef(element)
+  const plainBase = (el) => hash(identity(el) + '\u0002');
+
+  function plainTwins(base, tag) {
+    return Array.from(document.getElementsByTagName(tag)).filter((o) => !refable(o) && plainBase(o) === base);
+  }
+
+  function refFor(el, tags) {
+    const tagged = tags?.get(el);
+    if (tagged) return tagged;
+    if (refable(el)) return tagAll(document.documentElement).get(el);
+    const base = plainBase(el);
+    const n = plainTwins(base, el.localName).indexOf(el) + 1 || 1;
+    const ref = n === 1 ? base : `${base}.${n}`;
+    extras.set(ref, new WeakRef(el));
+    return ref;
+  }
+
+  // Finds the element for a ref; when the node was replaced, tags the document afresh once.
+  function resolve(ref) {
+    if (typeof ref !== 'string' || !/^e[0-9a-z]{4}(\.\d+)?$/.test(ref)) {
+      throw new Refusal('BAD_ARGS', `ref ${JSON.stringify(ref)} is not a ref from a snapshot (like e7k2f)`);
+    }
+    const known = refs.get(ref)?.deref() || extras.get(ref)?.deref();
+    if (known && known.isConnected) return { el: known, retagged: false };
+    tagAll(document.documentElement);
+    let el = refs.get(ref)?.deref();
+    if (!el && known) {
+      const [base, n] = ref.split('.');
+      el = plainTwins(base, known.localName)[(Number(n) || 1) - 1];
+    }
+    if (el) return { el, retagged: !!known };
+    throw new Refusal('STALE_REF', `ref ${ref} matches nothing on the page now`);
+  }
+
+  Object.assign(T, { tagAll, resolve, refFor });
+})();
