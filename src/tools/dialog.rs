@@ -68,6 +68,9 @@ struct Dialog {
     /// What happened to it (a recent one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     action: Option<String>,
+    /// What the page got back: a confirm's true or false, a prompt's text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    answer: Option<serde_json::Value>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     url: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]

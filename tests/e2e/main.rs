@@ -14,3 +14,4 @@ mod mcp;
 mod pages;
 mod pairing;
 mod relay;
+mod schemas;

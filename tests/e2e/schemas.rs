@@ -1,0 +1,176 @@
+//! Every tool's `structuredContent`, from a real call in a real browser, validates against its
+//! own output schema: the one clients see in tools/list, and the full one derived from the
+//! tool's output type. The tour calls every tool the server lists, so a new tool joins it or
+//! fails this test.
+
+use std::collections::BTreeSet;
+use std::path::PathBuf;
+
+use serde_json::{Value, json};
+
+use crate::harness::{Mcp, ref_of, shared};
+
+/// A project with a skill and a registered command, for the context tools.
+fn project() -> (PathBuf, PathBuf) {
+    let root = std::env::temp_dir().join(format!("tabpilot-e2e-schemas-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&root);
+    let (repo, home) = (root.join("repo"), root.join("home"));
+    for dir in [
+        repo.join(".git"),
+        repo.join(".agents/skills/notes"),
+        home.clone(),
+    ] {
+        std::fs::create_dir_all(dir).unwrap();
+    }
+    std::fs::write(repo.join("AGENTS.md"), "Run the tests before pushing.").unwrap();
+    std::fs::write(
+        repo.join(".agents/skills/notes/SKILL.md"),
+        "---\nname: release-notes\ndescription: Write the release notes for a version\n---\nSteps.",
+    )
+    .unwrap();
+    std::fs::create_dir_all(repo.join(".tabpilot")).unwrap();
+    std::fs::write(
+        repo.join(".tabpilot/agent.json"),
+        r#"{"version": 1, "commands": {"hello": {"description": "say hello", "argv": ["echo", "hello"]}}}"#,
+    )
+    .unwrap();
+    (repo, home)
+}
+
+/// Calls tools and checks each answer against the schemas.
+struct Tour {
+    agent: Mcp,
+    advertised: Vec<(String, Value)>,
+    called: BTreeSet<String>,
+}
+
+impl Tour {
+    fn call(&mut self, tool: &str, args: Value) -> (String, Value) {
+        let (said, data) = self.agent.ok(tool, args);
+        let advertised = &self
+            .advertised
+            .iter()
+            .find(|(name, _)| name == tool)
+            .unwrap_or_else(|| panic!("{tool} is not in tools/list"))
+            .1;
+        let derived = &tabpilot::tools::registry::get(tool)
+            .expect("the library has the tool")
+            .spec
+            .output_schema;
+        for (which, schema) in [("advertised", advertised), ("derived", derived)] {
+            let validator = jsonschema::validator_for(schema)
+                .unwrap_or_else(|e| panic!("{tool}'s {which} output schema does not compile: {e}"));
+            let errors: Vec<String> = validator
+                .iter_errors(&data)
+                .map(|e| e.to_string())
+                .collect();
+            assert!(
+                errors.is_empty(),
+                "{tool}'s structuredContent breaks its {which} output schema: {errors:?}\n{data}\n{schema}"
+            );
+        }
+        self.called.insert(tool.to_string());
+        (said, data)
+    }
+}
+
+#[test]
+fn every_tools_structured_content_validates_against_its_output_schema() {
+    let s = shared();
+    let (repo, home) = project();
+    let mut agent = Mcp::start_in(&s.env, &repo, &home);
+    let list = agent.request("tools/list", json!({}));
+    let advertised: Vec<(String, Value)> = list["result"]["tools"]
+        .as_array()
+        .expect("tools/list lists tools")
+        .iter()
+        .map(|t| {
+            (
+                t["name"].as_str().unwrap().to_string(),
+                t["outputSchema"].clone(),
+            )
+        })
+        .collect();
+    let mut tour = Tour {
+        agent,
+        advertised,
+        called: BTreeSet::new(),
+    };
+
+    tour.call("browser_status", json!({}));
+    let (snap, _) = tour.call("browser_navigate", json!({"url": s.a("basic.html")}));
+    let (_, data) = tour.call("browser_snapshot", json!({}));
+    assert!(data["snapshot"].is_string());
+    tour.call("browser_read_page", json!({}));
+    tour.call("browser_find", json!({"role": "button", "max": 3}));
+    tour.call("browser_get_html", json!({"maxChars": 300}));
+    let press = ref_of(&snap, "button", "Press me");
+    tour.call("browser_hover", json!({"ref": press}));
+    tour.call(
+        "browser_click",
+        json!({"ref": press, "include": "snapshot"}),
+    );
+    tour.call("browser_wait_for", json!({"text": "Pressed 1"}));
+    tour.call("browser_wait", json!({"time": 1}));
+    let search = ref_of(&snap, "textbox", "Search");
+    tour.call("browser_type", json!({"ref": search, "text": "tabpilot"}));
+    tour.call("browser_clear", json!({"ref": search}));
+    tour.call("browser_press_key", json!({"key": "a"}));
+    tour.call("browser_scroll", json!({"direction": "down"}));
+    tour.call("browser_screenshot", json!({}));
+    tour.call("browser_handle_dialog", json!({"action": "dismiss"}));
+    tour.call("browser_handle_dialog", json!({}));
+
+    let (snap, _) = tour.call("browser_navigate", json!({"url": s.a("fields.html")}));
+    let name = ref_of(&snap, "textbox", "Name");
+    tour.call(
+        "browser_fill_form",
+        json!({"fields": [{"ref": name, "value": "Ada"}]}),
+    );
+    let toppings = ref_of(&snap, "listbox", "Toppings");
+    tour.call(
+        "browser_select_option",
+        json!({"ref": toppings, "values": ["Egg"]}),
+    );
+
+    let (snap, _) = tour.call("browser_navigate", json!({"url": s.a("drag.html")}));
+    let (card, done) = (
+        ref_of(&snap, "button", "Task card"),
+        ref_of(&snap, "button", "Done"),
+    );
+    tour.call("browser_drag", json!({"startRef": card, "endRef": done}));
+
+    let (snap, _) = tour.call("browser_navigate", json!({"url": s.a("upload.html")}));
+    let file = std::env::temp_dir().join(format!("tabpilot-schemas-{}.txt", std::process::id()));
+    std::fs::write(&file, "hello").unwrap();
+    let avatar = ref_of(&snap, "button", "Avatar");
+    tour.call(
+        "browser_upload_file",
+        json!({"ref": avatar, "paths": [file.display().to_string()]}),
+    );
+    tour.call("browser_go_back", json!({}));
+    tour.call("browser_go_forward", json!({}));
+
+    let (_, opened) = tour.call("browser_new_tab", json!({"url": "about:blank"}));
+    let tab = opened["tabId"].clone();
+    tour.call("browser_list_tabs", json!({}));
+    tour.call("browser_select_tab", json!({"tabId": tab}));
+    tour.call("browser_close_tab", json!({"tabId": tab}));
+
+    let (_, boot) = tour.call("session_bootstrap", json!({}));
+    tour.call("agent_context", json!({}));
+    tour.call(
+        "resolve_task_capabilities",
+        json!({"task": "write the release notes for version 2", "knownRefreshFingerprint": boot["refresh_fingerprint"]}),
+    );
+    tour.call("list_local_skills", json!({"query": "release"}));
+    tour.call("load_local_skill", json!({"skill": "release-notes"}));
+    tour.call("list_local_commands", json!({}));
+    let (said, _) = tour.call("run_local_command", json!({"name": "hello"}));
+    assert!(said.contains("hello"), "{said}");
+
+    let listed: BTreeSet<String> = tour.advertised.iter().map(|(n, _)| n.clone()).collect();
+    let missed: Vec<&String> = listed.difference(&tour.called).collect();
+    assert!(missed.is_empty(), "the tour never called {missed:?}");
+    let _ = std::fs::remove_file(file);
+}
