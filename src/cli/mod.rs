@@ -65,8 +65,10 @@ enum ExtensionCommand {
 }
 
 fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("TABPILOT_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let filter = crate::settings::Setting::Log
+        .get()
+        .and_then(|dirs| tracing_subscriber::EnvFilter::try_new(dirs).ok())
+        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

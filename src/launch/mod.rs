@@ -8,6 +8,7 @@ use include_dir::{Dir, include_dir};
 use serde_json::json;
 
 use crate::error::{Code, ToolError};
+use crate::settings::Setting;
 use crate::{protocol, state};
 
 /// The extension, packaged into the binary.
@@ -18,14 +19,14 @@ const CANDIDATES: &[&str] = &["chromium", "chromium-browser", "google-chrome-for
 
 /// `TABPILOT_BROWSER`, else the first of chromium, chromium-browser, google-chrome-for-testing on PATH.
 pub fn find_chromium() -> Result<PathBuf, ToolError> {
-    if let Some(path) = std::env::var_os("TABPILOT_BROWSER") {
+    if let Some(path) = Setting::Browser.get_os() {
         let path = PathBuf::from(path);
         return if path.is_file() {
             Ok(path)
         } else {
             Err(ToolError::refused(
                 Code::NoBrowser,
-                format!("TABPILOT_BROWSER={} is not a file", path.display()),
+                format!("{}={} is not a file", Setting::Browser, path.display()),
             ))
         };
     }
@@ -40,10 +41,13 @@ pub fn find_chromium() -> Result<PathBuf, ToolError> {
     }
     Err(ToolError::refused(
         Code::NoBrowser,
-        "no Chromium found (looked for chromium, chromium-browser, google-chrome-for-testing on \
-         PATH). Install one, e.g. `sudo apt-get install chromium` on Debian or Ubuntu, or set \
-         TABPILOT_BROWSER to its path. Branded Google Chrome ignores --load-extension; use your \
-         own Chrome with `tabpilot extension path` and `tabpilot pair` instead",
+        format!(
+            "no Chromium found (looked for chromium, chromium-browser, google-chrome-for-testing \
+             on PATH). Install one, e.g. `sudo apt-get install chromium` on Debian or Ubuntu, or \
+             set {} to its path. Branded Google Chrome ignores --load-extension; use your own \
+             Chrome with `tabpilot extension path` and `tabpilot pair` instead",
+            Setting::Browser
+        ),
     ))
 }
 

@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Code, Outcome, ToolError};
+use crate::settings::Setting;
 
 pub const PROTOCOL_VERSION: u32 = 1;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -37,14 +38,19 @@ pub mod close {
 
 /// The relay's port range: `TABPILOT_PORTS` ("47311-47315" or one port), else the default.
 pub fn port_range() -> Result<RangeInclusive<u16>, String> {
-    match std::env::var("TABPILOT_PORTS") {
-        Ok(text) => parse_ports(&text),
-        Err(_) => Ok(DEFAULT_PORTS),
+    match Setting::Ports.get() {
+        Some(text) => parse_ports(&text),
+        None => Ok(DEFAULT_PORTS),
     }
 }
 
 fn parse_ports(text: &str) -> Result<RangeInclusive<u16>, String> {
-    let bad = || format!("TABPILOT_PORTS={text:?} is not a port or a range like 47311-47315");
+    let bad = || {
+        format!(
+            "{}={text:?} is not a port or a range like 47311-47315",
+            Setting::Ports
+        )
+    };
     let (a, b) = match text.trim().split_once('-') {
         Some((a, b)) => (a.trim(), b.trim()),
         None => (text.trim(), text.trim()),
