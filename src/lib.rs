@@ -3,6 +3,7 @@
 pub mod cli; // the command line: long-running commands, setup, and every tool
 pub mod context; // the project's own instructions, skills and registered commands
 pub mod error; // the closed set of error codes and outcomes
+pub mod extension; // the packaged extension: its files, manifest and id, written out
 pub mod launch; // find and start a Chromium with the embedded extension
 pub mod link; // a controller's connection to the relay
 pub mod mcp; // the MCP server over rmcp

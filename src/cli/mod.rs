@@ -145,7 +145,7 @@ async fn launch_cmd(headless: bool, isolated: bool) -> anyhow::Result<ExitCode> 
 
 fn extension_path() -> anyhow::Result<ExitCode> {
     let dir = crate::state::state_dir().join("extension");
-    launch::write_extension(&dir, None)?;
+    crate::extension::write(&dir, None)?;
     println!("{}", dir.display());
     eprintln!(
         "Load it in chrome://extensions (Developer mode, Load unpacked), then run `tabpilot pair`."

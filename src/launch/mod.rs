@@ -4,16 +4,11 @@
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 
-use include_dir::{Dir, include_dir};
 use serde_json::json;
 
 use crate::error::{Code, ToolError};
 use crate::settings::Setting;
-use crate::{protocol, state};
-
-/// The extension, packaged into the binary.
-pub static EXTENSION: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/extension");
-pub const MANIFEST: &str = include_str!("../../extension/manifest.json");
+use crate::{extension, protocol, state};
 
 const CANDIDATES: &[&str] = &["chromium", "chromium-browser", "google-chrome-for-testing"];
 
@@ -49,31 +44,6 @@ pub fn find_chromium() -> Result<PathBuf, ToolError> {
             Setting::Browser
         ),
     ))
-}
-
-/// Writes the extension's files into `dir`. With `managed`, also the pairing the extension reads
-/// at startup (owner-only, like everything under the state dir).
-pub fn write_extension(dir: &Path, managed: Option<&serde_json::Value>) -> std::io::Result<()> {
-    state::ensure_private_dir(dir)?;
-    write_dir(&EXTENSION, dir)?;
-    if let Some(cfg) = managed {
-        state::write_private(&dir.join("managed.json"), cfg.to_string().as_bytes())?;
-    }
-    Ok(())
-}
-
-fn write_dir(src: &Dir<'_>, dest: &Path) -> std::io::Result<()> {
-    for file in src.files() {
-        let path = dest.join(file.path());
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::write(path, file.contents())?;
-    }
-    for sub in src.dirs() {
-        write_dir(sub, dest)?;
-    }
-    Ok(())
 }
 
 #[derive(Clone, Debug, Default)]
@@ -184,7 +154,7 @@ pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
         "label": label,
         "profile": if opts.isolated { "isolated" } else { "managed" },
     });
-    write_extension(&ext_dir, Some(&managed)).map_err(io)?;
+    extension::write(&ext_dir, Some(&managed)).map_err(io)?;
 
     let mut cmd = chromium_command(
         &exe,

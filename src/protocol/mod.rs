@@ -62,22 +62,6 @@ fn parse_ports(text: &str) -> Result<RangeInclusive<u16>, String> {
     Ok(a..=b)
 }
 
-/// The identity of our extension, derived from the manifest's fixed `key`.
-pub fn extension_id() -> String {
-    use base64::Engine;
-    use sha2::Digest;
-    let manifest: Value = serde_json::from_str(crate::launch::MANIFEST).expect("manifest is JSON");
-    let key = manifest["key"].as_str().expect("manifest has a key");
-    let der = base64::engine::general_purpose::STANDARD
-        .decode(key)
-        .expect("manifest key is base64");
-    let digest = sha2::Sha256::digest(der);
-    hex::encode(&digest[..16])
-        .chars()
-        .map(|c| (b'a' + c.to_digit(16).unwrap() as u8) as char)
-        .collect()
-}
-
 /// Who a peer is, sent in its `hello`.
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
@@ -250,11 +234,6 @@ mod tests {
         assert!(parse_ports("x").is_err());
         assert!(parse_ports("47402-47400").is_err());
         assert!(parse_ports("1000-9000").is_err());
-    }
-
-    #[test]
-    fn extension_id_matches_the_manifest_key() {
-        assert_eq!(extension_id(), "cgfgpocccpkmlomijbladnekndgfclkg");
     }
 
     #[test]

@@ -88,7 +88,7 @@ async fn browser_endpoint(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let expected = format!("chrome-extension://{}", protocol::extension_id());
+    let expected = format!("chrome-extension://{}", crate::extension::id());
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
     if origin != Some(expected.as_str()) {
         tracing::warn!(%addr, "refused a /browser peer from a foreign origin");
