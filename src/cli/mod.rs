@@ -132,13 +132,11 @@ async fn launch_cmd(headless: bool, isolated: bool) -> anyhow::Result<ExitCode> 
         isolated,
         tied_to_us: false,
     };
-    let browser = launch::launch(&opts)?;
-    let label = browser.label.clone();
-    let id =
-        launch::wait_joined(session.link(), &label, std::time::Duration::from_secs(30)).await?;
+    let browser = launch::start(&opts, session.link(), std::time::Duration::from_secs(30)).await?;
     println!(
-        "Chromium (pid {}) joined the relay as browser {id}; it runs until you close it",
-        browser.child.id()
+        "Chromium (pid {}) joined the relay as browser {}; it runs until you close it",
+        browser.child.id(),
+        browser.browser_id
     );
     Ok(ExitCode::SUCCESS)
 }

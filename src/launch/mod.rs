@@ -3,10 +3,12 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
 use serde_json::json;
 
 use crate::error::{Code, ToolError};
+use crate::link::Link;
 use crate::settings::Setting;
 use crate::{extension, protocol, state};
 
@@ -60,6 +62,8 @@ pub struct Launched {
     pub child: Child,
     pub label: String,
     pub profile: PathBuf,
+    /// The id the relay knows it by, set by [`start`] once it has joined (empty from [`launch`]).
+    pub browser_id: String,
     isolated: bool,
 }
 
@@ -68,12 +72,12 @@ impl Launched {
     pub fn close(mut self) {
         // SAFETY: signalling a child we started.
         unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+        let deadline = std::time::Instant::now() + Duration::from_secs(3);
         while std::time::Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
                 break;
             }
-            std::thread::sleep(std::time::Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(50));
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -122,7 +126,35 @@ pub fn chromium_command(
     cmd
 }
 
+/// Starts a managed Chromium as `opts` says, waits up to `wait` for it to join the relay that
+/// `link` talks to, and returns it with its browser id. A browser that does not join in time, or
+/// whose wait is dropped, is closed.
+pub async fn start(
+    opts: &LaunchOptions,
+    link: &Link,
+    wait: Duration,
+) -> Result<Launched, ToolError> {
+    let mut pending = CloseUnlessJoined(Some(launch(opts)?));
+    let label = pending.0.as_ref().expect("just launched").label.clone();
+    let browser_id = wait_joined(link, &label, wait).await?;
+    let mut browser = pending.0.take().expect("still ours");
+    browser.browser_id = browser_id;
+    Ok(browser)
+}
+
+/// Closes a launched browser on drop unless it was taken out: it did not join.
+struct CloseUnlessJoined(Option<Launched>);
+
+impl Drop for CloseUnlessJoined {
+    fn drop(&mut self) {
+        if let Some(browser) = self.0.take() {
+            browser.close();
+        }
+    }
+}
+
 /// Starts Chromium with the extension, paired with the relay of this state dir and port range.
+/// Callers use [`start`]; public only until `tools` moves to it.
 pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
     let exe = find_chromium()?;
     let ports = protocol::port_range().map_err(ToolError::bad_args)?;
@@ -189,16 +221,15 @@ pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
         child,
         label,
         profile,
+        browser_id: String::new(),
         isolated: opts.isolated,
     })
 }
 
-/// Waits until the browser labelled `label` has joined the relay; returns its browserId.
-pub async fn wait_joined(
-    link: &crate::link::Link,
-    label: &str,
-    timeout: std::time::Duration,
-) -> Result<String, ToolError> {
+/// Waits until the browser labelled `label` has joined the relay; returns its browserId. The one
+/// place launching asks the relay anything. Callers use [`start`]; public only until `tools`
+/// moves to it.
+pub async fn wait_joined(link: &Link, label: &str, timeout: Duration) -> Result<String, ToolError> {
     let deadline = std::time::Instant::now() + timeout;
     loop {
         if let Ok((status, _)) = link.call(crate::link::Request::status()).await {
@@ -217,6 +248,6 @@ pub async fn wait_joined(
                 format!("the launched browser did not join the relay within {timeout:?}"),
             ));
         }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }
