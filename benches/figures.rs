@@ -12,7 +12,7 @@ mod browser;
 mod context;
 #[path = "../tests/support/fixtures.rs"]
 mod fixtures;
-#[path = "figures/mcp_client.rs"]
+#[path = "../tests/support/mcp_client.rs"]
 mod mcp_client;
 
 use std::net::{TcpListener, TcpStream as StdTcpStream};
@@ -78,6 +78,17 @@ impl BenchEnv {
             .env_remove("TABPILOT_SESSION")
             .env_remove("RUST_LOG");
         cmd
+    }
+
+    /// `tabpilot ARGS` (an `mcp` command) as the figures run it: stderr discarded, a stray
+    /// non-JSON line reported and skipped, up to 5 s to exit once its stdin closes.
+    fn mcp(&self, args: &[&str]) -> McpClient {
+        let mut cmd = self.command(args);
+        cmd.stderr(Stdio::null());
+        let mut mcp = McpClient::spawn(cmd);
+        mcp.strict = false;
+        mcp.exit_grace = Duration::from_secs(5);
+        mcp
     }
 
     fn secret(&self) -> Vec<u8> {
@@ -371,8 +382,8 @@ fn mcp_startup() {
     let mut tools = Value::Null;
     for _ in 0..RUNS {
         let start = Instant::now();
-        let mut mcp = McpClient::spawn(env.command(&["mcp"]));
-        mcp.initialize();
+        let mut mcp = env.mcp(&["mcp"]);
+        mcp.initialize("tabpilot-figures");
         let list = mcp.request("tools/list", json!({}));
         startup.push(start.elapsed());
         if let Some(kib) = mcp.rss_kib() {

@@ -3,11 +3,13 @@
 pub mod cli; // the command line: long-running commands, setup, and every tool
 pub mod context; // the project's own instructions, skills and registered commands
 pub mod error; // the closed set of error codes and outcomes
+pub mod extension; // the packaged extension: its files, manifest and id, written out
 pub mod launch; // find and start a Chromium with the embedded extension
 pub mod link; // a controller's connection to the relay
 pub mod mcp; // the MCP server over rmcp
 pub mod policy; // checks made before anything is sent: the path sandbox
 pub mod protocol; // wire frames, auth, ports and limits shared by every part
 pub mod relay; // the broker: auth, roster, books of tabs, routing
+pub mod settings; // every TABPILOT_* environment variable: meaning, default, the one way to read it
 pub mod state; // owner-only files under the state dir
 pub mod tools; // every tool: schema, validation, the call, result shaping

@@ -6,9 +6,11 @@ use std::io::{self, Read, Write};
 use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+use crate::settings::Setting;
+
 /// `TABPILOT_STATE_DIR`, else `$XDG_STATE_HOME/tabpilot`, else `~/.local/state/tabpilot`.
 pub fn state_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("TABPILOT_STATE_DIR") {
+    if let Some(dir) = Setting::StateDir.get_os() {
         return PathBuf::from(dir);
     }
     if let Some(dir) = std::env::var_os("XDG_STATE_HOME").filter(|d| !d.is_empty()) {

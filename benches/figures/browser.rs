@@ -45,8 +45,8 @@ pub fn browser_figures() {
     let env = BenchEnv::new("browser");
     let fixtures = crate::fixtures::serve(0);
     let page = |name: &str| format!("{}/{name}", fixtures.a);
-    let mut mcp = McpClient::spawn(env.command(&["mcp", "--launch", "--headless"]));
-    mcp.initialize();
+    let mut mcp = env.mcp(&["mcp", "--launch", "--headless"]);
+    mcp.initialize("tabpilot-figures");
     // The first call that needs a browser launches the managed one.
     let launched = Instant::now();
     ok(&mut mcp, "browser_list_tabs", json!({}));

@@ -7,11 +7,12 @@ use serde_json::{Map, Value, json};
 
 use crate::error::ToolError;
 use crate::protocol::{PeerInfo, RelayOp};
+use crate::settings::Setting;
 use crate::tools::{Session, registry};
 
 /// The session all CLI calls share (`TABPILOT_SESSION` names another).
 pub fn cli_session() -> Result<Session, ToolError> {
-    let session = std::env::var("TABPILOT_SESSION").unwrap_or_else(|_| "cli".into());
+    let session = Setting::Session.get().unwrap_or_else(|| "cli".into());
     let info = PeerInfo {
         name: "tabpilot cli".into(),
         pid: std::process::id(),
@@ -136,8 +137,8 @@ pub async fn pair() -> anyhow::Result<ExitCode> {
     println!(
         "Open this page in the browser you want to pair (the tabpilot extension must be loaded):\n  {url}"
     );
-    // TABPILOT_NO_OPEN: print the page only (scripts, tests, a browser on another screen).
-    let opened = std::env::var_os("TABPILOT_NO_OPEN").is_none()
+    // NoOpen: print the page only (scripts, tests, a browser on another screen).
+    let opened = Setting::NoOpen.get_os().is_none()
         && std::process::Command::new("xdg-open")
             .arg(&url)
             .stdout(std::process::Stdio::null())

@@ -50,19 +50,18 @@ pub async fn run() -> anyhow::Result<ExitCode> {
         isolated: true,
         tied_to_us: true,
     };
-    let browser = launch::launch(&opts)?;
-    println!(
-        "started a headless Chromium (pid {}) with the tabpilot extension",
-        browser.child.id()
-    );
     let outcome = async {
-        let id =
-            launch::wait_joined(session.link(), &browser.label, Duration::from_secs(30)).await?;
-        session.pin_browser(id);
-        tour(&session, &url).await
+        let browser = launch::start(&opts, session.link(), Duration::from_secs(30)).await?;
+        println!(
+            "started a headless Chromium (pid {}) with the tabpilot extension",
+            browser.child.id()
+        );
+        session.pin_browser(browser.browser_id.clone());
+        let toured = tour(&session, &url).await;
+        browser.close();
+        toured
     }
     .await;
-    browser.close();
     match outcome {
         Ok(()) => {
             println!("\nDone. Every step above was one tool call, the same an MCP agent makes.");

@@ -65,8 +65,10 @@ enum ExtensionCommand {
 }
 
 fn init_logging() {
-    let filter = tracing_subscriber::EnvFilter::try_from_env("TABPILOT_LOG")
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("warn"));
+    let filter = crate::settings::Setting::Log
+        .get()
+        .and_then(|dirs| tracing_subscriber::EnvFilter::try_new(dirs).ok())
+        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -130,20 +132,18 @@ async fn launch_cmd(headless: bool, isolated: bool) -> anyhow::Result<ExitCode> 
         isolated,
         tied_to_us: false,
     };
-    let browser = launch::launch(&opts)?;
-    let label = browser.label.clone();
-    let id =
-        launch::wait_joined(session.link(), &label, std::time::Duration::from_secs(30)).await?;
+    let browser = launch::start(&opts, session.link(), std::time::Duration::from_secs(30)).await?;
     println!(
-        "Chromium (pid {}) joined the relay as browser {id}; it runs until you close it",
-        browser.child.id()
+        "Chromium (pid {}) joined the relay as browser {}; it runs until you close it",
+        browser.child.id(),
+        browser.browser_id
     );
     Ok(ExitCode::SUCCESS)
 }
 
 fn extension_path() -> anyhow::Result<ExitCode> {
     let dir = crate::state::state_dir().join("extension");
-    launch::write_extension(&dir, None)?;
+    crate::extension::write(&dir, None)?;
     println!("{}", dir.display());
     eprintln!(
         "Load it in chrome://extensions (Developer mode, Load unpacked), then run `tabpilot pair`."

@@ -56,7 +56,10 @@ impl ContextEnv {
         let cwd = std::env::current_dir().unwrap_or_else(|_| home.clone());
         ContextEnv {
             codex_home: var("CODEX_HOME"),
-            workspace: var("TABPILOT_WORKSPACE"),
+            workspace: crate::settings::Setting::Workspace
+                .get_os()
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from),
             home,
             cwd,
         }

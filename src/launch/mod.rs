@@ -3,29 +3,27 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::time::Duration;
 
-use include_dir::{Dir, include_dir};
 use serde_json::json;
 
 use crate::error::{Code, ToolError};
-use crate::{protocol, state};
-
-/// The extension, packaged into the binary.
-pub static EXTENSION: Dir<'static> = include_dir!("$CARGO_MANIFEST_DIR/extension");
-pub const MANIFEST: &str = include_str!("../../extension/manifest.json");
+use crate::link::Link;
+use crate::settings::Setting;
+use crate::{extension, protocol, state};
 
 const CANDIDATES: &[&str] = &["chromium", "chromium-browser", "google-chrome-for-testing"];
 
 /// `TABPILOT_BROWSER`, else the first of chromium, chromium-browser, google-chrome-for-testing on PATH.
 pub fn find_chromium() -> Result<PathBuf, ToolError> {
-    if let Some(path) = std::env::var_os("TABPILOT_BROWSER") {
+    if let Some(path) = Setting::Browser.get_os() {
         let path = PathBuf::from(path);
         return if path.is_file() {
             Ok(path)
         } else {
             Err(ToolError::refused(
                 Code::NoBrowser,
-                format!("TABPILOT_BROWSER={} is not a file", path.display()),
+                format!("{}={} is not a file", Setting::Browser, path.display()),
             ))
         };
     }
@@ -40,36 +38,14 @@ pub fn find_chromium() -> Result<PathBuf, ToolError> {
     }
     Err(ToolError::refused(
         Code::NoBrowser,
-        "no Chromium found (looked for chromium, chromium-browser, google-chrome-for-testing on \
-         PATH). Install one, e.g. `sudo apt-get install chromium` on Debian or Ubuntu, or set \
-         TABPILOT_BROWSER to its path. Branded Google Chrome ignores --load-extension; use your \
-         own Chrome with `tabpilot extension path` and `tabpilot pair` instead",
+        format!(
+            "no Chromium found (looked for chromium, chromium-browser, google-chrome-for-testing \
+             on PATH). Install one, e.g. `sudo apt-get install chromium` on Debian or Ubuntu, or \
+             set {} to its path. Branded Google Chrome ignores --load-extension; use your own \
+             Chrome with `tabpilot extension path` and `tabpilot pair` instead",
+            Setting::Browser
+        ),
     ))
-}
-
-/// Writes the extension's files into `dir`. With `managed`, also the pairing the extension reads
-/// at startup (owner-only, like everything under the state dir).
-pub fn write_extension(dir: &Path, managed: Option<&serde_json::Value>) -> std::io::Result<()> {
-    state::ensure_private_dir(dir)?;
-    write_dir(&EXTENSION, dir)?;
-    if let Some(cfg) = managed {
-        state::write_private(&dir.join("managed.json"), cfg.to_string().as_bytes())?;
-    }
-    Ok(())
-}
-
-fn write_dir(src: &Dir<'_>, dest: &Path) -> std::io::Result<()> {
-    for file in src.files() {
-        let path = dest.join(file.path());
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent)?;
-        }
-        std::fs::write(path, file.contents())?;
-    }
-    for sub in src.dirs() {
-        write_dir(sub, dest)?;
-    }
-    Ok(())
 }
 
 #[derive(Clone, Debug, Default)]
@@ -86,6 +62,8 @@ pub struct Launched {
     pub child: Child,
     pub label: String,
     pub profile: PathBuf,
+    /// The id the relay knows it by, set by [`start`] once it has joined (empty from [`launch`]).
+    pub browser_id: String,
     isolated: bool,
 }
 
@@ -94,12 +72,12 @@ impl Launched {
     pub fn close(mut self) {
         // SAFETY: signalling a child we started.
         unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
-        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(3);
+        let deadline = std::time::Instant::now() + Duration::from_secs(3);
         while std::time::Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
                 break;
             }
-            std::thread::sleep(std::time::Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(50));
         }
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -148,8 +126,36 @@ pub fn chromium_command(
     cmd
 }
 
+/// Starts a managed Chromium as `opts` says, waits up to `wait` for it to join the relay that
+/// `link` talks to, and returns it with its browser id. A browser that does not join in time, or
+/// whose wait is dropped, is closed.
+pub async fn start(
+    opts: &LaunchOptions,
+    link: &Link,
+    wait: Duration,
+) -> Result<Launched, ToolError> {
+    let mut pending = CloseUnlessJoined(Some(launch(opts)?));
+    let label = pending.0.as_ref().expect("just launched").label.clone();
+    let browser_id = wait_joined(link, &label, wait).await?;
+    let mut browser = pending.0.take().expect("still ours");
+    browser.browser_id = browser_id;
+    Ok(browser)
+}
+
+/// Closes a launched browser on drop unless it was taken out: it did not join.
+struct CloseUnlessJoined(Option<Launched>);
+
+impl Drop for CloseUnlessJoined {
+    fn drop(&mut self) {
+        if let Some(browser) = self.0.take() {
+            browser.close();
+        }
+    }
+}
+
 /// Starts Chromium with the extension, paired with the relay of this state dir and port range.
-pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
+/// Callers use [`start`]; public only until `tools` moves to it.
+fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
     let exe = find_chromium()?;
     let ports = protocol::port_range().map_err(ToolError::bad_args)?;
     let secret = state::secret().map_err(|e| {
@@ -180,7 +186,7 @@ pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
         "label": label,
         "profile": if opts.isolated { "isolated" } else { "managed" },
     });
-    write_extension(&ext_dir, Some(&managed)).map_err(io)?;
+    extension::write(&ext_dir, Some(&managed)).map_err(io)?;
 
     let mut cmd = chromium_command(
         &exe,
@@ -215,16 +221,15 @@ pub fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
         child,
         label,
         profile,
+        browser_id: String::new(),
         isolated: opts.isolated,
     })
 }
 
-/// Waits until the browser labelled `label` has joined the relay; returns its browserId.
-pub async fn wait_joined(
-    link: &crate::link::Link,
-    label: &str,
-    timeout: std::time::Duration,
-) -> Result<String, ToolError> {
+/// Waits until the browser labelled `label` has joined the relay; returns its browserId. The one
+/// place launching asks the relay anything. Callers use [`start`]; public only until `tools`
+/// moves to it.
+async fn wait_joined(link: &Link, label: &str, timeout: Duration) -> Result<String, ToolError> {
     let deadline = std::time::Instant::now() + timeout;
     loop {
         if let Ok(reply) = link.ask(crate::protocol::RelayOp::Status).await {
@@ -244,6 +249,6 @@ pub async fn wait_joined(
                 format!("the launched browser did not join the relay within {timeout:?}"),
             ));
         }
-        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }

@@ -273,9 +273,10 @@ impl Link {
                 return Err("the relay could not prove it holds our secret".into());
             }
             _ => {
-                return Err(
-                    "the relay refused our proof (is TABPILOT_STATE_DIR the relay's?)".into(),
-                );
+                return Err(format!(
+                    "the relay refused our proof (is {} the relay's?)",
+                    crate::settings::Setting::StateDir
+                ));
             }
         }
         let (tx, mut rx) = mpsc::channel::<Message>(64);

@@ -5,6 +5,7 @@
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Code, ToolError};
+use crate::settings::Setting;
 
 /// The roots a written file must sit under.
 pub fn roots() -> Vec<PathBuf> {
@@ -12,7 +13,7 @@ pub fn roots() -> Vec<PathBuf> {
     if let Ok(cwd) = std::env::current_dir() {
         roots.push(cwd);
     }
-    if let Some(ws) = std::env::var_os("TABPILOT_WORKSPACE") {
+    if let Some(ws) = Setting::Workspace.get_os() {
         roots.push(PathBuf::from(ws));
     }
     roots

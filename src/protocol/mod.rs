@@ -14,6 +14,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use crate::error::{Code, Outcome, ToolError};
+use crate::settings::Setting;
 
 pub const PROTOCOL_VERSION: u32 = 1;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -41,14 +42,19 @@ pub mod close {
 
 /// The relay's port range: `TABPILOT_PORTS` ("47311-47315" or one port), else the default.
 pub fn port_range() -> Result<RangeInclusive<u16>, String> {
-    match std::env::var("TABPILOT_PORTS") {
-        Ok(text) => parse_ports(&text),
-        Err(_) => Ok(DEFAULT_PORTS),
+    match Setting::Ports.get() {
+        Some(text) => parse_ports(&text),
+        None => Ok(DEFAULT_PORTS),
     }
 }
 
 fn parse_ports(text: &str) -> Result<RangeInclusive<u16>, String> {
-    let bad = || format!("TABPILOT_PORTS={text:?} is not a port or a range like 47311-47315");
+    let bad = || {
+        format!(
+            "{}={text:?} is not a port or a range like 47311-47315",
+            Setting::Ports
+        )
+    };
     let (a, b) = match text.trim().split_once('-') {
         Some((a, b)) => (a.trim(), b.trim()),
         None => (text.trim(), text.trim()),
@@ -58,22 +64,6 @@ fn parse_ports(text: &str) -> Result<RangeInclusive<u16>, String> {
         return Err(bad());
     }
     Ok(a..=b)
-}
-
-/// The identity of our extension, derived from the manifest's fixed `key`.
-pub fn extension_id() -> String {
-    use base64::Engine;
-    use sha2::Digest;
-    let manifest: Value = serde_json::from_str(crate::launch::MANIFEST).expect("manifest is JSON");
-    let key = manifest["key"].as_str().expect("manifest has a key");
-    let der = base64::engine::general_purpose::STANDARD
-        .decode(key)
-        .expect("manifest key is base64");
-    let digest = sha2::Sha256::digest(der);
-    hex::encode(&digest[..16])
-        .chars()
-        .map(|c| (b'a' + c.to_digit(16).unwrap() as u8) as char)
-        .collect()
 }
 
 /// Who a peer is, sent in its `hello`.
@@ -326,11 +316,6 @@ mod tests {
         assert!(parse_ports("x").is_err());
         assert!(parse_ports("47402-47400").is_err());
         assert!(parse_ports("1000-9000").is_err());
-    }
-
-    #[test]
-    fn extension_id_matches_the_manifest_key() {
-        assert_eq!(extension_id(), "cgfgpocccpkmlomijbladnekndgfclkg");
     }
 
     #[test]

@@ -108,7 +108,7 @@ mod tests {
     /// The extension's dispatch table, read the way it is written: one op per line, two spaces
     /// in, between `export const OPS = {` and `};`.
     fn extension_ops() -> Vec<String> {
-        let file = crate::launch::EXTENSION
+        let file = crate::extension::FILES
             .get_file("ops.js")
             .and_then(|f| f.contents_utf8())
             .expect("the extension has ops.js");

@@ -18,14 +18,15 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 
 use crate::protocol::{self, Role};
+use crate::settings::Setting;
 use crate::state;
 
 pub use hub::Hub;
 
 /// How long the relay lives after its last peer leaves: `TABPILOT_RELAY_IDLE_MS`, else 5 min.
 fn idle_after() -> Duration {
-    std::env::var("TABPILOT_RELAY_IDLE_MS")
-        .ok()
+    Setting::RelayIdleMs
+        .get()
         .and_then(|v| v.parse().ok())
         .map(Duration::from_millis)
         .unwrap_or(Duration::from_secs(300))
@@ -56,7 +57,10 @@ pub async fn run() -> anyhow::Result<()> {
         }
     }
     let Some((listener, port)) = bound else {
-        anyhow::bail!("no free port in {ports:?}; set TABPILOT_PORTS to a free range");
+        anyhow::bail!(
+            "no free port in {ports:?}; set {} to a free range",
+            Setting::Ports
+        );
     };
     tracing::info!(port, "relay listening on 127.0.0.1");
     let hub = Arc::new(Hub::new(secret, port, (*ports.start(), *ports.end())));
@@ -84,7 +88,7 @@ async fn browser_endpoint(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let expected = format!("chrome-extension://{}", protocol::extension_id());
+    let expected = format!("chrome-extension://{}", crate::extension::id());
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
     if origin != Some(expected.as_str()) {
         tracing::warn!(%addr, "refused a /browser peer from a foreign origin");

@@ -12,7 +12,7 @@ use axum::response::{Html, IntoResponse, Response};
 use serde_json::json;
 
 use super::Hub;
-use crate::protocol::{self, auth};
+use crate::protocol::auth;
 
 const CODE_LIFETIME: Duration = Duration::from_secs(600);
 const MAX_OPEN_CODES: usize = 16;
@@ -83,7 +83,7 @@ pub async fn claim(
     headers: HeaderMap,
     Path(code): Path<String>,
 ) -> Response {
-    let expected = format!("chrome-extension://{}", protocol::extension_id());
+    let expected = format!("chrome-extension://{}", crate::extension::id());
     if headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) != Some(expected.as_str()) {
         return (
             StatusCode::FORBIDDEN,

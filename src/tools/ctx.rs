@@ -140,11 +140,9 @@ impl Ctx {
             .launch_on_demand
             .clone()
             .expect("checked by the caller");
-        let browser = launch::launch(&opts)?;
-        let label = browser.label.clone();
+        let browser = launch::start(&opts, &self.link, Duration::from_secs(30)).await?;
+        self.pin_browser(browser.browser_id.clone());
         *self.launched.lock().unwrap() = Some(browser);
-        let id = launch::wait_joined(&self.link, &label, Duration::from_secs(30)).await?;
-        self.pin_browser(id);
         Ok(())
     }
 

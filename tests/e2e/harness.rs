@@ -1,13 +1,10 @@
 //! What the end-to-end tests share: private relay environments, an MCP client over stdio, the
 //! fixture servers on two loopback origins, and one managed headless Chromium per test binary.
 
-use std::io::{BufRead, BufReader, Write};
 use std::path::{Path, PathBuf};
-use std::process::{Child, ChildStdin, Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicU16, Ordering};
-use std::sync::mpsc::{Receiver, channel};
 use std::sync::{Mutex, OnceLock};
-use std::time::Duration;
 
 use serde_json::{Value, json};
 
@@ -72,20 +69,13 @@ impl Env {
     }
 }
 
-/// An MCP client speaking newline-delimited JSON-RPC to `tabpilot mcp` over stdio.
-pub struct Mcp {
-    pub child: Child,
-    stdin: Option<ChildStdin>,
-    lines: Receiver<Value>,
-    next_id: u64,
-    /// Answers read while waiting for another one.
-    early: Vec<Value>,
-    pub instructions: String,
-}
+/// The MCP client over stdio (tests/support/mcp_client.rs), with the tests' ways to start it
+/// and to call tools that must succeed or fail.
+pub use crate::mcp_client::McpClient as Mcp;
 
 impl Mcp {
     pub fn start(env: &Env, args: &[&str]) -> Mcp {
-        Mcp::spawn(env.command(&[&["mcp"], args].concat()))
+        Mcp::started(env.command(&[&["mcp"], args].concat()))
     }
 
     /// Starts `tabpilot mcp` in `dir` with `home` as its home directory.
@@ -95,92 +85,14 @@ impl Mcp {
             .env("HOME", home)
             .env_remove("CODEX_HOME")
             .env_remove("TABPILOT_WORKSPACE");
-        Mcp::spawn(cmd)
+        Mcp::started(cmd)
     }
 
-    fn spawn(mut cmd: Command) -> Mcp {
-        let mut child = cmd
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
-            .spawn()
-            .expect("tabpilot mcp starts");
-        let stdout = child.stdout.take().unwrap();
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                match serde_json::from_str::<Value>(&line) {
-                    Ok(v) => {
-                        if tx.send(v).is_err() {
-                            break;
-                        }
-                    }
-                    Err(e) => {
-                        panic!("tabpilot mcp wrote a non-JSON line to stdout: {line:?} ({e})")
-                    }
-                }
-            }
-        });
-        let stdin = child.stdin.take();
-        let mut mcp = Mcp {
-            child,
-            stdin,
-            lines,
-            next_id: 1,
-            early: Vec::new(),
-            instructions: String::new(),
-        };
-        let init = mcp.request(
-            "initialize",
-            json!({
-                "protocolVersion": "2025-06-18",
-                "capabilities": {},
-                "clientInfo": {"name": "tabpilot-e2e", "version": "1"}
-            }),
-        );
-        mcp.instructions = init["result"]["instructions"]
-            .as_str()
-            .unwrap_or("")
-            .to_string();
-        mcp.notify("notifications/initialized", json!({}));
+    /// Spawned (stderr inherited) and initialized.
+    fn started(cmd: Command) -> Mcp {
+        let mut mcp = Mcp::spawn(cmd);
+        mcp.initialize("tabpilot-e2e");
         mcp
-    }
-
-    pub fn send(&mut self, msg: Value) {
-        let stdin = self.stdin.as_mut().expect("stdin open");
-        writeln!(stdin, "{msg}").unwrap();
-        stdin.flush().unwrap();
-    }
-
-    pub fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    /// Sends a request and returns the whole response (with `result` or `error`).
-    pub fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        self.response(id)
-    }
-
-    pub fn response(&mut self, id: u64) -> Value {
-        if let Some(i) = self.early.iter().position(|m| m["id"] == json!(id)) {
-            return self.early.remove(i);
-        }
-        loop {
-            let msg = self
-                .lines
-                .recv_timeout(Duration::from_secs(90))
-                .expect("tabpilot mcp answered");
-            if msg["id"] == json!(id) {
-                return msg;
-            }
-            if msg.get("id").is_some() {
-                self.early.push(msg);
-            }
-        }
     }
 
     /// Calls a tool; returns the CallToolResult.
@@ -218,24 +130,6 @@ impl Mcp {
                 .to_string(),
             r,
         )
-    }
-
-    pub fn close_stdin(&mut self) {
-        self.stdin.take();
-    }
-}
-
-impl Drop for Mcp {
-    fn drop(&mut self) {
-        self.stdin.take();
-        for _ in 0..50 {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                return;
-            }
-            std::thread::sleep(Duration::from_millis(20));
-        }
-        let _ = self.child.kill();
-        let _ = self.child.wait();
     }
 }
 

@@ -11,6 +11,8 @@ mod frames;
 mod harness;
 mod interact;
 mod mcp;
+#[path = "../support/mcp_client.rs"]
+mod mcp_client;
 mod pages;
 mod pairing;
 mod relay;

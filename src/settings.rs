@@ -1,0 +1,209 @@
+//! Every `TABPILOT_*` environment variable, with its meaning and default, in one list (as
+//! `error.rs` lists the error codes). Code reads a variable only through [`Setting::get`] or
+//! [`Setting::get_os`]; README's table of settings is checked against this list by a test.
+//!
+//! The list also holds the names the shared contract fixes for settings still to come. Those are
+//! `Use::Reserved`: nothing reads them yet and README does not offer them; whoever makes one work
+//! marks it `Use::InUse` here and adds its row to README.
+
+use std::ffi::OsString;
+
+/// Whether the code reads a setting today.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Use {
+    /// Read by the code and documented in README.
+    InUse,
+    /// Fixed by name in the contract; not read yet.
+    Reserved,
+}
+
+macro_rules! settings {
+    ($( $variant:ident = $name:literal, $use:ident, $meaning:literal, $default:literal; )*) => {
+        /// Every `TABPILOT_*` environment variable tabpilot knows.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Setting { $( $variant, )* }
+
+        impl Setting {
+            pub const ALL: &'static [Setting] = &[$(Setting::$variant),*];
+
+            /// The variable's name, `TABPILOT_...`.
+            pub fn name(self) -> &'static str {
+                match self { $(Setting::$variant => $name,)* }
+            }
+
+            /// Whether the code reads it today.
+            pub fn usage(self) -> Use {
+                match self { $(Setting::$variant => Use::$use,)* }
+            }
+
+            /// One line saying what it sets.
+            pub fn meaning(self) -> &'static str {
+                match self { $(Setting::$variant => $meaning,)* }
+            }
+
+            /// What applies when it is unset, in words (as README shows it).
+            pub fn default_text(self) -> &'static str {
+                match self { $(Setting::$variant => $default,)* }
+            }
+        }
+    };
+}
+
+// Variant = name, use, meaning, default (README's table shows the InUse rows as they are here).
+settings! {
+    Browser = "TABPILOT_BROWSER", InUse, "the Chromium to launch (a path)", "the first of `chromium`, `chromium-browser`, `google-chrome-for-testing` on `PATH`";
+    Ports = "TABPILOT_PORTS", InUse, "the relay's port range on loopback, `FIRST-LAST` or one port", "`47311-47315`";
+    StateDir = "TABPILOT_STATE_DIR", InUse, "the owner-only state directory: relay secret, lock and log, managed profiles", "`$XDG_STATE_HOME/tabpilot`, else `~/.local/state/tabpilot`";
+    RelayIdleMs = "TABPILOT_RELAY_IDLE_MS", InUse, "how long the relay lives after its last peer leaves, in ms", "`300000` (5 minutes)";
+    Session = "TABPILOT_SESSION", InUse, "the session successive CLI commands share, so they drive one tab", "`cli`";
+    Workspace = "TABPILOT_WORKSPACE", InUse, "an extra root for written and uploaded files, and for project context", "none";
+    NoOpen = "TABPILOT_NO_OPEN", InUse, "when set, `tabpilot pair` prints the pairing page and does not open it", "unset: the page opens in the default browser";
+    Log = "TABPILOT_LOG", InUse, "the log filter (`tracing` directives); logs go to stderr", "`warn`";
+    AllowOrigins = "TABPILOT_ALLOW_ORIGINS", Reserved, "reserved: origin policy", "not read yet";
+    DenyOrigins = "TABPILOT_DENY_ORIGINS", Reserved, "reserved: origin policy", "not read yet";
+    SensitiveOrigins = "TABPILOT_SENSITIVE_ORIGINS", Reserved, "reserved: origin policy", "not read yet";
+    ReadOnly = "TABPILOT_READ_ONLY", Reserved, "reserved: read-only policy", "not read yet";
+    NoEval = "TABPILOT_NO_EVAL", Reserved, "reserved: no-eval policy", "not read yet";
+    Audit = "TABPILOT_AUDIT", Reserved, "reserved: the audit log", "not read yet";
+    AuditFile = "TABPILOT_AUDIT_FILE", Reserved, "reserved: the audit log", "not read yet";
+    Tools = "TABPILOT_TOOLS", Reserved, "reserved: the tool profile", "not read yet";
+    Token = "TABPILOT_TOKEN", Reserved, "reserved: the token for HTTP and a remote relay", "not read yet";
+    LeaseTtlMs = "TABPILOT_LEASE_TTL_MS", Reserved, "reserved: tab leases", "not read yet";
+    ConnectWaitMs = "TABPILOT_CONNECT_WAIT_MS", Reserved, "reserved: connecting to the relay", "not read yet";
+    BrowserLabel = "TABPILOT_BROWSER_LABEL", Reserved, "reserved: pins an agent to the browser with this label", "not read yet";
+    Instance = "TABPILOT_INSTANCE", Reserved, "reserved", "not read yet";
+    ChromiumArgs = "TABPILOT_CHROMIUM_ARGS", Reserved, "reserved: extra flags for a launched Chromium", "not read yet";
+    WebmcpTrustedOrigins = "TABPILOT_WEBMCP_TRUSTED_ORIGINS", Reserved, "reserved: WebMCP", "not read yet";
+    WebmcpAsTools = "TABPILOT_WEBMCP_AS_TOOLS", Reserved, "reserved: WebMCP", "not read yet";
+}
+
+impl Setting {
+    /// Its value, when set to valid Unicode (`std::env::var`).
+    pub fn get(self) -> Option<String> {
+        self.check_in_use();
+        std::env::var(self.name()).ok()
+    }
+
+    /// Its value, when set at all (`std::env::var_os`), empty included.
+    pub fn get_os(self) -> Option<OsString> {
+        self.check_in_use();
+        std::env::var_os(self.name())
+    }
+
+    fn check_in_use(self) {
+        debug_assert!(
+            self.usage() == Use::InUse,
+            "{} is reserved by the contract and not read yet: mark it InUse in settings.rs and \
+             add its row to README",
+            self.name()
+        );
+    }
+}
+
+impl std::fmt::Display for Setting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const README: &str = include_str!("../README.md");
+
+    /// README's table row for a setting.
+    fn row(s: Setting) -> String {
+        format!(
+            "| `{}` | {} | {} |",
+            s.name(),
+            s.meaning(),
+            s.default_text()
+        )
+    }
+
+    #[test]
+    fn every_name_is_tabpilot_upper_snake_and_unique() {
+        let mut names: Vec<&str> = Setting::ALL.iter().map(|s| s.name()).collect();
+        for name in &names {
+            let rest = name.strip_prefix("TABPILOT_").expect("TABPILOT_ prefix");
+            assert!(
+                !rest.is_empty()
+                    && rest
+                        .chars()
+                        .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_'),
+                "{name}"
+            );
+        }
+        let count = names.len();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), count, "a name is listed twice");
+    }
+
+    #[test]
+    fn every_name_the_contract_fixes_is_listed() {
+        // The shared contract's list (plus NO_OPEN, which the code reads).
+        for name in [
+            "PORTS",
+            "STATE_DIR",
+            "BROWSER",
+            "WORKSPACE",
+            "SESSION",
+            "LOG",
+            "RELAY_IDLE_MS",
+            "ALLOW_ORIGINS",
+            "DENY_ORIGINS",
+            "SENSITIVE_ORIGINS",
+            "READ_ONLY",
+            "NO_EVAL",
+            "AUDIT",
+            "AUDIT_FILE",
+            "TOOLS",
+            "TOKEN",
+            "LEASE_TTL_MS",
+            "CONNECT_WAIT_MS",
+            "BROWSER_LABEL",
+            "INSTANCE",
+            "CHROMIUM_ARGS",
+            "WEBMCP_TRUSTED_ORIGINS",
+            "WEBMCP_AS_TOOLS",
+            "NO_OPEN",
+        ] {
+            let full = format!("TABPILOT_{name}");
+            assert!(
+                Setting::ALL.iter().any(|s| s.name() == full),
+                "{full} is missing"
+            );
+        }
+    }
+
+    #[test]
+    fn the_default_port_range_is_the_one_the_code_uses() {
+        let ports = crate::protocol::DEFAULT_PORTS;
+        assert_eq!(
+            Setting::Ports.default_text(),
+            format!("`{}-{}`", ports.start(), ports.end())
+        );
+    }
+
+    #[test]
+    fn readme_lists_exactly_the_settings_in_use() {
+        let expected: Vec<String> = Setting::ALL
+            .iter()
+            .filter(|s| s.usage() == Use::InUse)
+            .map(|&s| row(s))
+            .collect();
+        let table: Vec<&str> = README
+            .lines()
+            .filter(|l| l.starts_with("| `TABPILOT_"))
+            .collect();
+        assert_eq!(
+            table,
+            expected,
+            "README's table of settings differs from src/settings.rs; it should read:\n\
+             | variable | meaning | default |\n|---|---|---|\n{}",
+            expected.join("\n")
+        );
+    }
+}
