@@ -3,15 +3,17 @@
 
 mod act;
 mod args;
-mod browser;
 mod capture;
 mod context;
 mod ctx;
 mod dialog;
 mod find;
 mod image;
+mod navigate;
+mod read;
 pub mod registry;
 pub mod spec;
+mod tabs;
 
 use serde_json::Value;
 

@@ -12,7 +12,7 @@ use serde_json::Value;
 use super::args::{AfterAction, output_schema, parse, schema, schema_after};
 use super::ctx::Ctx;
 use super::spec::{Cli, Hints, Out, ToolOutput, ToolSpec};
-use super::{act, browser, capture, context, dialog, find};
+use super::{act, capture, context, dialog, find, navigate, read, tabs};
 use crate::error::ToolError;
 
 /// What a tool says about itself; its schemas come from its types.
@@ -116,7 +116,9 @@ pub fn all() -> &'static [Tool] {
     static ALL: OnceLock<Vec<Tool>> = OnceLock::new();
     ALL.get_or_init(|| {
         [
-            browser::tools(),
+            tabs::tools(),
+            navigate::tools(),
+            read::tools(),
             act::tools(),
             capture::tools(),
             find::tools(),
