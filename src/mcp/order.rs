@@ -26,16 +26,41 @@ where
     let (to_server, server_in) = tokio::io::duplex(PIPE);
     let (server_out, from_server) = tokio::io::duplex(PIPE);
     let (done_tx, done_rx) = mpsc::unbounded_channel::<Value>();
-    tokio::spawn(pump_in(input, to_server, done_rx));
-    tokio::spawn(pump_out(from_server, output, done_tx));
+    let (reply_tx, reply_rx) = mpsc::unbounded_channel::<Value>();
+    tokio::spawn(pump_in(input, to_server, done_rx, reply_tx));
+    tokio::spawn(pump_out(from_server, output, done_tx, reply_rx));
     (server_in, server_out)
 }
 
-fn call_id(line: &str) -> Option<Value> {
-    let msg: Value = serde_json::from_str(line).ok()?;
-    (msg["method"] == "tools/call")
-        .then(|| msg.get("id").cloned())
-        .flatten()
+/// What a client's line is to the shim.
+enum Line {
+    /// A `tools/call`, held back until the one before it has answered.
+    Call(Value),
+    /// Anything else that parses: straight through.
+    Other,
+    /// Not JSON (or nested past serde_json's depth limit): answered here, since rmcp would drop
+    /// it and leave the client waiting.
+    Unparseable,
+    Blank,
+}
+
+fn classify(line: &[u8]) -> Line {
+    if line.iter().all(u8::is_ascii_whitespace) {
+        return Line::Blank;
+    }
+    match serde_json::from_slice::<Value>(line) {
+        Err(_) => Line::Unparseable,
+        Ok(msg) => match msg.get("id") {
+            Some(id) if msg["method"] == "tools/call" => Line::Call(id.clone()),
+            _ => Line::Other,
+        },
+    }
+}
+
+/// JSON-RPC's answer to a line that is not JSON.
+fn parse_error() -> Value {
+    serde_json::json!({"jsonrpc": "2.0", "id": null,
+        "error": {"code": -32700, "message": "Parse error: the line is not valid JSON"}})
 }
 
 /// Reads the client's lines on a task of its own: `read_until` is not cancel-safe, so it must
@@ -68,6 +93,7 @@ async fn pump_in<R: AsyncRead + Unpin + Send + 'static>(
     input: R,
     mut to_server: DuplexStream,
     mut done: mpsc::UnboundedReceiver<Value>,
+    replies: mpsc::UnboundedSender<Value>,
 ) {
     let mut lines = read_lines(input);
     let mut queue: VecDeque<(Value, Vec<u8>)> = VecDeque::new();
@@ -98,9 +124,12 @@ async fn pump_in<R: AsyncRead + Unpin + Send + 'static>(
                     open = false;
                     queue.clear();
                 }
-                Some(line) => match call_id(&String::from_utf8_lossy(&line)) {
-                    Some(id) => queue.push_back((id, line)),
-                    None => {
+                Some(line) => match classify(&line) {
+                    Line::Call(id) => queue.push_back((id, line)),
+                    Line::Unparseable => {
+                        let _ = replies.send(parse_error());
+                    }
+                    Line::Other | Line::Blank => {
                         if to_server.write_all(&line).await.is_err() {
                             return;
                         }
@@ -111,13 +140,32 @@ async fn pump_in<R: AsyncRead + Unpin + Send + 'static>(
     }
 }
 
+/// Writes rmcp's lines and the shim's own answers to the client, one whole line at a time.
 async fn pump_out<W: AsyncWrite + Unpin>(
     from_server: DuplexStream,
     mut output: W,
     done: mpsc::UnboundedSender<Value>,
+    mut replies: mpsc::UnboundedReceiver<Value>,
 ) {
-    let mut lines = BufReader::new(from_server).lines();
-    while let Ok(Some(line)) = lines.next_line().await {
+    let (tx, mut merged) = mpsc::channel::<String>(MAX_QUEUED);
+    let from_rmcp = tx.clone();
+    // `next_line` is not cancel-safe either, so the server's lines are read on their own task.
+    tokio::spawn(async move {
+        let mut lines = BufReader::new(from_server).lines();
+        while let Ok(Some(line)) = lines.next_line().await {
+            if from_rmcp.send(line).await.is_err() {
+                return;
+            }
+        }
+    });
+    tokio::spawn(async move {
+        while let Some(reply) = replies.recv().await {
+            if tx.send(reply.to_string()).await.is_err() {
+                return;
+            }
+        }
+    });
+    while let Some(line) = merged.recv().await {
         if output.write_all(line.as_bytes()).await.is_err()
             || output.write_all(b"\n").await.is_err()
         {

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::harness::{Env, Mcp, ref_of, shared, text};
 
@@ -87,6 +87,27 @@ fn bad_arguments_are_refused_with_a_code_and_the_recovering_tool() {
     assert_eq!(code, "BAD_ARGS");
     let (code, _) = mcp.fails("browser_nope", json!({}));
     assert_eq!(code, "BAD_ARGS");
+}
+
+// Finding 14 of the security probe: a line that is not JSON, or JSON nested past any sane
+// depth, got no answer at all, so the client waited forever.
+#[test]
+fn a_line_that_is_not_json_is_answered_with_a_parse_error() {
+    let env = Env::fresh("mcp-parse-error");
+    let mut mcp = Mcp::start(&env, &[]);
+    let deep = format!("{}{}", "[".repeat(100_000), "]".repeat(100_000));
+    for line in [
+        "{not json",
+        deep.as_str(),
+        "{\"jsonrpc\": \"2.0\", \"id\": 7,",
+    ] {
+        mcp.send_line(line);
+        let answer = mcp.response_to(&Value::Null);
+        assert_eq!(answer["error"]["code"], -32700, "{answer}");
+    }
+    // The server is still there for the next request.
+    let list = mcp.request("tools/list", json!({}));
+    assert!(list["result"]["tools"].is_array(), "{list}");
 }
 
 #[test]

@@ -91,7 +91,12 @@ impl McpClient {
 
     /// Writes one message, in one write as MCP clients do: the line arrives whole.
     pub fn send(&mut self, msg: Value) {
-        let line = format!("{msg}\n");
+        self.send_line(&msg.to_string());
+    }
+
+    /// Writes one line as it is, JSON or not.
+    pub fn send_line(&mut self, text: &str) {
+        let line = format!("{text}\n");
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin
             .write_all(line.as_bytes())
@@ -113,7 +118,12 @@ impl McpClient {
 
     /// The response to request `id`, which may have arrived while waiting for another.
     pub fn response(&mut self, id: u64) -> Value {
-        if let Some(i) = self.early.iter().position(|m| m["id"] == json!(id)) {
+        self.response_to(&json!(id))
+    }
+
+    /// The response whose id is `id` (null for an answer to a line that was not JSON).
+    pub fn response_to(&mut self, id: &Value) -> Value {
+        if let Some(i) = self.early.iter().position(|m| m["id"] == *id) {
             return self.early.remove(i);
         }
         let deadline = Instant::now() + ANSWER_WITHIN;
@@ -139,7 +149,7 @@ impl McpClient {
             if msg.get("method").is_some() {
                 continue;
             }
-            if msg["id"] == json!(id) {
+            if msg["id"] == *id {
                 return msg;
             }
             if msg.get("id").is_some() {
