@@ -137,10 +137,18 @@ impl Link {
         let id = self
             .next_id
             .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-        let frame = frame(id);
+        let text = serde_json::to_string(&frame(id)).expect("frames serialize");
+        // The relay cuts a controller off for a frame past its ceiling, and the cut would read as
+        // a lost reply; an argument that big is refused here, with nothing sent.
+        if text.len() > protocol::CONTROLLER_MAX_FRAME {
+            return Err(ToolError::bad_args(format!(
+                "the call's arguments come to {} KiB, over the {} KiB one call may carry; nothing was sent",
+                text.len() >> 10,
+                protocol::CONTROLLER_MAX_FRAME >> 10
+            )));
+        }
         let (reply, answer) = oneshot::channel();
         waiters.lock().unwrap().insert(id, (mutates, reply));
-        let text = serde_json::to_string(&frame).expect("frames serialize");
         if tx.send(Message::Text(text.into())).await.is_err() {
             waiters.lock().unwrap().remove(&id);
             return Err(ToolError::refused(

@@ -195,6 +195,32 @@ fn type_without_submit_only_fills_the_field() {
     assert!(snapshot(&mut agent).contains(&format!("[ref={search}]: \"abc\"")));
 }
 
+// Finding 7 of the security probe: an argument over the relay's frame ceiling cut the link, was
+// answered "may have taken effect" though nothing was sent, and the next call landed in a new,
+// blank tab.
+#[test]
+fn an_oversized_argument_is_refused_with_nothing_sent_and_the_agent_keeps_its_tab() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let search = ref_of(&snap, "textbox", "Search");
+    let huge = "x".repeat(2 << 20);
+    let (code, r) = agent.fails("browser_type", json!({"ref": search, "text": huge}));
+    assert_eq!(code, "BAD_ARGS", "{r}");
+    assert_eq!(r["structuredContent"]["outcome"], "refused", "{r}");
+    assert!(text(&r).contains("nothing was sent"), "{}", text(&r));
+    let (_, data) = agent.ok("browser_snapshot", json!({}));
+    assert_eq!(
+        data["url"],
+        json!(s.a("basic.html")),
+        "the agent lost its tab"
+    );
+    assert!(
+        !data["snapshot"].as_str().unwrap().contains("xxxx"),
+        "part of the text reached the page"
+    );
+}
+
 #[test]
 fn a_ref_that_matches_nothing_is_stale_and_a_malformed_one_is_refused() {
     let s = shared();
