@@ -64,11 +64,25 @@ enum ExtensionCommand {
     Path,
 }
 
+/// The crates under us that log whole messages (frames with typed text, page content) at debug
+/// and trace; whatever `TABPILOT_LOG` asks, they say no more than info.
+const CHATTY: [&str; 6] = [
+    "tungstenite",
+    "tokio_tungstenite",
+    "rmcp",
+    "hyper",
+    "axum",
+    "h2",
+];
+
 fn init_logging() {
-    let filter = crate::settings::Setting::Log
+    let mut filter = crate::settings::Setting::Log
         .get()
         .and_then(|dirs| tracing_subscriber::EnvFilter::try_new(dirs).ok())
         .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn"));
+    for target in CHATTY {
+        filter = filter.add_directive(format!("{target}=info").parse().expect("a directive"));
+    }
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

@@ -357,16 +357,27 @@ where
     }
 }
 
+/// Past this, the relay's log is rotated when the next relay starts.
+const MAX_LOG_BYTES: u64 = 1 << 20;
+
 /// Starts `tabpilot relay` detached in its own session, so it outlives this process and its
 /// terminal. Its log goes to `relay.log` in the state dir.
 fn spawn_relay() -> std::io::Result<std::process::Child> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
     use std::os::unix::process::CommandExt;
     let dir = state::state_dir();
     state::ensure_private_dir(&dir)?;
+    let path = dir.join("relay.log");
+    // One relay's log at a time, and the one before it: the file never grows past two lives.
+    if std::fs::metadata(&path).is_ok_and(|m| m.len() > MAX_LOG_BYTES) {
+        std::fs::rename(&path, dir.join("relay.log.1"))?;
+    }
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .open(dir.join("relay.log"))?;
+        .mode(0o600)
+        .open(&path)?;
+    log.set_permissions(std::fs::Permissions::from_mode(0o600))?;
     let mut cmd = std::process::Command::new(std::env::current_exe()?);
     cmd.arg("relay")
         .stdin(Stdio::null())

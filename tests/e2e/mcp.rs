@@ -110,6 +110,49 @@ fn a_line_that_is_not_json_is_answered_with_a_parse_error() {
     assert!(list["result"]["tools"].is_array(), "{list}");
 }
 
+// Finding 13 of the security probe: TABPILOT_LOG=trace wrote whole frames (typed text, page
+// content) to stderr and to relay.log, which was readable by others and never rotated.
+#[test]
+fn trace_logging_carries_no_arguments_and_the_relay_log_is_owner_only() {
+    use std::os::unix::fs::PermissionsExt;
+    let env = Env::fresh("mcp-trace-log");
+    std::fs::create_dir_all(&env.state_dir).unwrap();
+    // A log left big by an earlier relay is rotated, not grown.
+    let old = env.state_dir.join("relay.log");
+    std::fs::write(&old, vec![b'.'; 2 << 20]).unwrap();
+    let stderr_path = env.state_dir.join("mcp-stderr.log");
+    let mut cmd = env.command(&["mcp"]);
+    cmd.env("TABPILOT_LOG", "trace")
+        .stderr(std::fs::File::create(&stderr_path).unwrap());
+    let mut mcp = Mcp::spawn(cmd);
+    mcp.initialize("trace-test");
+    let marker = "typed-secret-8d1f3a";
+    let (code, _) = mcp.fails(
+        "browser_type",
+        json!({"ref": "e1abc", "text": marker, "element": marker}),
+    );
+    assert_eq!(code, "NO_BROWSER");
+    drop(mcp);
+    let stderr = std::fs::read_to_string(&stderr_path).unwrap();
+    let relay_log = std::fs::read_to_string(env.state_dir.join("relay.log")).unwrap();
+    assert!(
+        stderr.contains("TRACE") || stderr.contains("DEBUG"),
+        "trace logging was on: {stderr}"
+    );
+    assert!(
+        !stderr.contains(marker),
+        "stderr carried an argument:\n{stderr}"
+    );
+    assert!(!relay_log.contains(marker), "relay.log carried an argument");
+    let mode = std::fs::metadata(env.state_dir.join("relay.log"))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o777, 0o600, "relay.log is readable by others");
+    assert!(relay_log.len() < 1 << 20, "the old log was not rotated");
+    assert!(env.state_dir.join("relay.log.1").exists());
+}
+
 #[test]
 fn status_says_waiting_when_no_browser_is_connected() {
     let env = Env::fresh("status");
