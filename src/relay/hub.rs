@@ -6,10 +6,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::sync::{Notify, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::pairing::Codes;
-use super::peer::{Outgoing, Sender};
 use crate::error::{Code, ToolError};
 use crate::protocol::{
     self, Answer, Call, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, Target, WireError,
@@ -19,6 +18,16 @@ use crate::protocol::{
 const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
 
 type TabKey = (String, i64);
+
+/// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
+/// a reason.
+pub enum Outgoing {
+    Frame(Frame),
+    Close(u16, &'static str),
+}
+
+/// A peer's outbox.
+pub type Sender = mpsc::Sender<Outgoing>;
 
 struct Controller {
     info: PeerInfo,
