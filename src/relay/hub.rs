@@ -8,6 +8,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc, oneshot};
 
+use super::books::Books;
 use super::pairing::Codes;
 use crate::error::{Code, ToolError};
 use crate::protocol::{
@@ -16,8 +17,6 @@ use crate::protocol::{
 
 /// Longest a call may wait on a browser when the caller names no timeout.
 const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
-
-type TabKey = (String, i64);
 
 /// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
 /// a reason.
@@ -42,14 +41,6 @@ struct Browser {
     tx: Sender,
 }
 
-/// One agent's tabs. A session with a name the caller chose (the CLI's) outlives its
-/// connections; an MCP server's session ends with its connection.
-#[derive(Default)]
-struct Books {
-    current: Option<TabKey>,
-    tabs: Vec<TabKey>,
-}
-
 struct PendingCall {
     browser: String,
     mutates: bool,
@@ -60,8 +51,7 @@ struct PendingCall {
 struct Roster {
     controllers: HashMap<u64, Controller>,
     browsers: HashMap<String, Browser>,
-    sessions: HashMap<String, Books>,
-    leases: HashMap<TabKey, String>,
+    books: Books,
     pending: HashMap<u64, PendingCall>,
 }
 
@@ -187,14 +177,7 @@ impl Hub {
                 if let Some(c) = r.controllers.remove(&id) {
                     let named = c.info.session.is_some();
                     let still_here = r.controllers.values().any(|o| o.session == c.session);
-                    if !named
-                        && !still_here
-                        && let Some(books) = r.sessions.remove(&c.session)
-                    {
-                        for tab in books.tabs {
-                            r.leases.remove(&tab);
-                        }
-                    }
+                    r.books.leave(&c.session, named, still_here);
                 }
             }
             Role::Browser => {
@@ -366,46 +349,9 @@ impl Hub {
         }
     }
 
-    /// Keeps the books from what the browser says happened to a tab. `caller`: the session whose
-    /// call caused it, which adopts a tab it opened and has already heard of one it closed; a tab
-    /// closed by anyone else stays the agent's current tab, so its next call says TAB_GONE once.
+    /// Keeps the books from what the browser says happened to a tab.
     fn tab_event(&self, caller: Option<&str>, browser: &str, event: TabEvent) {
-        let mut r = self.roster();
-        match event {
-            TabEvent::Opened { tab } => {
-                if let Some(session) = caller {
-                    let key = (browser.to_string(), tab);
-                    r.leases.insert(key.clone(), session.to_string());
-                    let books = r.sessions.entry(session.to_string()).or_default();
-                    books.tabs.push(key.clone());
-                    books.current = Some(key);
-                }
-            }
-            TabEvent::Closed { tab } => {
-                let key = (browser.to_string(), tab);
-                r.leases.remove(&key);
-                for (session, books) in r.sessions.iter_mut() {
-                    books.tabs.retain(|t| *t != key);
-                    if caller == Some(session.as_str()) && books.current.as_ref() == Some(&key) {
-                        books.current = None;
-                    }
-                }
-            }
-            TabEvent::Replaced { old, tab } => {
-                let (old, new) = ((browser.to_string(), old), (browser.to_string(), tab));
-                if let Some(holder) = r.leases.remove(&old) {
-                    r.leases.insert(new.clone(), holder);
-                }
-                for books in r.sessions.values_mut() {
-                    for t in books.tabs.iter_mut().filter(|t| **t == old) {
-                        *t = new.clone();
-                    }
-                    if books.current.as_ref() == Some(&old) {
-                        books.current = Some(new.clone());
-                    }
-                }
-            }
-        }
+        self.roster().books.record(caller, browser, event);
     }
 
     async fn route(&self, peer: u64, mut call: Call) -> Result<(Value, Option<Target>), ToolError> {
@@ -415,13 +361,11 @@ impl Hub {
         let browser = self.pick_browser(&session, &call.target)?;
         let tab = match (call.scope, call.target.tab) {
             (Scope::Tab, named) => Some(self.resolve_tab(&session, &browser, named).await?),
-            (_, Some(tab)) if !self.may_touch(&session, &browser, tab) => {
-                return Err(ToolError::refused(
-                    Code::TabClaimed,
-                    format!("tab {tab} is held by another agent"),
-                ));
+            (_, Some(tab)) => {
+                self.roster().books.may_touch(&session, &browser, tab)?;
+                Some(tab)
             }
-            (_, tab) => tab,
+            (_, None) => None,
         };
         call.target = Target { browser: None, tab };
         let value = self
@@ -452,7 +396,7 @@ impl Hub {
                 Ok(json!({ "url": url }))
             }
             RelayOp::MyTab => {
-                let current = r.sessions.get(session).and_then(|b| b.current.clone());
+                let current = r.books.current(session).cloned();
                 Ok(current.map_or(
                     Value::Null,
                     |(browser, tab)| json!({"browser": browser, "tab": tab}),
@@ -494,7 +438,7 @@ impl Hub {
                 ))
             };
         }
-        if let Some((browser, _)) = r.sessions.get(session).and_then(|b| b.current.as_ref()) {
+        if let Some((browser, _)) = r.books.current(session) {
             return if r.browsers.contains_key(browser) {
                 Ok(browser.clone())
             } else {
@@ -527,71 +471,24 @@ impl Hub {
         named: Option<i64>,
     ) -> Result<i64, ToolError> {
         if let Some(tab) = named {
-            let key = (browser.to_string(), tab);
-            let mut r = self.roster();
-            match r.leases.get(&key) {
-                Some(holder) if holder != session => {
-                    return Err(ToolError::refused(
-                        Code::TabClaimed,
-                        format!("tab {tab} is held by another agent"),
-                    ));
-                }
-                _ => {}
-            }
-            r.leases.insert(key.clone(), session.to_string());
-            let books = r.sessions.entry(session.to_string()).or_default();
-            if !books.tabs.contains(&key) {
-                books.tabs.push(key.clone());
-            }
-            books.current = Some(key);
+            self.roster().books.claim(session, browser, tab)?;
             return Ok(tab);
         }
         let _opening = self.opening.lock().await;
-        let current = self
-            .roster()
-            .sessions
-            .get(session)
-            .and_then(|b| b.current.clone());
+        let current = self.roster().books.page_tab(session, browser)?;
         match current {
-            Some((b, tab)) if b == browser => {
-                let held = self
-                    .roster()
-                    .sessions
-                    .get(session)
-                    .is_some_and(|books| books.tabs.contains(&(b.clone(), tab)));
-                if held {
-                    return Ok(tab);
-                }
-                self.roster()
-                    .sessions
-                    .get_mut(session)
-                    .expect("present")
-                    .current = None;
-                Err(ToolError::refused(
-                    Code::TabGone,
-                    format!("this agent's tab {tab} was closed; the next call opens a new one"),
-                ))
-            }
+            Some(tab) => Ok(tab),
             _ => {
                 let open = Call::new(Op::TabOpen, json!({}), Duration::from_secs(15));
                 self.ask_browser(session, browser, open).await?;
                 let r = self.roster();
-                r.sessions
-                    .get(session)
-                    .and_then(|b| b.current.as_ref())
+                r.books
+                    .current(session)
                     .filter(|(b, _)| b == browser)
                     .map(|(_, tab)| *tab)
                     .ok_or_else(|| ToolError::failed(Code::Internal, "the browser opened no tab"))
             }
         }
-    }
-
-    /// Checks that a browser-scoped call on a named tab does not touch another agent's tab.
-    fn may_touch(&self, session: &str, browser: &str, tab: i64) -> bool {
-        let r = self.roster();
-        r.leases
-            .get(&(browser.to_string(), tab))
-            .is_none_or(|holder| holder == session)
     }
 
     /// Passes a call to a browser and waits for its answer; the tab events the answer carries
