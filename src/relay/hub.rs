@@ -1,4 +1,6 @@
-//! The relay's books: who is connected, which tabs each agent holds, and the calls in flight.
+//! The relay's switchboard: who is connected, the frames they send, and the calls in flight to
+//! browsers. Which tabs each agent holds, and how a call finds its browser and tab, are the
+//! router's.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -8,15 +10,10 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc, oneshot};
 
-use super::books::Books;
 use super::pairing::Codes;
+use super::route::{Browsers, Reply, Router};
 use crate::error::{Code, ToolError};
-use crate::protocol::{
-    self, Answer, Call, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, Target, WireError,
-};
-
-/// Longest a call may wait on a browser when the caller names no timeout.
-const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
+use crate::protocol::{self, Answer, Call, Frame, PeerInfo, RelayOp, Role, Target, WireError};
 
 /// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
 /// a reason.
@@ -51,7 +48,6 @@ struct PendingCall {
 struct Roster {
     controllers: HashMap<u64, Controller>,
     browsers: HashMap<String, Browser>,
-    books: Books,
     pending: HashMap<u64, PendingCall>,
 }
 
@@ -63,8 +59,7 @@ pub struct Hub {
     codes: Codes,
     next_id: AtomicU64,
     roster: Mutex<Roster>,
-    /// Serialises opening an agent's first tab, so two racing calls open one.
-    opening: tokio::sync::Mutex<()>,
+    router: Router,
     changed: Notify,
 }
 
@@ -77,7 +72,7 @@ impl Hub {
             codes: Codes::default(),
             next_id: AtomicU64::new(1),
             roster: Mutex::new(Roster::default()),
-            opening: tokio::sync::Mutex::new(()),
+            router: Router::default(),
             changed: Notify::new(),
         }
     }
@@ -177,7 +172,7 @@ impl Hub {
                 if let Some(c) = r.controllers.remove(&id) {
                     let named = c.info.session.is_some();
                     let still_here = r.controllers.values().any(|o| o.session == c.session);
-                    r.books.leave(&c.session, named, still_here);
+                    self.router.books().leave(&c.session, named, still_here);
                 }
             }
             Role::Browser => {
@@ -240,7 +235,11 @@ impl Hub {
         match (role, frame) {
             (Role::Controller, Frame::Call(call)) => {
                 let id = call.id;
-                self.answer_later(peer, id, |hub| async move { hub.route(peer, call).await })
+                self.answer_later(peer, id, |hub| async move {
+                    let session = hub.session_of(peer)?;
+                    let (value, target) = hub.router.route(&*hub, &session, call).await?;
+                    Ok((value, Some(target)))
+                })
             }
             (Role::Controller, Frame::Ask { id, op }) => {
                 self.answer_later(peer, id, move |hub| async move {
@@ -257,7 +256,7 @@ impl Hub {
             }
             (Role::Browser, Frame::Tab(event)) => {
                 if let Some(browser) = self.browser_key(peer) {
-                    self.tab_event(None, &browser, event);
+                    self.router.books().record(None, &browser, event);
                 }
                 Ok(())
             }
@@ -349,60 +348,22 @@ impl Hub {
         }
     }
 
-    /// Keeps the books from what the browser says happened to a tab.
-    fn tab_event(&self, caller: Option<&str>, browser: &str, event: TabEvent) {
-        self.roster().books.record(caller, browser, event);
-    }
-
-    async fn route(&self, peer: u64, mut call: Call) -> Result<(Value, Option<Target>), ToolError> {
-        let session = self.session_of(peer)?;
-        // The operation says what it needs; a controller's own claim is not trusted.
-        call.scope = call.op.scope();
-        let browser = self.pick_browser(&session, &call.target)?;
-        let tab = match (call.scope, call.target.tab) {
-            (Scope::Tab, named) => Some(self.resolve_tab(&session, &browser, named).await?),
-            (_, Some(tab)) => {
-                self.roster().books.may_touch(&session, &browser, tab)?;
-                Some(tab)
-            }
-            (_, None) => None,
-        };
-        call.target = Target { browser: None, tab };
-        let value = self
-            .ask_browser(&session, &browser, call)
-            .await
-            .inspect_err(|e| {
-                // A tab the browser says is gone leaves the books, so the agent's next page
-                // call opens a fresh one instead of failing on it again.
-                if let (Code::TabGone, Some(tab)) = (e.code, tab) {
-                    self.tab_event(Some(&session), &browser, TabEvent::Closed { tab });
-                }
-            })?;
-        Ok((
-            value,
-            Some(Target {
-                browser: Some(browser),
-                tab,
-            }),
-        ))
-    }
-
     /// The operations the relay answers itself.
     fn relay_op(&self, session: &str, op: RelayOp) -> Result<Value, ToolError> {
-        let r = self.roster();
         match op {
             RelayOp::Pair => {
                 let url = format!("http://127.0.0.1:{}/pair/{}", self.port, self.codes.issue());
                 Ok(json!({ "url": url }))
             }
             RelayOp::MyTab => {
-                let current = r.books.current(session).cloned();
+                let current = self.router.books().current(session).cloned();
                 Ok(current.map_or(
                     Value::Null,
                     |(browser, tab)| json!({"browser": browser, "tab": tab}),
                 ))
             }
             RelayOp::Status => {
+                let r = self.roster();
                 let browsers: Vec<Value> = r
                     .browsers
                     .iter()
@@ -423,87 +384,17 @@ impl Hub {
             }
         }
     }
+}
 
-    /// The browser a call goes to: the one named, else the one holding the agent's current tab,
-    /// else the only one connected. A retry never changes browser.
-    fn pick_browser(&self, session: &str, target: &Target) -> Result<String, ToolError> {
-        let r = self.roster();
-        if let Some(name) = &target.browser {
-            return if r.browsers.contains_key(name) {
-                Ok(name.clone())
-            } else {
-                Err(ToolError::refused(
-                    Code::NoBrowser,
-                    format!("no browser {name:?} is connected"),
-                ))
-            };
-        }
-        if let Some((browser, _)) = r.books.current(session) {
-            return if r.browsers.contains_key(browser) {
-                Ok(browser.clone())
-            } else {
-                Err(ToolError::refused(
-                    Code::NoBrowser,
-                    "the browser holding this agent's tab is not connected",
-                ))
-            };
-        }
-        match r.browsers.len() {
-            0 => Err(ToolError::refused(
-                Code::NoBrowser,
-                "no browser is connected to the relay",
-            )),
-            1 => Ok(r.browsers.keys().next().expect("one").clone()),
-            n => Err(ToolError::refused(
-                Code::AmbiguousBrowser,
-                format!("{n} browsers are connected; name one (browserId from browser_status)"),
-            )),
-        }
+impl Browsers for Hub {
+    fn connected(&self) -> Vec<String> {
+        self.roster().browsers.keys().cloned().collect()
     }
 
-    /// The tab a page call acts on. A tab named by the caller is handed to this agent unless
-    /// another agent holds it; with none named it is the agent's current tab, opened in the
-    /// background on first use.
-    async fn resolve_tab(
-        &self,
-        session: &str,
-        browser: &str,
-        named: Option<i64>,
-    ) -> Result<i64, ToolError> {
-        if let Some(tab) = named {
-            self.roster().books.claim(session, browser, tab)?;
-            return Ok(tab);
-        }
-        let _opening = self.opening.lock().await;
-        let current = self.roster().books.page_tab(session, browser)?;
-        match current {
-            Some(tab) => Ok(tab),
-            _ => {
-                let open = Call::new(Op::TabOpen, json!({}), Duration::from_secs(15));
-                self.ask_browser(session, browser, open).await?;
-                let r = self.roster();
-                r.books
-                    .current(session)
-                    .filter(|(b, _)| b == browser)
-                    .map(|(_, tab)| *tab)
-                    .ok_or_else(|| ToolError::failed(Code::Internal, "the browser opened no tab"))
-            }
-        }
-    }
-
-    /// Passes a call to a browser and waits for its answer; the tab events the answer carries
-    /// go into `session`'s books.
-    async fn ask_browser(
-        &self,
-        session: &str,
-        browser: &str,
-        mut call: Call,
-    ) -> Result<Value, ToolError> {
+    async fn post(&self, browser: &str, mut call: Call) -> Result<(u64, Reply), ToolError> {
         let id = self.id();
         call.id = id;
-        let (op, mutates) = (call.op, call.op.mutates());
-        let timeout = call.timeout().unwrap_or(DEFAULT_CALL_TIMEOUT);
-        call.timeout_ms = Some(timeout.as_millis() as u64);
+        let mutates = call.op.mutates();
         let (reply, answer) = oneshot::channel();
         let tx = {
             let mut r = self.roster();
@@ -529,22 +420,10 @@ impl Hub {
                 "the browser disconnected",
             ));
         }
-        // The browser enforces the call's own timeout; this is the backstop for a lost reply.
-        let answer = match tokio::time::timeout(timeout + Duration::from_secs(2), answer).await {
-            Ok(Ok(answer)) => answer?,
-            Ok(Err(_)) => return Err(ToolError::failed(Code::Internal, "the call was dropped")),
-            Err(_) => {
-                self.roster().pending.remove(&id);
-                return Err(ToolError::lost(
-                    Code::Timeout,
-                    format!("the browser did not answer {} in {timeout:?}", op.name()),
-                    mutates,
-                ));
-            }
-        };
-        for event in &answer.tabs {
-            self.tab_event(Some(session), browser, *event);
-        }
-        answer.into_result()
+        Ok((id, answer))
+    }
+
+    fn forget(&self, id: u64) {
+        self.roster().pending.remove(&id);
     }
 }

@@ -6,6 +6,7 @@ mod books;
 mod hub;
 mod pairing;
 mod peer;
+mod route;
 
 use std::net::SocketAddr;
 use std::os::fd::AsRawFd;
