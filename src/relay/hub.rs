@@ -13,7 +13,10 @@ use tokio::sync::{Notify, mpsc, oneshot};
 use super::pairing::Codes;
 use super::route::{Browsers, Reply, Router};
 use crate::error::{Code, ToolError};
-use crate::protocol::{self, Answer, Call, Frame, PeerInfo, RelayOp, Role, Target, WireError};
+use crate::protocol::{
+    self, AgentEntry, Answer, BrowserEntry, Call, Frame, PeerInfo, RelayInfo, RelayOp, RelayStatus,
+    Role, Target, WireError,
+};
 
 /// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
 /// a reason.
@@ -357,30 +360,41 @@ impl Hub {
             }
             RelayOp::MyTab => {
                 let current = self.router.books().current(session).cloned();
-                Ok(current.map_or(
-                    Value::Null,
-                    |(browser, tab)| json!({"browser": browser, "tab": tab}),
-                ))
+                let target = current.map(|(browser, tab)| Target {
+                    browser: Some(browser),
+                    tab: Some(tab),
+                });
+                Ok(serde_json::to_value(target).expect("a target serializes"))
             }
             RelayOp::Status => {
                 let r = self.roster();
-                let browsers: Vec<Value> = r
+                let browsers = r
                     .browsers
                     .iter()
-                    .map(|(id, b)| {
-                        json!({"browserId": id, "browser": b.info.browser, "profile": b.info.profile, "label": b.info.label})
+                    .map(|(id, b)| BrowserEntry {
+                        browser_id: id.clone(),
+                        browser: b.info.browser.clone(),
+                        profile: b.info.profile.clone(),
+                        label: b.info.label.clone(),
                     })
                     .collect();
-                let controllers: Vec<Value> = r
+                let agents = r
                     .controllers
                     .values()
-                    .map(|c| json!({"name": c.info.name, "pid": c.info.pid}))
+                    .map(|c| AgentEntry {
+                        name: c.info.name.clone(),
+                        pid: c.info.pid,
+                    })
                     .collect();
-                Ok(json!({
-                    "relay": {"version": protocol::VERSION, "port": self.port},
-                    "browsers": browsers,
-                    "agents": controllers,
-                }))
+                let status = RelayStatus {
+                    relay: Some(RelayInfo {
+                        version: protocol::VERSION.into(),
+                        port: self.port,
+                    }),
+                    browsers,
+                    agents,
+                };
+                Ok(serde_json::to_value(status).expect("a status serializes"))
             }
         }
     }
