@@ -14,24 +14,22 @@ mod context;
 mod fixtures;
 #[path = "../tests/support/mcp_client.rs"]
 mod mcp_client;
+#[path = "../tests/support/peers.rs"]
+mod peers;
 
 use std::net::{TcpListener, TcpStream as StdTcpStream};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use tabpilot::protocol::{self, Answer, Call, Frame, Op, PeerInfo, Role, TabEvent, auth};
-use tokio_tungstenite::tungstenite::Message;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tabpilot::protocol::{self, Answer, Frame, Op, PeerInfo, Role};
 
 use mcp_client::McpClient;
+use peers::{Ws, connect, recv, send, tab_call};
 
 /// Cargo builds the binary with the bench profile (release settings) and names it here.
 const BIN: &str = env!("CARGO_BIN_EXE_tabpilot");
-const EXTENSION_ORIGIN: &str = "chrome-extension://cgfgpocccpkmlomijbladnekndgfclkg";
 
 fn main() {
     println!("tabpilot figures: {BIN}");
@@ -164,103 +162,18 @@ fn ms(d: Duration) -> String {
 // ---------------------------------------------------------------------------------------------
 // Relay routing throughput with fake peers
 
-type Ws =
-    tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn connect(port: u16, role: Role, secret: &[u8], info: PeerInfo) -> Ws {
-    let path = match role {
-        Role::Controller => "/controller",
-        Role::Browser => "/browser",
-    };
-    let mut request = format!("ws://127.0.0.1:{port}{path}")
-        .into_client_request()
-        .unwrap();
-    if role == Role::Browser {
-        request
-            .headers_mut()
-            .insert("origin", HeaderValue::from_static(EXTENSION_ORIGIN));
-    }
-    let (mut ws, _) = tokio_tungstenite::connect_async(request)
-        .await
-        .expect("the relay upgrades");
-    let Frame::Challenge { nonce, .. } = next_frame(&mut ws).await else {
-        panic!("expected a challenge")
-    };
-    let hello = Frame::Hello {
-        role,
-        proof: auth::proof(secret, role.as_str(), &nonce),
-        cnonce: auth::nonce(),
-        info,
-    };
-    send(&mut ws, &hello).await;
-    let Frame::Welcome { .. } = next_frame(&mut ws).await else {
-        panic!("expected a welcome")
-    };
-    ws
-}
-
-async fn send(ws: &mut Ws, frame: &Frame) {
-    ws.send(Message::Text(serde_json::to_string(frame).unwrap().into()))
-        .await
-        .expect("send");
-}
-
-/// The next frame, skipping the relay's roster pushes and pongs.
-async fn next_frame(ws: &mut Ws) -> Frame {
-    loop {
-        match ws.next().await {
-            Some(Ok(Message::Text(text))) => {
-                let frame: Frame = serde_json::from_str(&text).expect("the relay sends frames");
-                if !matches!(frame, Frame::Roster { .. } | Frame::Pong) {
-                    return frame;
-                }
-            }
-            Some(Ok(Message::Close(c))) => panic!("the relay closed the socket: {c:?}"),
-            Some(Ok(_)) => {}
-            other => panic!("the socket ended: {other:?}"),
-        }
-    }
-}
-
-/// A browser that answers every call at once: `tabOpen` with a fresh tab id, anything else
-/// with a small value.
+/// A browser that answers every call at once.
 async fn fake_browser(port: u16, secret: Vec<u8>) {
     let info = PeerInfo {
         name: "figures browser".into(),
         browser_id: Some("figures".into()),
         ..Default::default()
     };
-    let mut ws = connect(port, Role::Browser, &secret, info).await;
-    let mut next_tab = 1;
-    while let Some(Ok(msg)) = ws.next().await {
-        let Message::Text(text) = msg else { continue };
-        let Ok(Frame::Call(call)) = serde_json::from_str::<Frame>(&text) else {
-            continue;
-        };
-        let answer = if call.op == Op::TabOpen {
-            next_tab += 1;
-            Answer {
-                id: call.id,
-                value: Some(json!({"tabId": next_tab})),
-                tabs: vec![TabEvent::Opened { tab: next_tab }],
-                ..Answer::default()
-            }
-        } else {
-            Answer {
-                id: call.id,
-                value: Some(json!({"ok": true})),
-                ..Answer::default()
-            }
-        };
-        send(&mut ws, &Frame::Result(answer)).await;
-    }
+    peers::answer_calls(connect(port, Role::Browser, &secret, info).await).await;
 }
 
 fn page_call(id: u64) -> Frame {
-    Frame::Call(Call {
-        id,
-        ..Call::new(Op::Snapshot, json!({}), Duration::from_secs(10))
-    })
+    tab_call(id, Op::Snapshot, json!({}))
 }
 
 /// One controller (its own session, so its own tab) keeping `window` calls in flight until
@@ -275,7 +188,7 @@ async fn pipeline(mut ws: Ws, calls: u64, window: u64) -> Vec<Duration> {
         next_id += 1;
     }
     while (round_trips.len() as u64) < calls {
-        let Frame::Result(Answer { id, error, .. }) = next_frame(&mut ws).await else {
+        let Frame::Result(Answer { id, error, .. }) = recv(&mut ws).await else {
             continue;
         };
         assert!(error.is_none(), "a figures call failed: {error:?}");
@@ -364,7 +277,7 @@ fn relay_throughput() {
 /// A controller's first page call opens its tab (the relay asks the browser `tabOpen`).
 async fn pipeline_warm_up(ws: &mut Ws) {
     send(ws, &page_call(u64::MAX)).await;
-    let Frame::Result(Answer { error: None, .. }) = next_frame(ws).await else {
+    let Frame::Result(Answer { error: None, .. }) = recv(ws).await else {
         panic!("the warm-up call failed")
     };
 }

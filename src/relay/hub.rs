@@ -1,4 +1,6 @@
-//! The relay's books: who is connected, which tabs each agent holds, and the calls in flight.
+//! The relay's switchboard: who is connected, the frames they send, and the calls in flight to
+//! browsers. Which tabs each agent holds, and how a call finds its browser and tab, are the
+//! router's.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -6,19 +8,25 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde_json::{Value, json};
-use tokio::sync::{Notify, oneshot};
+use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::pairing::Codes;
-use super::peer::{Outgoing, Sender};
+use super::route::{Browsers, Reply, Router};
 use crate::error::{Code, ToolError};
 use crate::protocol::{
-    self, Answer, Call, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, Target, WireError,
+    self, AgentEntry, Answer, BrowserEntry, Call, Frame, PeerInfo, RelayInfo, RelayOp, RelayStatus,
+    Role, Target, WireError,
 };
 
-/// Longest a call may wait on a browser when the caller names no timeout.
-const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
+/// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
+/// a reason.
+pub enum Outgoing {
+    Frame(Frame),
+    Close(u16, &'static str),
+}
 
-type TabKey = (String, i64);
+/// A peer's outbox.
+pub type Sender = mpsc::Sender<Outgoing>;
 
 struct Controller {
     info: PeerInfo,
@@ -33,14 +41,6 @@ struct Browser {
     tx: Sender,
 }
 
-/// One agent's tabs. A session with a name the caller chose (the CLI's) outlives its
-/// connections; an MCP server's session ends with its connection.
-#[derive(Default)]
-struct Books {
-    current: Option<TabKey>,
-    tabs: Vec<TabKey>,
-}
-
 struct PendingCall {
     browser: String,
     mutates: bool,
@@ -51,8 +51,6 @@ struct PendingCall {
 struct Roster {
     controllers: HashMap<u64, Controller>,
     browsers: HashMap<String, Browser>,
-    sessions: HashMap<String, Books>,
-    leases: HashMap<TabKey, String>,
     pending: HashMap<u64, PendingCall>,
 }
 
@@ -64,8 +62,7 @@ pub struct Hub {
     codes: Codes,
     next_id: AtomicU64,
     roster: Mutex<Roster>,
-    /// Serialises opening an agent's first tab, so two racing calls open one.
-    opening: tokio::sync::Mutex<()>,
+    router: Router,
     changed: Notify,
 }
 
@@ -78,7 +75,7 @@ impl Hub {
             codes: Codes::default(),
             next_id: AtomicU64::new(1),
             roster: Mutex::new(Roster::default()),
-            opening: tokio::sync::Mutex::new(()),
+            router: Router::default(),
             changed: Notify::new(),
         }
     }
@@ -178,14 +175,7 @@ impl Hub {
                 if let Some(c) = r.controllers.remove(&id) {
                     let named = c.info.session.is_some();
                     let still_here = r.controllers.values().any(|o| o.session == c.session);
-                    if !named
-                        && !still_here
-                        && let Some(books) = r.sessions.remove(&c.session)
-                    {
-                        for tab in books.tabs {
-                            r.leases.remove(&tab);
-                        }
-                    }
+                    self.router.books().leave(&c.session, named, still_here);
                 }
             }
             Role::Browser => {
@@ -248,7 +238,11 @@ impl Hub {
         match (role, frame) {
             (Role::Controller, Frame::Call(call)) => {
                 let id = call.id;
-                self.answer_later(peer, id, |hub| async move { hub.route(peer, call).await })
+                self.answer_later(peer, id, |hub| async move {
+                    let session = hub.session_of(peer)?;
+                    let (value, target) = hub.router.route(&*hub, &session, call).await?;
+                    Ok((value, Some(target)))
+                })
             }
             (Role::Controller, Frame::Ask { id, op }) => {
                 self.answer_later(peer, id, move |hub| async move {
@@ -265,7 +259,7 @@ impl Hub {
             }
             (Role::Browser, Frame::Tab(event)) => {
                 if let Some(browser) = self.browser_key(peer) {
-                    self.tab_event(None, &browser, event);
+                    self.router.books().record(None, &browser, event);
                 }
                 Ok(())
             }
@@ -357,247 +351,64 @@ impl Hub {
         }
     }
 
-    /// Keeps the books from what the browser says happened to a tab. `caller`: the session whose
-    /// call caused it, which adopts a tab it opened and has already heard of one it closed; a tab
-    /// closed by anyone else stays the agent's current tab, so its next call says TAB_GONE once.
-    fn tab_event(&self, caller: Option<&str>, browser: &str, event: TabEvent) {
-        let mut r = self.roster();
-        match event {
-            TabEvent::Opened { tab } => {
-                if let Some(session) = caller {
-                    let key = (browser.to_string(), tab);
-                    r.leases.insert(key.clone(), session.to_string());
-                    let books = r.sessions.entry(session.to_string()).or_default();
-                    books.tabs.push(key.clone());
-                    books.current = Some(key);
-                }
-            }
-            TabEvent::Closed { tab } => {
-                let key = (browser.to_string(), tab);
-                r.leases.remove(&key);
-                for (session, books) in r.sessions.iter_mut() {
-                    books.tabs.retain(|t| *t != key);
-                    if caller == Some(session.as_str()) && books.current.as_ref() == Some(&key) {
-                        books.current = None;
-                    }
-                }
-            }
-            TabEvent::Replaced { old, tab } => {
-                let (old, new) = ((browser.to_string(), old), (browser.to_string(), tab));
-                if let Some(holder) = r.leases.remove(&old) {
-                    r.leases.insert(new.clone(), holder);
-                }
-                for books in r.sessions.values_mut() {
-                    for t in books.tabs.iter_mut().filter(|t| **t == old) {
-                        *t = new.clone();
-                    }
-                    if books.current.as_ref() == Some(&old) {
-                        books.current = Some(new.clone());
-                    }
-                }
-            }
-        }
-    }
-
-    async fn route(&self, peer: u64, mut call: Call) -> Result<(Value, Option<Target>), ToolError> {
-        let session = self.session_of(peer)?;
-        // The operation says what it needs; a controller's own claim is not trusted.
-        call.scope = call.op.scope();
-        let browser = self.pick_browser(&session, &call.target)?;
-        let tab = match (call.scope, call.target.tab) {
-            (Scope::Tab, named) => Some(self.resolve_tab(&session, &browser, named).await?),
-            (_, Some(tab)) if !self.may_touch(&session, &browser, tab) => {
-                return Err(ToolError::refused(
-                    Code::TabClaimed,
-                    format!("tab {tab} is held by another agent"),
-                ));
-            }
-            (_, tab) => tab,
-        };
-        call.target = Target { browser: None, tab };
-        let value = self
-            .ask_browser(&session, &browser, call)
-            .await
-            .inspect_err(|e| {
-                // A tab the browser says is gone leaves the books, so the agent's next page
-                // call opens a fresh one instead of failing on it again.
-                if let (Code::TabGone, Some(tab)) = (e.code, tab) {
-                    self.tab_event(Some(&session), &browser, TabEvent::Closed { tab });
-                }
-            })?;
-        Ok((
-            value,
-            Some(Target {
-                browser: Some(browser),
-                tab,
-            }),
-        ))
-    }
-
     /// The operations the relay answers itself.
     fn relay_op(&self, session: &str, op: RelayOp) -> Result<Value, ToolError> {
-        let r = self.roster();
         match op {
             RelayOp::Pair => {
                 let url = format!("http://127.0.0.1:{}/pair/{}", self.port, self.codes.issue());
                 Ok(json!({ "url": url }))
             }
             RelayOp::MyTab => {
-                let current = r.sessions.get(session).and_then(|b| b.current.clone());
-                Ok(current.map_or(
-                    Value::Null,
-                    |(browser, tab)| json!({"browser": browser, "tab": tab}),
-                ))
+                let current = self.router.books().current(session).cloned();
+                let target = current.map(|(browser, tab)| Target {
+                    browser: Some(browser),
+                    tab: Some(tab),
+                });
+                Ok(serde_json::to_value(target).expect("a target serializes"))
             }
             RelayOp::Status => {
-                let browsers: Vec<Value> = r
+                let r = self.roster();
+                let browsers = r
                     .browsers
                     .iter()
-                    .map(|(id, b)| {
-                        json!({"browserId": id, "browser": b.info.browser, "profile": b.info.profile, "label": b.info.label})
+                    .map(|(id, b)| BrowserEntry {
+                        browser_id: id.clone(),
+                        browser: b.info.browser.clone(),
+                        profile: b.info.profile.clone(),
+                        label: b.info.label.clone(),
                     })
                     .collect();
-                let controllers: Vec<Value> = r
+                let agents = r
                     .controllers
                     .values()
-                    .map(|c| json!({"name": c.info.name, "pid": c.info.pid}))
+                    .map(|c| AgentEntry {
+                        name: c.info.name.clone(),
+                        pid: c.info.pid,
+                    })
                     .collect();
-                Ok(json!({
-                    "relay": {"version": protocol::VERSION, "port": self.port},
-                    "browsers": browsers,
-                    "agents": controllers,
-                }))
+                let status = RelayStatus {
+                    relay: Some(RelayInfo {
+                        version: protocol::VERSION.into(),
+                        port: self.port,
+                    }),
+                    browsers,
+                    agents,
+                };
+                Ok(serde_json::to_value(status).expect("a status serializes"))
             }
         }
     }
+}
 
-    /// The browser a call goes to: the one named, else the one holding the agent's current tab,
-    /// else the only one connected. A retry never changes browser.
-    fn pick_browser(&self, session: &str, target: &Target) -> Result<String, ToolError> {
-        let r = self.roster();
-        if let Some(name) = &target.browser {
-            return if r.browsers.contains_key(name) {
-                Ok(name.clone())
-            } else {
-                Err(ToolError::refused(
-                    Code::NoBrowser,
-                    format!("no browser {name:?} is connected"),
-                ))
-            };
-        }
-        if let Some((browser, _)) = r.sessions.get(session).and_then(|b| b.current.as_ref()) {
-            return if r.browsers.contains_key(browser) {
-                Ok(browser.clone())
-            } else {
-                Err(ToolError::refused(
-                    Code::NoBrowser,
-                    "the browser holding this agent's tab is not connected",
-                ))
-            };
-        }
-        match r.browsers.len() {
-            0 => Err(ToolError::refused(
-                Code::NoBrowser,
-                "no browser is connected to the relay",
-            )),
-            1 => Ok(r.browsers.keys().next().expect("one").clone()),
-            n => Err(ToolError::refused(
-                Code::AmbiguousBrowser,
-                format!("{n} browsers are connected; name one (browserId from browser_status)"),
-            )),
-        }
+impl Browsers for Hub {
+    fn connected(&self) -> Vec<String> {
+        self.roster().browsers.keys().cloned().collect()
     }
 
-    /// The tab a page call acts on. A tab named by the caller is handed to this agent unless
-    /// another agent holds it; with none named it is the agent's current tab, opened in the
-    /// background on first use.
-    async fn resolve_tab(
-        &self,
-        session: &str,
-        browser: &str,
-        named: Option<i64>,
-    ) -> Result<i64, ToolError> {
-        if let Some(tab) = named {
-            let key = (browser.to_string(), tab);
-            let mut r = self.roster();
-            match r.leases.get(&key) {
-                Some(holder) if holder != session => {
-                    return Err(ToolError::refused(
-                        Code::TabClaimed,
-                        format!("tab {tab} is held by another agent"),
-                    ));
-                }
-                _ => {}
-            }
-            r.leases.insert(key.clone(), session.to_string());
-            let books = r.sessions.entry(session.to_string()).or_default();
-            if !books.tabs.contains(&key) {
-                books.tabs.push(key.clone());
-            }
-            books.current = Some(key);
-            return Ok(tab);
-        }
-        let _opening = self.opening.lock().await;
-        let current = self
-            .roster()
-            .sessions
-            .get(session)
-            .and_then(|b| b.current.clone());
-        match current {
-            Some((b, tab)) if b == browser => {
-                let held = self
-                    .roster()
-                    .sessions
-                    .get(session)
-                    .is_some_and(|books| books.tabs.contains(&(b.clone(), tab)));
-                if held {
-                    return Ok(tab);
-                }
-                self.roster()
-                    .sessions
-                    .get_mut(session)
-                    .expect("present")
-                    .current = None;
-                Err(ToolError::refused(
-                    Code::TabGone,
-                    format!("this agent's tab {tab} was closed; the next call opens a new one"),
-                ))
-            }
-            _ => {
-                let open = Call::new(Op::TabOpen, json!({}), Duration::from_secs(15));
-                self.ask_browser(session, browser, open).await?;
-                let r = self.roster();
-                r.sessions
-                    .get(session)
-                    .and_then(|b| b.current.as_ref())
-                    .filter(|(b, _)| b == browser)
-                    .map(|(_, tab)| *tab)
-                    .ok_or_else(|| ToolError::failed(Code::Internal, "the browser opened no tab"))
-            }
-        }
-    }
-
-    /// Checks that a browser-scoped call on a named tab does not touch another agent's tab.
-    fn may_touch(&self, session: &str, browser: &str, tab: i64) -> bool {
-        let r = self.roster();
-        r.leases
-            .get(&(browser.to_string(), tab))
-            .is_none_or(|holder| holder == session)
-    }
-
-    /// Passes a call to a browser and waits for its answer; the tab events the answer carries
-    /// go into `session`'s books.
-    async fn ask_browser(
-        &self,
-        session: &str,
-        browser: &str,
-        mut call: Call,
-    ) -> Result<Value, ToolError> {
+    async fn post(&self, browser: &str, mut call: Call) -> Result<(u64, Reply), ToolError> {
         let id = self.id();
         call.id = id;
-        let (op, mutates) = (call.op, call.op.mutates());
-        let timeout = call.timeout().unwrap_or(DEFAULT_CALL_TIMEOUT);
-        call.timeout_ms = Some(timeout.as_millis() as u64);
+        let mutates = call.op.mutates();
         let (reply, answer) = oneshot::channel();
         let tx = {
             let mut r = self.roster();
@@ -623,22 +434,10 @@ impl Hub {
                 "the browser disconnected",
             ));
         }
-        // The browser enforces the call's own timeout; this is the backstop for a lost reply.
-        let answer = match tokio::time::timeout(timeout + Duration::from_secs(2), answer).await {
-            Ok(Ok(answer)) => answer?,
-            Ok(Err(_)) => return Err(ToolError::failed(Code::Internal, "the call was dropped")),
-            Err(_) => {
-                self.roster().pending.remove(&id);
-                return Err(ToolError::lost(
-                    Code::Timeout,
-                    format!("the browser did not answer {} in {timeout:?}", op.name()),
-                    mutates,
-                ));
-            }
-        };
-        for event in &answer.tabs {
-            self.tab_event(Some(session), browser, *event);
-        }
-        answer.into_result()
+        Ok((id, answer))
+    }
+
+    fn forget(&self, id: u64) {
+        self.roster().pending.remove(&id);
     }
 }

@@ -2,9 +2,11 @@
 //! browsers, the agents' books of tabs with their leases, and routing. It knows a tool only by
 //! its target and whether it changes the page.
 
+mod books;
 mod hub;
 mod pairing;
 mod peer;
+mod route;
 
 use std::net::SocketAddr;
 use std::os::fd::AsRawFd;

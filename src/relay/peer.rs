@@ -7,16 +7,8 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
-use super::hub::Hub;
+use super::hub::{Hub, Outgoing};
 use crate::protocol::{self, Frame, Role, auth, close};
-
-/// What the writer task sends: a frame, or a close with a reason.
-pub enum Outgoing {
-    Frame(Frame),
-    Close(u16, &'static str),
-}
-
-pub type Sender = mpsc::Sender<Outgoing>;
 
 /// A token bucket over frames: `MAX_FRAMES_PER_SEC` sustained, the same as a burst.
 struct RateLimit {

@@ -15,5 +15,7 @@ mod mcp;
 mod mcp_client;
 mod pages;
 mod pairing;
+#[path = "../support/peers.rs"]
+mod peers;
 mod relay;
 mod schemas;

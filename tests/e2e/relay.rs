@@ -11,21 +11,17 @@ use std::time::{Duration, Instant};
 use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tabpilot::protocol::{
-    self, Answer, Call, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, Target, auth, close,
+    self, Answer, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, Target, auth, close,
 };
-use tokio::net::TcpStream;
-use tokio_tungstenite::tungstenite::client::IntoClientRequest;
-use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
-use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
 use crate::harness::Env;
+use crate::peers::{
+    DEADLINE, EXTENSION_ORIGIN, Ws, answer, browser_call, call, challenge, closed, connect,
+    handshake, hello, next_message, open, opened, recv, relay_call, result, send, send_text,
+    tab_call,
+};
 
-type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
-
-const EXTENSION_ORIGIN: &str = "chrome-extension://cgfgpocccpkmlomijbladnekndgfclkg";
-/// The bound on every wait for something the relay should do promptly.
-const DEADLINE: Duration = Duration::from_secs(15);
 /// Long enough that a relay never idles out under a test that is busy elsewhere, short enough
 /// that one orphaned by a killed test binary goes away by itself.
 const TEST_IDLE_MS: &str = "60000";
@@ -58,11 +54,7 @@ impl Relay {
             session: session.map(String::from),
             ..Default::default()
         };
-        let mut ws = open(self.port, "/controller", None)
-            .await
-            .expect("controller upgrades");
-        handshake(&mut ws, Role::Controller, &self.secret(), info).await;
-        ws
+        connect(self.port, Role::Controller, &self.secret(), info).await
     }
 
     async fn browser(&self, browser_id: &str) -> Ws {
@@ -74,11 +66,7 @@ impl Relay {
             label: Some("test browser".into()),
             ..Default::default()
         };
-        let mut ws = open(self.port, "/browser", Some(EXTENSION_ORIGIN))
-            .await
-            .expect("browser upgrades");
-        handshake(&mut ws, Role::Browser, &self.secret(), info).await;
-        ws
+        connect(self.port, Role::Browser, &self.secret(), info).await
     }
 }
 
@@ -141,21 +129,6 @@ fn shared_relay() -> Arc<Relay> {
         .clone()
 }
 
-async fn open(port: u16, path: &str, origin: Option<&str>) -> Result<Ws, WsError> {
-    let mut request = format!("ws://127.0.0.1:{port}{path}")
-        .into_client_request()
-        .unwrap();
-    if let Some(origin) = origin {
-        request
-            .headers_mut()
-            .insert("origin", HeaderValue::from_str(origin).unwrap());
-    }
-    tokio::time::timeout(DEADLINE, tokio_tungstenite::connect_async(request))
-        .await
-        .expect("the relay answered the upgrade in time")
-        .map(|(ws, _)| ws)
-}
-
 /// The HTTP status of a refused upgrade.
 async fn refused_status(port: u16, path: &str, origin: Option<&str>) -> u16 {
     match open(port, path, origin).await {
@@ -163,126 +136,6 @@ async fn refused_status(port: u16, path: &str, origin: Option<&str>) -> u16 {
         Err(e) => panic!("{path} with origin {origin:?}: expected an HTTP refusal, got {e}"),
         Ok(_) => panic!("{path} with origin {origin:?} was upgraded; it should be refused"),
     }
-}
-
-async fn next_message(ws: &mut Ws) -> Message {
-    match tokio::time::timeout(DEADLINE, ws.next()).await {
-        Err(_) => panic!("the relay sent nothing within {DEADLINE:?}"),
-        Ok(None) => panic!("the socket ended without a close frame"),
-        Ok(Some(Err(e))) => panic!("the socket failed instead of closing with a code: {e}"),
-        Ok(Some(Ok(msg))) => msg,
-    }
-}
-
-/// The next frame, skipping the roster pushes and pongs a peer gets unasked.
-async fn recv(ws: &mut Ws) -> Frame {
-    loop {
-        match next_message(ws).await {
-            Message::Text(text) => {
-                let frame: Frame = serde_json::from_str(&text).unwrap_or_else(|e| {
-                    panic!("the relay sent a frame we cannot read: {text} ({e})")
-                });
-                if !matches!(frame, Frame::Roster { .. } | Frame::Pong) {
-                    return frame;
-                }
-            }
-            Message::Close(c) => panic!("the relay closed the socket: {c:?}"),
-            _ => {}
-        }
-    }
-}
-
-/// Reads until the relay's close frame; returns its code and reason.
-async fn closed(ws: &mut Ws) -> (u16, String) {
-    loop {
-        if let Message::Close(frame) = next_message(ws).await {
-            let frame = frame.expect("the close frame carries a code");
-            return (u16::from(frame.code), frame.reason.to_string());
-        }
-    }
-}
-
-async fn send(ws: &mut Ws, frame: &Frame) {
-    ws.send(Message::Text(serde_json::to_string(frame).unwrap().into()))
-        .await
-        .expect("send");
-}
-
-async fn send_text(ws: &mut Ws, text: &str) {
-    ws.send(Message::Text(text.to_string().into()))
-        .await
-        .expect("send");
-}
-
-async fn challenge(ws: &mut Ws) -> String {
-    match recv(ws).await {
-        Frame::Challenge { nonce, version } => {
-            assert_eq!(version, protocol::VERSION);
-            assert_eq!(nonce.len(), 64, "a 32-byte hex nonce");
-            nonce
-        }
-        other => panic!("expected a challenge first, got {other:?}"),
-    }
-}
-
-fn hello(role: Role, proof: String, cnonce: &str, info: PeerInfo) -> Frame {
-    Frame::Hello {
-        role,
-        proof,
-        cnonce: cnonce.into(),
-        info,
-    }
-}
-
-/// Runs the challenge as `role` and checks that the relay proves it holds the secret too;
-/// returns the welcome's peer id and port.
-async fn handshake(ws: &mut Ws, role: Role, secret: &[u8], info: PeerInfo) -> (u64, u16) {
-    let nonce = challenge(ws).await;
-    let cnonce = auth::nonce();
-    send(
-        ws,
-        &hello(
-            role,
-            auth::proof(secret, role.as_str(), &nonce),
-            &cnonce,
-            info,
-        ),
-    )
-    .await;
-    match recv(ws).await {
-        Frame::Welcome {
-            proof,
-            peer_id,
-            version,
-            port,
-        } => {
-            assert!(
-                auth::verify(secret, "relay", &cnonce, &proof),
-                "the welcome's proof does not verify over our cnonce"
-            );
-            assert_eq!(version, protocol::VERSION);
-            (peer_id, port)
-        }
-        other => panic!("expected a welcome, got {other:?}"),
-    }
-}
-
-fn call(id: u64, op: Op, target: Target, args: Value) -> Frame {
-    Frame::Call(Call {
-        id,
-        target,
-        ..Call::new(op, args, Duration::from_secs(10))
-    })
-}
-
-/// A call the relay answers itself (status, myTab).
-fn relay_call(id: u64, op: RelayOp) -> Frame {
-    Frame::Ask { id, op }
-}
-
-/// A page call on the agent's own tab.
-fn tab_call(id: u64, op: Op, args: Value) -> Frame {
-    call(id, op, Target::default(), args)
 }
 
 /// A status ask padded to exactly `len` bytes of JSON (a field the relay does not read).
@@ -295,59 +148,6 @@ fn status_ask_of_len(len: usize) -> String {
     let text = padded(len - padded(0).len());
     assert_eq!(text.len(), len);
     text
-}
-
-/// What a fake browser received: the relay's call id, operation, tab and args.
-struct BrowserCall {
-    id: u64,
-    op: Op,
-    scope: Scope,
-    tab: Option<i64>,
-    args: Value,
-}
-
-async fn browser_call(ws: &mut Ws) -> BrowserCall {
-    match recv(ws).await {
-        Frame::Call(c) => BrowserCall {
-            id: c.id,
-            op: c.op,
-            scope: c.scope,
-            tab: c.target.tab,
-            args: c.args,
-        },
-        other => panic!("the browser expected a call, got {other:?}"),
-    }
-}
-
-async fn answer(ws: &mut Ws, id: u64, value: Value) {
-    let answer = Answer {
-        id,
-        value: Some(value),
-        ..Answer::default()
-    };
-    send(ws, &Frame::Result(answer)).await;
-}
-
-/// The fake browser's answer to `tabOpen`: the tab it opened, as an event of the call.
-async fn opened(ws: &mut Ws, id: u64, tab: i64) {
-    let answer = Answer {
-        id,
-        value: Some(json!({ "tabId": tab })),
-        tabs: vec![TabEvent::Opened { tab }],
-        ..Answer::default()
-    };
-    send(ws, &Frame::Result(answer)).await;
-}
-
-/// A controller's result: (id, value or error, target).
-async fn result(ws: &mut Ws) -> (u64, Result<Value, protocol::WireError>, Option<Target>) {
-    match recv(ws).await {
-        Frame::Result(a) => match a.error {
-            Some(e) => (a.id, Err(e), a.target),
-            None => (a.id, Ok(a.value.unwrap_or(Value::Null)), a.target),
-        },
-        other => panic!("the controller expected a result, got {other:?}"),
-    }
 }
 
 fn outcome(e: &protocol::WireError) -> String {

@@ -1,0 +1,261 @@
+//! A fake relay peer written in Rust, used by the relay's tests and the benchmark: it opens a
+//! socket (with an Origin or none), runs the HMAC challenge as a controller or a browser, sends
+//! and reads frames, and answers calls as the extension would.
+//!
+//! Each includer uses part of it.
+#![allow(dead_code)]
+
+use std::time::Duration;
+
+use futures::{SinkExt, StreamExt};
+use serde_json::{Value, json};
+use tabpilot::protocol::{
+    self, Answer, Call, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, Target, WireError,
+    auth,
+};
+use tokio::net::TcpStream;
+use tokio_tungstenite::tungstenite::client::IntoClientRequest;
+use tokio_tungstenite::tungstenite::http::HeaderValue;
+use tokio_tungstenite::tungstenite::{Error as WsError, Message};
+use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
+
+pub(crate) type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// The Origin the packaged extension's socket carries (its id is fixed by the manifest's key).
+pub(crate) const EXTENSION_ORIGIN: &str = "chrome-extension://cgfgpocccpkmlomijbladnekndgfclkg";
+/// The bound on every wait for something the relay should do promptly.
+pub(crate) const DEADLINE: Duration = Duration::from_secs(15);
+
+// ---------------------------------------------------------------------------------------------
+// The socket and the challenge
+
+/// Opens a socket to the relay's `path`, with `origin` as its Origin header if given.
+pub(crate) async fn open(port: u16, path: &str, origin: Option<&str>) -> Result<Ws, WsError> {
+    let mut request = format!("ws://127.0.0.1:{port}{path}")
+        .into_client_request()
+        .unwrap();
+    if let Some(origin) = origin {
+        request
+            .headers_mut()
+            .insert("origin", HeaderValue::from_str(origin).unwrap());
+    }
+    tokio::time::timeout(DEADLINE, tokio_tungstenite::connect_async(request))
+        .await
+        .expect("the relay answered the upgrade in time")
+        .map(|(ws, _)| ws)
+}
+
+/// A peer of `role`, authenticated: its endpoint (a browser with the extension's Origin), and
+/// the challenge.
+pub(crate) async fn connect(port: u16, role: Role, secret: &[u8], info: PeerInfo) -> Ws {
+    let (path, origin) = match role {
+        Role::Controller => ("/controller", None),
+        Role::Browser => ("/browser", Some(EXTENSION_ORIGIN)),
+    };
+    let mut ws = open(port, path, origin).await.expect("the relay upgrades");
+    handshake(&mut ws, role, secret, info).await;
+    ws
+}
+
+pub(crate) async fn next_message(ws: &mut Ws) -> Message {
+    match tokio::time::timeout(DEADLINE, ws.next()).await {
+        Err(_) => panic!("the relay sent nothing within {DEADLINE:?}"),
+        Ok(None) => panic!("the socket ended without a close frame"),
+        Ok(Some(Err(e))) => panic!("the socket failed instead of closing with a code: {e}"),
+        Ok(Some(Ok(msg))) => msg,
+    }
+}
+
+/// The next frame, skipping the roster pushes and pongs a peer gets unasked.
+pub(crate) async fn recv(ws: &mut Ws) -> Frame {
+    loop {
+        match next_message(ws).await {
+            Message::Text(text) => {
+                let frame: Frame = serde_json::from_str(&text).unwrap_or_else(|e| {
+                    panic!("the relay sent a frame we cannot read: {text} ({e})")
+                });
+                if !matches!(frame, Frame::Roster { .. } | Frame::Pong) {
+                    return frame;
+                }
+            }
+            Message::Close(c) => panic!("the relay closed the socket: {c:?}"),
+            _ => {}
+        }
+    }
+}
+
+/// Reads until the relay's close frame; returns its code and reason.
+pub(crate) async fn closed(ws: &mut Ws) -> (u16, String) {
+    loop {
+        if let Message::Close(frame) = next_message(ws).await {
+            let frame = frame.expect("the close frame carries a code");
+            return (u16::from(frame.code), frame.reason.to_string());
+        }
+    }
+}
+
+pub(crate) async fn send(ws: &mut Ws, frame: &Frame) {
+    ws.send(Message::Text(serde_json::to_string(frame).unwrap().into()))
+        .await
+        .expect("send");
+}
+
+pub(crate) async fn send_text(ws: &mut Ws, text: &str) {
+    ws.send(Message::Text(text.to_string().into()))
+        .await
+        .expect("send");
+}
+
+/// Reads the relay's challenge; returns its nonce.
+pub(crate) async fn challenge(ws: &mut Ws) -> String {
+    match recv(ws).await {
+        Frame::Challenge { nonce, version } => {
+            assert_eq!(version, protocol::VERSION);
+            assert_eq!(nonce.len(), 64, "a 32-byte hex nonce");
+            nonce
+        }
+        other => panic!("expected a challenge first, got {other:?}"),
+    }
+}
+
+pub(crate) fn hello(role: Role, proof: String, cnonce: &str, info: PeerInfo) -> Frame {
+    Frame::Hello {
+        role,
+        proof,
+        cnonce: cnonce.into(),
+        info,
+    }
+}
+
+/// Runs the challenge as `role` and checks that the relay proves it holds the secret too;
+/// returns the welcome's peer id and port.
+pub(crate) async fn handshake(
+    ws: &mut Ws,
+    role: Role,
+    secret: &[u8],
+    info: PeerInfo,
+) -> (u64, u16) {
+    let nonce = challenge(ws).await;
+    let cnonce = auth::nonce();
+    send(
+        ws,
+        &hello(
+            role,
+            auth::proof(secret, role.as_str(), &nonce),
+            &cnonce,
+            info,
+        ),
+    )
+    .await;
+    match recv(ws).await {
+        Frame::Welcome {
+            proof,
+            peer_id,
+            version,
+            port,
+        } => {
+            assert!(
+                auth::verify(secret, "relay", &cnonce, &proof),
+                "the welcome's proof does not verify over our cnonce"
+            );
+            assert_eq!(version, protocol::VERSION);
+            (peer_id, port)
+        }
+        other => panic!("expected a welcome, got {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A controller's frames
+
+pub(crate) fn call(id: u64, op: Op, target: Target, args: Value) -> Frame {
+    Frame::Call(Call {
+        id,
+        target,
+        ..Call::new(op, args, Duration::from_secs(10))
+    })
+}
+
+/// A call the relay answers itself (status, myTab).
+pub(crate) fn relay_call(id: u64, op: RelayOp) -> Frame {
+    Frame::Ask { id, op }
+}
+
+/// A page call on the agent's own tab.
+pub(crate) fn tab_call(id: u64, op: Op, args: Value) -> Frame {
+    call(id, op, Target::default(), args)
+}
+
+/// A controller's result: (id, value or error, target).
+pub(crate) async fn result(ws: &mut Ws) -> (u64, Result<Value, WireError>, Option<Target>) {
+    match recv(ws).await {
+        Frame::Result(a) => match a.error {
+            Some(e) => (a.id, Err(e), a.target),
+            None => (a.id, Ok(a.value.unwrap_or(Value::Null)), a.target),
+        },
+        other => panic!("the controller expected a result, got {other:?}"),
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// A browser's side
+
+/// What a fake browser received: the relay's call id, operation, tab and args.
+pub(crate) struct BrowserCall {
+    pub(crate) id: u64,
+    pub(crate) op: Op,
+    pub(crate) scope: Scope,
+    pub(crate) tab: Option<i64>,
+    pub(crate) args: Value,
+}
+
+pub(crate) async fn browser_call(ws: &mut Ws) -> BrowserCall {
+    match recv(ws).await {
+        Frame::Call(c) => BrowserCall {
+            id: c.id,
+            op: c.op,
+            scope: c.scope,
+            tab: c.target.tab,
+            args: c.args,
+        },
+        other => panic!("the browser expected a call, got {other:?}"),
+    }
+}
+
+pub(crate) async fn answer(ws: &mut Ws, id: u64, value: Value) {
+    let answer = Answer {
+        id,
+        value: Some(value),
+        ..Answer::default()
+    };
+    send(ws, &Frame::Result(answer)).await;
+}
+
+/// The fake browser's answer to `tabOpen`: the tab it opened, as an event of the call.
+pub(crate) async fn opened(ws: &mut Ws, id: u64, tab: i64) {
+    let answer = Answer {
+        id,
+        value: Some(json!({ "tabId": tab })),
+        tabs: vec![TabEvent::Opened { tab }],
+        ..Answer::default()
+    };
+    send(ws, &Frame::Result(answer)).await;
+}
+
+/// Answers every call at once until the socket ends: `tabOpen` with a fresh tab, anything
+/// else with a small value.
+pub(crate) async fn answer_calls(mut ws: Ws) {
+    let mut next_tab = 1;
+    while let Some(Ok(msg)) = ws.next().await {
+        let Message::Text(text) = msg else { continue };
+        let Ok(Frame::Call(call)) = serde_json::from_str::<Frame>(&text) else {
+            continue;
+        };
+        if call.op == Op::TabOpen {
+            next_tab += 1;
+            opened(&mut ws, call.id, next_tab).await;
+        } else {
+            answer(&mut ws, call.id, json!({"ok": true})).await;
+        }
+    }
+}
