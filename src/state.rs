@@ -91,7 +91,7 @@ pub(crate) mod test_support {
     use std::path::PathBuf;
 
     /// A fresh directory under the temp dir, unique to this test.
-    pub fn temp_dir(name: &str) -> PathBuf {
+    pub(crate) fn temp_dir(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!(
             "tabpilot-test-{name}-{}-{}",
             std::process::id(),

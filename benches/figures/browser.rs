@@ -9,8 +9,9 @@ use crate::mcp_client::McpClient;
 use crate::{BenchEnv, ms, quantile};
 
 fn ok(mcp: &mut McpClient, tool: &str, args: Value) -> Value {
-    let r = mcp.call_tool(tool, args.clone());
-    assert_ne!(r["isError"], true, "{tool} {args} failed: {r}");
+    let shown = args.to_string();
+    let r = mcp.call_tool(tool, args);
+    assert_ne!(r["isError"], true, "{tool} {shown} failed: {r}");
     r["structuredContent"].clone()
 }
 
@@ -41,7 +42,7 @@ fn timed(label: &str, n: usize, mut call: impl FnMut()) {
     );
 }
 
-pub fn browser_figures() {
+pub(crate) fn browser_figures() {
     let env = BenchEnv::new("browser");
     let fixtures = crate::fixtures::serve(0);
     let page = |name: &str| format!("{}/{name}", fixtures.a);

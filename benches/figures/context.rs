@@ -6,7 +6,7 @@ use tabpilot::context::{ContextEnv, discover};
 
 use crate::{ms, quantile};
 
-pub fn context_figures() {
+pub(crate) fn context_figures() {
     let root = std::env::temp_dir().join(format!("tabpilot-figures-ctx-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let project = root.join("project");

@@ -11,7 +11,7 @@ use crate::settings::Setting;
 use crate::tools::{Session, registry};
 
 /// The session all CLI calls share (`TABPILOT_SESSION` names another).
-pub fn cli_session() -> Result<Session, ToolError> {
+pub(super) fn cli_session() -> Result<Session, ToolError> {
     let session = Setting::Session.get().unwrap_or_else(|| "cli".into());
     let info = PeerInfo {
         name: "tabpilot cli".into(),
@@ -89,7 +89,7 @@ fn parse(words: &[String]) -> Result<(String, Value, bool), ToolError> {
     Ok((spec.name.to_string(), Value::Object(args), json_out))
 }
 
-pub async fn run(words: Vec<String>) -> ExitCode {
+pub(super) async fn run(words: Vec<String>) -> ExitCode {
     let outcome = async {
         let (tool, args, json_out) = parse(&words)?;
         let session = cli_session()?;
@@ -130,7 +130,7 @@ pub async fn run(words: Vec<String>) -> ExitCode {
 }
 
 /// `tabpilot pair`: asks the relay for a one-time pairing page and opens it.
-pub async fn pair() -> anyhow::Result<ExitCode> {
+pub(super) async fn pair() -> anyhow::Result<ExitCode> {
     let session = cli_session()?;
     let answer = session.link().ask(RelayOp::Pair).await?;
     let url = answer.value["url"].as_str().unwrap_or_default().to_string();

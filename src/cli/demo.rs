@@ -32,7 +32,7 @@ fn step(n: u32, what: &str, text: &str) {
     }
 }
 
-pub async fn run() -> anyhow::Result<ExitCode> {
+pub(super) async fn run() -> anyhow::Result<ExitCode> {
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
     let url = format!("http://{}/", listener.local_addr()?);
     let app = Router::new().route("/", get(|| async { Html(PAGE) }));

@@ -20,7 +20,7 @@ use crate::error::{Code, ToolError};
 
 /// Bytes kept from each of stdout and stderr; the rest is read and dropped so the child never
 /// blocks on a full pipe.
-pub const OUTPUT_CEILING: usize = 64 * 1024;
+pub(super) const OUTPUT_CEILING: usize = 64 * 1024;
 /// How long the pipes may stay open after the process ends (a background grandchild can hold
 /// them); past it the output collected so far is returned.
 const DRAIN_GRACE: Duration = Duration::from_secs(2);
@@ -63,7 +63,7 @@ impl RunResult {
 
 /// Folds the manifests from the scope root down: a deeper definition replaces one of the same
 /// name, and `null` deletes it.
-pub fn registry(levels: &[Level]) -> BTreeMap<String, Command> {
+pub(super) fn registry(levels: &[Level]) -> BTreeMap<String, Command> {
     let mut out = BTreeMap::new();
     for level in levels {
         let Some(manifest) = &level.manifest else {
@@ -96,7 +96,7 @@ pub fn registry(levels: &[Level]) -> BTreeMap<String, Command> {
 }
 
 /// Checks everything, then runs the command once.
-pub async fn run(
+pub(super) async fn run(
     command: &Command,
     scope_root: &Path,
     extra_args: &[String],

@@ -12,7 +12,7 @@ use super::manifest::{UserConfig, sha256_hex};
 use super::skills::Skill;
 
 /// Prefixed with its version so a change to what is hashed can never be mistaken for no change.
-pub fn compute(
+pub(super) fn compute(
     scope_root: &Path,
     target: &Path,
     user: &UserConfig,

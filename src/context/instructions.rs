@@ -10,7 +10,7 @@ use serde::Serialize;
 use super::manifest::{Level, MANIFEST_FILE, UserConfig, sha256_hex};
 use super::{ContextEnv, Warnings};
 
-pub const DEFAULT_CANDIDATES: [&str; 2] = ["AGENTS.override.md", "AGENTS.md"];
+pub(super) const DEFAULT_CANDIDATES: [&str; 2] = ["AGENTS.override.md", "AGENTS.md"];
 /// Combined size of the instruction files, in bytes, unless a manifest sets another.
 pub const DEFAULT_BUDGET: usize = 32 * 1024;
 
@@ -61,7 +61,7 @@ struct Rules<'a> {
     inside: Option<&'a Path>,
 }
 
-pub fn collect(
+pub(super) fn collect(
     env: &ContextEnv,
     user: &UserConfig,
     levels: &[Level],
@@ -82,7 +82,7 @@ pub fn collect(
             inside: None,
         };
         match read(path, &rules, budget) {
-            Ok(Read::Text(text)) => out.add(SourceKind::ModelInstructions, path, text),
+            Ok(Read::Text(text)) => out.add(SourceKind::ModelInstructions, path, &text),
             Ok(Read::OverBudget) => {
                 out.truncated = true;
                 return out;
@@ -158,7 +158,7 @@ impl Instructions {
             let path = dir.join(name.as_ref());
             match read(&path, rules, self.budget_bytes - self.bytes) {
                 Ok(Read::Text(text)) => {
-                    self.add(kind, &path, text);
+                    self.add(kind, &path, &text);
                     return true;
                 }
                 Ok(Read::Missing | Read::Empty) => {}
@@ -172,7 +172,7 @@ impl Instructions {
         true
     }
 
-    fn add(&mut self, kind: SourceKind, path: &Path, text: String) {
+    fn add(&mut self, kind: SourceKind, path: &Path, text: &str) {
         if !self.text.is_empty() {
             self.text.push_str("\n\n");
         }

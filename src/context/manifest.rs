@@ -20,10 +20,10 @@ pub const MANIFEST_FILE: &str = ".tabpilot/agent.json";
 /// The user's own settings, relative to the home directory.
 pub const USER_CONFIG_FILE: &str = ".config/tabpilot/agent.json";
 const MAX_MANIFEST_BYTES: u64 = 64 * 1024;
-pub const MIN_INSTRUCTION_BYTES: usize = 1024;
-pub const MAX_INSTRUCTION_BYTES: usize = 2 * 1024 * 1024;
-pub const DEFAULT_TIMEOUT_SECONDS: u64 = 120;
-pub const MAX_TIMEOUT_SECONDS: u64 = 3600;
+pub(super) const MIN_INSTRUCTION_BYTES: usize = 1024;
+pub(super) const MAX_INSTRUCTION_BYTES: usize = 2 * 1024 * 1024;
+pub(super) const DEFAULT_TIMEOUT_SECONDS: u64 = 120;
+pub(super) const MAX_TIMEOUT_SECONDS: u64 = 3600;
 const MAX_LIST: usize = 16;
 const MAX_COMMANDS: usize = 100;
 const MAX_ARGV: usize = 256;
@@ -64,14 +64,14 @@ pub struct CommandDef {
 
 /// One directory of the chain from the scope root to the target.
 #[derive(Debug)]
-pub struct Level {
+pub(super) struct Level {
     pub dir: PathBuf,
     pub manifest: Option<Manifest>,
     pub manifest_sha256: Option<String>,
 }
 
 impl Level {
-    pub fn read(dir: PathBuf) -> Result<Level, ToolError> {
+    pub(super) fn read(dir: PathBuf) -> Result<Level, ToolError> {
         let path = dir.join(MANIFEST_FILE);
         let Some(raw) = read_small(&path)? else {
             return Ok(Level {
@@ -184,13 +184,13 @@ struct UserConfigFile {
 
 /// The user's settings. Only the user sets `model_instructions_file`: no project manifest can.
 #[derive(Clone, Debug, Default)]
-pub struct UserConfig {
+pub(super) struct UserConfig {
     pub model_instructions_file: Option<PathBuf>,
     pub sha256: Option<String>,
 }
 
 impl UserConfig {
-    pub fn read(home: &Path) -> Result<UserConfig, ToolError> {
+    pub(super) fn read(home: &Path) -> Result<UserConfig, ToolError> {
         let path = home.join(USER_CONFIG_FILE);
         let Some(raw) = read_small(&path)? else {
             return Ok(UserConfig::default());
@@ -261,7 +261,7 @@ fn invalid(path: &Path, why: impl Display) -> ToolError {
     ToolError::refused(Code::ManifestInvalid, format!("{}: {why}", path.display()))
 }
 
-pub fn sha256_hex(bytes: &[u8]) -> String {
+pub(super) fn sha256_hex(bytes: &[u8]) -> String {
     hex::encode(Sha256::digest(bytes))
 }
 

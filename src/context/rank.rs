@@ -44,7 +44,7 @@ pub struct Ranking {
 
 /// Lower-cased words of two or more letters or digits, stopwords dropped, plural and common
 /// verb endings stripped so "tests", "testing" and "test" meet.
-pub fn tokens(text: &str) -> BTreeSet<String> {
+pub(super) fn tokens(text: &str) -> BTreeSet<String> {
     text.split(|c: char| !c.is_alphanumeric())
         .map(str::to_lowercase)
         .filter(|w| w.chars().count() >= 2 && !STOPWORDS.contains(&w.as_str()))
@@ -98,7 +98,7 @@ fn sorted(mut list: Vec<Ranked>) -> Vec<Ranked> {
     list
 }
 
-pub fn rank(task: &str, skills: &[Skill], commands: &BTreeMap<String, Command>) -> Ranking {
+pub(super) fn rank(task: &str, skills: &[Skill], commands: &BTreeMap<String, Command>) -> Ranking {
     let task_tokens = tokens(task);
     let skills = sorted(
         skills

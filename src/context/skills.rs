@@ -82,7 +82,7 @@ pub struct LoadedSkill {
 }
 
 /// Scans the roots in order; on a name found twice the earlier (nearer) skill wins.
-pub fn scan(roots: &[PathBuf], warnings: &mut Warnings) -> Vec<Skill> {
+pub(super) fn scan(roots: &[PathBuf], warnings: &mut Warnings) -> Vec<Skill> {
     let mut scan = Scan {
         visited: HashSet::new(),
         found: Vec::new(),
@@ -254,7 +254,7 @@ fn parse(shown: &Path, real: &Path, entry: &'static str, root: &Path) -> Result<
 /// The `key: value` lines between a leading `---` and the next `---`. Enough YAML for skill
 /// front matter: quoted scalars, `>`/`|` blocks and indented continuation lines; nested maps
 /// fold into their parent's text, which is harmless since only `name` and `description` count.
-pub fn front_matter(text: &str) -> Option<BTreeMap<String, String>> {
+pub(super) fn front_matter(text: &str) -> Option<BTreeMap<String, String>> {
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     let mut lines = text.lines();
     if lines.next()?.trim_end() != "---" {
@@ -354,7 +354,7 @@ pub fn summaries(skills: &[Skill], budget: usize) -> SkillsView {
 }
 
 /// The full SKILL.md, read again now, and a bounded inventory of the skill's files.
-pub fn load(skill: &Skill) -> Result<LoadedSkill, ToolError> {
+pub(super) fn load(skill: &Skill) -> Result<LoadedSkill, ToolError> {
     let entrypoint = skill.real_dir.join(skill.entrypoint_name);
     let (_, content) = read_entrypoint(&entrypoint).map_err(|why| {
         ToolError::failed(Code::NotFound, format!("{}: {why}", entrypoint.display()))

@@ -5,12 +5,12 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::ContextEnv;
 
-pub struct Tree {
+pub(super) struct Tree {
     pub root: PathBuf,
 }
 
 impl Tree {
-    pub fn new(tag: &str) -> Tree {
+    pub(super) fn new(tag: &str) -> Tree {
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let nanos = std::time::SystemTime::now()
@@ -28,7 +28,7 @@ impl Tree {
         Tree { root }
     }
 
-    pub fn path(&self, rel: &str) -> PathBuf {
+    pub(super) fn path(&self, rel: &str) -> PathBuf {
         if rel.is_empty() {
             self.root.clone()
         } else {
@@ -36,28 +36,28 @@ impl Tree {
         }
     }
 
-    pub fn write(&self, rel: &str, content: &str) -> PathBuf {
+    pub(super) fn write(&self, rel: &str, content: &str) -> PathBuf {
         let path = self.path(rel);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::fs::write(&path, content).unwrap();
         path
     }
 
-    pub fn mkdir(&self, rel: &str) -> PathBuf {
+    pub(super) fn mkdir(&self, rel: &str) -> PathBuf {
         let path = self.path(rel);
         std::fs::create_dir_all(&path).unwrap();
         path
     }
 
     /// A symlink at `link` (relative to the tree) pointing at `target` as given.
-    pub fn symlink(&self, target: impl AsRef<Path>, link: &str) {
+    pub(super) fn symlink(&self, target: impl AsRef<Path>, link: &str) {
         let path = self.path(link);
         std::fs::create_dir_all(path.parent().unwrap()).unwrap();
         std::os::unix::fs::symlink(target, path).unwrap();
     }
 
     /// A skill directory with a well-formed SKILL.md.
-    pub fn skill(&self, dir: &str, name: &str, description: &str) -> PathBuf {
+    pub(super) fn skill(&self, dir: &str, name: &str, description: &str) -> PathBuf {
         self.write(
             &format!("{dir}/SKILL.md"),
             &format!("---\nname: {name}\ndescription: {description}\n---\n\n# {name}\n\nBody of {name}.\n"),
@@ -65,7 +65,7 @@ impl Tree {
     }
 
     /// An environment over a fake home inside the tree, working in `cwd`.
-    pub fn env(&self, cwd: &str) -> ContextEnv {
+    pub(super) fn env(&self, cwd: &str) -> ContextEnv {
         ContextEnv {
             home: self.path("home"),
             codex_home: None,

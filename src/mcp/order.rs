@@ -18,7 +18,7 @@ const MAX_QUEUED: usize = 256;
 const PIPE: usize = 1 << 16;
 
 /// Returns the (reader, writer) pair to hand to rmcp in place of stdin and stdout.
-pub fn ordered<R, W>(input: R, output: W) -> (DuplexStream, DuplexStream)
+pub(super) fn ordered<R, W>(input: R, output: W) -> (DuplexStream, DuplexStream)
 where
     R: AsyncRead + Unpin + Send + 'static,
     W: AsyncWrite + Unpin + Send + 'static,

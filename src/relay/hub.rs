@@ -26,7 +26,7 @@ pub enum Outgoing {
 }
 
 /// A peer's outbox.
-pub type Sender = mpsc::Sender<Outgoing>;
+pub(super) type Sender = mpsc::Sender<Outgoing>;
 
 struct Controller {
     info: PeerInfo,

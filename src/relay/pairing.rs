@@ -65,7 +65,7 @@ const PAGE: &str = r#"<!doctype html>
 (<code>tabpilot extension path</code>, then Load unpacked in chrome://extensions).</p>
 </body></html>"#;
 
-pub async fn page(State(hub): State<Arc<Hub>>, Path(code): Path<String>) -> Response {
+pub(super) async fn page(State(hub): State<Arc<Hub>>, Path(code): Path<String>) -> Response {
     tracing::info!("pairing page requested");
     if hub.codes().is_open(&code) {
         ([(header::CACHE_CONTROL, "no-store")], Html(PAGE)).into_response()
@@ -78,7 +78,7 @@ pub async fn page(State(hub): State<Arc<Hub>>, Path(code): Path<String>) -> Resp
     }
 }
 
-pub async fn claim(
+pub(super) async fn claim(
     State(hub): State<Arc<Hub>>,
     headers: HeaderMap,
     Path(code): Path<String>,

@@ -45,7 +45,7 @@ fn encode(frame: &Frame) -> Message {
     )
 }
 
-pub async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
+pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Outgoing>(256);
     let writer = tokio::spawn(async move {
@@ -183,5 +183,5 @@ where
 
 /// axum wraps tungstenite's error; this names it to tell a size breach from a dropped socket.
 mod tungstenite_error {
-    pub use tokio_tungstenite::tungstenite::Error;
+    pub(super) use tokio_tungstenite::tungstenite::Error;
 }

@@ -11,17 +11,17 @@ use serde_json::{Value, json};
 use super::spec::Hints;
 use crate::error::ToolError;
 
-pub const DEFAULT_TIMEOUT_MS: u64 = 30_000;
-pub const MAX_TIMEOUT_MS: u64 = 300_000;
+pub(super) const DEFAULT_TIMEOUT_MS: u64 = 30_000;
+pub(super) const MAX_TIMEOUT_MS: u64 = 300_000;
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
-pub struct NoArgs {}
+pub(super) struct NoArgs {}
 
 /// A tool's input schema, derived from its argument struct and written the short way: every
 /// token of it is paid by every client on every connection. `$ref`s are inlined, an optional
 /// field is just its type (it is optional by not being required), and number formats go.
-pub fn schema<T: JsonSchema>() -> Value {
+pub(super) fn schema<T: JsonSchema>() -> Value {
     let full = serde_json::to_value(schemars::schema_for!(T)).expect("schemas serialize");
     short(full)
 }
@@ -29,7 +29,7 @@ pub fn schema<T: JsonSchema>() -> Value {
 /// The schema of a tool's data as it is serialised, written the same short way. A field that
 /// is left out when empty is just its type; one that is written as `null` stays nullable, so
 /// the schema holds for every value the tool sends.
-pub fn output_schema<T: JsonSchema>() -> Value {
+pub(super) fn output_schema<T: JsonSchema>() -> Value {
     let generator = schemars::generate::SchemaSettings::draft2020_12()
         .for_serialize()
         .into_generator();
@@ -106,12 +106,12 @@ fn not_null(v: Value) -> Value {
     Value::Object(o)
 }
 
-pub fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolError> {
+pub(super) fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, ToolError> {
     let args = if args.is_null() { json!({}) } else { args };
     serde_json::from_value(args).map_err(|e| ToolError::bad_args(format!("{tool}: {e}")))
 }
 
-pub fn timeout(ms: Option<u64>) -> Result<Duration, ToolError> {
+pub(super) fn timeout(ms: Option<u64>) -> Result<Duration, ToolError> {
     match ms.unwrap_or(DEFAULT_TIMEOUT_MS) {
         0 => Err(ToolError::bad_args("timeout must be at least 1 ms")),
         t if t > MAX_TIMEOUT_MS => Err(ToolError::bad_args(format!(
@@ -122,7 +122,7 @@ pub fn timeout(ms: Option<u64>) -> Result<Duration, ToolError> {
 }
 
 /// Only http, https and about URLs; anything else is refused by name before a byte is sent.
-pub fn check_url(url: &str) -> Result<(), ToolError> {
+pub(super) fn check_url(url: &str) -> Result<(), ToolError> {
     let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
     match scheme.as_deref() {
         Some("http") | Some("https") if url.len() > scheme.as_deref().map_or(0, str::len) + 3 => {
@@ -146,7 +146,7 @@ pub fn check_url(url: &str) -> Result<(), ToolError> {
 
 /// A ref as snapshots write it: an optional frame prefix `fN:`, then `e` and five base-36
 /// characters, then `.N` (N >= 2) for a twin. Checked here so a malformed one never reaches a page.
-pub fn ref_arg(reference: &str) -> Result<(), ToolError> {
+pub(super) fn ref_arg(reference: &str) -> Result<(), ToolError> {
     let (frame, local) = match reference.split_once(':') {
         Some((f, rest)) => (Some(f), rest),
         None => (None, reference),
@@ -177,7 +177,7 @@ pub fn ref_arg(reference: &str) -> Result<(), ToolError> {
     }
 }
 
-pub fn read_only() -> Hints {
+pub(super) fn read_only() -> Hints {
     Hints {
         read_only: true,
         destructive: false,
@@ -186,7 +186,7 @@ pub fn read_only() -> Hints {
     }
 }
 
-pub fn acts() -> Hints {
+pub(super) fn acts() -> Hints {
     Hints {
         read_only: false,
         destructive: false,
@@ -224,7 +224,7 @@ pub struct AfterAction {
 }
 
 const AFTER_KEYS: [&str; 3] = ["waitUntil", "settleMs", "include"];
-pub const MAX_SETTLE_MS: u64 = 30_000;
+pub(super) const MAX_SETTLE_MS: u64 = 30_000;
 
 impl AfterAction {
     /// Takes the shared keys out of `args`, checked; returns the tool's own arguments.
@@ -266,7 +266,7 @@ impl AfterAction {
 }
 
 /// A tool's schema with the shared after-action arguments added.
-pub fn schema_after<T: JsonSchema>() -> Value {
+pub(super) fn schema_after<T: JsonSchema>() -> Value {
     let mut own = schema::<T>();
     let shared = schema::<AfterAction>();
     if let (Some(props), Some(extra)) = (

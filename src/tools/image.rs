@@ -7,10 +7,10 @@ use image::{DynamicImage, ImageFormat};
 use crate::error::{Code, ToolError};
 
 /// Inline images are held within these, so they stay cheap in context.
-pub const MAX_INLINE_WIDTH: u32 = 1536;
-pub const MAX_INLINE_HEIGHT: u32 = 4096;
+pub(super) const MAX_INLINE_WIDTH: u32 = 1536;
+pub(super) const MAX_INLINE_HEIGHT: u32 = 4096;
 
-pub struct Shrunk {
+pub(super) struct Shrunk {
     pub bytes: Vec<u8>,
     pub width: u32,
     pub height: u32,
@@ -20,14 +20,14 @@ pub struct Shrunk {
 
 /// A box in CSS pixels of the viewport.
 #[derive(Clone, Copy, Debug, serde::Deserialize)]
-pub struct CssRect {
+pub(super) struct CssRect {
     pub x: f64,
     pub y: f64,
     pub width: f64,
     pub height: f64,
 }
 
-pub fn decode_base64(data: &str) -> Result<Vec<u8>, ToolError> {
+pub(super) fn decode_base64(data: &str) -> Result<Vec<u8>, ToolError> {
     base64::engine::general_purpose::STANDARD
         .decode(data)
         .map_err(|e| {
@@ -38,11 +38,11 @@ pub fn decode_base64(data: &str) -> Result<Vec<u8>, ToolError> {
         })
 }
 
-pub fn encode_base64(bytes: &[u8]) -> String {
+pub(super) fn encode_base64(bytes: &[u8]) -> String {
     base64::engine::general_purpose::STANDARD.encode(bytes)
 }
 
-fn bad(e: image::ImageError) -> ToolError {
+fn bad(e: &image::ImageError) -> ToolError {
     ToolError::failed(
         Code::CaptureStalled,
         format!("the capture is not a readable image: {e}"),
@@ -50,7 +50,7 @@ fn bad(e: image::ImageError) -> ToolError {
 }
 
 fn decode(bytes: &[u8]) -> Result<DynamicImage, ToolError> {
-    image::load_from_memory(bytes).map_err(bad)
+    image::load_from_memory(bytes).map_err(|e| bad(&e))
 }
 
 fn encode(img: &DynamicImage, format: ImageFormat) -> Result<Vec<u8>, ToolError> {
@@ -61,18 +61,18 @@ fn encode(img: &DynamicImage, format: ImageFormat) -> Result<Vec<u8>, ToolError>
         ImageFormat::WebP => DynamicImage::ImageRgba8(img.to_rgba8()),
         _ => img.clone(),
     };
-    img.write_to(&mut out, format).map_err(bad)?;
+    img.write_to(&mut out, format).map_err(|e| bad(&e))?;
     Ok(out.into_inner())
 }
 
-pub fn dimensions(bytes: &[u8]) -> Result<(u32, u32), ToolError> {
+pub(super) fn dimensions(bytes: &[u8]) -> Result<(u32, u32), ToolError> {
     let img = decode(bytes)?;
     Ok((img.width(), img.height()))
 }
 
 /// Cuts `rect` (CSS pixels) out of a viewport capture `viewport_width` CSS pixels wide, at the
 /// device pixel ratio the capture itself shows.
-pub fn crop(
+pub(super) fn crop(
     bytes: &[u8],
     rect: CssRect,
     viewport_width: f64,
@@ -98,7 +98,7 @@ pub fn crop(
 }
 
 /// Returns the image as is when it fits, else scaled down (keeping its aspect) and re-encoded.
-pub fn fit_inline(bytes: Vec<u8>, format: ImageFormat) -> Result<Shrunk, ToolError> {
+pub(super) fn fit_inline(bytes: Vec<u8>, format: ImageFormat) -> Result<Shrunk, ToolError> {
     let img = decode(&bytes)?;
     let (w, h) = (img.width(), img.height());
     if w <= MAX_INLINE_WIDTH && h <= MAX_INLINE_HEIGHT {

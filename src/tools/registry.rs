@@ -16,6 +16,7 @@ use super::{act, capture, context, dialog, find, navigate, read, tabs};
 use crate::error::ToolError;
 
 /// What a tool says about itself; its schemas come from its types.
+#[derive(Clone, Copy)]
 pub struct About {
     pub name: &'static str,
     pub description: &'static str,

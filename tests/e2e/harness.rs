@@ -8,11 +8,11 @@ use std::sync::{Mutex, OnceLock};
 
 use serde_json::{Value, json};
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_tabpilot");
+pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_tabpilot");
 
 /// A private state dir and port range, so tests never touch a developer's relay or each other.
 #[derive(Clone)]
-pub struct Env {
+pub(crate) struct Env {
     pub state_dir: PathBuf,
     pub first_port: u16,
     pub ports: String,
@@ -21,7 +21,7 @@ pub struct Env {
 static NEXT_ENV: AtomicU16 = AtomicU16::new(0);
 
 impl Env {
-    pub fn fresh(name: &str) -> Env {
+    pub(crate) fn fresh(name: &str) -> Env {
         // Below the kernel's ephemeral range, apart per process, and skipping a pair still held
         // (by a relay an earlier run left to idle out, say), which would answer in our place.
         let base = 20_000 + (std::process::id() % 90) as u16 * 128;
@@ -44,7 +44,7 @@ impl Env {
         }
     }
 
-    pub fn command(&self, args: &[&str]) -> Command {
+    pub(crate) fn command(&self, args: &[&str]) -> Command {
         let mut cmd = Command::new(BIN);
         cmd.args(args)
             .env("TABPILOT_STATE_DIR", &self.state_dir)
@@ -55,7 +55,7 @@ impl Env {
     }
 
     /// Runs a one-shot CLI command; returns (exit success, stdout, stderr).
-    pub fn cli(&self, args: &[&str]) -> (bool, String, String) {
+    pub(crate) fn cli(&self, args: &[&str]) -> (bool, String, String) {
         let out = self.command(args).output().expect("tabpilot runs");
         (
             out.status.success(),
@@ -64,22 +64,22 @@ impl Env {
         )
     }
 
-    pub fn secret(&self) -> Vec<u8> {
+    pub(crate) fn secret(&self) -> Vec<u8> {
         std::fs::read(self.state_dir.join("secret")).expect("the relay made a secret")
     }
 }
 
 /// The MCP client over stdio (tests/support/mcp_client.rs), with the tests' ways to start it
 /// and to call tools that must succeed or fail.
-pub use crate::mcp_client::McpClient as Mcp;
+pub(crate) use crate::mcp_client::McpClient as Mcp;
 
 impl Mcp {
-    pub fn start(env: &Env, args: &[&str]) -> Mcp {
+    pub(crate) fn start(env: &Env, args: &[&str]) -> Mcp {
         Mcp::started(env.command(&[&["mcp"], args].concat()))
     }
 
     /// Starts `tabpilot mcp` in `dir` with `home` as its home directory.
-    pub fn start_in(env: &Env, dir: &Path, home: &Path) -> Mcp {
+    pub(crate) fn start_in(env: &Env, dir: &Path, home: &Path) -> Mcp {
         let mut cmd = env.command(&["mcp"]);
         cmd.current_dir(dir)
             .env("HOME", home)
@@ -96,31 +96,35 @@ impl Mcp {
     }
 
     /// Calls a tool; returns the CallToolResult.
-    pub fn call(&mut self, tool: &str, args: Value) -> Value {
-        let r = self.request("tools/call", json!({"name": tool, "arguments": args}));
+    pub(crate) fn call(&mut self, tool: &str, args: Value) -> Value {
+        let mut params = json!({ "name": tool });
+        params["arguments"] = args;
+        let r = self.request("tools/call", params);
         assert!(r.get("error").is_none(), "{tool} got a protocol error: {r}");
         r["result"].clone()
     }
 
     /// Calls a tool that must succeed; returns (text, structuredContent).
-    pub fn ok(&mut self, tool: &str, args: Value) -> (String, Value) {
-        let r = self.call(tool, args.clone());
+    pub(crate) fn ok(&mut self, tool: &str, args: Value) -> (String, Value) {
+        let shown = args.to_string();
+        let r = self.call(tool, args);
         assert_ne!(
             r["isError"],
             json!(true),
-            "{tool} {args} failed: {}",
+            "{tool} {shown} failed: {}",
             text(&r)
         );
         (text(&r), r["structuredContent"].clone())
     }
 
     /// Calls a tool that must fail; returns its error code and the result.
-    pub fn fails(&mut self, tool: &str, args: Value) -> (String, Value) {
-        let r = self.call(tool, args.clone());
+    pub(crate) fn fails(&mut self, tool: &str, args: Value) -> (String, Value) {
+        let shown = args.to_string();
+        let r = self.call(tool, args);
         assert_eq!(
             r["isError"],
             json!(true),
-            "{tool} {args} should have failed: {}",
+            "{tool} {shown} should have failed: {}",
             text(&r)
         );
         (
@@ -133,7 +137,7 @@ impl Mcp {
     }
 }
 
-pub fn text(result: &Value) -> String {
+pub(crate) fn text(result: &Value) -> String {
     result["content"]
         .as_array()
         .map(|c| {
@@ -146,7 +150,7 @@ pub fn text(result: &Value) -> String {
 }
 
 /// The ref on the first snapshot line with this role and name.
-pub fn ref_of(snapshot: &str, role: &str, name: &str) -> String {
+pub(crate) fn ref_of(snapshot: &str, role: &str, name: &str) -> String {
     let needle = format!("- {role} \"{name}\"");
     let line = snapshot
         .lines()
@@ -156,19 +160,19 @@ pub fn ref_of(snapshot: &str, role: &str, name: &str) -> String {
     line[start..].split(']').next().unwrap().to_string()
 }
 
-pub use crate::fixtures::Fixtures;
+pub(crate) use crate::fixtures::Fixtures;
 use crate::fixtures::serve as serve_fixtures;
 
 /// One managed headless Chromium for the whole test binary, launched by a `tabpilot mcp
 /// --launch --headless` that lives as long as this process; each test drives it through its
 /// own `tabpilot mcp`, so each works in its own tab.
-pub struct Shared {
+pub(crate) struct Shared {
     pub env: Env,
     pub fixtures: Fixtures,
     launcher: Mutex<Mcp>,
 }
 
-pub fn shared() -> &'static Shared {
+pub(crate) fn shared() -> &'static Shared {
     static SHARED: OnceLock<Shared> = OnceLock::new();
     SHARED.get_or_init(|| {
         let env = Env::fresh("browser");
@@ -186,20 +190,20 @@ pub fn shared() -> &'static Shared {
 
 impl Shared {
     /// A new agent on the shared browser.
-    pub fn agent(&self) -> Mcp {
+    pub(crate) fn agent(&self) -> Mcp {
         Mcp::start(&self.env, &[])
     }
 
-    pub fn a(&self, page: &str) -> String {
+    pub(crate) fn a(&self, page: &str) -> String {
         format!("{}/{page}", self.fixtures.a)
     }
 
-    pub fn b(&self, page: &str) -> String {
+    pub(crate) fn b(&self, page: &str) -> String {
         format!("{}/{page}", self.fixtures.b)
     }
 
     /// The tabs as the launching session sees them.
-    pub fn tabs(&self) -> Vec<Value> {
+    pub(crate) fn tabs(&self) -> Vec<Value> {
         let (_, data) = self
             .launcher
             .lock()

@@ -192,7 +192,7 @@ fn calls_from_one_client_run_in_the_order_they_were_issued() {
         } else {
             ("browser_snapshot", json!({}))
         };
-        agent.send(json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": args}}));
+        agent.send(&json!({"jsonrpc": "2.0", "id": id, "method": "tools/call", "params": {"name": name, "arguments": args}}));
     }
     let answers: Vec<_> = ids.iter().map(|id| agent.response(*id)).collect();
     for a in &answers[..4] {

@@ -11,7 +11,7 @@ use axum::extract::{Path as UrlPath, Query};
 use axum::http::header;
 use axum::response::IntoResponse;
 
-pub struct Fixtures {
+pub(crate) struct Fixtures {
     pub a: String,
     pub b: String,
 }
@@ -22,7 +22,7 @@ fn fixtures_dir() -> PathBuf {
 
 /// Serves tests/fixtures on two fresh loopback ports, on a thread of its own, for the life of
 /// the process.
-pub fn serve(relay_port: u16) -> Fixtures {
+pub(crate) fn serve(relay_port: u16) -> Fixtures {
     let (tx, rx) = channel();
     std::thread::spawn(move || {
         let rt = tokio::runtime::Builder::new_current_thread()

@@ -15,7 +15,7 @@ use serde_json::{Value, json};
 /// How long any one answer may take before the client gives up.
 const ANSWER_WITHIN: Duration = Duration::from_secs(90);
 
-pub struct McpClient {
+pub(crate) struct McpClient {
     pub child: Child,
     stdin: Option<ChildStdin>,
     /// Lines of the server's stdout: a JSON message, or the text of a line that is not JSON.
@@ -34,7 +34,7 @@ pub struct McpClient {
 impl McpClient {
     /// Spawns `cmd` (a `tabpilot mcp` command) with piped stdin and stdout; stderr is as `cmd`
     /// has it. Does not initialize, so that a caller can time the handshake.
-    pub fn spawn(mut cmd: Command) -> McpClient {
+    pub(crate) fn spawn(mut cmd: Command) -> McpClient {
         let mut child = cmd
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
@@ -68,7 +68,7 @@ impl McpClient {
 
     /// The MCP handshake as `client_name`: initialize (keeping the instructions), then the
     /// initialized notification. Returns the initialize response.
-    pub fn initialize(&mut self, client_name: &str) -> Value {
+    pub(crate) fn initialize(&mut self, client_name: &str) -> Value {
         let init = self.request(
             "initialize",
             json!({
@@ -81,21 +81,21 @@ impl McpClient {
             .as_str()
             .unwrap_or("")
             .to_string();
-        self.notify("notifications/initialized", json!({}));
+        self.notify("notifications/initialized", &json!({}));
         init
     }
 
-    pub fn pid(&self) -> u32 {
+    pub(crate) fn pid(&self) -> u32 {
         self.child.id()
     }
 
     /// Writes one message, in one write as MCP clients do: the line arrives whole.
-    pub fn send(&mut self, msg: Value) {
+    pub(crate) fn send(&mut self, msg: &Value) {
         self.send_line(&msg.to_string());
     }
 
     /// Writes one line as it is, JSON or not.
-    pub fn send_line(&mut self, text: &str) {
+    pub(crate) fn send_line(&mut self, text: &str) {
         let line = format!("{text}\n");
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin
@@ -104,25 +104,27 @@ impl McpClient {
         stdin.flush().expect("flush to tabpilot mcp");
     }
 
-    pub fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
+    pub(crate) fn notify(&mut self, method: &str, params: &Value) {
+        self.send(&json!({"jsonrpc": "2.0", "method": method, "params": params}));
     }
 
     /// Sends a request and returns the whole response (with `result` or `error`).
-    pub fn request(&mut self, method: &str, params: Value) -> Value {
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next_id;
         self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
+        let mut msg = json!({"jsonrpc": "2.0", "id": id, "method": method});
+        msg["params"] = params;
+        self.send(&msg);
         self.response(id)
     }
 
     /// The response to request `id`, which may have arrived while waiting for another.
-    pub fn response(&mut self, id: u64) -> Value {
+    pub(crate) fn response(&mut self, id: u64) -> Value {
         self.response_to(&json!(id))
     }
 
     /// The response whose id is `id` (null for an answer to a line that was not JSON).
-    pub fn response_to(&mut self, id: &Value) -> Value {
+    pub(crate) fn response_to(&mut self, id: &Value) -> Value {
         if let Some(i) = self.early.iter().position(|m| m["id"] == *id) {
             return self.early.remove(i);
         }
@@ -159,17 +161,19 @@ impl McpClient {
     }
 
     /// Calls a tool; returns the CallToolResult (or the JSON-RPC error response).
-    pub fn call_tool(&mut self, name: &str, args: Value) -> Value {
-        let r = self.request("tools/call", json!({"name": name, "arguments": args}));
+    pub(crate) fn call_tool(&mut self, name: &str, args: Value) -> Value {
+        let mut params = json!({ "name": name });
+        params["arguments"] = args;
+        let r = self.request("tools/call", params);
         r.get("result").cloned().unwrap_or(r)
     }
 
-    pub fn close_stdin(&mut self) {
+    pub(crate) fn close_stdin(&mut self) {
         self.stdin.take();
     }
 
     /// The server's resident memory in KiB (VmRSS from /proc), if it is still running.
-    pub fn rss_kib(&self) -> Option<u64> {
+    pub(crate) fn rss_kib(&self) -> Option<u64> {
         let status = std::fs::read_to_string(format!("/proc/{}/status", self.pid())).ok()?;
         let line = status.lines().find(|l| l.starts_with("VmRSS:"))?;
         line.split_whitespace().nth(1)?.parse().ok()
