@@ -9,8 +9,8 @@ use serde_json::json;
 
 use super::args::{read_only, ref_arg, timeout};
 use super::ctx::Ctx;
-use super::registry::{About, Tool};
 use super::spec::{Cli, Hints, Out};
+use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
 use crate::protocol::Op;
 

@@ -14,6 +14,7 @@ mod read;
 pub mod registry;
 pub mod spec;
 mod tabs;
+pub mod tool;
 
 use serde_json::Value;
 

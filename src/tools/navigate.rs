@@ -8,8 +8,8 @@ use serde_json::json;
 
 use super::args::{AfterAction, acts, check_url, timeout};
 use super::ctx::Ctx;
-use super::registry::{About, Tool};
 use super::spec::{Cli, Hints, Out};
+use super::tool::{About, Tool};
 use crate::error::{Outcome, ToolError};
 use crate::protocol::Op;
 

@@ -9,8 +9,8 @@ use serde_json::json;
 
 use super::args::read_only;
 use super::ctx::Ctx;
-use super::registry::{About, Tool};
 use super::spec::{Cli, Out};
+use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
 use crate::policy::paths;
 use crate::protocol::Op;

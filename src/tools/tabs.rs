@@ -8,8 +8,8 @@ use serde_json::json;
 
 use super::args::{NoArgs, acts, check_url, read_only};
 use super::ctx::Ctx;
-use super::registry::{About, Tool};
 use super::spec::{Cli, Hints, Out};
+use super::tool::{About, Tool};
 use crate::error::ToolError;
 use crate::link::LinkState;
 use crate::protocol::{Op, RelayOp, RelayStatus};

@@ -11,8 +11,8 @@ use crate::error::{Code, Outcome, ToolError};
 use crate::protocol::Op;
 use crate::tools::args::{AfterAction, acts, ref_arg, timeout};
 use crate::tools::ctx::Ctx;
-use crate::tools::registry::{About, Tool};
 use crate::tools::spec::{Cli, Out};
+use crate::tools::tool::{About, Tool};
 
 const MAX_FIELDS: usize = 200;
 

@@ -10,8 +10,8 @@ use crate::error::ToolError;
 use crate::protocol::Op;
 use crate::tools::args::{AfterAction, acts, timeout};
 use crate::tools::ctx::Ctx;
-use crate::tools::registry::{About, Tool};
 use crate::tools::spec::{Cli, Out};
+use crate::tools::tool::{About, Tool};
 
 pub(super) fn tool() -> Tool {
     Tool::acting(

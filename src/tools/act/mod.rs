@@ -17,8 +17,8 @@ use serde_json::{Value, json};
 
 use super::args::AfterAction;
 use super::ctx::Ctx;
-use super::registry::Tool;
 use super::spec::Out;
+use super::tool::Tool;
 use crate::error::ToolError;
 use crate::protocol::Op;
 

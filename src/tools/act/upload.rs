@@ -15,8 +15,8 @@ use crate::policy::paths;
 use crate::protocol::Op;
 use crate::tools::args::{AfterAction, acts, ref_arg, timeout};
 use crate::tools::ctx::Ctx;
-use crate::tools::registry::{About, Tool};
 use crate::tools::spec::{Cli, Out};
+use crate::tools::tool::{About, Tool};
 
 const MAX_UPLOAD_FILES: usize = 20;
 

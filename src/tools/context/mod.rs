@@ -11,8 +11,8 @@ use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::registry::{About, Tool};
 use super::spec::{Cli, Hints, Out};
+use super::tool::{About, Tool};
 use crate::context::{
     self, Command, Context, ContextEnv, DEFAULT_SKILL_BUDGET, Instructions, LOAD_THRESHOLD,
     LoadedSkill, Ranked, RunResult, SkillSummary,
