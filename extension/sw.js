@@ -124,11 +124,12 @@ function tryPort(port, secret, info) {
       }
       if (!joined && frame.t === 'challenge') {
         cnonce = randomHex(32);
-        const proof = await hmacHex(secret, `tabpilot/1 browser ${frame.nonce}`);
+        const proof = await hmacHex(secret, `tabpilot/2 browser ${port} ${frame.nonce}`);
         ws.send(JSON.stringify({ t: 'hello', role: 'browser', proof, cnonce, info }));
       } else if (!joined && frame.t === 'welcome') {
-        const expected = await hmacHex(secret, `tabpilot/1 relay ${cnonce}`);
-        if (frame.proof !== expected) {
+        const expected = await hmacHex(secret, `tabpilot/2 relay ${port} ${cnonce}`);
+        // The relay's proof names the port dialled: one passed on from another port fails here.
+        if (frame.proof !== expected || frame.port !== port) {
           ws.close();
           return;
         }

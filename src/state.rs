@@ -20,6 +20,18 @@ pub fn state_dir() -> PathBuf {
     PathBuf::from(home).join(".local/state/tabpilot")
 }
 
+/// The relay's lock for a port range. The running relay holds it, and writes into it the port it
+/// bound, so that controllers dial that port before any other of the range.
+pub fn relay_lock(ports: &std::ops::RangeInclusive<u16>) -> PathBuf {
+    state_dir().join(format!("relay-{}-{}.lock", ports.start(), ports.end()))
+}
+
+/// The port the relay of this range recorded, if it is one of the range.
+pub fn recorded_relay_port(ports: &std::ops::RangeInclusive<u16>) -> Option<u16> {
+    let text = fs::read_to_string(relay_lock(ports)).ok()?;
+    text.trim().parse().ok().filter(|p| ports.contains(p))
+}
+
 /// Creates `dir` (and parents) and makes it 0700.
 pub fn ensure_private_dir(dir: &Path) -> io::Result<()> {
     fs::DirBuilder::new()

@@ -242,8 +242,14 @@ impl Link {
         ))
     }
 
+    /// Tries the port the relay recorded first, then the rest of the range in order. A port
+    /// held by anything but our relay fails the handshake and is passed over.
     async fn try_ports(&self, ports: std::ops::RangeInclusive<u16>) -> Option<Conn> {
-        for port in ports {
+        let recorded = state::recorded_relay_port(&ports);
+        for port in recorded
+            .into_iter()
+            .chain(ports.filter(|p| Some(*p) != recorded))
+        {
             match tokio::time::timeout(HANDSHAKE_TIMEOUT, self.handshake(port)).await {
                 Ok(Ok(conn)) => return Some(conn),
                 Ok(Err(e)) => tracing::debug!(port, "no relay: {e}"),
@@ -266,7 +272,7 @@ impl Link {
         let cnonce = auth::nonce();
         let hello = Frame::Hello {
             role: Role::Controller,
-            proof: auth::proof(&self.secret, Role::Controller.as_str(), &nonce),
+            proof: auth::proof(&self.secret, Role::Controller.as_str(), port, &nonce),
             cnonce: cnonce.clone(),
             info: self.info.clone(),
         };
@@ -275,8 +281,11 @@ impl Link {
             .await
             .map_err(|e| e.to_string())?;
         match next_frame(&mut stream).await? {
-            Frame::Welcome { proof, .. }
-                if auth::verify(&self.secret, "relay", &cnonce, &proof) => {}
+            // The relay's proof names the port we dialled: one passed on from another port is
+            // a relay's proof for that port, and fails here.
+            Frame::Welcome {
+                proof, port: said, ..
+            } if said == port && auth::verify(&self.secret, "relay", port, &cnonce, &proof) => {}
             Frame::Welcome { .. } => {
                 return Err("the relay could not prove it holds our secret".into());
             }

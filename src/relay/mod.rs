@@ -8,8 +8,10 @@ mod pairing;
 mod peer;
 mod route;
 
+use std::io::Write;
 use std::net::SocketAddr;
 use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -39,13 +41,13 @@ fn idle_after() -> Duration {
 pub async fn run() -> anyhow::Result<()> {
     let ports = protocol::port_range().map_err(anyhow::Error::msg)?;
     let secret = state::secret()?;
-    let dir = state::state_dir();
-    let lock_path = dir.join(format!("relay-{}-{}.lock", ports.start(), ports.end()));
-    let lock = std::fs::OpenOptions::new()
+    state::ensure_private_dir(&state::state_dir())?;
+    let mut lock = std::fs::OpenOptions::new()
         .create(true)
         .truncate(false)
         .write(true)
-        .open(&lock_path)?;
+        .mode(0o600)
+        .open(state::relay_lock(&ports))?;
     // SAFETY: flock on a descriptor we own; the lock lives as long as `lock`.
     if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
         tracing::info!("another relay holds ports {ports:?}; leaving it be");
@@ -65,6 +67,8 @@ pub async fn run() -> anyhow::Result<()> {
         );
     };
     tracing::info!(port, "relay listening on 127.0.0.1");
+    lock.set_len(0)?;
+    lock.write_all(port.to_string().as_bytes())?;
     let hub = Arc::new(Hub::new(secret, port, (*ports.start(), *ports.end())));
     let app = Router::new()
         .route("/browser", get(browser_endpoint))

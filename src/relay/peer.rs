@@ -85,10 +85,10 @@ pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
                 cnonce,
                 info,
             }) if r == role => {
-                if auth::verify(hub.secret(), role.as_str(), &nonce, &proof) {
+                if auth::verify(hub.secret(), role.as_str(), hub.port(), &nonce, &proof) {
                     let id = hub.join(role, info, tx.clone());
                     let welcome = Frame::Welcome {
-                        proof: auth::proof(hub.secret(), "relay", &cnonce),
+                        proof: auth::proof(hub.secret(), "relay", hub.port(), &cnonce),
                         peer_id: id,
                         version: protocol::VERSION.into(),
                         port: hub.port(),

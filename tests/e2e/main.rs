@@ -9,6 +9,7 @@ mod find;
 mod fixtures;
 mod frames;
 mod harness;
+mod holes;
 mod interact;
 mod mcp;
 #[path = "../support/mcp_client.rs"]

@@ -225,15 +225,15 @@ async fn a_wrong_proof_is_closed_with_auth_failed() {
         let wrong_proofs: [(&str, MakeProof); 3] = [
             (
                 "signed with another secret",
-                Box::new(|n| auth::proof(b"not the secret", role.as_str(), n)),
+                Box::new(|n| auth::proof(b"not the secret", role.as_str(), relay.port, n)),
             ),
             (
                 "the right secret and nonce, signed as the relay",
-                Box::new(|n| auth::proof(&secret, "relay", n)),
+                Box::new(|n| auth::proof(&secret, "relay", relay.port, n)),
             ),
             (
                 "over a nonce the relay did not send",
-                Box::new(|_| auth::proof(&secret, role.as_str(), &auth::nonce())),
+                Box::new(|_| auth::proof(&secret, role.as_str(), relay.port, &auth::nonce())),
             ),
         ];
         for (what, make) in wrong_proofs {
@@ -260,7 +260,7 @@ async fn a_hello_for_the_other_role_is_a_wrong_envelope() {
     // A valid browser proof presented at /controller: the endpoint decides the role.
     let mut ws = open(relay.port, "/controller", None).await.unwrap();
     let nonce = challenge(&mut ws).await;
-    let proof = auth::proof(&secret, "browser", &nonce);
+    let proof = auth::proof(&secret, "browser", relay.port, &nonce);
     send(
         &mut ws,
         &hello(Role::Browser, proof, &auth::nonce(), PeerInfo::default()),
@@ -278,7 +278,7 @@ async fn a_hello_for_the_other_role_is_a_wrong_envelope() {
         .await
         .unwrap();
     let nonce = challenge(&mut ws).await;
-    let proof = auth::proof(&secret, "controller", &nonce);
+    let proof = auth::proof(&secret, "controller", relay.port, &nonce);
     send(
         &mut ws,
         &hello(Role::Controller, proof, &auth::nonce(), PeerInfo::default()),
@@ -345,7 +345,7 @@ async fn the_relay_proves_it_holds_the_secret() {
         &mut ws,
         &hello(
             Role::Controller,
-            auth::proof(&secret, "controller", &nonce),
+            auth::proof(&secret, "controller", relay.port, &nonce),
             &cnonce,
             PeerInfo::default(),
         ),
@@ -359,12 +359,25 @@ async fn the_relay_proves_it_holds_the_secret() {
             port,
         } => {
             assert!(
-                auth::verify(&secret, "relay", &cnonce, &proof),
+                auth::verify(&secret, "relay", relay.port, &cnonce, &proof),
                 "the relay's proof is over our cnonce"
             );
             // The proof is bound to the cnonce and the role: it is not ours replayed.
-            assert!(!auth::verify(&secret, "relay", &nonce, &proof));
-            assert!(!auth::verify(&secret, "controller", &cnonce, &proof));
+            assert!(!auth::verify(&secret, "relay", relay.port, &nonce, &proof));
+            assert!(!auth::verify(
+                &secret,
+                "controller",
+                relay.port,
+                &cnonce,
+                &proof
+            ));
+            assert!(!auth::verify(
+                &secret,
+                "relay",
+                relay.port + 1,
+                &cnonce,
+                &proof
+            ));
             assert!(peer_id > 0);
             assert_eq!(version, protocol::VERSION);
             assert_eq!(port, relay.port);
@@ -756,6 +769,7 @@ async fn the_relay_binds_the_first_free_port_of_its_range() {
         .expect("the relay is on the second port");
     let (_, port) = handshake(
         &mut ws,
+        second,
         Role::Controller,
         &relay.secret(),
         PeerInfo::default(),

@@ -53,7 +53,7 @@ pub(crate) async fn connect(port: u16, role: Role, secret: &[u8], info: PeerInfo
         Role::Browser => ("/browser", Some(EXTENSION_ORIGIN)),
     };
     let mut ws = open(port, path, origin).await.expect("the relay upgrades");
-    handshake(&mut ws, role, secret, info).await;
+    handshake(&mut ws, port, role, secret, info).await;
     ws
 }
 
@@ -131,6 +131,7 @@ pub(crate) fn hello(role: Role, proof: String, cnonce: &str, info: PeerInfo) -> 
 /// returns the welcome's peer id and port.
 pub(crate) async fn handshake(
     ws: &mut Ws,
+    dialled: u16,
     role: Role,
     secret: &[u8],
     info: PeerInfo,
@@ -141,7 +142,7 @@ pub(crate) async fn handshake(
         ws,
         &hello(
             role,
-            auth::proof(secret, role.as_str(), &nonce),
+            auth::proof(secret, role.as_str(), dialled, &nonce),
             &cnonce,
             info,
         ),
@@ -155,7 +156,7 @@ pub(crate) async fn handshake(
             port,
         } => {
             assert!(
-                auth::verify(secret, "relay", &cnonce, &proof),
+                auth::verify(secret, "relay", dialled, &cnonce, &proof),
                 "the welcome's proof does not verify over our cnonce"
             );
             assert_eq!(version, protocol::VERSION);

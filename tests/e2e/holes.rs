@@ -1,0 +1,187 @@
+//! The security probe's findings, each replayed as it was found (issue "Close the holes").
+//! "Another local user" is a process without the state dir's secret.
+
+use std::process::{Child, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use futures::{SinkExt, StreamExt};
+use serde_json::json;
+use tokio::net::TcpListener;
+use tokio_tungstenite::tungstenite::Message;
+use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
+
+use crate::harness::{Env, Mcp};
+use crate::peers;
+
+struct Kill(Child);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A relay of this environment, started by hand, listening on `port`.
+fn relay_on(env: &Env, port: u16) -> Kill {
+    let mut child = env
+        .command(&["relay"])
+        .env("TABPILOT_RELAY_IDLE_MS", "30000")
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("tabpilot relay starts");
+    let start = Instant::now();
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(child.try_wait().unwrap().is_none(), "the relay exited");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "no relay on {port}"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    Kill(child)
+}
+
+/// What a squatter saw pass through it: each text message, and which way it went.
+type Seen = Arc<Mutex<Vec<(&'static str, String)>>>;
+
+/// Finding 1 as it was found: a process squatting on the first port of the range that passes
+/// every socket on to the real relay (same path, same Origin) and both ways back, reading it
+/// all. Runs on its own thread until the test ends.
+fn squatter(port: u16, relay: u16) -> Seen {
+    let seen: Seen = Arc::default();
+    let record = seen.clone();
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).expect("the port is free");
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        let rt = tokio::runtime::Runtime::new().unwrap();
+        rt.block_on(async move {
+            let listener = TcpListener::from_std(listener).unwrap();
+            while let Ok((tcp, _)) = listener.accept().await {
+                let record = record.clone();
+                tokio::spawn(async move {
+                    let asked = Arc::new(Mutex::new((String::new(), None::<String>)));
+                    let keep = asked.clone();
+                    let callback = move |req: &Request, resp: Response| {
+                        let origin = req
+                            .headers()
+                            .get("origin")
+                            .map(|o| o.to_str().unwrap().to_string());
+                        *keep.lock().unwrap() = (req.uri().path().to_string(), origin);
+                        Ok(resp)
+                    };
+                    let Ok(client) = tokio_tungstenite::accept_hdr_async(tcp, callback).await
+                    else {
+                        return;
+                    };
+                    let (path, origin) = asked.lock().unwrap().clone();
+                    let Ok(upstream) = peers::open(relay, &path, origin.as_deref()).await else {
+                        return;
+                    };
+                    let (mut c_tx, mut c_rx) = client.split();
+                    let (mut u_tx, mut u_rx) = upstream.split();
+                    let up = record.clone();
+                    let to_relay = async move {
+                        while let Some(Ok(msg)) = c_rx.next().await {
+                            if let Message::Text(t) = &msg {
+                                up.lock().unwrap().push(("to relay", t.to_string()));
+                            }
+                            if u_tx.send(msg).await.is_err() {
+                                break;
+                            }
+                        }
+                    };
+                    let down = record.clone();
+                    let to_client = async move {
+                        while let Some(Ok(msg)) = u_rx.next().await {
+                            if let Message::Text(t) = &msg {
+                                down.lock().unwrap().push(("to peer", t.to_string()));
+                            }
+                            if c_tx.send(msg).await.is_err() {
+                                break;
+                            }
+                        }
+                    };
+                    tokio::join!(to_relay, to_client);
+                });
+            }
+        });
+    });
+    seen
+}
+
+/// The kinds of frame (`t`) that went `way` through the squatter.
+fn kinds(seen: &Seen, way: &str) -> Vec<String> {
+    seen.lock()
+        .unwrap()
+        .iter()
+        .filter(|(w, _)| *w == way)
+        .map(|(_, text)| {
+            serde_json::from_str::<serde_json::Value>(text).unwrap()["t"]
+                .as_str()
+                .unwrap_or("")
+                .to_string()
+        })
+        .collect()
+}
+
+#[test]
+fn a_port_squatter_cannot_pass_a_controllers_handshake_on_to_the_relay() {
+    let env = Env::fresh("holes-squat-controller");
+    let relay_port = env.first_port + 1;
+    let seen = squatter(env.first_port, relay_port);
+    let _relay = relay_on(&env, relay_port);
+    // The relay recorded its port, so a controller goes there first and never meets the squatter.
+    let (ok, out, err) = env.cli(&["status"]);
+    assert!(ok, "{err}");
+    assert!(out.contains(&format!("port {relay_port}")), "{out}");
+    assert!(seen.lock().unwrap().is_empty(), "the squatter saw {seen:?}");
+
+    // Without the record (an older relay's, say), the controller dials the squatter first: the
+    // handshake it passes on fails at the relay, and the controller moves on to the real one.
+    let lock = env
+        .state_dir
+        .join(format!("relay-{}-{}.lock", env.first_port, relay_port));
+    std::fs::write(&lock, "").unwrap();
+    let (ok, out, err) = env.cli(&["status"]);
+    assert!(ok, "{err}");
+    assert!(out.contains(&format!("port {relay_port}")), "{out}");
+    let to_peer = kinds(&seen, "to peer");
+    let to_relay = kinds(&seen, "to relay");
+    assert_eq!(to_relay, ["hello"], "{seen:?}");
+    assert!(
+        !to_peer.contains(&"welcome".to_string()),
+        "the relay welcomed a handshake passed on from another port: {seen:?}"
+    );
+}
+
+#[test]
+fn a_port_squatter_sees_no_frame_of_a_browser_and_injects_nothing() {
+    let env = Env::fresh("holes-squat-browser");
+    let relay_port = env.first_port + 1;
+    let seen = squatter(env.first_port, relay_port);
+    let _relay = relay_on(&env, relay_port);
+    // A managed browser knows the range, not the port: it dials the squatter first.
+    let mut agent = Mcp::start(&env, &["--launch", "--headless"]);
+    let (_, data) = agent.ok("browser_status", json!({}));
+    assert_eq!(data["relay"]["port"], relay_port);
+    agent.ok("browser_navigate", json!({"url": "about:blank"}));
+    agent.ok("browser_list_tabs", json!({}));
+    let to_relay = kinds(&seen, "to relay");
+    let to_peer = kinds(&seen, "to peer");
+    assert!(
+        to_relay.contains(&"hello".to_string()),
+        "the browser never dialled the squatter: {seen:?}"
+    );
+    assert!(
+        to_relay.iter().all(|t| t == "hello"),
+        "the browser sent more than a hello through the squatter: {seen:?}"
+    );
+    assert!(
+        to_peer.iter().all(|t| t == "challenge"),
+        "frames reached the browser through the squatter: {seen:?}"
+    );
+}
