@@ -55,25 +55,38 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
     fs::rename(&tmp, path)
 }
 
-/// The local secret relay peers prove they hold; created on first use. Two processes racing to
-/// create it end up with the same one: the file is created exclusively, and the loser reads it.
+/// The local secret relay peers prove they hold; created on first use.
 pub fn secret() -> io::Result<Vec<u8>> {
     let dir = state_dir();
     ensure_private_dir(&dir)?;
-    let path = dir.join("secret");
+    private_token(&dir.join("secret"))
+}
+
+/// The key that makes the named session `name` (the CLI's) this user's to join; created on first
+/// use, owner-only.
+pub fn session_key(name: &str) -> io::Result<String> {
+    let dir = state_dir().join("sessions");
+    ensure_private_dir(&dir)?;
+    let token = private_token(&dir.join(hex::encode(name.as_bytes())))?;
+    Ok(String::from_utf8_lossy(&token).into_owned())
+}
+
+/// A random token in an owner-only file, made on first use. Two processes racing to make it end
+/// up with the same one: the file is created exclusively, and the loser reads it.
+fn private_token(path: &Path) -> io::Result<Vec<u8>> {
     let fresh = hex::encode(rand::random::<[u8; 32]>());
     match OpenOptions::new()
         .write(true)
         .create_new(true)
         .mode(0o600)
-        .open(&path)
+        .open(path)
     {
         Ok(mut file) => {
             file.write_all(fresh.as_bytes())?;
             file.sync_all()?;
             Ok(fresh.into_bytes())
         }
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => read_secret(&path),
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => read_secret(path),
         Err(e) => Err(e),
     }
 }

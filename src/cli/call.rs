@@ -13,10 +13,17 @@ use crate::tools::{Session, registry};
 /// The session all CLI calls share (`TABPILOT_SESSION` names another).
 pub(super) fn cli_session() -> Result<Session, ToolError> {
     let session = Setting::Session.get().unwrap_or_else(|| "cli".into());
+    let key = crate::state::session_key(&session).map_err(|e| {
+        ToolError::refused(
+            crate::error::Code::Internal,
+            format!("cannot read or create the key of session {session:?}: {e}"),
+        )
+    })?;
     let info = PeerInfo {
         name: "tabpilot cli".into(),
         pid: std::process::id(),
         session: Some(session),
+        session_key: Some(key),
         ..Default::default()
     };
     Session::new(info, None)

@@ -79,6 +79,10 @@ pub struct PeerInfo {
     /// connections with one key (the one-shot CLI calls) are one agent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session: Option<String>,
+    /// Controllers: the key that makes a named session this controller's to join (kept
+    /// owner-only in the state dir). A name without it gets books of its own.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub session_key: Option<String>,
     /// Browsers: a stable identity the extension stores, surviving reconnects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser_id: Option<String>,

@@ -54,6 +54,23 @@ struct Roster {
     pending: HashMap<u64, PendingCall>,
 }
 
+/// The books of a named session (the CLI's) are kept under this prefix.
+const NAMED: &str = "named:";
+
+/// The key of a controller's books. A named session is keyed by its name and the key the
+/// controller holds for it (from the owner-only state dir), so naming it is not enough to join
+/// it; any other controller gets books of its own under a key nobody can guess.
+fn session_key(info: &PeerInfo) -> String {
+    use sha2::Digest;
+    match (&info.session, &info.session_key) {
+        (Some(name), Some(key)) => {
+            let digest = sha2::Sha256::digest(format!("{name}\0{key}"));
+            format!("{NAMED}{}", hex::encode(digest))
+        }
+        _ => format!("agent:{}", protocol::auth::nonce()),
+    }
+}
+
 pub struct Hub {
     secret: Vec<u8>,
     port: u16,
@@ -133,7 +150,7 @@ impl Hub {
         let mut r = self.roster();
         match role {
             Role::Controller => {
-                let session = info.session.clone().unwrap_or_else(|| format!("peer-{id}"));
+                let session = session_key(&info);
                 r.controllers.insert(
                     id,
                     Controller {
@@ -173,7 +190,7 @@ impl Hub {
         match role {
             Role::Controller => {
                 if let Some(c) = r.controllers.remove(&id) {
-                    let named = c.info.session.is_some();
+                    let named = c.session.starts_with(NAMED);
                     let still_here = r.controllers.values().any(|o| o.session == c.session);
                     self.router.books().leave(&c.session, named, still_here);
                 }

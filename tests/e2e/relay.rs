@@ -52,6 +52,18 @@ impl Relay {
             name: name.into(),
             pid: 4242,
             session: session.map(String::from),
+            session_key: session.map(|s| format!("the key of {s}")),
+            ..Default::default()
+        };
+        connect(self.port, Role::Controller, &self.secret(), info).await
+    }
+
+    /// A controller naming a session, with or without its key.
+    async fn naming(&self, session: &str, key: Option<&str>) -> Ws {
+        let info = PeerInfo {
+            name: "sweeper".into(),
+            session: Some(session.into()),
+            session_key: key.map(String::from),
             ..Default::default()
         };
         connect(self.port, Role::Controller, &self.secret(), info).await
@@ -702,6 +714,46 @@ async fn another_session_naming_a_held_tab_gets_tab_claimed_and_status_lists_pee
         .collect();
     agents.sort();
     assert_eq!(agents, ["agent alpha 4242", "agent beta 4242"]);
+}
+
+// Finding 4 of the security probe: MCP sessions were named peer-<n> with small numbers, and any
+// controller could name the session it joined; a sweep of names found another agent's tab.
+#[tokio::test]
+async fn a_session_sweep_reaches_no_other_agents_tab() {
+    let relay = Relay::start(Env::fresh("relay-sweep"));
+    let mut browser = relay.browser("fake-sweep").await;
+    // Agent A (an MCP server: it names no session) and the CLI's named session, each with a tab.
+    let mut agent = relay.controller(None, "agent A").await;
+    send(&mut agent, &tab_call(1, Op::Snapshot, Value::Null)).await;
+    let open = browser_call(&mut browser).await;
+    opened(&mut browser, open.id, 11).await;
+    let snap = browser_call(&mut browser).await;
+    answer(&mut browser, snap.id, json!("ok")).await;
+    assert_eq!(result(&mut agent).await.0, 1);
+    let mut cli = relay.naming("cli", Some("the cli's key")).await;
+    send(&mut cli, &tab_call(2, Op::Snapshot, Value::Null)).await;
+    let open = browser_call(&mut browser).await;
+    opened(&mut browser, open.id, 12).await;
+    let snap = browser_call(&mut browser).await;
+    answer(&mut browser, snap.id, json!("ok")).await;
+    assert_eq!(result(&mut cli).await.0, 2);
+
+    // The sweep: every small peer name, and the CLI's name without its key or with another.
+    let mut names: Vec<(String, Option<&str>)> =
+        (0..200).map(|n| (format!("peer-{n}"), None)).collect();
+    names.push(("cli".into(), None));
+    names.push(("cli".into(), Some("a guessed key")));
+    for (name, key) in names {
+        let mut ws = relay.naming(&name, key).await;
+        send(&mut ws, &relay_call(9, RelayOp::MyTab)).await;
+        let (_, value, _) = result(&mut ws).await;
+        assert_eq!(value.unwrap(), Value::Null, "{name} {key:?} reached a tab");
+    }
+    // The CLI's own key still finds its tab: a named session outlives its connections.
+    let mut again = relay.naming("cli", Some("the cli's key")).await;
+    send(&mut again, &relay_call(9, RelayOp::MyTab)).await;
+    let (_, value, _) = result(&mut again).await;
+    assert_eq!(value.unwrap()["tab"], 12);
 }
 
 #[tokio::test]
