@@ -21,8 +21,15 @@ use crate::protocol::{
 /// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
 /// a reason.
 pub enum Outgoing {
-    Frame(Frame),
+    Frame(Box<Frame>),
     Close(u16, &'static str),
+}
+
+impl Outgoing {
+    /// A frame for the outbox (boxed: frames are large next to a close).
+    pub(super) fn frame(frame: Frame) -> Self {
+        Outgoing::Frame(Box::new(frame))
+    }
 }
 
 /// A peer's outbox.
@@ -238,7 +245,7 @@ impl Hub {
             })
             .collect();
         for b in r.browsers.values() {
-            let _ = b.tx.try_send(Outgoing::Frame(Frame::Roster {
+            let _ = b.tx.try_send(Outgoing::frame(Frame::Roster {
                 controllers: controllers.clone(),
             }));
         }
@@ -332,7 +339,7 @@ impl Hub {
                     ..Answer::default()
                 },
             };
-            let _ = tx.send(Outgoing::Frame(Frame::Result(answer))).await;
+            let _ = tx.send(Outgoing::frame(Frame::Result(answer))).await;
         });
         Ok(())
     }
@@ -364,7 +371,7 @@ impl Hub {
                 .map(|b| &b.tx),
         };
         if let Some(tx) = tx {
-            let _ = tx.try_send(Outgoing::Frame(frame));
+            let _ = tx.try_send(Outgoing::frame(frame));
         }
     }
 
@@ -444,7 +451,7 @@ impl Browsers for Hub {
             );
             tx
         };
-        if tx.send(Outgoing::Frame(Frame::Call(call))).await.is_err() {
+        if tx.send(Outgoing::frame(Frame::Call(call))).await.is_err() {
             self.roster().pending.remove(&id);
             return Err(ToolError::refused(
                 Code::NoBrowser,

@@ -73,7 +73,7 @@ pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
         nonce: nonce.clone(),
         version: protocol::VERSION.into(),
     };
-    let _ = tx.send(Outgoing::Frame(challenge)).await;
+    let _ = tx.send(Outgoing::frame(challenge)).await;
 
     let first = tokio::time::timeout(Duration::from_secs(10), stream.next()).await;
     // Either the peer proves itself and joins, or the socket closes with the reason.
@@ -93,7 +93,7 @@ pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
                         version: protocol::VERSION.into(),
                         port: hub.port(),
                     };
-                    let _ = tx.send(Outgoing::Frame(welcome)).await;
+                    let _ = tx.send(Outgoing::frame(welcome)).await;
                     hub.push_roster();
                     Ok(id)
                 } else {
