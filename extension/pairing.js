@@ -1,35 +1,41 @@
-// Pairing a user's own browser with `tabpilot pair`. The loopback pairing page carries a one-time
-// code; the extension trades it for the relay's secret. A first pairing completes by itself;
-// replacing one needs the person's click in the popup on that page, so another local page cannot
-// silently re-pair the browser.
-const offers = new Map(); // tabId -> { port, code }
+// Pairing a user's own browser with `tabpilot pair`. The person types the code their terminal
+// shows into this extension's popup, which names the relay's port; only then is the code traded
+// for the relay's secret. A pairing page only badges the icon and suggests its port: no page can
+// make the extension pair, or drop the pairing it has.
+const offers = new Map(); // tabId -> port of the relay whose pairing page the tab shows
 
-async function claim({ port, code }) {
-  const r = await fetch(`http://127.0.0.1:${port}/pair/${encodeURIComponent(code)}`, { method: 'POST' });
-  if (!r.ok) {
-    return { paired: false, reason: `the relay refused the pairing code (${r.status}); run tabpilot pair again` };
-  }
-  const { secret, ports } = await r.json();
-  await chrome.storage.local.set({ pairing: { secret, ports } });
-  return { paired: true };
+// A pairing page announced itself (pair.js): badge the icon on that tab, remember its port.
+export async function pairingPage(sender) {
+  const url = new URL(sender.tab?.url || sender.url || 'about:blank');
+  if (url.hostname !== '127.0.0.1' || url.pathname !== '/pair' || !sender.tab) return { offered: false };
+  offers.set(sender.tab.id, Number(url.port));
+  await chrome.action.setBadgeText({ tabId: sender.tab.id, text: 'PAIR' });
+  return { offered: true };
 }
 
-export async function pairFrom(msg, sender) {
-  if (msg.type === 'pair') {
-    const url = new URL(sender.tab?.url || sender.url || '');
-    if (url.hostname !== '127.0.0.1' || !url.pathname.startsWith('/pair/')) {
-      return { paired: false, reason: 'not a pairing page' };
-    }
-    const offer = { port: Number(url.port), code: url.pathname.slice('/pair/'.length) };
-    const { pairing } = await chrome.storage.local.get('pairing');
-    if (!pairing) return claim(offer);
-    offers.set(sender.tab.id, offer);
-    await chrome.action.setBadgeText({ tabId: sender.tab.id, text: 'PAIR' });
-    return { paired: false, needsClick: true };
+// The port a pairing page in `tabId` suggested, if any.
+export function offeredPort(tabId) {
+  return offers.get(tabId) ?? null;
+}
+
+// The popup's claim: the typed code, to the relay on the port the person saw.
+export async function claim({ port, code }) {
+  port = Number(port);
+  if (!Number.isInteger(port) || port < 1 || port > 65535) return { paired: false, reason: 'that is not a port' };
+  let r;
+  try {
+    r = await fetch(`http://127.0.0.1:${port}/pair/claim`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ code: String(code || '') }),
+    });
+  } catch (_) {
+    return { paired: false, reason: `nothing answers on port ${port}` };
   }
-  const offer = offers.get(msg.tabId);
-  if (!offer) return { paired: false, reason: 'open the pairing page from tabpilot pair first' };
-  offers.delete(msg.tabId);
-  await chrome.action.setBadgeText({ tabId: msg.tabId, text: '' });
-  return claim(offer);
+  if (!r.ok) return { paired: false, reason: `the relay refused the code (${r.status}); run tabpilot pair again` };
+  const { secret, ports } = await r.json();
+  await chrome.storage.local.set({ pairing: { secret, ports } });
+  for (const tabId of offers.keys()) await chrome.action.setBadgeText({ tabId, text: '' }).catch(() => {});
+  offers.clear();
+  return { paired: true };
 }

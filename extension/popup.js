@@ -1,4 +1,4 @@
-// The popup: whether the relay link is up, which agents are connected, and the pairing button.
+// The popup: whether the relay link is up, which agents are connected, and pairing.
 const s = await chrome.runtime.sendMessage({ type: 'status' });
 const words = {
   connected: `connected on port ${s.port}`,
@@ -18,12 +18,18 @@ if (s.state === 'connected') {
     agents.appendChild(ul);
   }
 }
+// Pairing a user's own browser: the code from the person's terminal, for the port they see here.
 const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
-if (tab?.url?.startsWith('http://127.0.0.1:') && new URL(tab.url).pathname.startsWith('/pair/')) {
-  const button = document.getElementById('pair');
-  button.hidden = false;
-  button.onclick = async () => {
-    const r = await chrome.runtime.sendMessage({ type: 'pair-confirm', tabId: tab.id });
-    button.textContent = r.paired ? 'Paired' : `Not paired: ${r.reason}`;
+const offer = await chrome.runtime.sendMessage({ type: 'pairing-offer', tabId: tab?.id ?? -1 });
+if (!offer.managed) {
+  const form = document.getElementById('pair');
+  form.hidden = false;
+  document.getElementById('port').value = offer.port ?? s.port ?? 47311;
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const port = document.getElementById('port').value;
+    const code = document.getElementById('code').value;
+    const r = await chrome.runtime.sendMessage({ type: 'pair-claim', port, code });
+    document.getElementById('pair-result').textContent = r.paired ? 'Paired.' : `Not paired: ${r.reason}`;
   };
 }

@@ -2,7 +2,7 @@
 // DOM work lives in the page scripts (page/); this file never runs code a caller supplies.
 import { answer } from './ops.js';
 import { hmacHex, randomHex } from './auth.js';
-import { pairFrom } from './pairing.js';
+import { claim, offeredPort, pairingPage } from './pairing.js';
 import { record as recordDialog } from './dialogs.js';
 
 const FIRST_DELAY = 500;
@@ -22,14 +22,37 @@ const link = {
 // Pairing: a managed browser finds its relay's ports and secret in managed.json, written next to
 // this file at launch; a user's browser stores what `tabpilot pair` handed it.
 async function pairing() {
+  const cfg = await managedConfig();
+  if (cfg) return cfg;
+  const { pairing } = await chrome.storage.local.get('pairing');
+  return pairing || null;
+}
+
+async function managedConfig() {
   try {
     const r = await fetch(chrome.runtime.getURL('managed.json'));
     if (r.ok) return await r.json();
   } catch (_) {
     // not a managed browser
   }
-  const { pairing } = await chrome.storage.local.get('pairing');
-  return pairing || null;
+  return null;
+}
+
+// A managed browser's pairing is the one tabpilot launched it with; it never pairs again.
+async function managed() {
+  return (await managedConfig()) !== null;
+}
+
+async function pairWith(msg) {
+  if (await managed()) return { paired: false, reason: 'a browser tabpilot launched is paired already' };
+  const r = await claim(msg);
+  if (r.paired) {
+    link.ws?.close();
+    link.delay = FIRST_DELAY;
+    clearTimeout(link.timer);
+    await connect();
+  }
+  return r;
 }
 
 async function identity() {
@@ -41,16 +64,6 @@ async function identity() {
   const brands = navigator.userAgentData?.brands?.map((b) => b.brand) || [];
   const browser = brands.find((b) => !/Not.?A.?Brand|Chromium/i.test(b)) || 'Chromium';
   return { browserId, browser };
-}
-
-// A pairing page that loaded before the extension did got no content script: give it one.
-async function offerOpenPairingPages() {
-  // Filtered here rather than by a match pattern: the relay's page has a port in its address.
-  const pairingPage = /^http:\/\/127\.0\.0\.1:\d+\/pair\//;
-  const tabs = (await chrome.tabs.query({}).catch(() => [])).filter((t) => pairingPage.test(t.url || ''));
-  for (const tab of tabs) {
-    await chrome.scripting.executeScript({ target: { tabId: tab.id }, files: ['pair.js'] }).catch(() => {});
-  }
 }
 
 function setState(state) {
@@ -77,8 +90,6 @@ export async function connect() {
   try {
     const cfg = await pairing();
     if (!cfg?.secret) {
-      await offerOpenPairingPages();
-      // A pairing page may still be on its way (the browser opens it as we start): look again.
       schedule();
       setState('unpaired');
       return;
@@ -206,17 +217,18 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
     recordDialog(sender.tab.id, sender.url, msg);
     return false;
   }
-  if (msg?.type === 'pair' || msg?.type === 'pair-confirm') {
-    pairFrom(msg, sender)
-      .then(async (r) => {
-        if (r.paired) {
-          link.ws?.close();
-          link.delay = FIRST_DELAY;
-          clearTimeout(link.timer);
-          await connect();
-        }
-        reply(r);
-      })
+  if (msg?.type === 'pairing-page') {
+    pairingPage(sender).then(reply, () => reply({ offered: false }));
+    return true;
+  }
+  if (msg?.type === 'pairing-offer') {
+    managed().then((isManaged) => reply({ managed: isManaged, port: offeredPort(msg.tabId) }));
+    return true;
+  }
+  // Only this extension's own pages (the popup) claim, with the code the person typed.
+  if (msg?.type === 'pair-claim' && sender.url?.startsWith(chrome.runtime.getURL(''))) {
+    pairWith(msg)
+      .then(reply)
       .catch((e) => reply({ paired: false, reason: String(e?.message || e) }));
     return true;
   }

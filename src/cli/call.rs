@@ -139,11 +139,17 @@ pub(super) async fn run(words: Vec<String>) -> ExitCode {
 /// `tabpilot pair`: asks the relay for a one-time pairing page and opens it.
 pub(super) async fn pair() -> anyhow::Result<ExitCode> {
     let session = cli_session()?;
-    let answer = session.link().ask(RelayOp::Pair).await?;
-    let url = answer.value["url"].as_str().unwrap_or_default().to_string();
+    let answer = session.link().ask(RelayOp::Pair).await?.value;
+    let url = answer["url"].as_str().unwrap_or_default().to_string();
+    let code = answer["code"].as_str().unwrap_or_default();
     println!(
-        "Open this page in the browser you want to pair (the tabpilot extension must be loaded):\n  {url}"
+        "In the browser you want to pair (with the tabpilot extension loaded), click the tabpilot\n\
+         icon and enter this code. The popup names the relay's port: it must say {}.\n\n    {code}\n",
+        answer["port"]
     );
+    println!("Instructions on a page of the relay's, which carries no secret:\n  {url}");
+    // The code is said only here, on the person's terminal: never in the page's address, which
+    // goes into another process's arguments (readable by every user) when it is opened.
     // NoOpen: print the page only (scripts, tests, a browser on another screen).
     let opened = Setting::NoOpen.get_os().is_none()
         && std::process::Command::new("xdg-open")
@@ -155,7 +161,7 @@ pub(super) async fn pair() -> anyhow::Result<ExitCode> {
     if opened {
         println!("(opened it in your default browser)");
     }
-    println!("The page works once and expires in 10 minutes.");
+    println!("The code works once and expires in 10 minutes.");
     Ok(ExitCode::SUCCESS)
 }
 

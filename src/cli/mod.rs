@@ -80,8 +80,13 @@ fn init_logging() {
         .get()
         .and_then(|dirs| tracing_subscriber::EnvFilter::try_new(dirs).ok())
         .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn"));
-    for target in CHATTY {
-        filter = filter.add_directive(format!("{target}=info").parse().expect("a directive"));
+    let verbose = filter
+        .max_level_hint()
+        .is_none_or(|max| max > tracing_subscriber::filter::LevelFilter::INFO);
+    if verbose {
+        for target in CHATTY {
+            filter = filter.add_directive(format!("{target}=info").parse().expect("a directive"));
+        }
     }
     tracing_subscriber::fmt()
         .with_env_filter(filter)

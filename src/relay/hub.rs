@@ -116,7 +116,7 @@ impl Hub {
         self.ports
     }
 
-    pub fn codes(&self) -> &Codes {
+    pub(super) fn codes(&self) -> &Codes {
         &self.codes
     }
 
@@ -379,8 +379,8 @@ impl Hub {
     fn relay_op(&self, session: &str, op: RelayOp) -> Result<Value, ToolError> {
         match op {
             RelayOp::Pair => {
-                let url = format!("http://127.0.0.1:{}/pair/{}", self.port, self.codes.issue());
-                Ok(json!({ "url": url }))
+                let url = format!("http://127.0.0.1:{}/pair", self.port);
+                Ok(json!({ "url": url, "code": self.codes.issue(), "port": self.port }))
             }
             RelayOp::MyTab => {
                 let current = self.router.books().current(session).cloned();

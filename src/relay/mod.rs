@@ -19,7 +19,7 @@ use axum::Router;
 use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 
 use crate::protocol::{self, Role};
 use crate::settings::Setting;
@@ -73,7 +73,8 @@ pub async fn run() -> anyhow::Result<()> {
     let app = Router::new()
         .route("/browser", get(browser_endpoint))
         .route("/controller", get(controller_endpoint))
-        .route("/pair/{code}", get(pairing::page).post(pairing::claim))
+        .route("/pair", get(pairing::page))
+        .route("/pair/claim", post(pairing::claim))
         .with_state(hub.clone());
     let idle = idle_after();
     let server = axum::serve(

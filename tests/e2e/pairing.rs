@@ -1,13 +1,19 @@
-//! Pairing a browser that was not launched by tabpilot: the extension loaded by hand, and
-//! `tabpilot pair`'s one-time loopback page.
+//! Pairing a browser that tabpilot did not launch: the extension loaded by hand, `tabpilot pair`'s
+//! code typed into the extension's popup, and the attacks on pairing the security probe found
+//! (findings 2 and 3). The popup is driven the way a person would, through Chrome's DevTools
+//! protocol on the test's own Chromium.
 
 use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
 use std::process::Child;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
+use tokio_tungstenite::tungstenite::Message;
 
-use crate::harness::{Env, Mcp};
+use crate::harness::{Env, Mcp, shared};
 
 struct Kill(Child);
 
@@ -18,31 +24,52 @@ impl Drop for Kill {
     }
 }
 
-/// A raw HTTP request to the relay; returns the status code.
-fn http(port: u16, method: &str, path: &str, origin: Option<&str>) -> u16 {
+/// A raw HTTP request to a loopback port; returns the status code and the body.
+fn http(port: u16, method: &str, path: &str, origin: Option<&str>, body: &str) -> (u16, String) {
     let mut s = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
     let origin = origin
         .map(|o| format!("Origin: {o}\r\n"))
         .unwrap_or_default();
-    write!(s, "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{origin}Content-Length: 0\r\nConnection: close\r\n\r\n").unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: 127.0.0.1\r\n{origin}Content-Type: application/json\r\n\
+         Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
     let mut out = String::new();
     s.read_to_string(&mut out).unwrap();
-    out.split_whitespace().nth(1).unwrap().parse().unwrap()
+    let status = out.split_whitespace().nth(1).unwrap().parse().unwrap();
+    let body = out.split("\r\n\r\n").nth(1).unwrap_or("").to_string();
+    (status, body)
 }
 
-fn pair_url(env: &Env) -> String {
-    let mut cmd = env.command(&["pair"]);
-    let out = cmd.env("TABPILOT_NO_OPEN", "1").output().unwrap();
+const EXTENSION_ORIGIN: &str = "chrome-extension://cgfgpocccpkmlomijbladnekndgfclkg";
+
+/// `tabpilot pair`'s output: the code it printed and the page's address.
+fn pair(env: &Env) -> (String, String) {
+    let out = env
+        .command(&["pair"])
+        .env("TABPILOT_NO_OPEN", "1")
+        .output()
+        .unwrap();
     assert!(
         out.status.success(),
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    text.split_whitespace()
+    let code = text
+        .split_whitespace()
+        .find(|w| w.len() == 9 && w.as_bytes()[4] == b'-')
+        .unwrap_or_else(|| panic!("no code in {text}"))
+        .to_string();
+    let url = text
+        .split_whitespace()
         .find(|w| w.starts_with("http://127.0.0.1:"))
-        .expect("a pairing URL")
-        .to_string()
+        .expect("a pairing page")
+        .to_string();
+    (code, url)
 }
 
 fn browsers(mcp: &mut Mcp) -> Vec<Value> {
@@ -50,89 +77,335 @@ fn browsers(mcp: &mut Mcp) -> Vec<Value> {
     data["browsers"].as_array().unwrap().clone()
 }
 
+/// A Chromium with the extension loaded by hand (written out by `tabpilot extension path`, no
+/// pairing inside), with DevTools on a port of its choosing.
+fn hand_loaded_browser(env: &Env, name: &str) -> (Kill, PathBuf) {
+    let (ok, out, err) = env.cli(&["extension", "path"]);
+    assert!(ok, "{err}");
+    let ext = PathBuf::from(out.trim());
+    assert!(!ext.join("managed.json").exists());
+    let exe = tabpilot::launch::find_chromium().expect("a Chromium for the tests");
+    let profile = env.state_dir.join(name);
+    let child = tabpilot::launch::chromium_command(&exe, &profile, &ext, true, "about:blank")
+        .arg("--remote-debugging-port=0")
+        .spawn()
+        .unwrap();
+    (Kill(child), profile)
+}
+
+/// Chrome's DevTools protocol on the browser's own socket.
+struct Cdp {
+    ws: tokio_tungstenite::WebSocketStream<
+        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
+    >,
+    next: u64,
+}
+
+impl Cdp {
+    async fn connect(profile: &Path) -> Cdp {
+        let file = profile.join("DevToolsActivePort");
+        let deadline = Instant::now() + Duration::from_secs(20);
+        let text = loop {
+            if let Ok(text) = std::fs::read_to_string(&file)
+                && text.lines().count() >= 2
+            {
+                break text;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "Chromium wrote no DevToolsActivePort"
+            );
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        };
+        let mut lines = text.lines();
+        let (port, path) = (lines.next().unwrap(), lines.next().unwrap());
+        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{port}{path}"))
+            .await
+            .expect("DevTools answers");
+        Cdp { ws, next: 1 }
+    }
+
+    async fn send(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+        let reply = self.try_send(session, method, params).await;
+        assert!(reply.get("error").is_none(), "{method}: {reply}");
+        reply["result"].clone()
+    }
+
+    /// The whole reply, an error included.
+    async fn try_send(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
+        let id = self.next;
+        self.next += 1;
+        let mut msg = json!({"id": id, "method": method, "params": params});
+        if let Some(s) = session {
+            msg["sessionId"] = json!(s);
+        }
+        self.ws
+            .send(Message::Text(msg.to_string().into()))
+            .await
+            .unwrap();
+        loop {
+            let Some(Ok(Message::Text(text))) = self.ws.next().await else {
+                panic!("DevTools closed");
+            };
+            let reply: Value = serde_json::from_str(&text).unwrap();
+            if reply["id"] == id {
+                return reply;
+            }
+        }
+    }
+
+    /// Opens `url` in a new tab; returns a session attached to it.
+    async fn open(&mut self, url: &str) -> String {
+        let target = self
+            .send(None, "Target.createTarget", json!({"url": url}))
+            .await;
+        let attached = self
+            .send(
+                None,
+                "Target.attachToTarget",
+                json!({"targetId": target["targetId"], "flatten": true}),
+            )
+            .await;
+        attached["sessionId"].as_str().unwrap().to_string()
+    }
+
+    /// Evaluates in the tab's page once it has loaded (a new tab starts on about:blank, and a
+    /// context it leaves is destroyed under an evaluation).
+    async fn eval(&mut self, session: &str, expression: &str) -> Value {
+        let params =
+            |e: &str| json!({"expression": e, "awaitPromise": true, "returnByValue": true});
+        let deadline = Instant::now() + Duration::from_secs(20);
+        loop {
+            let ready = self
+                .try_send(
+                    Some(session),
+                    "Runtime.evaluate",
+                    params("location.href !== 'about:blank' && document.readyState === 'complete'"),
+                )
+                .await;
+            if ready["result"]["result"]["value"] == true {
+                break;
+            }
+            assert!(Instant::now() < deadline, "the tab never loaded: {ready}");
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        let r = self
+            .send(Some(session), "Runtime.evaluate", params(expression))
+            .await;
+        r["result"]["value"].clone()
+    }
+
+    /// What a person does: opens the extension's popup, types the port and the code, clicks
+    /// Pair; returns what the popup then says.
+    async fn pair_in_popup(&mut self, port: u16, code: &str) -> String {
+        let popup = self.open(&format!("{EXTENSION_ORIGIN}/popup.html")).await;
+        let script = format!(
+            "(async () => {{
+              const wait = async (f) => {{ for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 50)); }};
+              await wait(() => document.getElementById('pair') && !document.getElementById('pair').hidden);
+              document.getElementById('port').value = '{port}';
+              document.getElementById('code').value = '{code}';
+              document.getElementById('pair-button').click();
+              await wait(() => document.getElementById('pair-result').textContent);
+              return document.getElementById('pair-result').textContent;
+            }})()"
+        );
+        self.eval(&popup, &script)
+            .await
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    }
+}
+
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
 #[test]
-fn a_hand_loaded_extension_pairs_by_itself_once_and_a_repairing_needs_a_click() {
+fn a_hand_loaded_extension_pairs_only_with_the_code_typed_in_its_popup() {
     let env = Env::fresh("pairing");
     let mut mcp = Mcp::start(&env, &[]);
     assert!(browsers(&mut mcp).is_empty());
-    let url = pair_url(&env);
-    let path = url
-        .trim_start_matches(&format!("http://127.0.0.1:{}", env.first_port))
-        .to_string();
+    let (code, url) = pair(&env);
+    assert!(
+        !url.contains(&code[..4]),
+        "the code is in the page's address"
+    );
     assert!(
         !url.contains(&String::from_utf8(env.secret()).unwrap()),
         "the secret is in the URL"
     );
-    // A web page (any other origin) cannot claim the code.
-    assert_eq!(
-        http(env.first_port, "POST", &path, Some("http://127.0.0.1:1")),
-        403
-    );
-    assert_eq!(http(env.first_port, "GET", &path, None), 200);
-
-    // The extension as a user loads it: written out by `tabpilot extension path`, no pairing inside.
-    let (ok, out, err) = env.cli(&["extension", "path"]);
-    assert!(ok, "{err}");
-    let ext = std::path::PathBuf::from(out.trim());
-    assert!(!ext.join("managed.json").exists());
-    let exe = tabpilot::launch::find_chromium().expect("a Chromium for the tests");
-    // Headless Chromium now and then never loads the page it is started with (the relay sees no
-    // request for it at all); that is the browser's start-up, not pairing, so such a start is
-    // retried on a fresh profile. Each start gets 10 s.
-    let mut _browser = None;
-    let mut paired = false;
-    for attempt in 0..3 {
-        let data = env.state_dir.join(format!("hand-profile-{attempt}"));
-        _browser = Some(Kill(
-            tabpilot::launch::chromium_command(&exe, &data, &ext, true, &url)
-                .spawn()
-                .unwrap(),
-        ));
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < deadline && !paired {
-            paired = !browsers(&mut mcp).is_empty();
-            std::thread::sleep(Duration::from_millis(100));
-        }
-        if paired {
-            break;
-        }
-    }
-    let log = std::fs::read_to_string(env.state_dir.join("relay.log")).unwrap_or_default();
+    let (_browser, profile) = hand_loaded_browser(&env, "hand-profile");
+    let rt = runtime();
+    let mut cdp = rt.block_on(Cdp::connect(&profile));
+    // The pairing page alone pairs nothing.
+    rt.block_on(cdp.open(&url));
+    std::thread::sleep(Duration::from_secs(2));
     assert!(
-        paired,
-        "the hand-loaded extension never paired; relay log:\n{log}"
+        browsers(&mut mcp).is_empty(),
+        "the page paired the browser by itself"
     );
 
-    assert_eq!(
-        http(env.first_port, "GET", &path, None),
-        404,
-        "the code works more than once"
-    );
-
-    // A second pairing page does not re-pair an already paired browser by itself.
-    let second = pair_url(&env);
-    let second_path = second
-        .trim_start_matches(&format!("http://127.0.0.1:{}", env.first_port))
-        .to_string();
-    mcp.ok(
-        "browser_navigate",
-        json!({"url": second, "includeSnapshot": false}),
-    );
-    let deadline = Instant::now() + Duration::from_secs(10);
-    loop {
-        let (snap, _) = mcp.ok("browser_read_page", json!({}));
-        if snap.contains("already paired") {
-            break;
-        }
-        assert!(
-            Instant::now() < deadline,
-            "the page never said the browser was already paired: {snap}"
-        );
+    let said = rt.block_on(cdp.pair_in_popup(env.first_port, "ZZZZ-ZZZZ"));
+    assert!(said.starts_with("Not paired"), "{said}");
+    let said = rt.block_on(cdp.pair_in_popup(env.first_port, &code));
+    assert_eq!(said, "Paired.");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while browsers(&mut mcp).is_empty() {
+        assert!(Instant::now() < deadline, "the paired browser never joined");
         std::thread::sleep(Duration::from_millis(100));
     }
-    assert_eq!(
-        http(env.first_port, "GET", &second_path, None),
-        200,
-        "the second code was claimed without a click"
+    // The code worked once.
+    let claim = json!({ "code": code }).to_string();
+    let (status, _) = http(
+        env.first_port,
+        "POST",
+        "/pair/claim",
+        Some(EXTENSION_ORIGIN),
+        &claim,
     );
+    assert_eq!(status, 403, "the code works more than once");
+}
+
+/// Finding 2's rogue server: serves a pairing page (at the address the extension used to trust,
+/// and at today's) and a claim endpoint that hands out its own secret, recording every request.
+fn rogue_server() -> (u16, Arc<Mutex<Vec<String>>>) {
+    let listener = std::net::TcpListener::bind(("127.0.0.1", 0)).unwrap();
+    let port = listener.local_addr().unwrap().port();
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let record = seen.clone();
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut buf = [0u8; 4096];
+            let n = stream.read(&mut buf).unwrap_or(0);
+            let request = String::from_utf8_lossy(&buf[..n]).to_string();
+            let first = request.lines().next().unwrap_or("").to_string();
+            record.lock().unwrap().push(first.clone());
+            let body = if first.starts_with("POST") {
+                json!({"secret": "f".repeat(64), "ports": [port, port]}).to_string()
+            } else {
+                r#"<!doctype html><meta name="tabpilot-pairing" content="1"><title>Pair</title><p id="status">pair</p>"#
+                    .to_string()
+            };
+            let kind = if first.starts_with("POST") {
+                "application/json"
+            } else {
+                "text/html"
+            };
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: {kind}\r\nAccess-Control-Allow-Origin: *\r\n\
+                 Content-Length: {}\r\nConnection: close\r\n\r\n{body}",
+                body.len()
+            );
+        }
+    });
+    (port, seen)
+}
+
+#[test]
+fn a_rogue_pairing_page_pairs_nothing_and_drops_no_link() {
+    let (rogue, seen) = rogue_server();
+    let pages = [
+        format!("http://127.0.0.1:{rogue}/pair/0123456789abcdef"),
+        format!("http://127.0.0.1:{rogue}/pair"),
+    ];
+    // An unpaired, hand-loaded extension shown the rogue pages.
+    let env = Env::fresh("pairing-rogue");
+    let (_browser, profile) = hand_loaded_browser(&env, "rogue-profile");
+    let rt = runtime();
+    let mut cdp = rt.block_on(Cdp::connect(&profile));
+    for page in &pages {
+        rt.block_on(cdp.open(page));
+    }
+    // An already paired managed browser, in the middle of an agent's work.
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let mut other = s.agent();
+    for page in &pages {
+        other.ok("browser_navigate", json!({"url": page}));
+    }
+    std::thread::sleep(Duration::from_secs(2));
+    let (_, data) = agent.ok("browser_snapshot", json!({}));
+    assert_eq!(
+        data["url"],
+        json!(s.a("basic.html")),
+        "the agent's link or tab was lost"
+    );
+    let requests = seen.lock().unwrap().clone();
+    assert!(
+        requests.iter().all(|r| r.starts_with("GET")),
+        "the extension claimed from a rogue page: {requests:?}"
+    );
+    assert!(
+        requests.len() >= 2,
+        "the rogue pages were never loaded: {requests:?}"
+    );
+}
+
+#[test]
+fn the_pairing_code_stays_in_the_terminal_and_guessing_it_is_bounded() {
+    let env = Env::fresh("pairing-leak");
+    // Finding 3: `tabpilot pair` handed the code to xdg-open, whose arguments every local user
+    // can read in /proc. A stand-in xdg-open records what it was given.
+    let bin = env.state_dir.join("bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let argv_file = env.state_dir.join("xdg-open.argv");
+    let script = bin.join("xdg-open");
+    std::fs::write(
+        &script,
+        format!("#!/bin/sh\necho \"$@\" >> {}\n", argv_file.display()),
+    )
+    .unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
+    let out = env.command(&["pair"]).env("PATH", path).output().unwrap();
+    let printed = String::from_utf8_lossy(&out.stdout).to_string();
+    let code = printed
+        .split_whitespace()
+        .find(|w| w.len() == 9 && w.as_bytes()[4] == b'-')
+        .unwrap()
+        .to_string();
+    let argv = std::fs::read_to_string(&argv_file).expect("xdg-open was run");
+    assert!(
+        !argv.contains(&code),
+        "the code went into xdg-open's arguments: {argv}"
+    );
+    // What leaked, the page's address, yields no secret however it is asked.
+    let leaked = argv
+        .trim()
+        .trim_start_matches(&format!("http://127.0.0.1:{}", env.first_port));
+    for origin in [None, Some(EXTENSION_ORIGIN)] {
+        let (status, body) = http(env.first_port, "POST", leaked, origin, "{}");
+        assert_ne!(status, 200, "{leaked}: {body}");
+        assert!(!body.contains("secret"));
+    }
+    // A local process forging the extension's Origin gets five guesses at every open code
+    // together; then none is open, the right one included.
+    for _ in 0..5 {
+        let (status, _) = http(
+            env.first_port,
+            "POST",
+            "/pair/claim",
+            Some(EXTENSION_ORIGIN),
+            &json!({"code": "ABCD-EFGH"}).to_string(),
+        );
+        assert_eq!(status, 403);
+    }
+    let claim = json!({ "code": code }).to_string();
+    let (status, body) = http(
+        env.first_port,
+        "POST",
+        "/pair/claim",
+        Some(EXTENSION_ORIGIN),
+        &claim,
+    );
+    assert_eq!(status, 403, "the code survived five wrong guesses: {body}");
 }
