@@ -487,6 +487,39 @@ fn unsafe_url_schemes_are_refused_before_anything_reaches_the_browser() {
     );
 }
 
+/// Issue 8, finding 11: `about:` aliases of `chrome://` pages got past the URL policy, and the
+/// call then waited its whole timeout. Only `about:blank` passes now; the rest are refused with
+/// nothing sent.
+#[test]
+fn about_aliases_of_chrome_pages_are_refused_and_about_blank_passes() {
+    let s = shared();
+    let mut agent = s.agent();
+    for url in ["about:version", "about:settings"] {
+        let (code, r) = agent.fails("browser_navigate", json!({"url": url, "timeout": 3000}));
+        assert_eq!(code, "BAD_ARGS", "{}", text(&r));
+        assert_eq!(r["structuredContent"]["outcome"], "refused");
+        assert!(
+            text(&r).starts_with(&format!("BAD_ARGS: {url}: only about:blank")),
+            "{}",
+            text(&r)
+        );
+    }
+    let (code, r) = agent.fails("browser_new_tab", json!({"url": "about:settings"}));
+    assert_eq!(code, "BAD_ARGS", "{}", text(&r));
+    // Nothing was sent: this agent never got a tab.
+    let (_, data) = agent.ok("browser_list_tabs", json!({}));
+    assert!(
+        data["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["mine"] != true),
+        "{data}"
+    );
+    let (_, nav) = agent.ok("browser_navigate", json!({"url": "about:blank"}));
+    assert_eq!(nav["url"], "about:blank", "{nav}");
+}
+
 #[test]
 fn a_web_page_cannot_open_a_socket_to_the_relay() {
     let s = shared();
