@@ -12,7 +12,7 @@ use super::ctx::Ctx;
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
-use crate::policy::paths;
+use crate::policy::paths::Sandbox;
 use crate::protocol::Op;
 
 const READ_MAX_CHARS: usize = 20_000;
@@ -102,7 +102,7 @@ async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolErr
     let file = a
         .file_path
         .as_deref()
-        .map(|p| paths::checked_output(p, &paths::roots()))
+        .map(|p| Sandbox::from_process().output(p))
         .transpose()?;
     let verbose = a.verbose.unwrap_or(false);
     let snap: SnapshotReply = cx

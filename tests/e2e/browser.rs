@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, ref_of, shared, text};
+use crate::harness::{Mcp, ref_of, sandbox_dir, shared, text};
 
 fn snapshot(agent: &mut Mcp) -> String {
     let (_, data) = agent.ok("browser_snapshot", json!({}));
@@ -331,7 +331,7 @@ fn a_screenshot_to_a_file_is_written_there_and_bytes_are_not_returned() {
         "browser_navigate",
         json!({"url": s.a("basic.html"), "includeSnapshot": false}),
     );
-    let path = std::env::temp_dir().join(format!("tabpilot-e2e-shot-{}.jpeg", std::process::id()));
+    let path = sandbox_dir("shot-file").join("shot.jpeg");
     let r = agent.call(
         "browser_screenshot",
         json!({"filePath": path.display().to_string(), "format": "jpeg", "quality": 70}),
@@ -346,7 +346,7 @@ fn a_screenshot_to_a_file_is_written_there_and_bytes_are_not_returned() {
     );
     let img = image::open(&path).expect("a jpeg was written");
     assert!(img.width() > 100);
-    std::fs::remove_file(&path).unwrap();
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     let (code, _) = agent.fails(
         "browser_screenshot",
         json!({"filePath": "/etc/tabpilot-shot.png"}),
@@ -666,14 +666,14 @@ fn a_full_page_screenshot_is_taller_than_the_viewport_and_formats_are_honoured()
         "browser_navigate",
         json!({"url": s.a("big.html"), "includeSnapshot": false}),
     );
-    let path = std::env::temp_dir().join(format!("tabpilot-full-{}.png", std::process::id()));
+    let path = sandbox_dir("full-page").join("full.png");
     let r = agent.call(
         "browser_screenshot",
         json!({"fullPage": true, "filePath": path.display().to_string()}),
     );
     assert_ne!(r["isError"], true, "{}", text(&r));
     let full = image::open(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     let r = agent.call("browser_screenshot", json!({}));
     let vp = &r["structuredContent"]["viewport"];
     let viewport_h = (vp["height"].as_f64().unwrap() * vp["dpr"].as_f64().unwrap()) as u32;
