@@ -10,9 +10,9 @@
 //! Some places are never inside, whatever the roots: tabpilot's state directory (the relay
 //! secret), `/proc`, `/sys`, `/dev` and `/etc`. A refusal names the roots.
 
-use std::fs;
-use std::io::ErrorKind;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, PermissionsExt};
+use std::fs::{self, File, OpenOptions};
+use std::io::{ErrorKind, Write};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Code, ToolError};
@@ -117,9 +117,10 @@ impl Sandbox {
         &self.roots
     }
 
-    /// Resolves a file to write (relative to the working directory) and checks it is inside a
-    /// root and not a symlink. The file need not exist; its folder must.
-    pub fn output(&self, path: &str) -> Result<PathBuf, ToolError> {
+    /// Checks a file to write (relative to the working directory) and opens it, before anything
+    /// is sent: inside a root, not a symlink, not a directory or other non-file, and writable.
+    /// Its folder must exist. A file created here is removed again unless it is written.
+    pub fn output(&self, path: &str) -> Result<OutputFile, ToolError> {
         let raw = Path::new(path);
         if path.is_empty() || raw.components().any(|c| matches!(c, Component::ParentDir)) {
             return Err(ToolError::refused(
@@ -147,13 +148,48 @@ impl Sandbox {
         };
         let target = parent.join(file);
         self.admit(&lexical(&abs), &target)?;
-        if target.is_symlink() {
-            return Err(ToolError::refused(
-                Code::PathOutsideSandbox,
-                format!("{} is a symlink", target.display()),
-            ));
-        }
-        Ok(target)
+        let created = match fs::symlink_metadata(&target) {
+            Ok(m) if m.file_type().is_symlink() => {
+                return Err(ToolError::refused(
+                    Code::PathOutsideSandbox,
+                    format!("{} is a symlink", target.display()),
+                ));
+            }
+            Ok(m) if m.is_dir() => {
+                return Err(ToolError::bad_args(format!(
+                    "{} is a directory; filePath names the file to write, such as {}",
+                    target.display(),
+                    target.join("out.txt").display()
+                )));
+            }
+            Ok(m) if !m.is_file() => {
+                return Err(ToolError::bad_args(format!(
+                    "{} is not a regular file",
+                    target.display()
+                )));
+            }
+            Ok(_) => false,
+            Err(e) if e.kind() == ErrorKind::NotFound => true,
+            Err(e) => {
+                return Err(ToolError::bad_args(format!(
+                    "cannot use {}: {e}",
+                    target.display()
+                )));
+            }
+        };
+        let file = OpenOptions::new()
+            .write(true)
+            .create_new(created)
+            .mode(0o600)
+            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+            .open(&target)
+            .map_err(|e| ToolError::bad_args(format!("cannot write {}: {e}", target.display())))?;
+        Ok(OutputFile {
+            path: target,
+            file,
+            created,
+            written: false,
+        })
     }
 
     /// Resolves an existing file to read (relative to the working directory), symlinks and `..`
@@ -289,6 +325,46 @@ fn temp_folder_in(temp: &Path) -> Result<PathBuf, String> {
         .map_err(|e| unusable(format!("cannot be used: {e}")))
 }
 
+/// A file to write, checked and opened before the page is asked for its content.
+#[derive(Debug)]
+pub struct OutputFile {
+    path: PathBuf,
+    file: File,
+    /// Created by the check, so removed again if nothing is written.
+    created: bool,
+    written: bool,
+}
+
+impl OutputFile {
+    pub fn path(&self) -> &Path {
+        &self.path
+    }
+
+    /// Replaces the file's content with `bytes`; returns its path.
+    pub fn write(mut self, bytes: &[u8]) -> Result<PathBuf, ToolError> {
+        self.file
+            .set_len(0)
+            .and_then(|()| self.file.write_all(bytes))
+            .and_then(|()| self.file.flush())
+            .map_err(|e| {
+                ToolError::failed(
+                    Code::Internal,
+                    format!("cannot write {}: {e}", self.path.display()),
+                )
+            })?;
+        self.written = true;
+        Ok(self.path.clone())
+    }
+}
+
+impl Drop for OutputFile {
+    fn drop(&mut self) {
+        if self.created && !self.written {
+            let _ = fs::remove_file(&self.path);
+        }
+    }
+}
+
 /// The most bytes one call may read from local files (an upload's files together).
 pub const MAX_INPUT_BYTES: u64 = 10 << 20;
 
@@ -352,7 +428,7 @@ mod tests {
         let outside = temp_dir("outside").canonicalize().unwrap();
         let s = sandbox(&root);
         let ok = s.output(root.join("shot.png").to_str().unwrap()).unwrap();
-        assert_eq!(ok, root.join("shot.png"));
+        assert_eq!(ok.path(), root.join("shot.png"));
         let e = out_err(&s, &outside.join("x.png"));
         assert_eq!(e.code, Code::PathOutsideSandbox);
         assert!(e.message.contains("the roots are"), "{}", e.message);
@@ -367,6 +443,50 @@ mod tests {
         std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
         let through = out_err(&s, &root.join("link/x.png"));
         assert_eq!(through.code, Code::PathOutsideSandbox);
+    }
+
+    #[test]
+    fn a_directory_or_a_special_file_is_refused_before_anything_is_written() {
+        let root = temp_dir("outdir").canonicalize().unwrap();
+        let s = sandbox(&root);
+        std::fs::create_dir(root.join("sub")).unwrap();
+        let e = out_err(&s, &root.join("sub"));
+        assert_eq!(
+            (e.code, e.outcome),
+            (Code::BadArgs, crate::error::Outcome::Refused)
+        );
+        assert!(e.message.contains("is a directory"), "{}", e.message);
+        let e = s.output(&format!("{}/sub/", root.display())).unwrap_err();
+        assert_eq!(e.code, Code::BadArgs);
+        assert_eq!(out_err(&s, &root.join("none/x.txt")).code, Code::BadArgs);
+    }
+
+    #[test]
+    fn an_output_file_is_removed_unless_written_and_an_old_one_is_replaced() {
+        let root = temp_dir("outfile").canonicalize().unwrap();
+        let s = sandbox(&root);
+        let fresh = root.join("fresh.txt");
+        drop(s.output(fresh.to_str().unwrap()).unwrap());
+        assert!(!fresh.exists(), "an unwritten new file stays behind");
+        let written = s
+            .output(fresh.to_str().unwrap())
+            .unwrap()
+            .write(b"hi")
+            .unwrap();
+        assert_eq!(std::fs::read(&written).unwrap(), b"hi");
+        assert_eq!(
+            std::fs::metadata(&written).unwrap().permissions().mode() & 0o777,
+            0o600
+        );
+        let old = root.join("old.txt");
+        std::fs::write(&old, "a much longer old content").unwrap();
+        drop(s.output(old.to_str().unwrap()).unwrap());
+        assert_eq!(std::fs::read(&old).unwrap(), b"a much longer old content");
+        s.output(old.to_str().unwrap())
+            .unwrap()
+            .write(b"new")
+            .unwrap();
+        assert_eq!(std::fs::read(&old).unwrap(), b"new");
     }
 
     #[test]

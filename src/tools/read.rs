@@ -11,7 +11,7 @@ use super::args::read_only;
 use super::ctx::Ctx;
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
-use crate::error::{Code, ToolError};
+use crate::error::ToolError;
 use crate::policy::paths::Sandbox;
 use crate::protocol::Op;
 
@@ -99,6 +99,7 @@ struct SnapshotOut {
 }
 
 async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolError> {
+    // The file is checked and opened before the page is asked, so a bad path acts on nothing.
     let file = a
         .file_path
         .as_deref()
@@ -132,15 +133,8 @@ async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolErr
         snapshot: None,
         file_path: None,
     };
-    if let Some(path) = file {
-        std::fs::write(&path, format!("Page: {url} \"{title}\"\n{}\n", snap.text)).map_err(
-            |e| {
-                ToolError::failed(
-                    Code::Internal,
-                    format!("cannot write {}: {e}", path.display()),
-                )
-            },
-        )?;
+    if let Some(file) = file {
+        let path = file.write(format!("Page: {url} \"{title}\"\n{}\n", snap.text).as_bytes())?;
         let text = format!(
             "Wrote the {} snapshot of {url} ({} lines, {} refs) to {} {}",
             if verbose { "verbose" } else { "lean" },

@@ -6,7 +6,7 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::harness::{Mcp, ref_of, shared, text};
+use crate::harness::{Mcp, ref_of, sandbox_dir, shared, text};
 
 /// The page's text as browser_read_page gives it.
 fn page_text(agent: &mut Mcp) -> String {
@@ -137,4 +137,33 @@ fn the_relay_secret_cannot_be_uploaded_or_overwritten() {
             "the relay secret was overwritten"
         );
     }
+}
+
+/// Issue 8, finding 15: a `filePath` naming a directory failed only after the page call ran. It
+/// is refused now before anything is sent: the agent, which has no tab yet, still has none (its
+/// first page call would have opened one), and no snapshot or capture was taken.
+#[test]
+fn a_file_path_naming_a_directory_is_refused_before_the_page_is_touched() {
+    let s = shared();
+    let dir = sandbox_dir("file-path-dir");
+    let mut agent = s.agent();
+    for tool in ["browser_snapshot", "browser_screenshot"] {
+        for path in [dir.display().to_string(), format!("{}/", dir.display())] {
+            let (code, r) = agent.fails(tool, json!({"filePath": path}));
+            assert_eq!(code, "BAD_ARGS", "{tool}: {}", text(&r));
+            assert_eq!(r["structuredContent"]["outcome"], "refused", "{tool}");
+            assert!(text(&r).contains("is a directory"), "{}", text(&r));
+        }
+    }
+    let (_, data) = agent.ok("browser_list_tabs", json!({}));
+    assert!(
+        data["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["mine"] != true),
+        "the page was touched: {data}"
+    );
+    assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
+    let _ = std::fs::remove_dir_all(&dir);
 }
