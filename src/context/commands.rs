@@ -16,6 +16,7 @@ use serde::Serialize;
 use tokio::io::{AsyncRead, AsyncReadExt};
 
 use super::manifest::{DEFAULT_TIMEOUT_SECONDS, Level, MANIFEST_FILE};
+use super::trust;
 use crate::error::{Code, ToolError};
 
 /// Bytes kept from each of stdout and stderr; the rest is read and dropped so the child never
@@ -142,6 +143,20 @@ pub(super) async fn run(
                 scope_root.display()
             ),
         ));
+    }
+
+    // The manifest was trusted when read; the directory the command runs in, and a program named
+    // by a path, must be too, or someone else could put the program there.
+    for dir in cwd.ancestors().take_while(|a| a.starts_with(scope_root)) {
+        trust::require(dir)?;
+    }
+    if command.argv[0].contains('/')
+        && let Ok(program) = std::fs::canonicalize(cwd.join(&command.argv[0]))
+    {
+        if let Some(folder) = program.parent() {
+            trust::require(folder)?;
+        }
+        trust::require(&program)?;
     }
 
     let mut argv = command.argv.clone();
@@ -443,6 +458,35 @@ mod tests {
             }
         }
         false
+    }
+
+    #[test]
+    fn a_command_does_not_run_in_a_folder_others_may_write_to() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = Tree::new("cwdtrust");
+        t.mkdir("repo/.git");
+        let drop = t.mkdir("repo/drop");
+        t.write(
+            &format!("repo/{MANIFEST}"),
+            r#"{"version": 1, "commands": {
+                "here": {"argv": ["touch", "ran"], "cwd": "drop"},
+                "prog": {"argv": ["drop/run.sh"]}}}"#,
+        );
+        let script = t.write("repo/drop/run.sh", "#!/bin/sh\ntouch ran\n");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&drop, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let c = ctx(&t, "repo");
+        let rt = runtime();
+        for name in ["here", "prog"] {
+            let err = rt.block_on(c.run_command(name, &[], None)).unwrap_err();
+            assert_eq!(err.code, Code::UntrustedPath, "{name}: {}", err.message);
+            assert!(
+                err.message.contains("writable by others"),
+                "{}",
+                err.message
+            );
+        }
+        assert!(!t.path("repo/drop/ran").exists() && !t.path("repo/ran").exists());
     }
 
     #[test]

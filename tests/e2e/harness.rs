@@ -137,6 +137,16 @@ impl Mcp {
     }
 }
 
+/// Project directories are trusted only when group and others cannot write to them
+/// (docs/context.md), so the tests make their trees without those bits, whatever the umask.
+pub(crate) fn no_group_write() {
+    // SAFETY: umask(2) only sets the process's file mode mask; narrowing it is harmless.
+    unsafe {
+        let old = libc::umask(0o022);
+        libc::umask(old | 0o022);
+    }
+}
+
 /// A fresh folder for this test's files inside tabpilot's temp folder, one of the path
 /// sandbox's roots (the whole temp directory is not).
 pub(crate) fn sandbox_dir(name: &str) -> PathBuf {

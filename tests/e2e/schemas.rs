@@ -12,6 +12,7 @@ use crate::harness::{Mcp, ref_of, sandbox_dir, shared};
 
 /// A project with a skill and a registered command, for the context tools.
 fn project() -> (PathBuf, PathBuf) {
+    crate::harness::no_group_write();
     let root = std::env::temp_dir().join(format!("tabpilot-e2e-schemas-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let (repo, home) = (root.join("repo"), root.join("home"));
