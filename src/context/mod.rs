@@ -11,6 +11,7 @@ mod commands;
 mod fingerprint;
 mod instructions;
 mod manifest;
+mod process;
 mod rank;
 mod skills;
 #[cfg(test)]
