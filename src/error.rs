@@ -68,10 +68,11 @@ codes! {
     OriginBlocked = "ORIGIN_BLOCKED", "policy forbids this origin", "browser_navigate";
     ReadOnly = "READ_ONLY", "read-only mode forbids changing the page", "browser_snapshot";
     EvalBlocked = "EVAL_BLOCKED", "running caller-supplied script is switched off", "browser_snapshot";
-    PathOutsideSandbox = "PATH_OUTSIDE_SANDBOX", "the path is outside the client's roots, the workspace and the temp directory", "the same tool with a path inside the sandbox";
+    PathOutsideSandbox = "PATH_OUTSIDE_SANDBOX", "the path is outside the sandbox's roots (the workspace, the working directory, tabpilot's temp folder) or in the state dir, /proc, /sys, /dev or /etc", "the same tool with a path inside the sandbox";
     Timeout = "TIMEOUT", "the call did not finish in its time limit", "browser_snapshot";
     DialogOpen = "DIALOG_OPEN", "a JavaScript dialog is blocking the page", "browser_handle_dialog";
     ManifestInvalid = "MANIFEST_INVALID", "a .tabpilot/agent.json manifest or the user's agent.json is invalid", "agent_context";
+    UntrustedPath = "UNTRUSTED_PATH", "a project directory or file is not owned by this user (or root), or others may write to it, so its context and commands are not used", "the same tool once the path named is yours and not writable by group or others (chown, chmod go-w)";
     NotFound = "NOT_FOUND", "no skill or registered command has that name", "list_local_skills or list_local_commands";
     Internal = "INTERNAL", "tabpilot hit a fault of its own; the message says where", "browser_status";
 }

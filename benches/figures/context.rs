@@ -7,6 +7,12 @@ use tabpilot::context::{ContextEnv, discover};
 use crate::{ms, quantile};
 
 pub(crate) fn context_figures() {
+    // tabpilot trusts a project only when group and others cannot write to it.
+    // SAFETY: umask(2) only sets the process's file mode mask; narrowing it is harmless.
+    unsafe {
+        let old = libc::umask(0o022);
+        libc::umask(old | 0o022);
+    }
     let root = std::env::temp_dir().join(format!("tabpilot-figures-ctx-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let project = root.join("project");

@@ -102,7 +102,11 @@ async fn tour(session: &Session, url: &str) -> Result<(), crate::error::ToolErro
     step(4, &format!("browser_click ref={button}"), &clicked.text);
     let read = call("browser_read_page", json!({})).await?;
     step(5, "browser_read_page", &read.text);
-    let file = std::env::temp_dir().join(format!("tabpilot-demo-{}.png", std::process::id()));
+    // tabpilot's temp folder is inside the path sandbox; the temp directory itself is not.
+    let folder = crate::policy::paths::temp_folder().map_err(|why| {
+        crate::error::ToolError::refused(crate::error::Code::PathOutsideSandbox, why)
+    })?;
+    let file = folder.join(format!("demo-{}.png", std::process::id()));
     let shot = call(
         "browser_screenshot",
         json!({"filePath": file.display().to_string()}),

@@ -4,26 +4,23 @@
 //! argv process (never through a shell, so `;`, `$()`, pipes and redirections in an argument are
 //! plain characters). What is enforced is narrow: caller arguments only where the manifest allows
 //! them, a timeout the caller may lower but not raise, a working directory inside the scope root,
-//! bounded output, and a timed-out command killed with its whole process group.
+//! bounded output, and a timed-out command killed with everything it started (see `process`).
 
 use std::collections::BTreeMap;
 use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde::Serialize;
-use tokio::io::{AsyncRead, AsyncReadExt};
 
 use super::manifest::{DEFAULT_TIMEOUT_SECONDS, Level, MANIFEST_FILE};
+use super::process::{self, RunError};
+use super::trust;
 use crate::error::{Code, ToolError};
 
 /// Bytes kept from each of stdout and stderr; the rest is read and dropped so the child never
 /// blocks on a full pipe.
 pub(super) const OUTPUT_CEILING: usize = 64 * 1024;
-/// How long the pipes may stay open after the process ends (a background grandchild can hold
-/// them); past it the output collected so far is returned.
-const DRAIN_GRACE: Duration = Duration::from_secs(2);
 
 #[derive(Clone, Debug, Serialize, PartialEq, schemars::JsonSchema)]
 pub struct Command {
@@ -51,6 +48,8 @@ pub struct RunResult {
     pub duration_ms: u64,
     pub stdout: String,
     pub stderr: String,
+    /// Output past the ceiling was dropped, or a process the command left running still held
+    /// the pipe when reading stopped.
     pub stdout_truncated: bool,
     pub stderr_truncated: bool,
 }
@@ -144,47 +143,44 @@ pub(super) async fn run(
         ));
     }
 
+    // The manifest was trusted when read; the directory the command runs in, and a program named
+    // by a path, must be too, or someone else could put the program there.
+    for dir in cwd.ancestors().take_while(|a| a.starts_with(scope_root)) {
+        trust::require(dir)?;
+    }
+    if command.argv[0].contains('/')
+        && let Ok(program) = std::fs::canonicalize(cwd.join(&command.argv[0]))
+    {
+        if let Some(folder) = program.parent() {
+            trust::require(folder)?;
+        }
+        trust::require(&program)?;
+    }
+
     let mut argv = command.argv.clone();
     argv.extend(extra_args.iter().cloned());
-    let mut child = tokio::process::Command::new(&argv[0])
-        .args(&argv[1..])
-        .current_dir(&cwd)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        // Its own group, so a timeout can end everything it started.
-        .process_group(0)
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| {
-            ToolError::refused(
+    let mut cmd = tokio::process::Command::new(&argv[0]);
+    cmd.args(&argv[1..]).current_dir(&cwd);
+    let started = Instant::now();
+    let ran = process::run(cmd, Duration::from_secs(timeout_seconds), OUTPUT_CEILING)
+        .await
+        .map_err(|e| match e {
+            RunError::Spawn(e) => ToolError::refused(
                 Code::ManifestInvalid,
                 format!(
                     "command {:?}: cannot start {:?}: {e}",
                     command.name, argv[0]
                 ),
-            )
+            ),
+            RunError::Wait(e) => {
+                ToolError::failed(Code::Internal, format!("waiting for the command: {e}"))
+            }
         })?;
-    let started = Instant::now();
-    let mut group = GroupGuard(child.id().and_then(|p| i32::try_from(p).ok()));
-    let stdout = tokio::spawn(read_capped(child.stdout.take(), OUTPUT_CEILING));
-    let stderr = tokio::spawn(read_capped(child.stderr.take(), OUTPUT_CEILING));
-
-    let waited = tokio::time::timeout(Duration::from_secs(timeout_seconds), child.wait()).await;
-    let timed_out = waited.is_err();
-    let status = match waited {
-        Ok(status) => status,
-        Err(_) => {
-            group.kill();
-            child.wait().await
-        }
-    }
-    .map_err(|e| ToolError::failed(Code::Internal, format!("waiting for the command: {e}")))?;
-    // The leader is reaped: its id may be reused, so the group must not be signalled from now on.
-    group.0 = None;
     let duration_ms = started.elapsed().as_millis() as u64;
-    let (stdout, stdout_truncated) = drain(stdout).await;
-    let (stderr, stderr_truncated) = drain(stderr).await;
+    let (status, timed_out) = (ran.status, ran.timed_out);
+    let text = |c: &process::Captured| String::from_utf8_lossy(&c.bytes).into_owned();
+    let (stdout, stdout_truncated) = (text(&ran.stdout), ran.stdout.cut);
+    let (stderr, stderr_truncated) = (text(&ran.stderr), ran.stderr.cut);
 
     tracing::info!(
         command = %command.name,
@@ -207,57 +203,6 @@ pub(super) async fn run(
         stdout_truncated,
         stderr_truncated,
     })
-}
-
-/// Kills the process group if the call is dropped or times out while the leader still runs.
-struct GroupGuard(Option<i32>);
-
-impl GroupGuard {
-    fn kill(&mut self) {
-        if let Some(pgid) = self.0.take().filter(|p| *p > 1) {
-            // SAFETY: kill(2) with a negative pid signals that process group and touches no memory.
-            unsafe {
-                libc::kill(-pgid, libc::SIGKILL);
-            }
-        }
-    }
-}
-
-impl Drop for GroupGuard {
-    fn drop(&mut self) {
-        self.kill();
-    }
-}
-
-async fn drain(task: tokio::task::JoinHandle<(Vec<u8>, bool)>) -> (String, bool) {
-    let abort = task.abort_handle();
-    match tokio::time::timeout(DRAIN_GRACE, task).await {
-        Ok(Ok((bytes, truncated))) => (String::from_utf8_lossy(&bytes).into_owned(), truncated),
-        _ => {
-            abort.abort();
-            (String::new(), true)
-        }
-    }
-}
-
-async fn read_capped(stream: Option<impl AsyncRead + Unpin>, cap: usize) -> (Vec<u8>, bool) {
-    let Some(mut stream) = stream else {
-        return (Vec::new(), false);
-    };
-    let (mut kept, mut truncated, mut chunk) = (Vec::new(), false, vec![0u8; 16 * 1024]);
-    loop {
-        match stream.read(&mut chunk).await {
-            Ok(0) | Err(_) => break,
-            Ok(n) => {
-                let room = cap - kept.len();
-                if n > room {
-                    truncated = true;
-                }
-                kept.extend_from_slice(&chunk[..n.min(room)]);
-            }
-        }
-    }
-    (kept, truncated)
 }
 
 #[cfg(test)]
@@ -424,6 +369,78 @@ mod tests {
         assert!(gone_or_zombie(pid), "grandchild {pid} survived the timeout");
     }
 
+    /// Issue 8, finding 12: a process that called `setsid` escaped the timeout (it left the
+    /// command's process group), and holding stdout it made the answer drop the output. The
+    /// sleeper here starts its own session from a subshell that exits at once, so it is neither
+    /// in the command's group nor, without the command being its subreaper, below it.
+    #[test]
+    fn a_timeout_kills_a_process_that_left_with_setsid_and_keeps_the_output() {
+        let t = Tree::new("setsid");
+        t.mkdir("repo/.git");
+        t.write(
+            &format!("repo/{MANIFEST}"),
+            r#"{"version": 1, "commands": {"hang": {"argv": ["sh", "-c",
+                "(setsid sleep 1000 & echo $! > sleeper.pid); echo started; sleep 1000"],
+                "timeout_seconds": 1}}}"#,
+        );
+        let c = ctx(&t, "repo");
+        let started = Instant::now();
+        let r = runtime()
+            .block_on(c.run_command("hang", &[], None))
+            .unwrap();
+        assert!(r.timed_out && !r.succeeded());
+        assert_eq!(r.stdout, "started\n");
+        assert!(
+            !r.stdout_truncated,
+            "the pipe closed once the tree was killed"
+        );
+        assert!(started.elapsed() < Duration::from_secs(10));
+        let pid: i32 = std::fs::read_to_string(t.path("repo/sleeper.pid"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        assert!(
+            gone_or_zombie(pid),
+            "the setsid sleeper {pid} survived the timeout"
+        );
+    }
+
+    /// Issue 8, finding 12: output already captured was dropped when a background process kept
+    /// the pipe open after the command ended. It comes back now, marked as cut, once the pipes
+    /// have had their grace.
+    #[test]
+    fn output_is_kept_when_a_background_process_holds_the_pipe() {
+        let t = Tree::new("holder");
+        t.mkdir("repo/.git");
+        t.write(
+            &format!("repo/{MANIFEST}"),
+            r#"{"version": 1, "commands": {"leave": {"argv": ["sh", "-c",
+                "echo captured; echo noted >&2; sleep 1000 & echo $! > holder.pid"]}}}"#,
+        );
+        let started = Instant::now();
+        let r = runtime()
+            .block_on(ctx(&t, "repo").run_command("leave", &[], None))
+            .unwrap();
+        let holder: i32 = std::fs::read_to_string(t.path("repo/holder.pid"))
+            .unwrap()
+            .trim()
+            .parse()
+            .unwrap();
+        // SAFETY: kill(2) on the test's own background sleeper.
+        unsafe {
+            libc::kill(holder, libc::SIGKILL);
+        }
+        assert!(started.elapsed() < Duration::from_secs(10));
+        assert_eq!((r.exit_code, r.timed_out), (Some(0), false));
+        assert_eq!(r.stdout, "captured\n");
+        assert_eq!(r.stderr, "noted\n");
+        assert!(
+            r.stdout_truncated && r.stderr_truncated,
+            "still open when reading stopped"
+        );
+    }
+
     /// Where nothing reaps orphans (a container's pid 1), a killed process lingers as a zombie.
     fn gone_or_zombie(pid: i32) -> bool {
         for _ in 0..50 {
@@ -443,6 +460,35 @@ mod tests {
             }
         }
         false
+    }
+
+    #[test]
+    fn a_command_does_not_run_in_a_folder_others_may_write_to() {
+        use std::os::unix::fs::PermissionsExt;
+        let t = Tree::new("cwdtrust");
+        t.mkdir("repo/.git");
+        let drop = t.mkdir("repo/drop");
+        t.write(
+            &format!("repo/{MANIFEST}"),
+            r#"{"version": 1, "commands": {
+                "here": {"argv": ["touch", "ran"], "cwd": "drop"},
+                "prog": {"argv": ["drop/run.sh"]}}}"#,
+        );
+        let script = t.write("repo/drop/run.sh", "#!/bin/sh\ntouch ran\n");
+        std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+        std::fs::set_permissions(&drop, std::fs::Permissions::from_mode(0o777)).unwrap();
+        let c = ctx(&t, "repo");
+        let rt = runtime();
+        for name in ["here", "prog"] {
+            let err = rt.block_on(c.run_command(name, &[], None)).unwrap_err();
+            assert_eq!(err.code, Code::UntrustedPath, "{name}: {}", err.message);
+            assert!(
+                err.message.contains("writable by others"),
+                "{}",
+                err.message
+            );
+        }
+        assert!(!t.path("repo/drop/ran").exists() && !t.path("repo/ran").exists());
     }
 
     #[test]

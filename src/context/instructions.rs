@@ -8,7 +8,8 @@ use std::path::{Path, PathBuf};
 use serde::Serialize;
 
 use super::manifest::{Level, MANIFEST_FILE, UserConfig, sha256_hex};
-use super::{ContextEnv, Warnings};
+use super::{ContextEnv, Warnings, trust};
+use crate::error::ToolError;
 
 pub(super) const DEFAULT_CANDIDATES: [&str; 2] = ["AGENTS.override.md", "AGENTS.md"];
 /// Combined size of the instruction files, in bytes, unless a manifest sets another.
@@ -52,13 +53,17 @@ enum Read {
     Empty,
     OverBudget,
     Text(String),
+    /// Someone else's, or writable by others: why.
+    Untrusted(PathBuf, String),
 }
 
 /// How strict a read is: the model file may not be a symlink; a directory's file must resolve
-/// inside that directory.
+/// inside that directory. Every file must be trusted (see `trust`): an untrusted project file
+/// refuses the whole discovery, an untrusted file of the user's is skipped with a warning.
 struct Rules<'a> {
     allow_symlink: bool,
     inside: Option<&'a Path>,
+    refuse_untrusted: bool,
 }
 
 pub(super) fn collect(
@@ -67,7 +72,7 @@ pub(super) fn collect(
     levels: &[Level],
     budget: usize,
     warnings: &mut Warnings,
-) -> Instructions {
+) -> Result<Instructions, ToolError> {
     let mut out = Instructions {
         text: String::new(),
         sources: Vec::new(),
@@ -80,13 +85,18 @@ pub(super) fn collect(
         let rules = Rules {
             allow_symlink: false,
             inside: None,
+            refuse_untrusted: false,
         };
         match read(path, &rules, budget) {
             Ok(Read::Text(text)) => out.add(SourceKind::ModelInstructions, path, &text),
             Ok(Read::OverBudget) => {
                 out.truncated = true;
-                return out;
+                return Ok(out);
             }
+            Ok(Read::Untrusted(real, why)) => warnings.push(format!(
+                "model_instructions_file {}: {why}; skipped",
+                real.display()
+            )),
             Ok(Read::Missing) => warnings.push(format!(
                 "model_instructions_file {} does not exist",
                 path.display()
@@ -103,6 +113,7 @@ pub(super) fn collect(
     let rules = Rules {
         allow_symlink: true,
         inside: None,
+        refuse_untrusted: false,
     };
     if !out.first_of(
         &codex,
@@ -110,8 +121,8 @@ pub(super) fn collect(
         SourceKind::CodexHome,
         &rules,
         warnings,
-    ) {
-        return out;
+    )? {
+        return Ok(out);
     }
 
     let mut candidates: Vec<String> = DEFAULT_CANDIDATES.map(String::from).to_vec();
@@ -130,6 +141,7 @@ pub(super) fn collect(
         let rules = Rules {
             allow_symlink: true,
             inside: Some(&level.dir),
+            refuse_untrusted: true,
         };
         if !out.first_of(
             &level.dir,
@@ -137,11 +149,11 @@ pub(super) fn collect(
             SourceKind::Project,
             &rules,
             warnings,
-        ) {
-            return out;
+        )? {
+            return Ok(out);
         }
     }
-    out
+    Ok(out)
 }
 
 impl Instructions {
@@ -153,23 +165,29 @@ impl Instructions {
         kind: SourceKind,
         rules: &Rules,
         warnings: &mut Warnings,
-    ) -> bool {
+    ) -> Result<bool, ToolError> {
         for name in candidates {
             let path = dir.join(name.as_ref());
             match read(&path, rules, self.budget_bytes - self.bytes) {
                 Ok(Read::Text(text)) => {
                     self.add(kind, &path, &text);
-                    return true;
+                    return Ok(true);
                 }
                 Ok(Read::Missing | Read::Empty) => {}
                 Ok(Read::OverBudget) => {
                     self.truncated = true;
-                    return false;
+                    return Ok(false);
+                }
+                Ok(Read::Untrusted(real, why)) if rules.refuse_untrusted => {
+                    return Err(trust::refusal(&real, &why));
+                }
+                Ok(Read::Untrusted(real, why)) => {
+                    warnings.push(format!("{}: {why}; skipped", real.display()));
                 }
                 Err(why) => warnings.push(format!("{}: {why}", path.display())),
             }
         }
-        true
+        Ok(true)
     }
 
     fn add(&mut self, kind: SourceKind, path: &Path, text: &str) {
@@ -209,6 +227,9 @@ fn read(path: &Path, rules: &Rules, room: usize) -> Result<Read, String> {
     let meta = fs::metadata(&real).map_err(|e| format!("cannot be read: {e}"))?;
     if !meta.is_file() {
         return Err("is not a regular file".into());
+    }
+    if let Some(why) = trust::doubt(&real) {
+        return Ok(Read::Untrusted(real, why));
     }
     if meta.len() == 0 {
         return Ok(Read::Empty);

@@ -231,6 +231,8 @@ fn plain_relative(name: &str) -> bool {
             .all(|c| matches!(c, Component::Normal(_) | Component::CurDir))
 }
 
+/// A manifest's bytes, when it exists. The file and its folder must be trusted (owned by this
+/// user, not writable by others), else its commands could be someone else's.
 fn read_small(path: &Path) -> Result<Option<Vec<u8>>, ToolError> {
     let meta = match fs::metadata(path) {
         Ok(m) => m,
@@ -242,6 +244,10 @@ fn read_small(path: &Path) -> Result<Option<Vec<u8>>, ToolError> {
     if !meta.is_file() {
         return Err(invalid(path, "is not a regular file"));
     }
+    if let Some(folder) = path.parent() {
+        super::trust::require(folder)?;
+    }
+    super::trust::require(path)?;
     if meta.len() > MAX_MANIFEST_BYTES {
         return Err(invalid(
             path,

@@ -3,7 +3,8 @@
 //! Every call rescans; no index is trusted. A bad skill is skipped with a warning and never hides
 //! the others. Symlinked directories are followed once (each real directory is visited at most
 //! once, which also breaks cycles); an entrypoint that is itself a symlink is refused, so a skill
-//! cannot smuggle in a file from elsewhere.
+//! cannot smuggle in a file from elsewhere. A directory or `SKILL.md` that is not trusted (another
+//! user's, or writable by others; see `trust`) is skipped with a warning.
 
 use std::collections::{BTreeMap, HashSet};
 use std::fs;
@@ -11,8 +12,8 @@ use std::path::{Path, PathBuf};
 
 use serde::Serialize;
 
-use super::Warnings;
 use super::manifest::sha256_hex;
+use super::{Warnings, trust};
 use crate::error::{Code, ToolError};
 
 const ENTRYPOINTS: [&str; 2] = ["SKILL.md", "skill.md"];
@@ -125,6 +126,13 @@ struct Scan<'a> {
 impl Scan<'_> {
     /// `shown` is the path as reached, `real` its canonical form.
     fn walk(&mut self, shown: &Path, real: &Path, root: &Path, depth: usize) {
+        if let Some(why) = trust::doubt(real) {
+            self.warnings.push(format!(
+                "{}: {why}; its skills were not read",
+                shown.display()
+            ));
+            return;
+        }
         let entries = match fs::read_dir(real) {
             Ok(e) => e,
             Err(e) => {
@@ -176,6 +184,11 @@ impl Scan<'_> {
                 ));
                 continue;
             }
+            if let Some(why) = trust::doubt(&dir) {
+                self.warnings
+                    .push(format!("{}: {why}; not read", shown.display()));
+                continue;
+            }
             match entrypoint(&dir) {
                 Entry::Symlink(name) => self.warnings.push(format!(
                     "{}: {name} is a symlink; skill refused",
@@ -219,6 +232,9 @@ fn read_entrypoint(path: &Path) -> Result<(Vec<u8>, String), String> {
     }
     if meta.len() > MAX_SKILL_BYTES {
         return Err(format!("is larger than {MAX_SKILL_BYTES} bytes"));
+    }
+    if let Some(why) = trust::doubt(path) {
+        return Err(why);
     }
     let bytes = fs::read(path).map_err(|e| format!("cannot be read: {e}"))?;
     let text = String::from_utf8(bytes.clone()).map_err(|_| "is not UTF-8".to_string())?;

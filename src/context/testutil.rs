@@ -11,6 +11,13 @@ pub(super) struct Tree {
 
 impl Tree {
     pub(super) fn new(tag: &str) -> Tree {
+        // Project files are trusted only when group and others cannot write to them, so trees
+        // are made without those bits, whatever the umask.
+        // SAFETY: umask(2) only sets the process's file mode mask; narrowing it is harmless.
+        unsafe {
+            let old = libc::umask(0o022);
+            libc::umask(old | 0o022);
+        }
         static NEXT: AtomicUsize = AtomicUsize::new(0);
         let n = NEXT.fetch_add(1, Ordering::Relaxed);
         let nanos = std::time::SystemTime::now()

@@ -121,14 +121,27 @@ pub(super) fn timeout(ms: Option<u64>) -> Result<Duration, ToolError> {
     }
 }
 
-/// Only http, https and about URLs; anything else is refused by name before a byte is sent.
+/// Only http, https and `about:blank`; anything else is refused by name before a byte is sent.
+/// Other `about:` pages (`about:version`, `about:settings`, ...) are aliases of `chrome://` pages,
+/// which extensions cannot drive, so they are refused like `chrome://` itself.
 pub(super) fn check_url(url: &str) -> Result<(), ToolError> {
     let scheme = url.split_once(':').map(|(s, _)| s.to_ascii_lowercase());
     match scheme.as_deref() {
         Some("http") | Some("https") if url.len() > scheme.as_deref().map_or(0, str::len) + 3 => {
             Ok(())
         }
-        Some("about") => Ok(()),
+        Some("about") => {
+            let rest = &url["about:".len()..];
+            let page = rest.split(['?', '#']).next().unwrap_or_default();
+            if page.eq_ignore_ascii_case("blank") {
+                return Ok(());
+            }
+            let shown: String = page.chars().take(40).collect();
+            Err(ToolError::bad_args(format!(
+                "about:{shown}: only about:blank is allowed; other about: pages are aliases of \
+                 chrome:// pages, which extensions cannot drive"
+            )))
+        }
         Some(s)
             if !s.is_empty()
                 && s.chars()
@@ -306,6 +319,33 @@ mod tests {
             assert!(e.message.starts_with(named), "{}", e.message);
         }
         assert!(check_url("example.com").is_err());
+    }
+
+    #[test]
+    fn about_blank_passes_and_the_about_aliases_of_chrome_pages_do_not() {
+        for ok in [
+            "about:blank",
+            "ABOUT:Blank",
+            "about:blank#top",
+            "about:blank?x=1",
+        ] {
+            assert!(check_url(ok).is_ok(), "{ok}");
+        }
+        for (bad, named) in [
+            ("about:version", "about:version"),
+            ("about:settings", "about:settings"),
+            ("About:Settings/passwords", "about:Settings/passwords"),
+            ("about:srcdoc", "about:srcdoc"),
+            ("about://settings", "about://settings"),
+            ("about:blankx", "about:blankx"),
+            ("about:", "about:"),
+        ] {
+            let e = check_url(bad).unwrap_err();
+            assert_eq!(e.code, Code::BadArgs, "{bad}");
+            assert_eq!(e.outcome, crate::error::Outcome::Refused, "{bad}");
+            assert!(e.message.starts_with(named), "{}", e.message);
+            assert!(e.message.contains("only about:blank"), "{}", e.message);
+        }
     }
 
     #[test]

@@ -13,8 +13,8 @@ use super::ctx::Ctx;
 use super::image::{self as shot, CssRect, Shrunk};
 use super::spec::{Cli, Image, Out};
 use super::tool::{About, Tool};
-use crate::error::{Code, ToolError};
-use crate::policy::paths;
+use crate::error::ToolError;
+use crate::policy::paths::Sandbox;
 use crate::protocol::Op;
 
 #[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq)]
@@ -125,7 +125,7 @@ async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolErr
     let file = a
         .file_path
         .as_deref()
-        .map(|p| paths::checked_output(p, &paths::roots()))
+        .map(|p| Sandbox::from_process().output(p))
         .transpose()?;
     let call = json!({"format": format.name(), "quality": a.quality, "ref": a.reference, "fullPage": full_page});
     let r: CaptureReply = cx
@@ -155,14 +155,9 @@ async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolErr
         );
     }
     let name = format.name();
-    if let Some(path) = file {
+    if let Some(file) = file {
         let (width, height) = shot::dimensions(&bytes)?;
-        std::fs::write(&path, &bytes).map_err(|e| {
-            ToolError::failed(
-                Code::Internal,
-                format!("cannot write {}: {e}", path.display()),
-            )
-        })?;
+        let path = file.write(&bytes)?;
         let text = format!(
             "Saved a {width}x{height} {name} screenshot {what} to {}{notes}",
             path.display()

@@ -16,7 +16,7 @@ use crate::protocol::Op;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct NavigateArgs {
-    /// http, https or about URL (omit with reload).
+    /// http, https or about:blank URL (omit with reload).
     url: Option<String>,
     /// Reload the current page instead.
     reload: Option<bool>,

@@ -11,8 +11,8 @@ use super::args::read_only;
 use super::ctx::Ctx;
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
-use crate::error::{Code, ToolError};
-use crate::policy::paths;
+use crate::error::ToolError;
+use crate::policy::paths::Sandbox;
 use crate::protocol::Op;
 
 const READ_MAX_CHARS: usize = 20_000;
@@ -99,10 +99,11 @@ struct SnapshotOut {
 }
 
 async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolError> {
+    // The file is checked and opened before the page is asked, so a bad path acts on nothing.
     let file = a
         .file_path
         .as_deref()
-        .map(|p| paths::checked_output(p, &paths::roots()))
+        .map(|p| Sandbox::from_process().output(p))
         .transpose()?;
     let verbose = a.verbose.unwrap_or(false);
     let snap: SnapshotReply = cx
@@ -132,15 +133,8 @@ async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolErr
         snapshot: None,
         file_path: None,
     };
-    if let Some(path) = file {
-        std::fs::write(&path, format!("Page: {url} \"{title}\"\n{}\n", snap.text)).map_err(
-            |e| {
-                ToolError::failed(
-                    Code::Internal,
-                    format!("cannot write {}: {e}", path.display()),
-                )
-            },
-        )?;
+    if let Some(file) = file {
+        let path = file.write(format!("Page: {url} \"{title}\"\n{}\n", snap.text).as_bytes())?;
         let text = format!(
             "Wrote the {} snapshot of {url} ({} lines, {} refs) to {} {}",
             if verbose { "verbose" } else { "lean" },

@@ -17,7 +17,7 @@ use crate::protocol::{Op, RelayOp, RelayStatus};
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct NewTabArgs {
-    /// Open this URL (http, https or about; default about:blank).
+    /// Open this URL (http, https or about:blank, the default).
     url: Option<String>,
     /// Bring the tab to the front (default false: it opens in the background).
     active: Option<bool>,

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, ref_of, shared, text};
+use crate::harness::{Mcp, ref_of, sandbox_dir, shared, text};
 
 fn snapshot(agent: &mut Mcp) -> String {
     let (_, data) = agent.ok("browser_snapshot", json!({}));
@@ -331,7 +331,7 @@ fn a_screenshot_to_a_file_is_written_there_and_bytes_are_not_returned() {
         "browser_navigate",
         json!({"url": s.a("basic.html"), "includeSnapshot": false}),
     );
-    let path = std::env::temp_dir().join(format!("tabpilot-e2e-shot-{}.jpeg", std::process::id()));
+    let path = sandbox_dir("shot-file").join("shot.jpeg");
     let r = agent.call(
         "browser_screenshot",
         json!({"filePath": path.display().to_string(), "format": "jpeg", "quality": 70}),
@@ -346,7 +346,7 @@ fn a_screenshot_to_a_file_is_written_there_and_bytes_are_not_returned() {
     );
     let img = image::open(&path).expect("a jpeg was written");
     assert!(img.width() > 100);
-    std::fs::remove_file(&path).unwrap();
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     let (code, _) = agent.fails(
         "browser_screenshot",
         json!({"filePath": "/etc/tabpilot-shot.png"}),
@@ -485,6 +485,39 @@ fn unsafe_url_schemes_are_refused_before_anything_reaches_the_browser() {
             .iter()
             .all(|t| t["mine"] != true)
     );
+}
+
+/// Issue 8, finding 11: `about:` aliases of `chrome://` pages got past the URL policy, and the
+/// call then waited its whole timeout. Only `about:blank` passes now; the rest are refused with
+/// nothing sent.
+#[test]
+fn about_aliases_of_chrome_pages_are_refused_and_about_blank_passes() {
+    let s = shared();
+    let mut agent = s.agent();
+    for url in ["about:version", "about:settings"] {
+        let (code, r) = agent.fails("browser_navigate", json!({"url": url, "timeout": 3000}));
+        assert_eq!(code, "BAD_ARGS", "{}", text(&r));
+        assert_eq!(r["structuredContent"]["outcome"], "refused");
+        assert!(
+            text(&r).starts_with(&format!("BAD_ARGS: {url}: only about:blank")),
+            "{}",
+            text(&r)
+        );
+    }
+    let (code, r) = agent.fails("browser_new_tab", json!({"url": "about:settings"}));
+    assert_eq!(code, "BAD_ARGS", "{}", text(&r));
+    // Nothing was sent: this agent never got a tab.
+    let (_, data) = agent.ok("browser_list_tabs", json!({}));
+    assert!(
+        data["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["mine"] != true),
+        "{data}"
+    );
+    let (_, nav) = agent.ok("browser_navigate", json!({"url": "about:blank"}));
+    assert_eq!(nav["url"], "about:blank", "{nav}");
 }
 
 #[test]
@@ -633,14 +666,14 @@ fn a_full_page_screenshot_is_taller_than_the_viewport_and_formats_are_honoured()
         "browser_navigate",
         json!({"url": s.a("big.html"), "includeSnapshot": false}),
     );
-    let path = std::env::temp_dir().join(format!("tabpilot-full-{}.png", std::process::id()));
+    let path = sandbox_dir("full-page").join("full.png");
     let r = agent.call(
         "browser_screenshot",
         json!({"fullPage": true, "filePath": path.display().to_string()}),
     );
     assert_ne!(r["isError"], true, "{}", text(&r));
     let full = image::open(&path).unwrap();
-    std::fs::remove_file(&path).unwrap();
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     let r = agent.call("browser_screenshot", json!({}));
     let vp = &r["structuredContent"]["viewport"];
     let viewport_h = (vp["height"].as_f64().unwrap() * vp["dpr"].as_f64().unwrap()) as u32;

@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::harness::{ref_of, shared, text};
+use crate::harness::{ref_of, sandbox_dir, shared, text};
 
 #[test]
 fn find_matches_by_text_role_and_selector_in_every_frame_with_working_refs() {
@@ -137,7 +137,7 @@ fn a_verbose_snapshot_has_all_text_with_the_same_refs_and_file_path_writes_it_ou
         press,
         "verbose changed the refs"
     );
-    let path = std::env::temp_dir().join(format!("tabpilot-snap-{}.txt", std::process::id()));
+    let path = sandbox_dir("snapshot-file").join("snap.txt");
     let (text, data) = agent2.ok(
         "browser_snapshot",
         json!({"filePath": path.display().to_string()}),
@@ -150,7 +150,7 @@ fn a_verbose_snapshot_has_all_text_with_the_same_refs_and_file_path_writes_it_ou
     assert!(data.get("snapshot").is_none());
     let written = std::fs::read_to_string(&path).unwrap();
     assert!(written.contains(&format!("[ref={press}]")), "{written}");
-    std::fs::remove_file(&path).unwrap();
+    std::fs::remove_dir_all(path.parent().unwrap()).unwrap();
     let (code, _) = agent2.fails("browser_snapshot", json!({"filePath": "/etc/tabpilot.txt"}));
     assert_eq!(code, "PATH_OUTSIDE_SANDBOX");
 }

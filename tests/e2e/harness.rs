@@ -137,6 +137,26 @@ impl Mcp {
     }
 }
 
+/// Project directories are trusted only when group and others cannot write to them
+/// (docs/context.md), so the tests make their trees without those bits, whatever the umask.
+pub(crate) fn no_group_write() {
+    // SAFETY: umask(2) only sets the process's file mode mask; narrowing it is harmless.
+    unsafe {
+        let old = libc::umask(0o022);
+        libc::umask(old | 0o022);
+    }
+}
+
+/// A fresh folder for this test's files inside tabpilot's temp folder, one of the path
+/// sandbox's roots (the whole temp directory is not).
+pub(crate) fn sandbox_dir(name: &str) -> PathBuf {
+    let root = tabpilot::policy::paths::temp_folder().expect("tabpilot's temp folder");
+    let dir = root.join(format!("e2e-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
 pub(crate) fn text(result: &Value) -> String {
     result["content"]
         .as_array()
@@ -192,6 +212,14 @@ impl Shared {
     /// A new agent on the shared browser.
     pub(crate) fn agent(&self) -> Mcp {
         Mcp::start(&self.env, &[])
+    }
+
+    /// A new agent on the shared browser, its command adjusted first (working directory,
+    /// environment).
+    pub(crate) fn agent_with(&self, adjust: impl FnOnce(&mut Command)) -> Mcp {
+        let mut cmd = self.env.command(&["mcp"]);
+        adjust(&mut cmd);
+        Mcp::started(cmd)
     }
 
     pub(crate) fn a(&self, page: &str) -> String {

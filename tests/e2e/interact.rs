@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, ref_of, shared, text};
+use crate::harness::{Mcp, ref_of, sandbox_dir, shared, text};
 
 /// The page's text as browser_read_page gives it.
 fn page_text(agent: &mut Mcp) -> String {
@@ -532,8 +532,7 @@ fn scroll_finds_the_one_dominant_panel_and_refuses_to_guess_between_two() {
 fn upload_sets_files_in_the_page_a_frame_and_a_shadow_root_and_keeps_to_the_sandbox() {
     let s = shared();
     let mut agent = s.agent();
-    let dir = std::env::temp_dir().join(format!("tabpilot-upload-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = sandbox_dir("upload");
     let hello = dir.join("hello.txt");
     let notes = dir.join("notes.csv");
     std::fs::write(&hello, "hello, upload").unwrap();

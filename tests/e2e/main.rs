@@ -19,4 +19,5 @@ mod pairing;
 #[path = "../support/peers.rs"]
 mod peers;
 mod relay;
+mod sandbox;
 mod schemas;

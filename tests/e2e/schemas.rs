@@ -8,10 +8,11 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, ref_of, shared};
+use crate::harness::{Mcp, ref_of, sandbox_dir, shared};
 
 /// A project with a skill and a registered command, for the context tools.
 fn project() -> (PathBuf, PathBuf) {
+    crate::harness::no_group_write();
     let root = std::env::temp_dir().join(format!("tabpilot-e2e-schemas-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let (repo, home) = (root.join("repo"), root.join("home"));
@@ -141,7 +142,7 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     tour.call("browser_drag", json!({"startRef": card, "endRef": done}));
 
     let (snap, _) = tour.call("browser_navigate", json!({"url": s.a("upload.html")}));
-    let file = std::env::temp_dir().join(format!("tabpilot-schemas-{}.txt", std::process::id()));
+    let file = sandbox_dir("schemas").join("hello.txt");
     std::fs::write(&file, "hello").unwrap();
     let avatar = ref_of(&snap, "button", "Avatar");
     tour.call(
@@ -172,5 +173,5 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     let listed: BTreeSet<String> = tour.advertised.iter().map(|(n, _)| n.clone()).collect();
     let missed: Vec<&String> = listed.difference(&tour.called).collect();
     assert!(missed.is_empty(), "the tour never called {missed:?}");
-    let _ = std::fs::remove_file(file);
+    let _ = std::fs::remove_dir_all(file.parent().unwrap());
 }

@@ -11,7 +11,7 @@ use serde_json::{Value, json};
 
 use super::{ActReply, ActionOut, act};
 use crate::error::ToolError;
-use crate::policy::paths;
+use crate::policy::paths::{self, Sandbox};
 use crate::protocol::Op;
 use crate::tools::args::{AfterAction, acts, ref_arg, timeout};
 use crate::tools::ctx::Ctx;
@@ -68,7 +68,7 @@ async fn upload(
         )));
     }
     let wait = timeout(a.timeout)?;
-    let files = read_uploads(&a.paths, &paths::roots())?;
+    let files = read_uploads(&a.paths, &Sandbox::from_process())?;
     let r = send_files(cx, &a.reference, files, after, wait).await?;
     let names: Vec<String> = r
         .own
@@ -125,11 +125,11 @@ const UPLOAD_PART: usize = 768 << 10;
 
 /// Reads the files to upload after the sandbox check: name, type and bytes (base64) for each,
 /// within one ceiling for the call.
-fn read_uploads(list: &[String], roots: &[std::path::PathBuf]) -> Result<Vec<Upload>, ToolError> {
+fn read_uploads(list: &[String], sandbox: &Sandbox) -> Result<Vec<Upload>, ToolError> {
     let mut total = 0u64;
     let mut checked = Vec::new();
     for p in list {
-        let (path, size) = paths::checked_input(p, roots)?;
+        let (path, size) = sandbox.input(p)?;
         total += size;
         if total > paths::MAX_INPUT_BYTES {
             return Err(ToolError::bad_args(format!(
