@@ -173,8 +173,26 @@ function tryPort(port, secret, info) {
   });
 }
 
+// The relay takes frames of at most 1 MiB. A bigger one (a screenshot, a big page) goes as its
+// JSON text in `part` frames, cut at most PART characters apart: each part's JSON is then under
+// 1 MiB even if every character needs six bytes escaped. A cut never splits a surrogate pair.
+const PART = 128 * 1024;
+
 function send(frame) {
-  if (link.ws?.readyState === WebSocket.OPEN) link.ws.send(JSON.stringify(frame));
+  const ws = link.ws;
+  if (ws?.readyState !== WebSocket.OPEN) return;
+  const text = JSON.stringify(frame);
+  if (text.length <= PART) {
+    ws.send(text);
+    return;
+  }
+  for (let at = 0; at < text.length; ) {
+    let end = Math.min(at + PART, text.length);
+    const code = text.charCodeAt(end - 1);
+    if (end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
+    ws.send(JSON.stringify({ t: 'part', data: text.slice(at, end), last: end === text.length }));
+    at = end;
+  }
 }
 
 async function onFrame(ws, frame) {

@@ -22,8 +22,11 @@ pub const DEFAULT_PORTS: RangeInclusive<u16> = 47311..=47315;
 
 /// Largest frame a controller may send; calls are small.
 pub const CONTROLLER_MAX_FRAME: usize = 1 << 20;
-/// Largest frame a browser may send; screenshots are big.
-pub const BROWSER_MAX_FRAME: usize = 48 << 20;
+/// Largest frame a browser may send. A bigger answer (a screenshot, a big page) comes in
+/// `part` frames of at most this size.
+pub const BROWSER_MAX_FRAME: usize = 1 << 20;
+/// Largest answer a browser may send in parts.
+pub const MAX_ANSWER: usize = 48 << 20;
 /// Frames per second a peer may sustain (with an equal burst) before it is cut off.
 pub const MAX_FRAMES_PER_SEC: u32 = 2000;
 /// Calls one controller may have in flight at the relay.
@@ -301,6 +304,12 @@ pub enum Frame {
     Result(Answer),
     /// browser → relay: something happened to a tab that no call caused.
     Tab(TabEvent),
+    /// browser → relay: a piece of a frame too big for one (its JSON text, cut in order); the
+    /// `last` piece completes it.
+    Part {
+        data: String,
+        last: bool,
+    },
     /// relay → browser: who is connected, for the popup.
     Roster {
         controllers: Vec<PeerInfo>,

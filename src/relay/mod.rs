@@ -3,23 +3,23 @@
 //! its target and whether it changes the page.
 
 mod books;
+mod door;
 mod hub;
 mod pairing;
 mod peer;
 mod route;
 
 use std::io::Write;
-use std::net::SocketAddr;
 use std::os::fd::AsRawFd;
 use std::os::unix::fs::OpenOptionsExt;
 use std::sync::Arc;
 use std::time::Duration;
 
-use axum::Router;
 use axum::extract::{ConnectInfo, State, WebSocketUpgrade};
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
+use axum::{Extension, Router};
 
 use crate::protocol::{self, Role};
 use crate::settings::Setting;
@@ -77,10 +77,7 @@ pub async fn run() -> anyhow::Result<()> {
         .route("/pair/claim", post(pairing::claim))
         .with_state(hub.clone());
     let idle = idle_after();
-    let server = axum::serve(
-        listener,
-        app.into_make_service_with_connect_info::<SocketAddr>(),
-    );
+    let server = door::serve(listener, app);
     tokio::select! {
         r = server => r?,
         _ = hub.idled_out(idle) => tracing::info!("no peers for {idle:?}; relay exits"),
@@ -91,7 +88,8 @@ pub async fn run() -> anyhow::Result<()> {
 
 async fn browser_endpoint(
     State(hub): State<Arc<Hub>>,
-    ConnectInfo(addr): ConnectInfo<SocketAddr>,
+    ConnectInfo(addr): door::Peer,
+    Extension(unproven): Extension<door::Unproven>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
@@ -107,11 +105,12 @@ async fn browser_endpoint(
     }
     ws.max_message_size(protocol::BROWSER_MAX_FRAME)
         .max_frame_size(protocol::BROWSER_MAX_FRAME)
-        .on_upgrade(move |socket| peer::serve(hub, socket, Role::Browser))
+        .on_upgrade(move |socket| peer::serve(hub, socket, Role::Browser, unproven))
 }
 
 async fn controller_endpoint(
     State(hub): State<Arc<Hub>>,
+    Extension(unproven): Extension<door::Unproven>,
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
@@ -125,5 +124,5 @@ async fn controller_endpoint(
     }
     ws.max_message_size(protocol::CONTROLLER_MAX_FRAME)
         .max_frame_size(protocol::CONTROLLER_MAX_FRAME)
-        .on_upgrade(move |socket| peer::serve(hub, socket, Role::Controller))
+        .on_upgrade(move |socket| peer::serve(hub, socket, Role::Controller, unproven))
 }

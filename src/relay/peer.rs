@@ -7,6 +7,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
+use super::door::Unproven;
 use super::hub::{Hub, Outgoing};
 use crate::protocol::{self, Frame, Role, auth, close};
 
@@ -45,7 +46,20 @@ fn encode(frame: &Frame) -> Message {
     )
 }
 
-pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
+/// Time for an upgraded socket to prove it holds the secret.
+const PROVE_WITHIN: Duration = Duration::from_secs(3);
+
+/// Refused handshakes so far; one log line for each hundred, so a flood does not grow the log.
+static REFUSED: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+fn refused(role: Role, why: &str) {
+    let n = REFUSED.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1;
+    if n % 100 == 1 {
+        tracing::warn!(role = role.as_str(), refused = n, "refused a peer: {why}");
+    }
+}
+
+pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role, unproven: Unproven) {
     let (mut sink, mut stream) = socket.split();
     let (tx, mut rx) = mpsc::channel::<Outgoing>(256);
     let writer = tokio::spawn(async move {
@@ -75,7 +89,7 @@ pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
     };
     let _ = tx.send(Outgoing::frame(challenge)).await;
 
-    let first = tokio::time::timeout(Duration::from_secs(10), stream.next()).await;
+    let first = tokio::time::timeout(PROVE_WITHIN, stream.next()).await;
     // Either the peer proves itself and joins, or the socket closes with the reason.
     let joined: Result<u64, (u16, &'static str)> = match first {
         Ok(Some(Ok(Message::Text(text)))) => match serde_json::from_str::<Frame>(&text) {
@@ -86,6 +100,7 @@ pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
                 info,
             }) if r == role => {
                 if auth::verify(hub.secret(), role.as_str(), hub.port(), &nonce, &proof) {
+                    unproven.proven();
                     let id = hub.join(role, info, tx.clone());
                     let welcome = Frame::Welcome {
                         proof: auth::proof(hub.secret(), "relay", hub.port(), &cnonce),
@@ -97,7 +112,7 @@ pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
                     hub.push_roster();
                     Ok(id)
                 } else {
-                    tracing::warn!(role = role.as_str(), "refused a peer with a wrong proof");
+                    refused(role, "a wrong proof");
                     Err((close::AUTH_FAILED, "auth failed"))
                 }
             }
@@ -107,6 +122,7 @@ pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role) {
             )),
             Err(_) => Err((close::MALFORMED, "malformed frame")),
         },
+        Ok(Some(Err(e))) if is_too_big(&e) => Err((close::TOO_BIG, "frame too big")),
         _ => Err((close::AUTH_FAILED, "no hello")),
     };
     let ending = match joined {
@@ -147,15 +163,13 @@ where
     S: futures::Stream<Item = Result<Message, axum::Error>> + Unpin,
 {
     let mut limit = RateLimit::new();
+    // A browser's answer too big for one frame, as its parts arrive.
+    let mut parts = String::new();
     loop {
         let msg = match stream.next().await {
             None | Some(Ok(Message::Close(_))) => return None,
             Some(Err(e)) => {
-                let too_big = matches!(
-                    e.into_inner().downcast_ref::<tungstenite_error::Error>(),
-                    Some(tungstenite_error::Error::Capacity(_))
-                );
-                return too_big.then_some((close::TOO_BIG, "frame too big"));
+                return is_too_big(&e).then_some((close::TOO_BIG, "frame too big"));
             }
             Some(Ok(msg)) => msg,
         };
@@ -172,6 +186,21 @@ where
             Message::Close(_) => return None,
         };
         let frame = match serde_json::from_str::<Frame>(&text) {
+            Ok(Frame::Part { data, last }) if role == Role::Browser => {
+                if parts.len() + data.len() > protocol::MAX_ANSWER {
+                    return Some((close::TOO_BIG, "answer too big"));
+                }
+                parts.push_str(&data);
+                if !last {
+                    continue;
+                }
+                match serde_json::from_str::<Frame>(&std::mem::take(&mut parts)) {
+                    Ok(Frame::Part { .. }) | Err(_) => {
+                        return Some((close::MALFORMED, "malformed frame"));
+                    }
+                    Ok(frame) => frame,
+                }
+            }
             Ok(frame) => frame,
             Err(_) => return Some((close::MALFORMED, "malformed frame")),
         };
@@ -179,6 +208,16 @@ where
             return Some((close::WRONG_ENVELOPE, reason));
         }
     }
+}
+
+/// Whether a socket failed on a frame past its ceiling (rather than dropping).
+fn is_too_big(e: &axum::Error) -> bool {
+    use std::error::Error;
+    matches!(
+        e.source()
+            .and_then(|s| s.downcast_ref::<tungstenite_error::Error>()),
+        Some(tungstenite_error::Error::Capacity(_))
+    )
 }
 
 /// axum wraps tungstenite's error; this names it to tell a size breach from a dropped socket.

@@ -827,3 +827,23 @@ fn a_tab_handed_over_with_select_tab_is_worked_in_and_refused_to_a_second_agent(
     );
     assert_eq!(data["settled"], true);
 }
+
+// The relay takes frames of at most 1 MiB from a browser too (finding 8 of the security probe):
+// a bigger answer comes in parts and arrives whole.
+#[test]
+fn an_answer_bigger_than_one_frame_arrives_whole() {
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("huge.html"), "includeSnapshot": false}),
+    );
+    let (_, data) = agent.ok("browser_get_html", json!({"maxChars": 2_000_000}));
+    let html = data["html"].as_str().unwrap();
+    assert!(html.len() > 1 << 20, "only {} bytes", html.len());
+    assert!(
+        html.contains("<p>14999 A line of text"),
+        "the end is missing"
+    );
+    assert_eq!(data["truncated"], false);
+}

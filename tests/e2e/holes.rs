@@ -25,8 +25,30 @@ impl Drop for Kill {
 
 /// A relay of this environment, started by hand, listening on `port`.
 fn relay_on(env: &Env, port: u16) -> Kill {
-    let mut child = env
-        .command(&["relay"])
+    relay_with(env, port, None)
+}
+
+/// A relay, with at most `files` descriptors when given (as a small ulimit would leave it).
+fn relay_with(env: &Env, port: u16, files: Option<u64>) -> Kill {
+    use std::os::unix::process::CommandExt;
+    let mut cmd = env.command(&["relay"]);
+    if let Some(n) = files {
+        // SAFETY: setrlimit is async-signal-safe and changes only the child.
+        unsafe {
+            cmd.pre_exec(move || {
+                let limit = libc::rlimit {
+                    rlim_cur: n,
+                    rlim_max: n,
+                };
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+    }
+    let mut child = cmd
         .env("TABPILOT_RELAY_IDLE_MS", "30000")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
@@ -186,4 +208,66 @@ fn a_port_squatter_sees_no_frame_of_a_browser_and_injects_nothing() {
         to_peer.iter().all(|t| t == "challenge"),
         "frames reached the browser through the squatter: {seen:?}"
     );
+}
+
+// Finding 8: before authentication /browser took 48 MiB frames (eight sockets took the relay from
+// 8 to 478 MiB), and TCP connections that never sent a request were never closed.
+#[test]
+fn before_it_proves_itself_a_peer_gets_one_small_frame_and_a_few_seconds() {
+    let env = Env::fresh("holes-preauth");
+    let port = env.first_port;
+    let _relay = relay_on(&env, port);
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let mut ws = peers::open(port, "/browser", Some(peers::EXTENSION_ORIGIN))
+            .await
+            .unwrap();
+        peers::challenge(&mut ws).await;
+        let big = format!("{{\"t\":\"hello\",\"pad\":\"{}\"}}", "x".repeat(2 << 20));
+        let _ = ws.send(Message::Text(big.into())).await;
+        let (code, _) = peers::closed(&mut ws).await;
+        assert_eq!(code, 1009, "a 2 MiB frame before the proof was read");
+        // A socket that says nothing after the upgrade is closed within seconds.
+        let mut quiet = peers::open(port, "/controller", None).await.unwrap();
+        peers::challenge(&mut quiet).await;
+        let started = Instant::now();
+        let (code, reason) = peers::closed(&mut quiet).await;
+        assert_eq!((code, reason.as_str()), (4001, "no hello"));
+        assert!(started.elapsed() < Duration::from_secs(6));
+    });
+    // A connection that never sends its request is closed within seconds.
+    let mut silent = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+    silent
+        .set_read_timeout(Some(Duration::from_secs(15)))
+        .unwrap();
+    let started = Instant::now();
+    let mut buf = [0u8; 16];
+    let n = std::io::Read::read(&mut silent, &mut buf).unwrap_or(0);
+    assert_eq!(n, 0, "the relay answered a connection that sent nothing");
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "a silent connection stayed open {:?}",
+        started.elapsed()
+    );
+}
+
+#[test]
+fn silent_connections_do_not_lock_a_client_out() {
+    let env = Env::fresh("holes-silent");
+    let port = env.first_port;
+    // As the probe found it: a relay with 128 descriptors, and more connections than that saying nothing.
+    let _relay = relay_with(&env, port, Some(128));
+    let silent: Vec<std::net::TcpStream> = (0..200)
+        .filter_map(|_| std::net::TcpStream::connect(("127.0.0.1", port)).ok())
+        .collect();
+    assert!(silent.len() > 100);
+    let started = Instant::now();
+    let (ok, out, err) = env.cli(&["status"]);
+    assert!(ok, "a client was locked out: {err}");
+    assert!(out.contains(&format!("port {port}")), "{out}");
+    assert!(started.elapsed() < Duration::from_secs(10));
+    drop(silent);
 }
