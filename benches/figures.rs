@@ -162,14 +162,16 @@ fn ms(d: Duration) -> String {
 // ---------------------------------------------------------------------------------------------
 // Relay routing throughput with fake peers
 
-/// A browser that answers every call at once.
-async fn fake_browser(port: u16, secret: Vec<u8>) {
+/// A browser that answers every call at once, connected before the first controller asks (a
+/// controller first would be told NO_BROWSER).
+async fn fake_browser(port: u16, secret: &[u8]) {
     let info = PeerInfo {
         name: "figures browser".into(),
         browser_id: Some("figures".into()),
         ..Default::default()
     };
-    peers::answer_calls(connect(port, Role::Browser, &secret, info).await).await;
+    let ws = connect(port, Role::Browser, secret, info).await;
+    tokio::spawn(peers::answer_calls(ws));
 }
 
 fn page_call(id: u64) -> Frame {
@@ -228,7 +230,7 @@ fn relay_throughput() {
         "controllers", "in flight", "calls/s", "p50 rtt", "p95 rtt"
     );
     rt.block_on(async {
-        tokio::spawn(fake_browser(port, secret.clone()));
+        fake_browser(port, &secret).await;
         let mut session = 0;
         for (controllers, window) in [(1u64, 1u64), (1, 32), (4, 16), (16, 4)] {
             let mut rates = Vec::new();

@@ -196,11 +196,12 @@ impl Router {
                 ));
             }
         };
-        let mut books = self.books();
-        for event in &answer.tabs {
-            books.record(Some(session), browser, *event);
+        if !answer.tabs.is_empty() {
+            let mut books = self.books();
+            for event in &answer.tabs {
+                books.record(Some(session), browser, *event);
+            }
         }
-        drop(books);
         answer.into_result()
     }
 }
