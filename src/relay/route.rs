@@ -61,7 +61,7 @@ impl Router {
     ) -> Result<(Value, Target), ToolError> {
         // The operation says what it needs; a controller's own claim is not trusted.
         call.scope = call.op.scope();
-        let browser = self.pick_browser(browsers, session, &call.target)?;
+        let browser = self.pick_browser(browsers, session, &call)?;
         let tab = match (call.scope, call.target.tab) {
             (Scope::Tab, named) => {
                 Some(self.resolve_tab(browsers, session, &browser, named).await?)
@@ -97,8 +97,9 @@ impl Router {
         &self,
         browsers: &impl Browsers,
         session: &str,
-        target: &Target,
+        call: &Call,
     ) -> Result<String, ToolError> {
+        let target = &call.target;
         let connected = browsers.connected();
         if let Some(name) = &target.browser {
             return if connected.contains(name) {
@@ -111,15 +112,20 @@ impl Router {
             };
         }
         let holding = self.books().current(session).map(|(b, _)| b.clone());
-        if let Some(browser) = holding {
-            return if connected.contains(&browser) {
-                Ok(browser)
-            } else {
-                Err(ToolError::refused(
+        match holding {
+            Some(browser) if connected.contains(&browser) => return Ok(browser),
+            // The agent's tab is in a browser that left. Its page calls wait for that browser
+            // (it may come back, tab and all); opening a tab or listing them is not stuck on it.
+            Some(browser) if call.op.scope() == Scope::Tab || target.tab.is_some() => {
+                return Err(ToolError::refused(
                     Code::NoBrowser,
-                    "the browser holding this agent's tab is not connected",
-                ))
-            };
+                    format!(
+                        "the browser holding this agent's tab ({browser}) is not connected; \
+                         browser_new_tab opens a tab in a browser that is"
+                    ),
+                ));
+            }
+            _ => {}
         }
         match connected.as_slice() {
             [] => Err(ToolError::refused(
@@ -371,6 +377,39 @@ mod tests {
         let other = browsers(&["b1"]);
         let e = router.route(&other, "a", call(Op::Read, None, None)).await;
         assert_eq!(e.unwrap_err().code, Code::NoBrowser);
+    }
+
+    // Finding 9 of the security probe: a session whose browser died got NO_BROWSER for every
+    // call, opening a tab included, after another browser joined.
+    #[tokio::test]
+    async fn an_agent_whose_browser_left_can_open_a_tab_in_the_one_that_joined() {
+        let router = Router::default();
+        let first = browsers(&["b1"]);
+        router
+            .route(&first, "cli", call(Op::Read, None, None))
+            .await
+            .unwrap();
+        let second = browsers(&["b2"]);
+        let e = router
+            .route(&second, "cli", call(Op::Read, None, None))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code, Code::NoBrowser);
+        assert!(e.message.contains("browser_new_tab"), "{}", e.message);
+        let (_, target) = router
+            .route(&second, "cli", call(Op::TabOpen, None, None))
+            .await
+            .unwrap();
+        assert_eq!(target.browser.as_deref(), Some("b2"));
+        let (_, target) = router
+            .route(&second, "cli", call(Op::Read, None, None))
+            .await
+            .unwrap();
+        assert_eq!(
+            target.browser.as_deref(),
+            Some("b2"),
+            "the agent works in its new tab"
+        );
     }
 
     #[tokio::test]
