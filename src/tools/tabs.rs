@@ -217,9 +217,14 @@ async fn list_tabs(cx: &Ctx) -> Result<Out<TabsOut>, ToolError> {
     let tabs: Vec<ListedTab> = r
         .tabs
         .into_iter()
-        .map(|tab| ListedTab {
-            mine: Some(tab.tab_id) == mine,
-            tab,
+        .map(|mut tab| {
+            let is_mine = Some(tab.tab_id) == mine;
+            // Another tab's address can carry a token or a session id: its origin is enough to
+            // tell the tabs apart.
+            if !is_mine {
+                tab.url = origin_of(&tab.url);
+            }
+            ListedTab { mine: is_mine, tab }
         })
         .collect();
     let lines: Vec<String> = tabs
@@ -239,6 +244,21 @@ async fn list_tabs(cx: &Ctx) -> Result<Out<TabsOut>, ToolError> {
         format!("{} tab(s)\n{}", tabs.len(), lines.join("\n")),
         TabsOut { tabs },
     ))
+}
+
+/// `scheme://host[:port]` of an http(s) address; a page of another kind by its scheme alone.
+fn origin_of(url: &str) -> String {
+    let Some((scheme, rest)) = url.split_once("://") else {
+        return match url.split_once(':') {
+            Some(("about", _)) if url == "about:blank" => url.to_string(),
+            Some((scheme, _)) => format!("{scheme}:"),
+            None => String::new(),
+        };
+    };
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    // Credentials in the address go too.
+    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
+    format!("{scheme}://{host}")
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -310,4 +330,24 @@ async fn close_tab(cx: &Ctx, a: CloseTabArgs) -> Result<Out<ClosedOut>, ToolErro
         format!("Closed tab {tab}"),
         ClosedOut { closed: tab },
     ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::origin_of;
+
+    #[test]
+    fn another_tabs_address_is_cut_to_its_origin() {
+        assert_eq!(
+            origin_of("https://user:pw@mail.example.com:8443/inbox?token=s3cret#x"),
+            "https://mail.example.com:8443"
+        );
+        assert_eq!(origin_of("http://127.0.0.1:9/a?b"), "http://127.0.0.1:9");
+        assert_eq!(origin_of("about:blank"), "about:blank");
+        assert_eq!(
+            origin_of("chrome://settings/passwords"),
+            "chrome://settings"
+        );
+        assert_eq!(origin_of("data:text/html,secret"), "data:");
+    }
 }

@@ -271,3 +271,30 @@ fn silent_connections_do_not_lock_a_client_out() {
     assert!(started.elapsed() < Duration::from_secs(10));
     drop(silent);
 }
+
+// Finding 10: browser_list_tabs showed every tab's full address, tokens in query strings too.
+#[test]
+fn another_agents_tab_is_listed_by_its_origin_only() {
+    let s = crate::harness::shared();
+    let mut alpha = s.agent();
+    let secret_url = format!("{}?token=s3cret-4711", s.a("basic.html"));
+    alpha.ok(
+        "browser_navigate",
+        json!({"url": secret_url, "includeSnapshot": false}),
+    );
+    let mut beta = s.agent();
+    beta.ok(
+        "browser_navigate",
+        json!({"url": "about:blank", "includeSnapshot": false}),
+    );
+    let (said, data) = beta.ok("browser_list_tabs", json!({}));
+    assert!(!said.contains("s3cret-4711"), "{said}");
+    assert!(!data.to_string().contains("s3cret-4711"), "{data}");
+    assert!(
+        said.contains(&s.fixtures.a),
+        "the origin is still there: {said}"
+    );
+    // Its own tab it sees whole.
+    let (said, _) = alpha.ok("browser_list_tabs", json!({}));
+    assert!(said.contains("s3cret-4711"), "{said}");
+}
