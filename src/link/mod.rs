@@ -77,7 +77,10 @@ impl Link {
     }
 
     /// A link that proves itself with `secret`.
-    pub fn with_secret(info: PeerInfo, spawn_relay: bool, secret: Vec<u8>) -> Self {
+    pub fn with_secret(mut info: PeerInfo, spawn_relay: bool, secret: Vec<u8>) -> Self {
+        // An agent's own key for its books: unguessable, and the same on every reconnection of
+        // this process, so a dropped socket does not cost the agent its tab.
+        info.session_key.get_or_insert_with(auth::nonce);
         Link {
             info,
             spawn_relay,

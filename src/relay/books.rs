@@ -138,15 +138,25 @@ impl Books {
 
     /// A connection of `session` left. A session the caller named outlives its connections, and
     /// so does one still connected elsewhere; any other ends here and releases every tab it held.
-    pub(super) fn leave(&mut self, session: &str, named: bool, still_connected: bool) {
+    /// Returns the tabs released, for the relay to close.
+    pub(super) fn leave(
+        &mut self,
+        session: &str,
+        named: bool,
+        still_connected: bool,
+    ) -> Vec<TabKey> {
         if named || still_connected {
-            return;
+            return Vec::new();
         }
-        if let Some(agent) = self.agents.remove(session) {
-            for tab in agent.tabs {
-                self.leases.remove(&tab);
-            }
+        let tabs = self
+            .agents
+            .remove(session)
+            .map(|a| a.tabs)
+            .unwrap_or_default();
+        for tab in &tabs {
+            self.leases.remove(tab);
         }
+        tabs
     }
 }
 

@@ -14,8 +14,8 @@ use super::pairing::Codes;
 use super::route::{Browsers, Reply, Router};
 use crate::error::{Code, ToolError};
 use crate::protocol::{
-    self, AgentEntry, Answer, BrowserEntry, Call, Frame, PeerInfo, RelayInfo, RelayOp, RelayStatus,
-    Role, Target, WireError,
+    self, AgentEntry, Answer, BrowserEntry, Call, Frame, Op, PeerInfo, RelayInfo, RelayOp,
+    RelayStatus, Role, Target, WireError,
 };
 
 /// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
@@ -61,6 +61,9 @@ struct Roster {
     pending: HashMap<u64, PendingCall>,
 }
 
+/// How long an agent's tabs wait for it after its last connection drops.
+const GRACE: Duration = Duration::from_secs(5);
+
 /// The books of a named session (the CLI's) are kept under this prefix.
 const NAMED: &str = "named:";
 
@@ -74,6 +77,8 @@ fn session_key(info: &PeerInfo) -> String {
             let digest = sha2::Sha256::digest(format!("{name}\0{key}"));
             format!("{NAMED}{}", hex::encode(digest))
         }
+        // An agent's own key keeps its books across a dropped socket.
+        (None, Some(key)) => format!("agent:{}", hex::encode(sha2::Sha256::digest(key))),
         _ => format!("agent:{}", protocol::auth::nonce()),
     }
 }
@@ -192,14 +197,20 @@ impl Hub {
         id
     }
 
-    pub fn leave(&self, role: Role, id: u64) {
+    pub fn leave(self: &Arc<Self>, role: Role, id: u64) {
         let mut r = self.roster();
         match role {
             Role::Controller => {
-                if let Some(c) = r.controllers.remove(&id) {
-                    let named = c.session.starts_with(NAMED);
-                    let still_here = r.controllers.values().any(|o| o.session == c.session);
-                    self.router.books().leave(&c.session, named, still_here);
+                if let Some(c) = r.controllers.remove(&id)
+                    && !c.session.starts_with(NAMED)
+                {
+                    // An agent whose socket dropped has a moment to come back to its tabs;
+                    // after that they are closed, not left open and unowned.
+                    let hub = self.clone();
+                    tokio::spawn(async move {
+                        tokio::time::sleep(GRACE).await;
+                        hub.end_session(&c.session);
+                    });
                 }
             }
             Role::Browser => {
@@ -230,6 +241,31 @@ impl Hub {
         drop(r);
         self.changed.notify_waiters();
         self.push_roster();
+    }
+
+    /// Ends an agent's session if no connection has it any more: its tabs leave the books and
+    /// are closed.
+    fn end_session(self: &Arc<Self>, session: &str) {
+        let still_here = self
+            .roster()
+            .controllers
+            .values()
+            .any(|c| c.session == session);
+        let released = self.router.books().leave(session, false, still_here);
+        for (browser, tab) in released {
+            let hub = self.clone();
+            tokio::spawn(async move {
+                let close =
+                    Call::new(Op::TabClose, Value::Null, Duration::from_secs(10)).on_tab(Some(tab));
+                if let Ok((id, reply)) = hub.post(&browser, close).await
+                    && tokio::time::timeout(Duration::from_secs(12), reply)
+                        .await
+                        .is_err()
+                {
+                    hub.forget(id);
+                }
+            });
+        }
     }
 
     /// Tells browsers who is connected (for the popup).

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, ref_of, sandbox_dir, shared, text};
+use crate::harness::{Env, Mcp, ref_of, sandbox_dir, shared, text};
 
 fn snapshot(agent: &mut Mcp) -> String {
     let (_, data) = agent.ok("browser_snapshot", json!({}));
@@ -784,38 +784,34 @@ fn an_unknown_include_is_refused_before_the_action_runs() {
 
 #[test]
 fn a_tab_handed_over_with_select_tab_is_worked_in_and_refused_to_a_second_agent() {
-    let s = shared();
-    let tab = {
-        let mut first = s.agent();
-        let (_, data) = first.ok("browser_new_tab", json!({"url": s.a("page2.html")}));
-        data["tabId"].as_i64().unwrap()
-        // `first` ends here; its hold on the tab ends with it.
-    };
-    let mut agent = s.agent();
-    // The relay releases the first agent's hold when its connection closes, a moment after.
-    let deadline = Instant::now() + Duration::from_secs(5);
-    let said = loop {
-        let r = agent.call("browser_select_tab", json!({"tabId": tab}));
-        if r["isError"] != true {
-            break text(&r);
-        }
-        assert_eq!(
-            r["structuredContent"]["error"]["code"], "TAB_CLAIMED",
-            "{r}"
-        );
-        assert!(
-            Instant::now() < deadline,
-            "the first agent's hold outlived it"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    };
+    // A browser of its own: the tab it starts with is the person's, held by no agent. (A tab an
+    // agent opened is its own while it lives, and closed after it.)
+    let env = Env::fresh("select-tab");
+    let mut launcher = Mcp::start(&env, &["--launch", "--headless"]);
+    let (_, data) = launcher.ok("browser_list_tabs", json!({}));
+    let persons: Vec<&Value> = data["tabs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["mine"] != true)
+        .collect();
+    assert_eq!(persons.len(), 1, "{data}");
+    let tab = persons[0]["tabId"].as_i64().unwrap();
+    let mut agent = Mcp::start(&env, &[]);
+    let (said, _) = agent.ok("browser_select_tab", json!({"tabId": tab}));
     assert!(
         said.starts_with(&format!("This agent now works in tab {tab}")),
         "{said}"
     );
-    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    let page = shared().a("page2.html");
+    agent.ok(
+        "browser_navigate",
+        json!({"url": page, "includeSnapshot": false}),
+    );
+    let (snap, data) = agent.ok("browser_snapshot", json!({}));
+    assert_eq!(data["url"], page, "{data}");
     assert!(snap.contains("Page two"), "{snap}");
-    let mut other = s.agent();
+    let mut other = Mcp::start(&env, &[]);
     let (code, _) = other.fails("browser_select_tab", json!({"tabId": tab}));
     assert_eq!(code, "TAB_CLAIMED");
     let (code, _) = other.fails("browser_select_tab", json!({"tabId": 999_999_999}));
@@ -823,9 +819,10 @@ fn a_tab_handed_over_with_select_tab_is_worked_in_and_refused_to_a_second_agent(
     // The unknown tab did not become the second agent's: its next page call gets a fresh tab.
     let (_, data) = other.ok(
         "browser_navigate",
-        json!({"url": s.a("basic.html"), "includeSnapshot": false}),
+        json!({"url": "about:blank", "includeSnapshot": false}),
     );
     assert_eq!(data["settled"], true);
+    drop(launcher);
 }
 
 // The relay takes frames of at most 1 MiB from a browser too (finding 8 of the security probe):

@@ -58,6 +58,16 @@ impl Relay {
         connect(self.port, Role::Controller, &self.secret(), info).await
     }
 
+    /// An agent (no session name) with its own key, as `tabpilot mcp`'s link has.
+    async fn agent_with_key(&self, key: &str) -> Ws {
+        let info = PeerInfo {
+            name: "keyed agent".into(),
+            session_key: Some(key.into()),
+            ..Default::default()
+        };
+        connect(self.port, Role::Controller, &self.secret(), info).await
+    }
+
     /// A controller naming a session, with or without its key.
     async fn naming(&self, session: &str, key: Option<&str>) -> Ws {
         let info = PeerInfo {
@@ -755,6 +765,41 @@ async fn a_session_sweep_reaches_no_other_agents_tab() {
     send(&mut again, &relay_call(9, RelayOp::MyTab)).await;
     let (_, value, _) = result(&mut again).await;
     assert_eq!(value.unwrap()["tab"], 12);
+}
+
+// Findings 7 and 15 of the security probe: a dropped socket cost an agent its tab, and a dead
+// agent's tabs stayed open, owned by nobody.
+#[tokio::test]
+async fn an_agent_comes_back_to_its_tab_and_a_gone_agents_tab_is_closed() {
+    let relay = Relay::start(Env::fresh("relay-grace"));
+    let mut browser = relay.browser("fake-grace").await;
+    let mut agent = relay.agent_with_key("k-4711").await;
+    send(&mut agent, &tab_call(1, Op::Snapshot, Value::Null)).await;
+    let open = browser_call(&mut browser).await;
+    opened(&mut browser, open.id, 21).await;
+    let snap = browser_call(&mut browser).await;
+    answer(&mut browser, snap.id, json!("ok")).await;
+    assert_eq!(result(&mut agent).await.0, 1);
+    drop(agent);
+
+    // Back at once, with its key: the same tab.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut agent = relay.agent_with_key("k-4711").await;
+    send(&mut agent, &relay_call(2, RelayOp::MyTab)).await;
+    let (_, value, _) = result(&mut agent).await;
+    assert_eq!(value.unwrap()["tab"], 21);
+    drop(agent);
+
+    // Gone for good: after the grace, the relay closes its tab.
+    let close = tokio::time::timeout(Duration::from_secs(10), browser_call(&mut browser))
+        .await
+        .expect("the gone agent's tab was never closed");
+    assert_eq!((close.op, close.tab), (Op::TabClose, Some(21)));
+    answer(&mut browser, close.id, json!({"closed": 21})).await;
+    let mut later = relay.agent_with_key("k-4711").await;
+    send(&mut later, &relay_call(3, RelayOp::MyTab)).await;
+    let (_, value, _) = result(&mut later).await;
+    assert_eq!(value.unwrap(), Value::Null);
 }
 
 #[tokio::test]
