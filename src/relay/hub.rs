@@ -10,8 +10,9 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc, oneshot};
 
-use super::pairing::Codes;
+use super::codes::Codes;
 use super::route::{Browsers, Reply, Router};
+use super::sessions;
 use crate::error::{Code, ToolError};
 use crate::protocol::{
     self, AgentEntry, Answer, BrowserEntry, Call, Frame, Op, PeerInfo, RelayInfo, RelayOp,
@@ -59,28 +60,6 @@ struct Roster {
     controllers: HashMap<u64, Controller>,
     browsers: HashMap<String, Browser>,
     pending: HashMap<u64, PendingCall>,
-}
-
-/// How long an agent's tabs wait for it after its last connection drops.
-const GRACE: Duration = Duration::from_secs(5);
-
-/// The books of a named session (the CLI's) are kept under this prefix.
-const NAMED: &str = "named:";
-
-/// The key of a controller's books. A named session is keyed by its name and the key the
-/// controller holds for it (from the owner-only state dir), so naming it is not enough to join
-/// it; any other controller gets books of its own under a key nobody can guess.
-fn session_key(info: &PeerInfo) -> String {
-    use sha2::Digest;
-    match (&info.session, &info.session_key) {
-        (Some(name), Some(key)) => {
-            let digest = sha2::Sha256::digest(format!("{name}\0{key}"));
-            format!("{NAMED}{}", hex::encode(digest))
-        }
-        // An agent's own key keeps its books across a dropped socket.
-        (None, Some(key)) => format!("agent:{}", hex::encode(sha2::Sha256::digest(key))),
-        _ => format!("agent:{}", protocol::auth::nonce()),
-    }
 }
 
 pub struct Hub {
@@ -162,7 +141,7 @@ impl Hub {
         let mut r = self.roster();
         match role {
             Role::Controller => {
-                let session = session_key(&info);
+                let session = sessions::key_of(&info);
                 r.controllers.insert(
                     id,
                     Controller {
@@ -202,13 +181,13 @@ impl Hub {
         match role {
             Role::Controller => {
                 if let Some(c) = r.controllers.remove(&id)
-                    && !c.session.starts_with(NAMED)
+                    && !sessions::is_named(&c.session)
                 {
                     // An agent whose socket dropped has a moment to come back to its tabs;
                     // after that they are closed, not left open and unowned.
                     let hub = self.clone();
                     tokio::spawn(async move {
-                        tokio::time::sleep(GRACE).await;
+                        tokio::time::sleep(sessions::GRACE).await;
                         hub.end_session(&c.session);
                     });
                 }

@@ -3,11 +3,13 @@
 //! its target and whether it changes the page.
 
 mod books;
+mod codes;
 mod door;
 mod hub;
 mod pairing;
 mod peer;
 mod route;
+mod sessions;
 
 use std::io::Write;
 use std::os::fd::AsRawFd;
