@@ -3,7 +3,7 @@
 // while no dialog blocks the tab; a browser-scoped one runs as it is. Each handler takes the
 // call ({ tab, args, timeoutMs, tabs }) and pushes the tab lifecycle events it causes onto
 // `tabs`, which go back with its result.
-import { ToolError } from './errors.js';
+import { ToolError, getTab } from './errors.js';
 import { runInPage, runOnRef } from './page.js';
 import { act, navigate, history } from './navigation.js';
 import { screenshot } from './capture.js';
@@ -15,6 +15,7 @@ import { drag } from './drag.js';
 import { press } from './keys.js';
 import { fillForm } from './fill.js';
 import { handleDialog, track, unblocked } from './dialogs.js';
+import { mayUse } from './sharing.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -59,6 +60,11 @@ const DEFAULT_TIMEOUT_MS = 30000;
 async function run(op, scope, call) {
   if (!Object.hasOwn(OPS, op)) throw new ToolError('BAD_ARGS', `the extension has no operation ${op}`, 'refused');
   const handler = OPS[op];
+  if (call.tab !== null && !(await mayUse(call.tab))) {
+    await getTab(call.tab); // a tab that is gone is TAB_GONE, whoever's it was
+    const why = `tab ${call.tab} is the person's and they have not shared it with agents`;
+    throw new ToolError('TAB_NOT_SHARED', `${why} (the tabpilot popup shares the tab in front)`, 'refused');
+  }
   if (scope === 'browser') return handler(call);
   if (scope !== 'tab') throw new ToolError('BAD_ARGS', `operation ${op} came with no known scope`, 'refused');
   if (call.tab === null) throw new ToolError('BAD_ARGS', `tab operation ${op} came with no tab`, 'refused');

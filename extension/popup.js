@@ -18,8 +18,28 @@ if (s.state === 'connected') {
     agents.appendChild(ul);
   }
 }
+// The tab in front is the person's: agents may use it only once shared here. (A popup opened as
+// a page for a given tab says which in its address, `#tab=<id>`.)
+const [front] = await chrome.tabs.query({ active: true, currentWindow: true });
+const named = Number(new URLSearchParams(location.hash.slice(1)).get('tab'));
+const tab = named ? { id: named } : front;
+if (tab?.id !== undefined) {
+  const sharing = document.getElementById('sharing');
+  const share = document.getElementById('share');
+  const any = document.getElementById('any-tab');
+  const now = await chrome.runtime.sendMessage({ type: 'sharing', tabId: tab.id });
+  sharing.hidden = false;
+  any.checked = now.any;
+  if (now.shared) share.disabled = true;
+  share.onclick = async () => {
+    await chrome.runtime.sendMessage({ type: 'share-tab', tabId: tab.id });
+    share.disabled = true;
+    document.getElementById('share-result').textContent = 'Shared: agents may work in this tab.';
+  };
+  any.onchange = () => chrome.runtime.sendMessage({ type: 'any-tab', on: any.checked });
+}
+
 // Pairing a user's own browser: the code from the person's terminal, for the port they see here.
-const [tab] = await chrome.tabs.query({ active: true, currentWindow: true });
 const offer = await chrome.runtime.sendMessage({ type: 'pairing-offer', tabId: tab?.id ?? -1 });
 if (!offer.managed) {
   const form = document.getElementById('pair');

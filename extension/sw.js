@@ -3,6 +3,7 @@
 import { answer } from './ops.js';
 import { hmacHex, randomHex } from './auth.js';
 import { claim, offeredPort, pairingPage } from './pairing.js';
+import { anyTab, isShared, replaced, setAnyTab, sharedByPerson } from './sharing.js';
 import { record as recordDialog } from './dialogs.js';
 
 const FIRST_DELAY = 500;
@@ -213,7 +214,10 @@ async function onFrame(ws, frame) {
 
 // Tab events nobody asked for (those a call causes go back with its result).
 chrome.tabs.onRemoved.addListener((tabId) => send({ t: 'tab', kind: 'closed', tab: tabId }));
-chrome.tabs.onReplaced.addListener((added, removed) => send({ t: 'tab', kind: 'replaced', old: removed, tab: added }));
+chrome.tabs.onReplaced.addListener((added, removed) => {
+  replaced(removed, added);
+  send({ t: 'tab', kind: 'replaced', old: removed, tab: added });
+});
 
 // Chrome stops an idle service worker; the alarm wakes it, and waking reconnects.
 chrome.alarms.create('tabpilot-keepalive', { periodInMinutes: 0.5 });
@@ -243,8 +247,23 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
     managed().then((isManaged) => reply({ managed: isManaged, port: offeredPort(msg.tabId) }));
     return true;
   }
-  // Only this extension's own pages (the popup) claim, with the code the person typed.
-  if (msg?.type === 'pair-claim' && sender.url?.startsWith(chrome.runtime.getURL(''))) {
+  // Only this extension's own pages (the popup) share tabs and claim pairings: a content script
+  // speaks for a web page.
+  const ours = sender.url?.startsWith(chrome.runtime.getURL(''));
+  if (msg?.type === 'sharing' && ours) {
+    Promise.all([isShared(msg.tabId), anyTab()]).then(([shared, any]) => reply({ shared, any }));
+    return true;
+  }
+  if (msg?.type === 'share-tab' && ours) {
+    sharedByPerson(msg.tabId).then(() => reply({ shared: true }));
+    return true;
+  }
+  if (msg?.type === 'any-tab' && ours) {
+    setAnyTab(msg.on).then(() => reply({ any: !!msg.on }));
+    return true;
+  }
+  // The popup claims a pairing with the code the person typed.
+  if (msg?.type === 'pair-claim' && ours) {
     pairWith(msg)
       .then(reply)
       .catch((e) => reply({ paired: false, reason: String(e?.message || e) }));

@@ -1,6 +1,7 @@
 // The browser's tabs: open, describe, list and close them. Opening and closing are reported as
 // tab events on the call (`call.tabs`), so the relay keeps its books from them.
 import { getTab } from './errors.js';
+import { openedForAgent } from './sharing.js';
 
 const FIRST_LOAD_MAX_MS = 15000;
 
@@ -27,6 +28,7 @@ function describe(t) {
 export async function openTab({ args, timeoutMs, tabs }) {
   const url = args.url || 'about:blank';
   const t = await chrome.tabs.create({ url, active: !!args.active });
+  await openedForAgent(t.id);
   tabs.push({ kind: 'opened', tab: t.id });
   await loaded(t.id, timeoutMs);
   return describe(await getTab(t.id));

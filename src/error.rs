@@ -58,6 +58,7 @@ codes! {
     ElementAmbiguous = "ELEMENT_AMBIGUOUS", "more than one element fits and tabpilot will not guess", "browser_snapshot";
     TabClaimed = "TAB_CLAIMED", "another agent holds this tab", "browser_new_tab";
     TabGone = "TAB_GONE", "the tab was closed", "browser_list_tabs";
+    TabNotShared = "TAB_NOT_SHARED", "the tab is the person's and they have not shared it with agents (from the tabpilot popup)", "browser_new_tab";
     LeaseLost = "LEASE_LOST", "this agent's hold on the tab ended", "browser_list_tabs";
     NoBrowser = "NO_BROWSER", "no browser is connected to the relay", "browser_status";
     AmbiguousBrowser = "AMBIGUOUS_BROWSER", "several browsers are connected and none was named", "browser_status";

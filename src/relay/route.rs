@@ -78,8 +78,9 @@ impl Router {
             .await
             .inspect_err(|e| {
                 // A tab the browser says is gone leaves the books, so the agent's next page
-                // call opens a fresh one instead of failing on it again.
-                if let (Code::TabGone, Some(tab)) = (e.code, tab) {
+                // call opens a fresh one instead of failing on it again; so does a tab the
+                // person has not shared, which the agent's claim does not make its own.
+                if let (Code::TabGone | Code::TabNotShared, Some(tab)) = (e.code, tab) {
                     self.books()
                         .record(Some(session), &browser, TabEvent::Closed { tab });
                 }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, Mcp, ref_of, sandbox_dir, shared, text};
+use crate::harness::{Mcp, ref_of, sandbox_dir, shared, text};
 
 fn snapshot(agent: &mut Mcp) -> String {
     let (_, data) = agent.ok("browser_snapshot", json!({}));
@@ -780,49 +780,6 @@ fn an_unknown_include_is_refused_before_the_action_runs() {
     assert_eq!(code, "BAD_ARGS");
     let (snap, _) = agent.ok("browser_snapshot", json!({}));
     assert!(snap.contains("Not pressed"), "a refused click ran: {snap}");
-}
-
-#[test]
-fn a_tab_handed_over_with_select_tab_is_worked_in_and_refused_to_a_second_agent() {
-    // A browser of its own: the tab it starts with is the person's, held by no agent. (A tab an
-    // agent opened is its own while it lives, and closed after it.)
-    let env = Env::fresh("select-tab");
-    let mut launcher = Mcp::start(&env, &["--launch", "--headless"]);
-    let (_, data) = launcher.ok("browser_list_tabs", json!({}));
-    let persons: Vec<&Value> = data["tabs"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|t| t["mine"] != true)
-        .collect();
-    assert_eq!(persons.len(), 1, "{data}");
-    let tab = persons[0]["tabId"].as_i64().unwrap();
-    let mut agent = Mcp::start(&env, &[]);
-    let (said, _) = agent.ok("browser_select_tab", json!({"tabId": tab}));
-    assert!(
-        said.starts_with(&format!("This agent now works in tab {tab}")),
-        "{said}"
-    );
-    let page = shared().a("page2.html");
-    agent.ok(
-        "browser_navigate",
-        json!({"url": page, "includeSnapshot": false}),
-    );
-    let (snap, data) = agent.ok("browser_snapshot", json!({}));
-    assert_eq!(data["url"], page, "{data}");
-    assert!(snap.contains("Page two"), "{snap}");
-    let mut other = Mcp::start(&env, &[]);
-    let (code, _) = other.fails("browser_select_tab", json!({"tabId": tab}));
-    assert_eq!(code, "TAB_CLAIMED");
-    let (code, _) = other.fails("browser_select_tab", json!({"tabId": 999_999_999}));
-    assert_eq!(code, "TAB_GONE");
-    // The unknown tab did not become the second agent's: its next page call gets a fresh tab.
-    let (_, data) = other.ok(
-        "browser_navigate",
-        json!({"url": "about:blank", "includeSnapshot": false}),
-    );
-    assert_eq!(data["settled"], true);
-    drop(launcher);
 }
 
 // The relay takes frames of at most 1 MiB from a browser too (finding 8 of the security probe):

@@ -195,6 +195,25 @@ impl Cdp {
         r["result"]["value"].clone()
     }
 
+    /// What a person does: opens the popup for tab `tab`, clicks Share; returns what it says.
+    async fn share_in_popup(&mut self, tab: i64) -> String {
+        let popup = self
+            .open(&format!("{EXTENSION_ORIGIN}/popup.html#tab={tab}"))
+            .await;
+        let script = "(async () => {
+              const wait = async (f) => { for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 50)); };
+              await wait(() => document.getElementById('sharing') && !document.getElementById('sharing').hidden);
+              document.getElementById('share').click();
+              await wait(() => document.getElementById('share-result').textContent);
+              return document.getElementById('share-result').textContent;
+            })()";
+        self.eval(&popup, script)
+            .await
+            .as_str()
+            .unwrap_or("")
+            .to_string()
+    }
+
     /// What a person does: opens the extension's popup, types the port and the code, clicks
     /// Pair; returns what the popup then says.
     async fn pair_in_popup(&mut self, port: u16, code: &str) -> String {
@@ -408,4 +427,74 @@ fn the_pairing_code_stays_in_the_terminal_and_guessing_it_is_bounded() {
         &claim,
     );
     assert_eq!(status, 403, "the code survived five wrong guesses: {body}");
+}
+
+// Finding 10 of the security probe: any agent could adopt, navigate or close the person's own
+// tabs, the one in front included. Now a tab the person did not share (from the popup) is not an
+// agent's to use; once shared, it is handed to one agent at a time.
+#[test]
+fn the_persons_tab_is_an_agents_only_once_they_share_it() {
+    let env = Env::fresh("pairing-share");
+    let mut agent = Mcp::start(&env, &[]);
+    let (code, _) = pair(&env);
+    let (_browser, profile) = hand_loaded_browser(&env, "share-profile");
+    let rt = runtime();
+    let mut cdp = rt.block_on(Cdp::connect(&profile));
+    assert_eq!(
+        rt.block_on(cdp.pair_in_popup(env.first_port, &code)),
+        "Paired."
+    );
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while browsers(&mut agent).is_empty() {
+        assert!(Instant::now() < deadline, "the paired browser never joined");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The person opens a page of their own.
+    let page = shared().a("basic.html");
+    rt.block_on(cdp.open(&page));
+    let persons = || {
+        let (_, data) = Mcp::start(&env, &[]).ok("browser_list_tabs", json!({}));
+        data["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["url"] == json!(shared().fixtures.a))
+            .map(|t| t["tabId"].as_i64().unwrap())
+    };
+    let mut tab = None;
+    while tab.is_none() {
+        assert!(
+            Instant::now() < deadline + Duration::from_secs(5),
+            "the page never showed"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+        tab = persons();
+    }
+    let tab = tab.unwrap();
+
+    // Not shared: not the agent's to read, drive or close.
+    for (tool, args) in [
+        ("browser_select_tab", json!({"tabId": tab})),
+        ("browser_close_tab", json!({"tabId": tab})),
+    ] {
+        let (code, r) = agent.fails(tool, args);
+        assert_eq!(code, "TAB_NOT_SHARED", "{tool}: {r}");
+        assert_eq!(r["structuredContent"]["outcome"], "refused");
+    }
+    assert_eq!(persons(), Some(tab), "the person's tab was closed");
+
+    // Shared from the popup: handed to one agent, refused to a second.
+    assert!(rt.block_on(cdp.share_in_popup(tab)).starts_with("Shared"));
+    let (said, _) = agent.ok("browser_select_tab", json!({"tabId": tab}));
+    assert!(
+        said.starts_with(&format!("This agent now works in tab {tab}")),
+        "{said}"
+    );
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(snap.contains("Basic page"), "{snap}");
+    let mut other = Mcp::start(&env, &[]);
+    let (code, _) = other.fails("browser_select_tab", json!({"tabId": tab}));
+    assert_eq!(code, "TAB_CLAIMED");
+    let (code, _) = other.fails("browser_select_tab", json!({"tabId": 999_999_999}));
+    assert_eq!(code, "TAB_GONE");
 }
