@@ -1,7 +1,7 @@
 // The one table of operations the relay may send, and the running of a call frame through it.
 // A call's scope comes with it: a tab-scoped call has its tab's dialogs watched and runs only
 // while no dialog blocks the tab; a browser-scoped one runs as it is. Each handler takes the
-// call ({ tab, args, timeoutMs, tabs }) and pushes the tab lifecycle events it causes onto
+// call ({ tab, args, timeoutMs, tabs, owner }) and pushes the tab lifecycle events it causes onto
 // `tabs`, which go back with its result.
 import { ToolError, getTab } from './errors.js';
 import { runInPage, runOnRef } from './page.js';
@@ -79,6 +79,7 @@ export async function answer(frame) {
     args: frame.args || {},
     timeoutMs: frame.timeoutMs || DEFAULT_TIMEOUT_MS,
     tabs: [],
+    owner: frame.owner ?? null,
   };
   let result;
   try {

@@ -14,8 +14,35 @@ async function add(key, tabId) {
   await AREA.set({ [key]: [...set] });
 }
 
-// A tab opened for an agent.
-export const openedForAgent = (tabId) => add('agentTabs', tabId);
+// The tabs opened for agents, each with the books it belongs in (the relay names them).
+async function owners() {
+  return (await AREA.get('owners')).owners || {};
+}
+
+// A tab opened for an agent, whose books are `owner`'s.
+export async function openedForAgent(tabId, owner) {
+  await add('agentTabs', tabId);
+  if (owner) await AREA.set({ owners: { ...(await owners()), [tabId]: owner } });
+}
+
+// What a relay that restarted needs to have its books back: the agents' tabs still open.
+export async function held() {
+  const open = new Set((await chrome.tabs.query({})).map((t) => t.id));
+  return Object.entries(await owners())
+    .filter(([tab]) => open.has(Number(tab)))
+    .map(([tab, owner]) => ({ tab: Number(tab), owner }));
+}
+
+// A closed tab leaves every list.
+export async function closed(tabId) {
+  const o = await owners();
+  delete o[tabId];
+  await AREA.set({ owners: o });
+  for (const key of ['agentTabs', 'sharedTabs']) {
+    const set = await tabs(key);
+    if (set.delete(tabId)) await AREA.set({ [key]: [...set] });
+  }
+}
 
 // A tab the person shared from the popup.
 export const sharedByPerson = (tabId) => add('sharedTabs', tabId);
@@ -43,4 +70,6 @@ export async function replaced(old, tab) {
   for (const key of ['agentTabs', 'sharedTabs']) {
     if ((await tabs(key)).has(old)) await add(key, tab);
   }
+  const o = await owners();
+  if (o[old]) await AREA.set({ owners: { ...o, [tab]: o[old] } });
 }

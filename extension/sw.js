@@ -3,7 +3,7 @@
 import { answer } from './ops.js';
 import { hmacHex, randomHex } from './auth.js';
 import { claim, offeredPort, pairingPage } from './pairing.js';
-import { anyTab, isShared, replaced, setAnyTab, sharedByPerson } from './sharing.js';
+import { anyTab, closed, held, isShared, replaced, setAnyTab, sharedByPerson } from './sharing.js';
 import { record as recordDialog } from './dialogs.js';
 
 const FIRST_DELAY = 500;
@@ -150,6 +150,8 @@ function tryPort(port, secret, info) {
         link.ws = ws;
         link.port = port;
         setState('connected');
+        // A relay that restarted has empty books: these are the agents' tabs still open.
+        send({ t: 'held', tabs: await held() });
         resolve(true);
       } else if (joined) {
         onFrame(ws, frame);
@@ -213,7 +215,10 @@ async function onFrame(ws, frame) {
 }
 
 // Tab events nobody asked for (those a call causes go back with its result).
-chrome.tabs.onRemoved.addListener((tabId) => send({ t: 'tab', kind: 'closed', tab: tabId }));
+chrome.tabs.onRemoved.addListener((tabId) => {
+  closed(tabId);
+  send({ t: 'tab', kind: 'closed', tab: tabId });
+});
 chrome.tabs.onReplaced.addListener((added, removed) => {
   replaced(removed, added);
   send({ t: 'tab', kind: 'replaced', old: removed, tab: added });

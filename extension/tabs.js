@@ -25,10 +25,10 @@ function describe(t) {
   };
 }
 
-export async function openTab({ args, timeoutMs, tabs }) {
+export async function openTab({ args, timeoutMs, tabs, owner }) {
   const url = args.url || 'about:blank';
   const t = await chrome.tabs.create({ url, active: !!args.active });
-  await openedForAgent(t.id);
+  await openedForAgent(t.id, owner);
   tabs.push({ kind: 'opened', tab: t.id });
   await loaded(t.id, timeoutMs);
   return describe(await getTab(t.id));

@@ -216,6 +216,10 @@ pub struct Call {
     pub args: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
+    /// relay → browser, on a call that opens a tab: whose books the tab goes into, which the
+    /// extension keeps, so a relay that restarts can have its books back.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub owner: Option<String>,
 }
 
 impl Call {
@@ -228,6 +232,7 @@ impl Call {
             target: Target::default(),
             args,
             timeout_ms: Some(timeout.as_millis() as u64),
+            owner: None,
         }
     }
 
@@ -239,6 +244,13 @@ impl Call {
     pub fn timeout(&self) -> Option<std::time::Duration> {
         self.timeout_ms.map(std::time::Duration::from_millis)
     }
+}
+
+/// A tab a browser opened for an agent, and the books it belongs in.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct HeldTab {
+    pub tab: i64,
+    pub owner: String,
 }
 
 /// The answer to a call or an ask, routed back to whoever made it.
@@ -304,6 +316,11 @@ pub enum Frame {
     Result(Answer),
     /// browser → relay: something happened to a tab that no call caused.
     Tab(TabEvent),
+    /// browser → relay, on joining: the tabs it opened for agents, and whose each is, so a relay
+    /// that restarted has its books back.
+    Held {
+        tabs: Vec<HeldTab>,
+    },
     /// browser → relay: a piece of a frame too big for one (its JSON text, cut in order); the
     /// `last` piece completes it.
     Part {

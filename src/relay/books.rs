@@ -68,6 +68,14 @@ impl Books {
         Ok(())
     }
 
+    /// A tab the browser says it opened for `owner`, told by a browser joining a relay that
+    /// restarted: back in the owner's books, unless someone holds it now.
+    pub(super) fn restore(&mut self, owner: &str, browser: &str, tab: i64) {
+        if !self.leases.contains_key(&(browser.to_string(), tab)) {
+            self.record(Some(owner), browser, TabEvent::Opened { tab });
+        }
+    }
+
     /// The tab a page call that names none runs in on `browser`: the session's current tab
     /// (`Some`), or none yet there, so one is to be opened (`None`). A current tab that someone
     /// else closed is TAB_GONE, once: it stops being current, and the next call opens a new one.
@@ -218,6 +226,22 @@ mod tests {
         opened(&mut books, "a", 5);
         assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
         assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
+    }
+
+    #[test]
+    fn a_restored_tab_is_its_owners_again_unless_someone_holds_it_now() {
+        let mut books = Books::default();
+        books.restore("a", B, 5);
+        assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
+        assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
+        books.claim("b", B, 6).unwrap();
+        books.restore("a", B, 6);
+        assert_eq!(
+            books.page_tab("a", B).unwrap(),
+            Some(5),
+            "b's tab stayed b's"
+        );
+        assert_eq!(code(books.claim("a", B, 6)), Code::TabClaimed);
     }
 
     #[test]

@@ -296,6 +296,15 @@ impl Hub {
                 }
                 Ok(())
             }
+            (Role::Browser, Frame::Held { tabs }) => {
+                if let Some(browser) = self.browser_key(peer) {
+                    let mut books = self.router.books();
+                    for held in tabs {
+                        books.restore(&held.owner, &browser, held.tab);
+                    }
+                }
+                Ok(())
+            }
             (Role::Browser, Frame::Tab(event)) => {
                 if let Some(browser) = self.browser_key(peer) {
                     self.router.books().record(None, &browser, event);

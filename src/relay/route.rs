@@ -189,6 +189,9 @@ impl Router {
         let op = call.op;
         let timeout = call.timeout().unwrap_or(DEFAULT_CALL_TIMEOUT);
         call.timeout_ms = Some(timeout.as_millis() as u64);
+        // A tab opened for the agent is the agent's; the browser keeps that, for a relay that
+        // restarts. (Whatever a controller put here is not trusted.)
+        call.owner = (op == Op::TabOpen).then(|| session.to_string());
         let (id, reply) = browsers.post(browser, call).await?;
         // The browser enforces the call's own timeout; this is the backstop for a lost reply.
         let answer = match tokio::time::timeout(timeout + BACKSTOP, reply).await {

@@ -298,3 +298,46 @@ fn another_agents_tab_is_listed_by_its_origin_only() {
     let (said, _) = alpha.ok("browser_list_tabs", json!({}));
     assert!(said.contains("s3cret-4711"), "{said}");
 }
+
+/// The relay processes of this environment (found by their port range).
+fn relays_of(env: &Env) -> Vec<i32> {
+    let needle = format!("TABPILOT_PORTS={}", env.ports);
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .filter_map(|e| e.ok()?.file_name().to_str()?.parse::<i32>().ok())
+        .filter(|pid| {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let environ = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
+            String::from_utf8_lossy(&cmdline).contains("relay")
+                && String::from_utf8_lossy(&environ).contains(&needle)
+        })
+        .collect()
+}
+
+// Finding 7, end to end: the relay dies under an agent working in a real browser; the next relay
+// gets its books back from the extension, and the agent goes on in its own tab.
+#[test]
+fn an_agent_keeps_its_tab_through_a_relay_restart() {
+    let env = Env::fresh("holes-restart");
+    let s = crate::harness::shared();
+    let mut agent = Mcp::start(&env, &["--launch", "--headless"]);
+    let page = s.a("basic.html");
+    agent.ok(
+        "browser_navigate",
+        json!({"url": page, "includeSnapshot": false}),
+    );
+    let relays = relays_of(&env);
+    assert_eq!(relays.len(), 1, "{relays:?}");
+    // SAFETY: signalling a process this test's environment started.
+    unsafe { libc::kill(relays[0], libc::SIGKILL) };
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let data = loop {
+        let r = agent.call("browser_snapshot", json!({}));
+        if r["isError"] != true {
+            break r["structuredContent"].clone();
+        }
+        assert!(Instant::now() < deadline, "no browser came back: {r}");
+        std::thread::sleep(Duration::from_millis(200));
+    };
+    assert_eq!(data["url"], json!(page), "the agent lost its tab: {data}");
+}

@@ -802,6 +802,55 @@ async fn an_agent_comes_back_to_its_tab_and_a_gone_agents_tab_is_closed() {
     assert_eq!(value.unwrap(), Value::Null);
 }
 
+// Finding 7 of the security probe: after a relay restart the books were empty, so an agent's next
+// call landed in a new blank tab and its old tab was orphaned.
+#[tokio::test]
+async fn after_a_relay_restart_the_browser_gives_the_books_back() {
+    let env = Env::fresh("relay-restart");
+    let relay = Relay::start(env.clone());
+    let mut browser = relay.browser("fake-restart").await;
+    let mut agent = relay.agent_with_key("k-77").await;
+    send(&mut agent, &tab_call(1, Op::Snapshot, Value::Null)).await;
+    let open = browser_call(&mut browser).await;
+    let owner = open
+        .owner
+        .clone()
+        .expect("a tab opened for an agent names its owner");
+    opened(&mut browser, open.id, 41).await;
+    let snap = browser_call(&mut browser).await;
+    answer(&mut browser, snap.id, json!("ok")).await;
+    assert_eq!(result(&mut agent).await.0, 1);
+    drop((agent, browser));
+    drop(relay);
+
+    // A new relay; the browser joins it and says which agents' tabs it still has open.
+    let relay = Relay::start(env);
+    let mut browser = relay.browser("fake-restart").await;
+    let held = Frame::Held {
+        tabs: vec![protocol::HeldTab { tab: 41, owner }],
+    };
+    send(&mut browser, &held).await;
+    let mut agent = relay.agent_with_key("k-77").await;
+    send(&mut agent, &tab_call(2, Op::Read, Value::Null)).await;
+    let next = browser_call(&mut browser).await;
+    assert_eq!(
+        (next.op, next.tab),
+        (Op::Read, Some(41)),
+        "the agent's call went to a new tab"
+    );
+    answer(&mut browser, next.id, json!("text")).await;
+    assert_eq!(result(&mut agent).await.0, 2);
+    // Another agent cannot claim it through the restart.
+    let mut other = relay.agent_with_key("k-88").await;
+    let target = Target {
+        browser: None,
+        tab: Some(41),
+    };
+    send(&mut other, &call(3, Op::TabInfo, target, Value::Null)).await;
+    let (_, value, _) = result(&mut other).await;
+    assert_eq!(value.unwrap_err().code, "TAB_CLAIMED");
+}
+
 #[tokio::test]
 async fn a_browser_leaving_mid_call_gives_no_browser_and_unknown_for_a_mutating_call() {
     let relay = Relay::start(Env::fresh("relay-drop"));

@@ -208,6 +208,8 @@ pub(crate) struct BrowserCall {
     pub(crate) scope: Scope,
     pub(crate) tab: Option<i64>,
     pub(crate) args: Value,
+    /// On a call that opens a tab: whose books it goes into.
+    pub(crate) owner: Option<String>,
 }
 
 pub(crate) async fn browser_call(ws: &mut Ws) -> BrowserCall {
@@ -218,6 +220,7 @@ pub(crate) async fn browser_call(ws: &mut Ws) -> BrowserCall {
             scope: c.scope,
             tab: c.target.tab,
             args: c.args,
+            owner: c.owner,
         },
         other => panic!("the browser expected a call, got {other:?}"),
     }
