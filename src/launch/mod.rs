@@ -157,6 +157,16 @@ impl Drop for CloseUnlessJoined {
 /// `tabpilot launch --isolated` cannot remove its own when the person closes the browser, and a
 /// profile holds a copy of the relay's secret. A running Chromium keeps `SingletonLock` (a link
 /// to `host-pid`) in its profile; a profile without one, or whose process is gone, is done.
+/// How long after an isolated browser leaves its relay the relay sweeps (past the minute a young
+/// profile is left alone).
+pub(crate) const SWEEP_AFTER: Duration = Duration::from_secs(61);
+
+/// Sweeps this state dir's throwaway profiles: at a launch, and by the relay after an isolated
+/// browser leaves it.
+pub(crate) fn sweep_throwaway_profiles() {
+    sweep_isolated_profiles(&state::state_dir().join("profiles"));
+}
+
 fn sweep_isolated_profiles(profiles: &Path) {
     let Ok(entries) = std::fs::read_dir(profiles) else {
         return;
@@ -191,8 +201,8 @@ fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
     let secret = state::secret().map_err(|e| {
         ToolError::refused(Code::Internal, format!("cannot read the relay secret: {e}"))
     })?;
+    sweep_throwaway_profiles();
     let profiles = state::state_dir().join("profiles");
-    sweep_isolated_profiles(&profiles);
     let label = format!(
         "managed-{}-{:04x}",
         std::process::id(),

@@ -199,7 +199,15 @@ impl Hub {
                     .find(|(_, b)| b.peer_id == id)
                     .map(|(k, _)| k.clone());
                 if let Some(key) = key {
-                    r.browsers.remove(&key);
+                    let gone = r.browsers.remove(&key);
+                    if gone.is_some_and(|b| b.info.profile.as_deref() == Some("isolated")) {
+                        // Its throwaway profile holds a copy of the secret: once the browser is
+                        // closed, the profile goes.
+                        tokio::spawn(async {
+                            tokio::time::sleep(crate::launch::SWEEP_AFTER).await;
+                            tokio::task::spawn_blocking(crate::launch::sweep_throwaway_profiles);
+                        });
+                    }
                     let lost: Vec<u64> = r
                         .pending
                         .iter()
