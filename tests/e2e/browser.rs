@@ -518,6 +518,10 @@ fn about_aliases_of_chrome_pages_are_refused_and_about_blank_passes() {
     );
     let (_, nav) = agent.ok("browser_navigate", json!({"url": "about:blank"}));
     assert_eq!(nav["url"], "about:blank", "{nav}");
+    // An empty page with a fragment is still an empty page to read, not a restricted one.
+    let (said, nav) = agent.ok("browser_navigate", json!({"url": "about:blank#top"}));
+    assert_eq!(nav["url"], "about:blank#top", "{nav}");
+    assert!(!said.contains("no snapshot"), "{said}");
 }
 
 #[test]
