@@ -180,9 +180,7 @@ impl Hub {
         let mut r = self.roster();
         match role {
             Role::Controller => {
-                if let Some(c) = r.controllers.remove(&id)
-                    && !sessions::is_named(&c.session)
-                {
+                if let Some(c) = r.controllers.remove(&id) {
                     // An agent whose socket dropped has a moment to come back to its tabs;
                     // after that they are closed, not left open and unowned.
                     let hub = self.clone();
@@ -230,27 +228,23 @@ impl Hub {
         self.push_roster();
     }
 
-    /// Ends an agent's session if no connection has it any more: its tabs leave the books and
-    /// are closed.
+    /// Ends an agent's session if no connection has it any more and it is not a named one: its
+    /// tabs leave the books and are closed.
     fn end_session(self: &Arc<Self>, session: &str) {
         let still_here = self
             .roster()
             .controllers
             .values()
             .any(|c| c.session == session);
-        let released = self.router.books().leave(session, false, still_here);
+        let named = sessions::is_named(session);
+        let released = self.router.books().leave(session, named, still_here);
         for (browser, tab) in released {
-            let hub = self.clone();
+            let (hub, session) = (self.clone(), session.to_string());
             tokio::spawn(async move {
                 let close =
                     Call::new(Op::TabClose, Value::Null, Duration::from_secs(10)).on_tab(Some(tab));
-                if let Ok((id, reply)) = hub.post(&browser, close).await
-                    && tokio::time::timeout(Duration::from_secs(12), reply)
-                        .await
-                        .is_err()
-                {
-                    hub.forget(id);
-                }
+                // A tab that is already gone is what was wanted.
+                let _ = hub.router.ask(&*hub, &session, &browser, close).await;
             });
         }
     }

@@ -179,7 +179,7 @@ impl Router {
 
     /// Passes a call to a browser and waits for its answer; the tab events the answer carries
     /// go into `session`'s books.
-    async fn ask(
+    pub(super) async fn ask(
         &self,
         browsers: &impl Browsers,
         session: &str,
