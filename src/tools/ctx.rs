@@ -12,7 +12,7 @@ use crate::context::ContextEnv;
 use crate::error::{Code, Outcome, ToolError};
 use crate::launch::{self, LaunchOptions, Launched};
 use crate::link::{Link, LinkState, Reply};
-use crate::protocol::{Call, Op, PeerInfo, RelayOp, Scope};
+use crate::protocol::{Call, Op, PeerInfo, RelayOp, Scope, Target};
 
 /// Reads an answer in the shape the tool expects; another shape is a bug between the two ends,
 /// said as such.
@@ -40,24 +40,25 @@ pub struct Ctx {
 
 impl Ctx {
     pub fn new(info: PeerInfo, launch_on_demand: Option<LaunchOptions>) -> Result<Self, ToolError> {
-        Ok(Ctx {
-            link: Arc::new(Link::new(info, true)?),
+        let link = Link::new(info, true)?;
+        Ok(Ctx::with(
+            link,
             launch_on_demand,
-            launched: Mutex::new(None),
-            launching: tokio::sync::Mutex::new(()),
-            current_tab: Mutex::new(None),
-            pinned_browser: Mutex::new(None),
-            context_env: ContextEnv::from_process(),
-        })
+            ContextEnv::from_process(),
+        ))
     }
 
     /// A context whose tools never reach a relay (unit tests of the tools that need none).
     #[cfg(test)]
     pub fn offline(context_env: ContextEnv) -> Self {
         let link = Link::with_secret(PeerInfo::default(), false, b"offline".to_vec());
+        Ctx::with(link, None, context_env)
+    }
+
+    fn with(link: Link, launch_on_demand: Option<LaunchOptions>, context_env: ContextEnv) -> Self {
         Ctx {
             link: Arc::new(link),
-            launch_on_demand: None,
+            launch_on_demand,
             launched: Mutex::new(None),
             launching: tokio::sync::Mutex::new(()),
             current_tab: Mutex::new(None),
@@ -173,10 +174,11 @@ impl Ctx {
             return Some(tab);
         }
         let tab = self
-            .ask::<Value>(RelayOp::MyTab)
+            .ask::<Option<Target>>(RelayOp::MyTab)
             .await
             .ok()
-            .and_then(|v| v["tab"].as_i64());
+            .flatten()
+            .and_then(|t| t.tab);
         *self.current_tab.lock().unwrap() = tab;
         tab
     }
