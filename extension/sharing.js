@@ -9,12 +9,16 @@ const AREA = chrome.storage.session;
 let lists = null;
 
 function load() {
-  lists ??= AREA.get(['agentTabs', 'sharedTabs', 'owners']).then((s) => ({
-    agentTabs: new Set(s.agentTabs || []),
-    sharedTabs: new Set(s.sharedTabs || []),
-    // Each agent tab's books (the relay names them), for a relay that restarts.
-    owners: s.owners || {},
-  }));
+  lists ??= Promise.all([AREA.get(['agentTabs', 'sharedTabs', 'owners']), chrome.storage.local.get('anyTab')]).then(
+    ([s, choice]) => ({
+      agentTabs: new Set(s.agentTabs || []),
+      sharedTabs: new Set(s.sharedTabs || []),
+      // Each agent tab's books (the relay names them), for a relay that restarts.
+      owners: s.owners || {},
+      // The person's choice to let agents use every tab (kept across browser restarts).
+      anyTab: choice.anyTab === true,
+    }),
+  );
   return lists;
 }
 
@@ -56,17 +60,17 @@ export function replaced(old, tab) {
 
 // Whether the person let agents use every tab (a choice in the popup, off by default).
 export async function anyTab() {
-  return (await chrome.storage.local.get('anyTab')).anyTab === true;
+  return (await load()).anyTab;
 }
 
 export async function setAnyTab(on) {
+  (await load()).anyTab = !!on;
   await chrome.storage.local.set({ anyTab: !!on });
 }
 
 export async function mayUse(tabId) {
-  if (await anyTab()) return true;
   const l = await load();
-  return l.agentTabs.has(tabId) || l.sharedTabs.has(tabId);
+  return l.anyTab || l.agentTabs.has(tabId) || l.sharedTabs.has(tabId);
 }
 
 export async function isShared(tabId) {
