@@ -2,7 +2,7 @@
 //! fixture servers on two loopback origins, and one managed headless Chromium per test binary.
 
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Child, Command};
 use std::sync::atomic::{AtomicU16, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -197,6 +197,24 @@ pub(crate) fn ref_of(snapshot: &str, role: &str, name: &str) -> String {
         .unwrap_or_else(|| panic!("no {role} {name:?} in the snapshot:\n{snapshot}"));
     let start = line.find("[ref=").expect("the line has a ref") + 5;
     line[start..].split(']').next().unwrap().to_string()
+}
+
+/// A process a test started, killed when the test is done with it.
+pub(crate) struct Kill(pub(crate) Child);
+
+impl Drop for Kill {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// A runtime for the async part of a test.
+pub(crate) fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
 }
 
 pub(crate) use crate::fixtures::Fixtures;

@@ -1,7 +1,7 @@
 //! The security probe's findings, each replayed as it was found (issue "Close the holes").
 //! "Another local user" is a process without the state dir's secret.
 
-use std::process::{Child, Stdio};
+use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -11,17 +11,8 @@ use tokio::net::TcpListener;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::tungstenite::handshake::server::{Request, Response};
 
-use crate::harness::{Env, Mcp};
+use crate::harness::{Env, Kill, Mcp, runtime};
 use crate::peers;
-
-struct Kill(Child);
-
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
 
 /// A relay of this environment, started by hand, listening on `port`.
 fn relay_on(env: &Env, port: u16) -> Kill {
@@ -217,10 +208,7 @@ fn before_it_proves_itself_a_peer_gets_one_small_frame_and_a_few_seconds() {
     let env = Env::fresh("holes-preauth");
     let port = env.first_port;
     let _relay = relay_on(&env, port);
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let rt = runtime();
     rt.block_on(async {
         let mut ws = peers::open(port, "/browser", Some(peers::EXTENSION_ORIGIN))
             .await

@@ -5,7 +5,6 @@
 
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
-use std::process::Child;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -13,16 +12,8 @@ use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::harness::{Env, Mcp, shared};
-
-struct Kill(Child);
-
-impl Drop for Kill {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
+use crate::harness::{Env, Kill, Mcp, runtime, shared};
+use crate::peers::EXTENSION_ORIGIN;
 
 /// A raw HTTP request to a loopback port; returns the status code and the body.
 fn http(port: u16, method: &str, path: &str, origin: Option<&str>, body: &str) -> (u16, String) {
@@ -44,7 +35,13 @@ fn http(port: u16, method: &str, path: &str, origin: Option<&str>, body: &str) -
     (status, body)
 }
 
-const EXTENSION_ORIGIN: &str = "chrome-extension://cgfgpocccpkmlomijbladnekndgfclkg";
+/// The one-time code (`XXXX-XXXX`) in what `tabpilot pair` printed.
+fn code_in(text: &str) -> String {
+    text.split_whitespace()
+        .find(|w| w.len() == 9 && w.as_bytes()[4] == b'-')
+        .unwrap_or_else(|| panic!("no code in {text}"))
+        .to_string()
+}
 
 /// `tabpilot pair`'s output: the code it printed and the page's address.
 fn pair(env: &Env) -> (String, String) {
@@ -59,11 +56,7 @@ fn pair(env: &Env) -> (String, String) {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8_lossy(&out.stdout).to_string();
-    let code = text
-        .split_whitespace()
-        .find(|w| w.len() == 9 && w.as_bytes()[4] == b'-')
-        .unwrap_or_else(|| panic!("no code in {text}"))
-        .to_string();
+    let code = code_in(&text);
     let url = text
         .split_whitespace()
         .find(|w| w.starts_with("http://127.0.0.1:"))
@@ -237,13 +230,6 @@ impl Cdp {
     }
 }
 
-fn runtime() -> tokio::runtime::Runtime {
-    tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap()
-}
-
 #[test]
 fn a_hand_loaded_extension_pairs_only_with_the_code_typed_in_its_popup() {
     let env = Env::fresh("pairing");
@@ -387,11 +373,7 @@ fn the_pairing_code_stays_in_the_terminal_and_guessing_it_is_bounded() {
     let path = format!("{}:{}", bin.display(), std::env::var("PATH").unwrap());
     let out = env.command(&["pair"]).env("PATH", path).output().unwrap();
     let printed = String::from_utf8_lossy(&out.stdout).to_string();
-    let code = printed
-        .split_whitespace()
-        .find(|w| w.len() == 9 && w.as_bytes()[4] == b'-')
-        .unwrap()
-        .to_string();
+    let code = code_in(&printed);
     let argv = std::fs::read_to_string(&argv_file).expect("xdg-open was run");
     assert!(
         !argv.contains(&code),
