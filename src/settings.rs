@@ -59,11 +59,11 @@ settings! {
     Workspace = "TABPILOT_WORKSPACE", InUse, "an extra root for written and uploaded files, and for project context", "none";
     NoOpen = "TABPILOT_NO_OPEN", InUse, "when set, `tabpilot pair` prints the pairing page and does not open it", "unset: the page opens in the default browser";
     Log = "TABPILOT_LOG", InUse, "the log filter (`tracing` directives); logs go to stderr", "`warn`";
-    AllowOrigins = "TABPILOT_ALLOW_ORIGINS", Reserved, "reserved: origin policy", "not read yet";
-    DenyOrigins = "TABPILOT_DENY_ORIGINS", Reserved, "reserved: origin policy", "not read yet";
-    SensitiveOrigins = "TABPILOT_SENSITIVE_ORIGINS", Reserved, "reserved: origin policy", "not read yet";
-    ReadOnly = "TABPILOT_READ_ONLY", Reserved, "reserved: read-only policy", "not read yet";
-    NoEval = "TABPILOT_NO_EVAL", Reserved, "reserved: no-eval policy", "not read yet";
+    AllowOrigins = "TABPILOT_ALLOW_ORIGINS", InUse, "when set, the only origins agents may drive: comma-separated patterns like `https://*.example.com`, `http://localhost:*`", "unset: any origin not denied";
+    DenyOrigins = "TABPILOT_DENY_ORIGINS", InUse, "origins agents never drive, blocked in the browser's network for their tabs (same patterns)", "none";
+    SensitiveOrigins = "TABPILOT_SENSITIVE_ORIGINS", InUse, "origins agents may read but never act on (same patterns)", "none";
+    ReadOnly = "TABPILOT_READ_ONLY", InUse, "when `1`, every tool that changes a page is refused with `READ_ONLY`; reading and moving between pages still work", "off";
+    NoEval = "TABPILOT_NO_EVAL", InUse, "when `1`, `browser_eval` (and any argument carrying the agent's own script) is refused with `EVAL_BLOCKED`", "off";
     Audit = "TABPILOT_AUDIT", Reserved, "reserved: the audit log", "not read yet";
     AuditFile = "TABPILOT_AUDIT_FILE", Reserved, "reserved: the audit log", "not read yet";
     Tools = "TABPILOT_TOOLS", Reserved, "reserved: the tool profile", "not read yet";

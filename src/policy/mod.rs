@@ -1,3 +1,154 @@
-//! What the controller allows before anything is sent: for now, where files may be written.
+//! What the controller allows before anything is sent, and what it asks the browser to hold to:
+//! the site policy's origin lists, read-only and no-eval, and where files may be written.
 
+pub mod origins;
 pub mod paths;
+
+use crate::error::{Code, ToolError};
+use crate::protocol::{Guard, GuardRule, Op};
+use crate::settings::Setting;
+use origins::{Blocked, OriginPattern, Origins};
+
+/// The policy one server runs under, read from its environment once at start.
+#[derive(Clone, Debug, Default)]
+pub struct Policy {
+    pub origins: Origins,
+    /// Refuse every tool that changes a page (`TABPILOT_READ_ONLY`).
+    pub read_only: bool,
+    /// Refuse every tool and argument that carries the agent's own script (`TABPILOT_NO_EVAL`).
+    pub no_eval: bool,
+}
+
+/// A switch is on when set to anything but empty, `0`, `false`, `no` or `off`.
+fn switch(s: Setting) -> bool {
+    s.get().is_some_and(|v| {
+        !matches!(
+            v.trim().to_ascii_lowercase().as_str(),
+            "" | "0" | "false" | "no" | "off"
+        )
+    })
+}
+
+impl Policy {
+    /// Reads the policy's settings. A malformed origin pattern is an error that names it: a
+    /// server never starts with a list it half understood.
+    pub fn from_env() -> Result<Self, String> {
+        Ok(Policy {
+            origins: Origins::from_env()?,
+            read_only: switch(Setting::ReadOnly),
+            no_eval: switch(Setting::NoEval),
+        })
+    }
+
+    /// Read-only mode's refusal of a tool that changes a page, decided from the tool alone.
+    pub fn check_read_only(&self, tool: &str) -> Result<(), ToolError> {
+        if self.read_only {
+            return Err(ToolError::refused(
+                Code::ReadOnly,
+                format!("{tool} changes the page, and {} is on", Setting::ReadOnly),
+            ));
+        }
+        Ok(())
+    }
+
+    /// The no-eval switch's refusal of what would run the agent's own script.
+    pub fn check_eval(&self, what: &str) -> Result<(), ToolError> {
+        if self.no_eval {
+            return Err(ToolError::refused(
+                Code::EvalBlocked,
+                format!(
+                    "{what} runs script the agent wrote, and {} is on",
+                    Setting::NoEval
+                ),
+            ));
+        }
+        Ok(())
+    }
+
+    /// Whether the agent may load `url`, judged by the deny and allow lists.
+    pub fn check_visit(&self, url: &str) -> Result<(), ToolError> {
+        self.origins.may_visit(url).map_err(|b| blocked(url, &b))
+    }
+
+    /// What a call carries for the browser to hold to: the lists as the browser matches them,
+    /// and whether this operation acts on the page (then judged by the tab's URL at that moment).
+    /// None when there is no origin policy.
+    pub fn guard(&self, op: Op) -> Option<Guard> {
+        if self.origins.is_empty() {
+            return None;
+        }
+        let rules = |list: &[OriginPattern]| {
+            list.iter()
+                .map(|p| GuardRule {
+                    pattern: p.text().to_string(),
+                    regex: p.regex().to_string(),
+                })
+                .collect()
+        };
+        Some(Guard {
+            allow: self.origins.allow.as_deref().map(rules),
+            deny: rules(&self.origins.deny),
+            sensitive: rules(&self.origins.sensitive),
+            acts: op.acts_on_page(),
+        })
+    }
+}
+
+/// The policy in effect, as `browser_status` shows it.
+#[derive(Clone, Debug, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct PolicyView {
+    /// Only these origins may be driven (absent: any not denied).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub allow: Option<Vec<String>>,
+    pub deny: Vec<String>,
+    pub sensitive: Vec<String>,
+    pub read_only: bool,
+    pub no_eval: bool,
+}
+
+impl Policy {
+    pub fn view(&self) -> PolicyView {
+        let texts = |l: &[OriginPattern]| l.iter().map(|p| p.text().to_string()).collect();
+        PolicyView {
+            allow: self.origins.allow.as_deref().map(texts),
+            deny: texts(&self.origins.deny),
+            sensitive: texts(&self.origins.sensitive),
+            read_only: self.read_only,
+            no_eval: self.no_eval,
+        }
+    }
+}
+
+impl std::fmt::Display for PolicyView {
+    /// One line: only what is set, or "none".
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let mut parts = Vec::new();
+        if let Some(allow) = &self.allow {
+            parts.push(format!("allow {}", allow.join(",")));
+        }
+        for (word, list) in [("deny", &self.deny), ("sensitive", &self.sensitive)] {
+            if !list.is_empty() {
+                parts.push(format!("{word} {}", list.join(",")));
+            }
+        }
+        if self.read_only {
+            parts.push("read-only".into());
+        }
+        if self.no_eval {
+            parts.push("no-eval".into());
+        }
+        if parts.is_empty() {
+            parts.push("none".into());
+        }
+        write!(f, "policy: {}", parts.join("; "))
+    }
+}
+
+fn blocked(url: &str, why: &Blocked<'_>) -> ToolError {
+    let shown: String = url.chars().take(200).collect();
+    ToolError::refused(
+        Code::OriginBlocked,
+        format!("{shown} is not for agents: {why}"),
+    )
+}

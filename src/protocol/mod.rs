@@ -220,6 +220,32 @@ pub struct Call {
     /// extension keeps, so a relay that restarts can have its books back.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
+    /// controller → browser: the site policy this call is held to, where the agent has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub guard: Option<Guard>,
+}
+
+/// The site policy as the browser holds to it: each list's patterns as regular expressions (with
+/// the pattern as written, for messages), and whether the call acts on the page, so the browser
+/// judges the tab's URL at that moment. The deny list (and the allow list, for documents) is
+/// also enforced in the browser's network for this agent's tabs.
+#[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct Guard {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub allow: Option<Vec<GuardRule>>,
+    #[serde(default)]
+    pub deny: Vec<GuardRule>,
+    #[serde(default)]
+    pub sensitive: Vec<GuardRule>,
+    #[serde(default)]
+    pub acts: bool,
+}
+
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct GuardRule {
+    pub pattern: String,
+    pub regex: String,
 }
 
 impl Call {
@@ -233,6 +259,7 @@ impl Call {
             args,
             timeout_ms: Some(timeout.as_millis() as u64),
             owner: None,
+            guard: None,
         }
     }
 

@@ -71,6 +71,19 @@ ops! {
     FillForm = "fillForm", Tab, true;
 }
 
+impl Op {
+    /// Whether it acts on the page in its tab, so the site policy judges it by the page's
+    /// origin: every page-changing operation but those that only move the tab between pages
+    /// (judged by where they go) and open or close tabs.
+    pub fn acts_on_page(self) -> bool {
+        self.mutates()
+            && !matches!(
+                self,
+                Op::TabOpen | Op::TabClose | Op::Navigate | Op::History
+            )
+    }
+}
+
 /// What the relay answers itself.
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "camelCase")]

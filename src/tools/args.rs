@@ -196,6 +196,7 @@ pub(super) fn read_only() -> Hints {
         destructive: false,
         idempotent: true,
         open_world: false,
+        navigates: false,
     }
 }
 
@@ -205,6 +206,15 @@ pub(super) fn acts() -> Hints {
         destructive: false,
         idempotent: false,
         open_world: true,
+        navigates: false,
+    }
+}
+
+/// A tool that moves the agent's tab between pages, or opens or closes one.
+pub(super) fn moves() -> Hints {
+    Hints {
+        navigates: true,
+        ..acts()
     }
 }
 

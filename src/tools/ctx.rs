@@ -12,6 +12,7 @@ use crate::context::ContextEnv;
 use crate::error::{Code, Outcome, ToolError};
 use crate::launch::{self, LaunchOptions, Launched};
 use crate::link::{Link, LinkState, Reply};
+use crate::policy::Policy;
 use crate::protocol::{Call, Op, PeerInfo, RelayOp, Scope, Target};
 
 /// Reads an answer in the shape the tool expects; another shape is a bug between the two ends,
@@ -36,15 +37,21 @@ pub struct Ctx {
     pinned_browser: Mutex<Option<String>>,
     /// Where the project-context tools look (working directory, workspace, home).
     context_env: ContextEnv,
+    policy: Policy,
 }
 
 impl Ctx {
-    pub fn new(info: PeerInfo, launch_on_demand: Option<LaunchOptions>) -> Result<Self, ToolError> {
+    pub fn new(
+        info: PeerInfo,
+        launch_on_demand: Option<LaunchOptions>,
+        policy: Policy,
+    ) -> Result<Self, ToolError> {
         let link = Link::new(info, true)?;
         Ok(Ctx::with(
             link,
             launch_on_demand,
             ContextEnv::from_process(),
+            policy,
         ))
     }
 
@@ -52,10 +59,15 @@ impl Ctx {
     #[cfg(test)]
     pub fn offline(context_env: ContextEnv) -> Self {
         let link = Link::with_secret(PeerInfo::default(), false, b"offline".to_vec());
-        Ctx::with(link, None, context_env)
+        Ctx::with(link, None, context_env, Policy::default())
     }
 
-    fn with(link: Link, launch_on_demand: Option<LaunchOptions>, context_env: ContextEnv) -> Self {
+    fn with(
+        link: Link,
+        launch_on_demand: Option<LaunchOptions>,
+        context_env: ContextEnv,
+        policy: Policy,
+    ) -> Self {
         Ctx {
             link: Arc::new(link),
             launch_on_demand,
@@ -64,6 +76,7 @@ impl Ctx {
             current_tab: Mutex::new(None),
             pinned_browser: Mutex::new(None),
             context_env,
+            policy,
         }
     }
 
@@ -73,6 +86,16 @@ impl Ctx {
 
     pub fn context_env(&self) -> &ContextEnv {
         &self.context_env
+    }
+
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// Whether the agent may load `url`: a URL tabpilot drives, at an origin the policy allows.
+    pub fn may_visit(&self, url: &str) -> Result<(), ToolError> {
+        super::args::check_url(url)?;
+        self.policy.check_visit(url)
     }
 
     /// An operation on this agent's tab (opened in the background on first use), or on its
@@ -113,6 +136,7 @@ impl Ctx {
         if call.target.browser.is_none() {
             call.target.browser = self.pinned_browser.lock().unwrap().clone();
         }
+        call.guard = self.policy.guard(call.op);
         let scope = call.op.scope();
         let first = self.link.call(call.clone()).await;
         let reply = match first {

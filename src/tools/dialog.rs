@@ -42,6 +42,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 destructive: false,
                 idempotent: true,
                 open_world: false,
+                navigates: false,
             },
             cli: Cli::default(),
         },

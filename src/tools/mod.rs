@@ -20,6 +20,7 @@ use serde_json::Value;
 
 use crate::error::ToolError;
 use crate::launch::LaunchOptions;
+use crate::policy::Policy;
 use crate::protocol::PeerInfo;
 use ctx::Ctx;
 use spec::ToolOutput;
@@ -30,9 +31,12 @@ pub struct Session {
 }
 
 impl Session {
+    /// A session under the policy its environment sets; a policy it cannot read is an error
+    /// naming the setting, so nothing runs under half of one.
     pub fn new(info: PeerInfo, launch_on_demand: Option<LaunchOptions>) -> Result<Self, ToolError> {
+        let policy = Policy::from_env().map_err(ToolError::bad_args)?;
         Ok(Session {
-            ctx: Ctx::new(info, launch_on_demand)?,
+            ctx: Ctx::new(info, launch_on_demand, policy)?,
         })
     }
 
@@ -48,6 +52,10 @@ impl Session {
     /// Runs a tool by its full name. Arguments are checked before anything is sent.
     pub async fn call(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
         let tool = registry::get(name).ok_or_else(|| registry::unknown_tool(name))?;
+        let hints = tool.spec.hints;
+        if !hints.read_only && !hints.navigates {
+            self.ctx.policy().check_read_only(name)?;
+        }
         tool.call(&self.ctx, args).await
     }
 

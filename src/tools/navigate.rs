@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::args::{AfterAction, acts, check_url, timeout};
+use super::args::{AfterAction, moves, timeout};
 use super::ctx::Ctx;
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
@@ -42,7 +42,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 description: "Load a URL in this agent's tab and wait for it; returns the lean snapshot.",
                 hints: Hints {
                     idempotent: true,
-                    ..acts()
+                    ..moves()
                 },
                 cli: Cli {
                     positional: &["url"],
@@ -55,7 +55,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_go_back",
                 description: "Go back in this agent's tab's history.",
-                hints: acts(),
+                hints: moves(),
                 cli: Cli::default(),
             },
             |cx, a, after| history(cx, Direction::Back, a, after).boxed(),
@@ -64,7 +64,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_go_forward",
                 description: "Go forward in this agent's tab's history.",
-                hints: acts(),
+                hints: moves(),
                 cli: Cli::default(),
             },
             |cx, a, after| history(cx, Direction::Forward, a, after).boxed(),
@@ -100,7 +100,7 @@ async fn navigate(
     let reload = a.reload.unwrap_or(false);
     let call = match (&a.url, reload) {
         (Some(url), false) => {
-            check_url(url)?;
+            cx.may_visit(url)?;
             json!({"url": url, "after": after.wire()})
         }
         (None, true) => {

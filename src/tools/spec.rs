@@ -13,6 +13,10 @@ pub struct Hints {
     pub destructive: bool,
     pub idempotent: bool,
     pub open_world: bool,
+    /// It only moves the agent's own tab between pages (or opens or closes one); it changes no
+    /// page. Read-only mode lets it run; the origin lists judge where it goes. Not an MCP
+    /// annotation.
+    pub navigates: bool,
 }
 
 /// How the terminal reaches a tool besides its name (`tabpilot <tool>` and `tabpilot <short>`,

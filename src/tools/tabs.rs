@@ -6,12 +6,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::args::{NoArgs, acts, check_url, read_only};
+use super::args::{NoArgs, moves, read_only};
 use super::ctx::Ctx;
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::ToolError;
 use crate::link::LinkState;
+use crate::policy::PolicyView;
 use crate::protocol::{Op, RelayOp, RelayStatus};
 
 #[derive(Deserialize, JsonSchema)]
@@ -64,7 +65,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_new_tab",
                 description: "Open a tab for this agent (in the background unless active) and work in it.",
-                hints: acts(),
+                hints: moves(),
                 cli: Cli {
                     aliases: &["new-tab"],
                     positional: &["url"],
@@ -79,7 +80,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 description: "Work in this tab from now on (a tab handed to this agent); refused while another agent holds it.",
                 hints: Hints {
                     idempotent: true,
-                    ..acts()
+                    ..moves()
                 },
                 cli: Cli {
                     positional: &["tabId"],
@@ -94,7 +95,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 description: "Close this agent's tab, or the tab given.",
                 hints: Hints {
                     destructive: true,
-                    ..acts()
+                    ..moves()
                 },
                 cli: Cli {
                     aliases: &["close-tab"],
@@ -120,6 +121,7 @@ enum Link {
 #[derive(Serialize, JsonSchema)]
 struct StatusOut {
     link: Link,
+    policy: PolicyView,
     #[serde(flatten)]
     relay: RelayStatus,
 }
@@ -142,8 +144,17 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
                 ),
                 LinkState::Connected => (Link::Retrying, format!("RETRYING: {}", e.message)),
             };
+            let text = format!("{text}\n{}", cx.policy().view());
             let relay = RelayStatus::default();
-            return Ok(Out::new(text, StatusOut { link, relay }));
+            let policy = cx.policy().view();
+            return Ok(Out::new(
+                text,
+                StatusOut {
+                    link,
+                    policy,
+                    relay,
+                },
+            ));
         }
     };
     let link = if status.browsers.is_empty() {
@@ -172,10 +183,13 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
     for a in &status.agents {
         text.push_str(&format!("\n- agent {} (pid {})", a.name, a.pid));
     }
+    let policy = cx.policy().view();
+    text.push_str(&format!("\n{policy}"));
     Ok(Out::new(
         text,
         StatusOut {
             link,
+            policy,
             relay: status,
         },
     ))
@@ -271,7 +285,7 @@ struct TabOut {
 
 async fn new_tab(cx: &Ctx, a: NewTabArgs) -> Result<Out<TabOut>, ToolError> {
     if let Some(url) = &a.url {
-        check_url(url)?;
+        cx.may_visit(url)?;
     }
     let r: TabInfo = cx
         .on_tab(

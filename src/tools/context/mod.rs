@@ -29,6 +29,7 @@ const READ: Hints = Hints {
     destructive: false,
     idempotent: true,
     open_world: false,
+    navigates: false,
 };
 
 pub(super) fn tools() -> Vec<Tool> {
@@ -107,6 +108,7 @@ pub(super) fn tools() -> Vec<Tool> {
                     destructive: true,
                     idempotent: false,
                     open_world: true,
+                    navigates: false,
                 },
                 cli: Cli {
                     aliases: &["run"],
