@@ -13,6 +13,8 @@ mod instructions;
 mod manifest;
 mod process;
 mod rank;
+#[cfg(test)]
+mod rank_cases;
 mod skills;
 #[cfg(test)]
 mod testutil;
