@@ -66,7 +66,7 @@ settings! {
     NoEval = "TABPILOT_NO_EVAL", InUse, "when `1`, `browser_eval` (and any argument carrying the agent's own script) is refused with `EVAL_BLOCKED`", "off";
     Audit = "TABPILOT_AUDIT", Reserved, "reserved: the audit log", "not read yet";
     AuditFile = "TABPILOT_AUDIT_FILE", Reserved, "reserved: the audit log", "not read yet";
-    Tools = "TABPILOT_TOOLS", Reserved, "reserved: the tool profile", "not read yet";
+    Tools = "TABPILOT_TOOLS", InUse, "which tools the MCP server lists: `full`, `core` (16 tools), `slim` (4), or a comma list of those, groups and tool names (the CLI keeps every tool)", "`full`";
     Token = "TABPILOT_TOKEN", Reserved, "reserved: the token for HTTP and a remote relay", "not read yet";
     LeaseTtlMs = "TABPILOT_LEASE_TTL_MS", Reserved, "reserved: tab leases", "not read yet";
     ConnectWaitMs = "TABPILOT_CONNECT_WAIT_MS", Reserved, "reserved: connecting to the relay", "not read yet";

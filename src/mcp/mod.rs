@@ -18,13 +18,16 @@ use crate::context::{self, ContextEnv};
 use crate::error::ToolError;
 use crate::launch::LaunchOptions;
 use crate::protocol::PeerInfo;
-use crate::tools::{self, Session, spec::ToolOutput};
+use crate::settings::Setting;
+use crate::tools::{self, Session, profile::Profile, spec::ToolOutput};
 
 const INSTRUCTIONS: &str = "tabpilot drives real browser tabs. You work in your own background \
 tab, opened on your first page action. Start with browser_navigate; act on elements by the refs \
 in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs. Every result's \
 structuredContent says its outcome (refused, done, partial, failed, unknown); every failure \
-names its code and the tool that recovers. The project's own instructions, skills and \
+names its code and the tool that recovers. Page-changing tools take waitUntil (when the call \
+counts as finished: auto by default, load for navigations), settleMs, and include: \"snapshot\"; \
+`element` is the element in words, for messages. The project's own instructions, skills and \
 commands: session_bootstrap, agent_context, resolve_task_capabilities.";
 
 /// How much of the project's context goes into `initialize`; the rest is a tool call away.
@@ -32,27 +35,40 @@ const PROJECT_CHARS: usize = 16_000;
 
 pub struct Server {
     session: Arc<Session>,
+    profile: Profile,
     catalog: Vec<Tool>,
 }
 
-fn to_tool(spec: &tools::spec::ToolSpec) -> Tool {
+/// A tool as clients see it. Annotations are written only where they differ from MCP's
+/// defaults (not read-only, destructive, not idempotent, open world), and the output schema only
+/// in the full profile: MCP makes it optional, and a smaller profile is chosen to save tokens.
+fn to_tool(spec: &tools::spec::ToolSpec, with_output: bool) -> Tool {
     let schema = |v: &Value| Arc::new(v.as_object().cloned().unwrap_or_default());
-    Tool::new(spec.name, spec.description, schema(&spec.input_schema))
-        .with_annotations(
-            ToolAnnotations::new()
-                .read_only(spec.hints.read_only)
-                .destructive(spec.hints.destructive)
-                .idempotent(spec.hints.idempotent)
-                .open_world(spec.hints.open_world),
-        )
-        .with_raw_output_schema(schema(&shallow(&spec.output_schema)))
+    let h = spec.hints;
+    let mut notes = ToolAnnotations::new();
+    notes.read_only_hint = h.read_only.then_some(true);
+    notes.destructive_hint = (!h.read_only && !h.destructive).then_some(false);
+    notes.idempotent_hint = (!h.read_only && h.idempotent).then_some(true);
+    notes.open_world_hint = (!h.open_world).then_some(false);
+    let tool = Tool::new(spec.name, spec.description, schema(&spec.input_schema));
+    let tool = if notes == ToolAnnotations::new() {
+        tool
+    } else {
+        tool.with_annotations(notes)
+    };
+    if with_output {
+        tool.with_raw_output_schema(schema(&shallow(&spec.output_schema)))
+    } else {
+        tool
+    }
 }
 
-/// The tool list as clients see it.
-pub fn catalog() -> Vec<Tool> {
-    tools::registry::all()
-        .iter()
-        .map(|t| to_tool(&t.spec))
+/// The tool list as clients see it, under a profile.
+pub fn catalog(profile: &Profile) -> Vec<Tool> {
+    let with_output = profile.is_full();
+    profile
+        .listed()
+        .map(|t| to_tool(&t.spec, with_output))
         .collect()
 }
 
@@ -123,7 +139,18 @@ impl ServerHandler for Server {
         _context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, McpError> {
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
-        Ok(to_result(self.session.call(&request.name, args).await).into())
+        let listed = tools::registry::get(&request.name).is_none_or(|t| self.profile.lists(t));
+        let answer = if listed {
+            self.session.call(&request.name, args).await
+        } else {
+            Err(ToolError::bad_args(format!(
+                "{} is not in this server's tools ({}={}); tools/list names them",
+                request.name,
+                Setting::Tools,
+                self.profile.name
+            )))
+        };
+        Ok(to_result(answer).into())
     }
 }
 
@@ -144,11 +171,12 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
         tied_to_us: true,
         ..o
     });
+    let profile = Profile::from_env().map_err(anyhow::Error::msg)?;
     let session = Arc::new(Session::new(info, launch)?);
-    let catalog = catalog();
     let server = Server {
         session: session.clone(),
-        catalog,
+        catalog: catalog(&profile),
+        profile,
     };
     let parent = opts.parent;
     let orphaned = async move {
@@ -181,21 +209,24 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
 mod tests {
     use super::*;
 
-    /// Every client pays for the tool list on every connection; this holds its size.
+    /// Every client pays for the tool list on every connection; this holds each profile's size
+    /// to the budget issue 12 set for it.
     #[test]
-    fn the_tool_list_stays_small() {
-        let tools = catalog();
-        let text = serde_json::to_string(&tools).unwrap();
-        let tokens = tiktoken_rs::o200k_base()
-            .unwrap()
-            .encode_with_special_tokens(&text)
-            .len();
-        println!(
-            "{} tools, {} bytes, {tokens} o200k tokens",
-            tools.len(),
-            text.len()
-        );
-        // 33 tools came to 6,241 when this was written; the bound catches a regression.
-        assert!(tokens < 6300, "the tool list is {tokens} o200k tokens");
+    fn each_profile_s_tool_list_stays_within_its_budget() {
+        let o200k = tiktoken_rs::o200k_base().unwrap();
+        for (name, budget) in [("full", 6_500), ("core", 2_500), ("slim", 800)] {
+            let tools = catalog(&Profile::parse(name).unwrap());
+            let text = serde_json::to_string(&tools).unwrap();
+            let tokens = o200k.encode_with_special_tokens(&text).len();
+            println!(
+                "{name}: {} tools, {} bytes, {tokens} o200k tokens",
+                tools.len(),
+                text.len()
+            );
+            assert!(
+                tokens <= budget,
+                "the {name} tool list is {tokens} o200k tokens, over {budget}"
+            );
+        }
     }
 }

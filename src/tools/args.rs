@@ -240,7 +240,7 @@ pub enum Include {
 #[derive(Deserialize, JsonSchema, Default, Debug)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct AfterAction {
-    /// When the call counts as finished: default auto (load for navigations).
+    // What it means is said once, in the server's instructions, not in every tool's schema.
     pub wait_until: Option<WaitUntil>,
     pub settle_ms: Option<u64>,
     pub include: Option<Include>,

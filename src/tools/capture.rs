@@ -53,7 +53,6 @@ struct ScreenshotArgs {
     /// Just this element, scrolled into view.
     #[serde(rename = "ref")]
     reference: Option<String>,
-    /// The element in words, for messages.
     element: Option<String>,
     /// The whole page, not just the viewport (uses the debugger).
     full_page: Option<bool>,

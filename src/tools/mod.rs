@@ -10,6 +10,7 @@ mod dialog;
 mod find;
 mod image;
 mod navigate;
+pub mod profile;
 mod read;
 pub mod registry;
 pub mod spec;

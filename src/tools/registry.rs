@@ -7,23 +7,34 @@ use super::tool::Tool;
 use super::{act, capture, context, dialog, find, navigate, read, tabs};
 use crate::error::ToolError;
 
-/// Every tool, in the order clients list them.
+/// A module's tools, made when the registry collects them.
+type Group = fn() -> Vec<Tool>;
+
+/// The groups of tools, by the module that makes them; `TABPILOT_TOOLS` can name a group.
+pub const GROUPS: &[(&str, Group)] = &[
+    ("tabs", tabs::tools),
+    ("navigate", navigate::tools),
+    ("read", read::tools),
+    ("act", act::tools),
+    ("capture", capture::tools),
+    ("find", find::tools),
+    ("dialog", dialog::tools),
+    ("context", context::tools),
+];
+
+/// Every tool, in the order clients list them, each knowing its group.
 pub fn all() -> &'static [Tool] {
     static ALL: OnceLock<Vec<Tool>> = OnceLock::new();
     ALL.get_or_init(|| {
-        [
-            tabs::tools(),
-            navigate::tools(),
-            read::tools(),
-            act::tools(),
-            capture::tools(),
-            find::tools(),
-            dialog::tools(),
-            context::tools(),
-        ]
-        .into_iter()
-        .flatten()
-        .collect()
+        GROUPS
+            .iter()
+            .flat_map(|(group, tools)| {
+                tools().into_iter().map(move |mut t| {
+                    t.spec.group = group;
+                    t
+                })
+            })
+            .collect()
     })
 }
 

@@ -35,6 +35,8 @@ pub struct Cli {
 #[derive(Clone, Debug)]
 pub struct ToolSpec {
     pub name: &'static str,
+    /// The registry's group it belongs to (its module): `tabs`, `act`, `context`, ...
+    pub group: &'static str,
     pub description: &'static str,
     /// A JSON Schema object for the arguments, derived from the tool's input type.
     pub input_schema: Value,

@@ -101,6 +101,7 @@ impl Tool {
 fn spec<O: JsonSchema>(about: About, input_schema: Value) -> ToolSpec {
     ToolSpec {
         name: about.name,
+        group: "",
         description: about.description,
         input_schema,
         output_schema: output_schema::<O>(),

@@ -89,14 +89,17 @@ impl Mcp {
     }
 
     /// Spawned (stderr inherited) and initialized, with the tools' output schemas at hand.
-    fn started(cmd: Command) -> Mcp {
+    pub(crate) fn started(cmd: Command) -> Mcp {
         let mut mcp = Mcp::spawn(cmd);
         mcp.initialize("tabpilot-e2e");
         let list = mcp.request("tools/list", json!({}));
         for tool in list["result"]["tools"].as_array().into_iter().flatten() {
             let name = tool["name"].as_str().unwrap_or_default().to_string();
-            mcp.output_schemas
-                .insert(name, tool["outputSchema"].clone());
+            // A tool profile smaller than full lists no output schemas (MCP makes them optional).
+            if tool["outputSchema"].is_object() {
+                mcp.output_schemas
+                    .insert(name, tool["outputSchema"].clone());
+            }
         }
         mcp
     }

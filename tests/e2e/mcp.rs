@@ -30,31 +30,32 @@ fn tools_list_has_schemas_and_annotations_for_every_tool() {
             "{expected} missing from {names:?}"
         );
     }
+    // Annotations are written where they differ from MCP's defaults; a client reads the rest
+    // as the defaults say.
+    let hint = |t: &Value, name: &str, default: bool| {
+        let h = &t["annotations"][name];
+        assert!(
+            h.is_null() || h.is_boolean(),
+            "{}: {name} is {h}",
+            t["name"]
+        );
+        h.as_bool().unwrap_or(default)
+    };
     for t in tools {
         assert_eq!(t["inputSchema"]["type"], "object", "{t}");
-        let a = &t["annotations"];
-        for hint in [
-            "readOnlyHint",
-            "destructiveHint",
-            "idempotentHint",
-            "openWorldHint",
-        ] {
-            assert!(a[hint].is_boolean(), "{} lacks {hint}", t["name"]);
-        }
+        assert!(
+            t["outputSchema"].is_object(),
+            "{} lacks its output schema",
+            t["name"]
+        );
     }
     let by_name = |n: &str| tools.iter().find(|t| t["name"] == n).unwrap();
-    assert_eq!(
-        by_name("browser_snapshot")["annotations"]["readOnlyHint"],
-        true
-    );
-    assert_eq!(
-        by_name("browser_click")["annotations"]["readOnlyHint"],
-        false
-    );
-    assert_eq!(
-        by_name("browser_close_tab")["annotations"]["destructiveHint"],
-        true
-    );
+    assert!(hint(by_name("browser_snapshot"), "readOnlyHint", false));
+    assert!(!hint(by_name("browser_snapshot"), "openWorldHint", true));
+    assert!(!hint(by_name("browser_click"), "readOnlyHint", false));
+    assert!(!hint(by_name("browser_click"), "destructiveHint", true));
+    assert!(hint(by_name("browser_close_tab"), "destructiveHint", true));
+    assert!(hint(by_name("browser_navigate"), "idempotentHint", false));
     assert!(by_name("browser_navigate")["outputSchema"].is_object());
     let nav = &by_name("browser_navigate")["inputSchema"]["properties"];
     for arg in [
@@ -68,6 +69,48 @@ fn tools_list_has_schemas_and_annotations_for_every_tool() {
         assert!(nav[arg].is_object(), "browser_navigate lacks {arg}: {nav}");
     }
     assert!(!mcp.instructions.is_empty());
+}
+
+#[test]
+fn a_tool_profile_lists_its_tools_and_refuses_the_others() {
+    let env = Env::fresh("profile");
+    let mut cmd = env.command(&["mcp"]);
+    cmd.env("TABPILOT_TOOLS", "slim,dialog");
+    let mut mcp = Mcp::started(cmd);
+    let r = mcp.request("tools/list", json!({}));
+    let names: Vec<&str> = r["result"]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "browser_navigate",
+            "browser_snapshot",
+            "browser_click",
+            "browser_fill_form",
+            "browser_handle_dialog"
+        ]
+    );
+    let (code, r) = mcp.fails("browser_drag", json!({}));
+    assert_eq!(code, "BAD_ARGS");
+    assert!(text(&r).contains("TABPILOT_TOOLS=slim,dialog"), "{r}");
+
+    // A name that is none of them stops the server, naming the valid ones.
+    let out = env
+        .command(&["mcp"])
+        .env("TABPILOT_TOOLS", "core,browser_teleport")
+        .stdin(std::process::Stdio::null())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(
+        stderr.contains("\"browser_teleport\"") && stderr.contains("profiles: full, core, slim"),
+        "{stderr}"
+    );
 }
 
 #[test]

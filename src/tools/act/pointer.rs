@@ -69,7 +69,6 @@ struct ClickArgs {
     /// Viewport point in CSS pixels (canvases, maps), instead of ref.
     x: Option<f64>,
     y: Option<f64>,
-    /// The element in words, for messages.
     element: Option<String>,
     double_click: Option<bool>,
     button: Option<MouseButton>,

@@ -1,0 +1,153 @@
+//! Which tools a server lists (`TABPILOT_TOOLS`): a named profile, or groups and tools by name.
+//! Every client pays for the tool list in tokens on every connection, so a client that needs
+//! less can list less. The CLI keeps every tool.
+
+use super::registry::{self, GROUPS};
+use super::tool::Tool;
+use crate::settings::Setting;
+
+/// The tools that do most of the work: open a page, read it, act on it, wait, see it.
+const CORE: &[&str] = &[
+    "browser_status",
+    "browser_list_tabs",
+    "browser_new_tab",
+    "browser_navigate",
+    "browser_go_back",
+    "browser_snapshot",
+    "browser_read_page",
+    "browser_find",
+    "browser_click",
+    "browser_type",
+    "browser_select_option",
+    "browser_press_key",
+    "browser_fill_form",
+    "browser_wait_for",
+    "browser_screenshot",
+    "browser_handle_dialog",
+];
+
+/// The fewest tools an agent can still complete a form task with.
+const SLIM: &[&str] = &[
+    "browser_navigate",
+    "browser_snapshot",
+    "browser_click",
+    "browser_fill_form",
+];
+
+const PROFILES: &[(&str, Option<&[&str]>)] =
+    &[("full", None), ("core", Some(CORE)), ("slim", Some(SLIM))];
+
+/// The tools one server lists.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Profile {
+    /// The setting as written, for messages; `full` when unset.
+    pub name: String,
+    /// None: every tool.
+    tools: Option<Vec<&'static str>>,
+}
+
+impl Default for Profile {
+    fn default() -> Self {
+        Profile {
+            name: "full".into(),
+            tools: None,
+        }
+    }
+}
+
+impl Profile {
+    /// Reads `TABPILOT_TOOLS`; an unknown name is an error listing the valid ones.
+    pub fn from_env() -> Result<Self, String> {
+        match Setting::Tools.get() {
+            Some(v) if !v.trim().is_empty() => Profile::parse(&v),
+            _ => Ok(Profile::default()),
+        }
+    }
+
+    /// `full`, `core`, `slim`, or a comma list of profiles, groups and tool names.
+    pub fn parse(value: &str) -> Result<Self, String> {
+        let mut tools: Vec<&'static str> = Vec::new();
+        for word in value.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            if let Some((_, listed)) = PROFILES.iter().find(|(p, _)| *p == word) {
+                match listed {
+                    None => return Ok(Profile::default()),
+                    Some(names) => tools.extend(names.iter()),
+                }
+            } else if GROUPS.iter().any(|(g, _)| *g == word) {
+                tools.extend(
+                    registry::all()
+                        .iter()
+                        .filter(|t| t.spec.group == word)
+                        .map(|t| t.spec.name),
+                );
+            } else if let Some(t) = registry::get(word) {
+                tools.push(t.spec.name);
+            } else {
+                return Err(unknown(word));
+            }
+        }
+        if tools.is_empty() {
+            return Err(unknown(value));
+        }
+        Ok(Profile {
+            name: value.trim().to_string(),
+            tools: Some(tools),
+        })
+    }
+
+    pub fn is_full(&self) -> bool {
+        self.tools.is_none()
+    }
+
+    pub fn lists(&self, tool: &Tool) -> bool {
+        self.tools
+            .as_ref()
+            .is_none_or(|names| names.contains(&tool.spec.name))
+    }
+
+    /// The tools this profile lists, in the registry's order.
+    pub fn listed(&self) -> impl Iterator<Item = &'static Tool> + '_ {
+        registry::all().iter().filter(|t| self.lists(t))
+    }
+}
+
+fn unknown(word: &str) -> String {
+    let profiles: Vec<&str> = PROFILES.iter().map(|(p, _)| *p).collect();
+    let groups: Vec<&str> = GROUPS.iter().map(|(g, _)| *g).collect();
+    format!(
+        "{}: {word:?} is not a profile, group or tool; profiles: {}; groups: {}; or any tool name \
+         (`tabpilot tools` lists them)",
+        Setting::Tools,
+        profiles.join(", "),
+        groups.join(", ")
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_name_in_a_profile_is_a_tool() {
+        for (profile, names) in PROFILES {
+            for name in names.unwrap_or_default() {
+                assert!(registry::get(name).is_some(), "{profile} names {name}");
+            }
+        }
+    }
+
+    #[test]
+    fn profiles_groups_and_names_combine_and_unknown_words_are_refused() {
+        let p = Profile::parse("slim, dialog,browser_screenshot").unwrap();
+        let names: Vec<&str> = p.listed().map(|t| t.spec.name).collect();
+        assert!(names.contains(&"browser_fill_form") && names.contains(&"browser_handle_dialog"));
+        assert!(names.contains(&"browser_screenshot") && !names.contains(&"browser_drag"));
+        assert_eq!(Profile::parse("core,full").unwrap(), Profile::default());
+        let e = Profile::parse("slim,browser_nope").unwrap_err();
+        assert!(
+            e.contains("\"browser_nope\"") && e.contains("groups: tabs, navigate"),
+            "{e}"
+        );
+        assert!(Profile::parse(" , ").is_err());
+    }
+}
