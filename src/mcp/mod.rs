@@ -195,7 +195,8 @@ mod tests {
             tools.len(),
             text.len()
         );
-        // 33 tools came to 6,241 when this was written; the bound catches a regression.
-        assert!(tokens < 6300, "the tool list is {tokens} o200k tokens");
+        // 34 tools came to 6,448 with browser_eval; 6,500 is the budget for the full list
+        // (issue 12), so a tool that does not fit makes room first.
+        assert!(tokens < 6500, "the tool list is {tokens} o200k tokens");
     }
 }

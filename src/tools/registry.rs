@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use super::tool::Tool;
-use super::{act, capture, context, dialog, find, navigate, read, tabs};
+use super::{act, capture, context, dialog, eval, find, navigate, read, tabs};
 use crate::error::ToolError;
 
 /// Every tool, in the order clients list them.
@@ -19,6 +19,7 @@ pub fn all() -> &'static [Tool] {
             capture::tools(),
             find::tools(),
             dialog::tools(),
+            eval::tools(),
             context::tools(),
         ]
         .into_iter()
