@@ -53,14 +53,20 @@ export async function evaluateInMain({ expression, source, handover, maxChars })
   const pathOf = Event.prototype.composedPath;
   const stop = Event.prototype.stopImmediatePropagation;
   const EventCtor = Event;
-  const FunctionCtor = Function;
-  const AsyncFunction = (async () => {}).constructor;
+  // The prototypes that matter most are taken from values the engine makes itself, not from
+  // globals a page may have replaced (Zone.js and some polyfills replace window.Promise).
+  const protoOf = R.getPrototypeOf;
+  const made = (f) => ownDesc(protoOf(f), 'constructor').value;
+  const FunctionCtor = made(() => {});
+  const AsyncFunction = made(async () => {});
+  const PromiseProto = protoOf((async () => {})());
+  let ErrorProto;
+  try {
+    (void 0).x;
+  } catch (e) {
+    ErrorProto = protoOf(protoOf(e)); // a TypeError's prototype's prototype
+  }
   const indirectEval = globalThis.eval;
-  const ErrorProto = Error.prototype;
-  const EvalErrorProto = EvalError.prototype;
-  const TypeErrorProto = TypeError.prototype;
-  const SyntaxErrorProto = SyntaxError.prototype;
-  const PromiseProto = Promise.prototype;
   const weak = [
     ['WeakMap', WeakMap.prototype],
     ['WeakSet', WeakSet.prototype],
@@ -351,10 +357,12 @@ export async function evaluateInMain({ expression, source, handover, maxChars })
     return 'threw ' + out;
   }
 
-  // A string the page's policy will not evaluate (no 'unsafe-eval', or Trusted Types).
-  const cspBlock = (e) =>
-    call(isProto, EvalErrorProto, e) ||
-    (call(isProto, TypeErrorProto, e) && call(indexOf, errorText(e), 'TrustedScript') >= 0);
+  // A string the page's policy will not evaluate (no 'unsafe-eval': an EvalError; Trusted
+  // Types: a TypeError asking for a TrustedScript).
+  const cspBlock = (e) => {
+    const words = errorText(e);
+    return call(indexOf, words, 'EvalError:') === 0 || call(indexOf, words, 'TrustedScript') >= 0;
+  };
 
   // The script as something to call with the element, which leaves its value in `box`. An
   // expression runs as the body of an async function, so it may await; its value is put in the
@@ -374,7 +382,7 @@ export async function evaluateInMain({ expression, source, handover, maxChars })
     try {
       body = new AsyncFunction(BOX, BOX + '.v = (\n' + expression + '\n);');
     } catch (e) {
-      if (!call(isProto, SyntaxErrorProto, e)) throw e;
+      if (cspBlock(e)) throw e;
       return () => {
         box.v = indirectEval(expression);
       };

@@ -94,11 +94,11 @@ async fn eval(cx: &Ctx, a: EvalArgs) -> Result<Out<EvalOut>, ToolError> {
             ));
         }
     };
+    let mut args = script;
     if let Some(r) = &a.reference {
         ref_arg(r)?;
+        args["ref"] = json!(r);
     }
-    let mut args = script;
-    args["ref"] = json!(a.reference);
     args["maxChars"] = json!(max);
     let r: EvalOut = cx.page(Op::Eval, args, wait).await?;
     let on = match (&a.element, &r.element) {
@@ -135,8 +135,14 @@ mod tests {
         let cx = offline(Policy::default());
         for (args, says) in [
             (json!({}), "exactly one"),
-            (json!({"expression": "1", "function": "(e) => e"}), "exactly one"),
-            (json!({"expression": "1", "ref": "e1abc"}), "ref goes with function"),
+            (
+                json!({"expression": "1", "function": "(e) => e"}),
+                "exactly one",
+            ),
+            (
+                json!({"expression": "1", "ref": "e1abc"}),
+                "ref goes with function",
+            ),
             (json!({"function": "(e) => e", "ref": "nope"}), "not a ref"),
             (json!({"expression": "1", "maxChars": 0}), "maxChars"),
             (json!({"expression": "1", "timeout": 0}), "timeout"),
