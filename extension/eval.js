@@ -19,12 +19,18 @@ const PAGE_CODES = {
 
 const LATE = Symbol('late');
 
+// A script that takes its frame to another page loses its value: the old document is unloaded,
+// or frozen in the back/forward cache, where its promise never settles.
+const leftPage = (where) =>
+  new ToolError('SCRIPT_ERROR', `the frame went ${where} before the script's value came back; what it did stays done`);
+
 const interfered = (why) =>
   new ToolError('SCRIPT_ERROR', `the page's own scripts interfered with the evaluation: ${why}`, 'failed');
 
 // The main world's answer, read as untrusted text: the page shares that world and could have
 // bent what came back.
 function readAnswer(text, maxChars) {
+  if (text == null) throw leftPage('to another page');
   if (typeof text !== 'string') throw interfered(`it answered with a ${typeof text}, not text`);
   if (text.length > maxChars + SLACK) throw interfered('its answer was larger than the cap');
   let answer;
@@ -51,6 +57,19 @@ async function frameUrl(tabId, frameId) {
   return frame.url;
 }
 
+// The frame's next document, as soon as it commits: the page the script was in is gone then.
+function nextDocument(tabId, frameId) {
+  let stop;
+  const committed = new Promise((resolve) => {
+    const listener = (d) => {
+      if (d.tabId === tabId && d.frameId === frameId) resolve({ left: d.url });
+    };
+    chrome.webNavigation.onCommitted.addListener(listener);
+    stop = () => chrome.webNavigation.onCommitted.removeListener(listener);
+  });
+  return { committed, stop };
+}
+
 // The script runs under this worker's timer, not the page's: a page that replaced Promise or
 // setTimeout, or a promise that never settles, ends at the timeout all the same. What it started
 // may still be running then, so the outcome is unknown.
@@ -66,6 +85,7 @@ export async function evaluate(tabId, { expression, function: source, ref, maxCh
     ({ element } = await runInPage(tabId, 'handOver', { ref: located.ref, ...handover }, frameId));
   }
   const url = await frameUrl(tabId, frameId);
+  const next = nextDocument(tabId, frameId);
   const run = inject(tabId, frameId, {
     world: 'MAIN',
     func: evaluateInMain,
@@ -75,7 +95,12 @@ export async function evaluate(tabId, { expression, function: source, ref, maxCh
   const late = new Promise((resolve) => {
     timer = setTimeout(() => resolve(LATE), Math.max(0, deadline - Date.now()));
   });
-  const done = await Promise.race([run.then(([r]) => ({ text: r?.result })), late]).finally(() => clearTimeout(timer));
+  const answered = run.then(([r]) => ({ text: r?.result }));
+  const done = await Promise.race([answered, late, next.committed]).finally(() => {
+    clearTimeout(timer);
+    next.stop();
+  });
+  if (done.left) throw leftPage(`to ${done.left.split('?')[0]}`);
   if (done === LATE) {
     const why = `the script had not finished after ${timeoutMs} ms (a promise still pending, or a long loop)`;
     throw new ToolError('TIMEOUT', `${why}; it may still be running and change the page`, 'unknown');

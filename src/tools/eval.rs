@@ -4,9 +4,11 @@
 //! CSS selectors and URL patterns, and `javascript:` URLs are refused by `args::check_url`
 //! (`the_only_argument_carrying_script_is_browser_evals` below holds that as tools are added).
 //!
-//! Outcomes: a script that throws or does not compile is `SCRIPT_ERROR`, `failed`: it ran (or
-//! tried to), and what it did before it threw stays done; the message is its error. A script
-//! still running at the timeout is `TIMEOUT`, `unknown`: it may go on and change the page.
+//! Outcomes: a script that throws, does not compile, or takes its frame to another page before
+//! its value comes back is `SCRIPT_ERROR`, `failed`: it ran (or tried to), what it did before it
+//! ended stays done, and the message says what ended it. A script still running at the timeout
+//! is `TIMEOUT`, `unknown`: it may go on and change the page. A page whose Content-Security-Policy
+//! forbids running script from a string is `CSP_BLOCKED`: nothing of the script ran.
 
 use futures::FutureExt;
 use schemars::JsonSchema;

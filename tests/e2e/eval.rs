@@ -102,6 +102,34 @@ fn a_promise_that_never_settles_ends_at_the_timeout() {
 }
 
 #[test]
+fn a_script_that_takes_its_page_away_ends_when_the_page_goes() {
+    let s = shared();
+    let mut agent = s.agent();
+    for expression in [
+        // The old document goes into the back/forward cache, where its promise never settles.
+        "location.href = 'basic.html'; new Promise(() => {})",
+        // The old document is unloaded.
+        "setTimeout(() => location.reload(), 0); new Promise(() => {})",
+    ] {
+        agent.ok("browser_navigate", json!({"url": s.a("eval.html")}));
+        let start = Instant::now();
+        let (code, r) = agent.fails(
+            "browser_eval",
+            json!({"expression": expression, "timeout": 20000}),
+        );
+        assert_eq!(code, "SCRIPT_ERROR", "{expression}: {r}");
+        assert_eq!(r["structuredContent"]["outcome"], "failed");
+        let message = r["structuredContent"]["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with("the frame went to "), "{message}");
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{expression}: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
 fn values_json_cannot_hold_are_described_and_a_big_one_is_cut() {
     let s = shared();
     let mut agent = s.agent();
