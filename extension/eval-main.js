@@ -76,6 +76,7 @@ export async function evaluateInMain({ expression, source, handover, maxChars })
   const BOX = '__tabpilotEvalBox';
   const CSP = "the page's Content-Security-Policy forbids running script from a string here";
   const KEY_MAX = 200;
+  const NOTE_MAX = 300;
 
   // JSON string text for s, with at most `room` characters of escaped output (-1: no limit);
   // a lone surrogate becomes U+FFFD, since it has no UTF-8 and the relay reads UTF-8.
@@ -192,8 +193,9 @@ export async function evaluateInMain({ expression, source, handover, maxChars })
   const ancestors = [];
   const ancestorPaths = [];
 
+  // A description, bounded like everything else the writer adds past the cap's check.
   const note = (words) => {
-    out += quote(words).text;
+    out += quote(short(words, NOTE_MAX)).text;
   };
   const full = (path) => {
     if (out.length < maxChars) return false;

@@ -5,9 +5,10 @@ import { ToolError } from './errors.js';
 import { inject, locate, runInPage } from './page.js';
 import { evaluateInMain } from './eval-main.js';
 
-// Room past the cap for what the writer may add once it stops: markers closing each open
-// container, the last number or description it wrote.
-const SLACK = 4096;
+// Room past the cap for what the writer may add after its last check: the key and the number
+// or description it was writing (each at most a few hundred characters, escaped), a marker
+// closing each open container, the envelope.
+const SLACK = 16384;
 
 // The codes the page side answers with; anything else from the page is not ours.
 const PAGE_CODES = {
