@@ -82,7 +82,7 @@ async fn eval(cx: &Ctx, a: EvalArgs) -> Result<Out<EvalOut>, ToolError> {
             "maxChars must be between 1 and {MAX_CHARS}"
         )));
     }
-    let script = match (&a.expression, &a.function) {
+    let mut args = match (&a.expression, &a.function) {
         (Some(e), None) if a.reference.is_none() => json!({"expression": e}),
         (Some(_), None) => {
             return Err(ToolError::bad_args(
@@ -96,7 +96,6 @@ async fn eval(cx: &Ctx, a: EvalArgs) -> Result<Out<EvalOut>, ToolError> {
             ));
         }
     };
-    let mut args = script;
     if let Some(r) = &a.reference {
         ref_arg(r)?;
         args["ref"] = json!(r);
