@@ -14,6 +14,7 @@ import { waitFor } from './wait.js';
 import { drag } from './drag.js';
 import { press } from './keys.js';
 import { fillForm } from './fill.js';
+import { evaluate } from './eval.js';
 import { handleDialog, track, unblocked } from './dialogs.js';
 import { mayUse } from './sharing.js';
 
@@ -53,6 +54,7 @@ export const OPS = {
   press: (call) => press(call.tab, call.args, call.timeoutMs),
   scroll: (call) => scroll(call),
   fillForm: (call) => fillForm(call.tab, call.args, call.timeoutMs),
+  eval: (call) => evaluate(call.tab, call.args, call.timeoutMs),
 };
 
 const DEFAULT_TIMEOUT_MS = 30000;

@@ -17,6 +17,7 @@ const PAGE_FILES = [
   'page/read.js',
   'page/wait.js',
   'page/find.js',
+  'page/handover.js',
 ];
 
 // Pages the browser keeps extensions out of: its own schemes, and the Web Store.
@@ -25,40 +26,36 @@ const RESTRICTED = new RegExp(
     '|^https://(chromewebstore\\.google\\.com|chrome\\.google\\.com/webstore)',
 );
 
-// Runs one packaged page-script operation in one frame of the tab (the top one by default), in
-// the isolated world.
-export async function runInPage(tabId, op, args, frameId = 0) {
+const restricted = (url) =>
+  new ToolError('RESTRICTED_PAGE', `the browser does not let extensions act on ${url.split('?')[0]}`, 'refused');
+
+// One chrome.scripting injection into one frame of the tab; the browser's refusals come back as
+// RESTRICTED_PAGE, a tab that closed as TAB_GONE.
+export async function inject(tabId, frameId, injection) {
   const tab = await getTab(tabId);
   const url = tab.pendingUrl || tab.url || '';
-  if (RESTRICTED.test(url)) {
-    throw new ToolError(
-      'RESTRICTED_PAGE',
-      `the browser does not let extensions act on ${url.split('?')[0]}`,
-      'refused',
-    );
-  }
-  const target = { tabId, frameIds: [frameId] };
-  const call = (op, args) => (globalThis.__tabpilot?.ops[op] ? globalThis.__tabpilot.run(op, args) : { missing: true });
-  let out;
+  if (RESTRICTED.test(url)) throw restricted(url);
   try {
-    [out] = await chrome.scripting.executeScript({ target, func: call, args: [op, args] });
-    if (out?.result?.missing) {
-      await chrome.scripting.executeScript({ target, files: PAGE_FILES });
-      [out] = await chrome.scripting.executeScript({ target, func: call, args: [op, args] });
-    }
+    return await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, ...injection });
   } catch (e) {
     const msg = String(e?.message || e);
-    if (/Cannot access|cannot be scripted|Missing host permission/i.test(msg)) {
-      throw new ToolError(
-        'RESTRICTED_PAGE',
-        `the browser does not let extensions act on ${url.split('?')[0]}`,
-        'refused',
-      );
-    }
+    if (/Cannot access|cannot be scripted|Missing host permission/i.test(msg)) throw restricted(url);
     if (/No tab with id|Frame with ID 0 was removed|The tab was closed/i.test(msg)) {
       throw new ToolError('TAB_GONE', `tab ${tabId} closed during the call`);
     }
     throw new ToolError('INTERNAL', `page script failed: ${msg}`);
+  }
+}
+
+// Runs one packaged page-script operation in one frame of the tab (the top one by default), in
+// the isolated world.
+export async function runInPage(tabId, op, args, frameId = 0) {
+  const call = (op, args) => (globalThis.__tabpilot?.ops[op] ? globalThis.__tabpilot.run(op, args) : { missing: true });
+  const run = (injection) => inject(tabId, frameId, injection);
+  let [out] = await run({ func: call, args: [op, args] });
+  if (out?.result?.missing) {
+    await run({ files: PAGE_FILES });
+    [out] = await run({ func: call, args: [op, args] });
   }
   const r = out?.result;
   if (!r) throw new ToolError('INTERNAL', 'the page script returned nothing');

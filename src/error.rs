@@ -69,6 +69,8 @@ codes! {
     OriginBlocked = "ORIGIN_BLOCKED", "policy forbids this origin", "browser_navigate";
     ReadOnly = "READ_ONLY", "read-only mode forbids changing the page", "browser_snapshot";
     EvalBlocked = "EVAL_BLOCKED", "running caller-supplied script is switched off", "browser_snapshot";
+    ScriptError = "SCRIPT_ERROR", "the script browser_eval ran threw, did not compile, or took its page away before its value came back; the message says which", "the same tool with the script corrected";
+    CspBlocked = "CSP_BLOCKED", "the page's Content-Security-Policy forbids it (for browser_eval: running script from a string)", "browser_find or browser_get_html, which run no script of yours";
     PathOutsideSandbox = "PATH_OUTSIDE_SANDBOX", "the path is outside the sandbox's roots (the workspace, the working directory, tabpilot's temp folder) or in the state dir, /proc, /sys, /dev or /etc", "the same tool with a path inside the sandbox";
     Timeout = "TIMEOUT", "the call did not finish in its time limit", "browser_snapshot";
     DialogOpen = "DIALOG_OPEN", "a JavaScript dialog is blocking the page", "browser_handle_dialog";

@@ -69,6 +69,7 @@ ops! {
     Press = "press", Tab, true;
     Scroll = "scroll", Tab, false;
     FillForm = "fillForm", Tab, true;
+    Eval = "eval", Tab, true;
 }
 
 impl Op {

@@ -58,8 +58,14 @@ impl Ctx {
     /// A context whose tools never reach a relay (unit tests of the tools that need none).
     #[cfg(test)]
     pub fn offline(context_env: ContextEnv) -> Self {
+        Ctx::offline_under(context_env, Policy::default())
+    }
+
+    /// An offline context under a policy (unit tests of refusals made before anything is sent).
+    #[cfg(test)]
+    pub fn offline_under(context_env: ContextEnv, policy: Policy) -> Self {
         let link = Link::with_secret(PeerInfo::default(), false, b"offline".to_vec());
-        Ctx::with(link, None, context_env, Policy::default())
+        Ctx::with(link, None, context_env, policy)
     }
 
     fn with(

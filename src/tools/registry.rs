@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use super::tool::Tool;
-use super::{act, capture, context, dialog, find, navigate, read, tabs};
+use super::{act, capture, context, dialog, eval, find, navigate, read, tabs};
 use crate::error::ToolError;
 
 /// A module's tools, made when the registry collects them.
@@ -19,6 +19,7 @@ pub const GROUPS: &[(&str, Group)] = &[
     ("capture", capture::tools),
     ("find", find::tools),
     ("dialog", dialog::tools),
+    ("eval", eval::tools),
     ("context", context::tools),
 ];
 

@@ -4,6 +4,7 @@
 mod browser;
 mod context;
 mod dialogs;
+mod eval;
 mod find;
 #[path = "../support/fixtures.rs"]
 mod fixtures;

@@ -278,6 +278,9 @@ fn the_cli_drives_the_same_tab_across_commands() {
     let (ok, out, err) = env.cli(&["click", &press]);
     assert!(ok, "{err}");
     assert!(out.contains("Press me"), "{out}");
+    let (ok, out, err) = env.cli(&["eval", "document.querySelector('#msg').textContent"]);
+    assert!(ok, "{err}");
+    assert!(out.ends_with("\n\"Pressed 1 time(s)\"\n"), "{out}");
     let (ok, out, _) = env.cli(&["browser_snapshot", "--json"]);
     assert!(ok);
     let result: serde_json::Value = serde_json::from_str(&out).unwrap();

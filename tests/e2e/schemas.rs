@@ -119,6 +119,16 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     tour.call("browser_press_key", json!({"key": "a"}));
     tour.call("browser_scroll", json!({"direction": "down"}));
     tour.call("browser_screenshot", json!({}));
+    tour.call("browser_eval", json!({"expression": "document.title"}));
+    tour.call(
+        "browser_eval",
+        json!({"function": "(el) => el.textContent", "ref": press, "element": "the button"}),
+    );
+    let (_, cut) = tour.call(
+        "browser_eval",
+        json!({"expression": "'x'.repeat(50)", "maxChars": 10}),
+    );
+    assert_eq!(cut["cut"], "$");
     tour.call("browser_handle_dialog", json!({"action": "dismiss"}));
     tour.call("browser_handle_dialog", json!({}));
 
