@@ -84,8 +84,10 @@ fn clean(name: &str) -> String {
         .collect()
 }
 
-/// One line of the trail. Every field but the time, the tool and the outcome may be absent (a
-/// call refused before it reached a page has no page).
+/// One line of the trail. Every field but the time, the tool and the outcome may be absent. The
+/// browser, tab and page are where the call ran, as its answer said; a call with no answer from
+/// a page (refused, failed, or not a page call) has the agent's page as last seen, and none
+/// before the first.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Record {
     #[serde(default)]
