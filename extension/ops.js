@@ -74,7 +74,12 @@ async function run(op, scope, call) {
   return handler.whileBlocked ? handler(call) : unblocked(call.tab, () => handler(call));
 }
 
-// A call frame's answer: its result frame, with the tab events the call caused.
+// The address of the tab a call ran in, as the call answers (the controller's audit trail
+// records it); none for a call on no tab, or a tab that is gone.
+const urlOf = (tab) => (tab === null ? undefined : chrome.tabs.get(tab).then((t) => t.url, () => undefined));
+
+// A call frame's answer: its result frame, with the tab events the call caused and the address
+// of its tab.
 export async function answer(frame) {
   const call = {
     tab: frame.target?.tab ?? null,
@@ -86,6 +91,8 @@ export async function answer(frame) {
   let result;
   try {
     result = { t: 'result', id: frame.id, value: await run(frame.op, frame.scope, call) };
+    const url = await urlOf(call.tab);
+    if (url) result.url = url;
   } catch (e) {
     const err = e instanceof ToolError ? e : new ToolError('INTERNAL', String(e?.message || e));
     result = { t: 'result', id: frame.id, error: { code: err.code, message: err.message, outcome: err.outcome } };

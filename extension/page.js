@@ -6,6 +6,7 @@ import { ToolError, getTab } from './errors.js';
 const PAGE_FILES = [
   'page/kit.js',
   'page/names.js',
+  'page/secrets.js',
   'page/refs.js',
   'page/actionable.js',
   'page/edit.js',

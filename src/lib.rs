@@ -1,5 +1,6 @@
 //! tabpilot: drive real browser tabs from any MCP client.
 
+pub mod audit; // the audit trail: one line per tool call, what the agent typed as lengths
 pub mod cli; // the command line: long-running commands, setup, and every tool
 pub mod context; // the project's own instructions, skills and registered commands
 pub mod error; // the closed set of error codes and outcomes

@@ -64,8 +64,8 @@ settings! {
     SensitiveOrigins = "TABPILOT_SENSITIVE_ORIGINS", InUse, "origins agents may read but never act on (same patterns)", "none";
     ReadOnly = "TABPILOT_READ_ONLY", InUse, "when `1`, every tool that changes a page is refused with `READ_ONLY`; reading and moving between pages still work", "off";
     NoEval = "TABPILOT_NO_EVAL", InUse, "when `1`, `browser_eval` (and any argument carrying the agent's own script) is refused with `EVAL_BLOCKED`", "off";
-    Audit = "TABPILOT_AUDIT", Reserved, "reserved: the audit log", "not read yet";
-    AuditFile = "TABPILOT_AUDIT_FILE", Reserved, "reserved: the audit log", "not read yet";
+    Audit = "TABPILOT_AUDIT", InUse, "`off` stops the audit trail: one JSON line per tool call, what the agent typed recorded as lengths (`tabpilot audit` prints it)", "on";
+    AuditFile = "TABPILOT_AUDIT_FILE", InUse, "where the audit trail goes (owner-only; rotated at 10 MiB, 3 old files kept)", "`audit.jsonl` in the state directory";
     Tools = "TABPILOT_TOOLS", InUse, "which tools the MCP server lists: `full`, `core` (16 tools), `slim` (4), or a comma list of those, groups and tool names (the CLI keeps every tool)", "`full`";
     Token = "TABPILOT_TOKEN", Reserved, "reserved: the token for HTTP and a remote relay", "not read yet";
     LeaseTtlMs = "TABPILOT_LEASE_TTL_MS", Reserved, "reserved: tab leases", "not read yet";

@@ -41,15 +41,16 @@
     }
     if (wanted) found = found.filter((el) => role(el) === wanted);
     const total = found.length;
+    const scrub = T.scrubber();
     const lines = found
       .slice(0, max)
-      .map((el) => `- ${T.describeLine(el, role(el) || el.localName, name(el), refFor(el, tags), prefix)}`);
+      .map((el) => scrub(`- ${T.describeLine(el, role(el) || el.localName, name(el), refFor(el, tags), prefix)}`));
     return { lines, total };
   }
 
   function html({ ref, maxChars = 20000 }) {
     const el = ref ? resolve(ref).el : document.documentElement;
-    const full = el.outerHTML;
+    const full = T.htmlOf(el);
     return {
       html: full.length > maxChars ? full.slice(0, maxChars) : full,
       truncated: full.length > maxChars,

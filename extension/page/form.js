@@ -58,11 +58,13 @@
   // Checkbox and radio values are judged per field when written.
   function refuseValue(el, kind, value) {
     const what = describeEl(el);
+    // A secret field's value is not said back, even in a refusal.
+    const said = (v) => (T.isSecret(el) ? T.hidden(String(v)) : JSON.stringify(typeof v === 'string' ? cut(v, 40) : v));
     if (!kind) return { code: 'NOT_ACTIONABLE', message: `${what} is not a form field` };
     if (kind === 'file') return { code: 'BAD_ARGS', message: `${what} is a file input; use browser_upload_file` };
     if (kind === 'checkbox' || kind === 'radio') return null;
     if (typeof value !== 'string') {
-      return { code: 'BAD_ARGS', message: `${what} takes a string, not ${JSON.stringify(value)}` };
+      return { code: 'BAD_ARGS', message: `${what} takes a string, not ${said(value)}` };
     }
     if (el.readOnly) return { code: 'NOT_ACTIONABLE', message: `${what} is read-only` };
     if (kind === 'select' && !findOption(el, value)) {
@@ -77,7 +79,7 @@
       probe.type = el.type;
       probe.value = value;
       if (probe.value === '') {
-        return { code: 'BAD_ARGS', message: `${what} (type ${el.type}) cannot hold ${JSON.stringify(cut(value, 40))}` };
+        return { code: 'BAD_ARGS', message: `${what} (type ${el.type}) cannot hold ${said(value)}` };
       }
     }
     return null;

@@ -12,7 +12,8 @@
 /**
  * The bag the page scripts share, `globalThis.__tabpilot`: one per document, made by kit.js.
  * Its fields, in the order the kit files add them: kit.js (`ops` to `sleep`), names.js (roles
- * and accessible names: `INTERACTIVE` to `describeEl`), refs.js (`tagAll` to `refFor`),
+ * and accessible names: `INTERACTIVE` to `describeEl`), secrets.js (`isSecret` to `htmlOf`),
+ * refs.js (`tagAll` to `refFor`),
  * actionable.js (`visible` to `hitAt`), edit.js (`setNativeValue`, `fire`); the optional ones
  * come from operation files, for each other.
  * @typedef {object} Tabpilot
@@ -37,6 +38,12 @@
  * @property {function(Element): string} labelledBy The text of its aria-labelledby elements.
  * @property {function(Element): string} describeEl A short description for messages:
  *   `<tag#id> "text"`.
+ * @property {function(Element): boolean} isSecret A password field, or one whose autocomplete
+ *   says it holds a password, card number or card security code.
+ * @property {function(string): string} hidden How a secret value is shown: its length only.
+ * @property {function(): function(string): string} scrubber A function taking this document's
+ *   secret values out of a text (the values read once, when it is made).
+ * @property {function(Element): string} htmlOf The element's HTML, its secret values hidden.
  * @property {function(Element): Map<Element, string>} tagAll Tags every element that gets a
  *   ref (the refs `resolve` knows from then on); element -> ref, in document order.
  * @property {function(string): {el: Element, retagged: boolean}} resolve The element of a ref;

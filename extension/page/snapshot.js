@@ -11,14 +11,14 @@
   ]);
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'object', 'embed']);
 
-  // A form field's current value as a snapshot shows it (a password masked).
+  // A form field's current value as a snapshot shows it (a secret by its length only).
   function fieldValue(el) {
     const tag = el.localName;
+    if (T.isSecret(el)) return el.value ? T.hidden(el.value) : '';
     if (tag === 'input') {
       const type = (el.getAttribute('type') || 'text').toLowerCase();
       if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(type)) return '';
-      if (!el.value) return '';
-      return type === 'password' ? '••••••' : JSON.stringify(cut(el.value, 120));
+      return el.value ? JSON.stringify(cut(el.value, 120)) : '';
     }
     if (tag === 'textarea') return el.value ? JSON.stringify(cut(el.value, 120)) : '';
     if (tag === 'select') {
@@ -138,7 +138,7 @@
     };
 
     visit(document.body || document.documentElement, 0);
-    return { text: lines.join('\n'), refs: tags.size, capped };
+    return { text: T.scrubber()(lines.join('\n')), refs: tags.size, capped };
   }
 
   T.ops.snapshot = snapshot;

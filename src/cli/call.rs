@@ -26,7 +26,9 @@ pub(super) fn cli_session() -> Result<Session, ToolError> {
         session_key: Some(key),
         ..Default::default()
     };
-    Session::new(info, None)
+    let session = Session::new(info, None)?;
+    session.set_client("cli");
+    Ok(session)
 }
 
 /// Parses `TOOL [POSITIONAL...] [--args JSON] [--json] [--submit]` into a tool name and arguments.

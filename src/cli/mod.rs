@@ -1,6 +1,7 @@
 //! The command line: the long-running commands (mcp, relay, launch, demo), setup (extension,
-//! pair), and every tool as `tabpilot <tool> [--args JSON] [--json]`.
+//! pair), the audit trail, and every tool as `tabpilot <tool> [--args JSON] [--json]`.
 
+mod audit;
 mod call;
 mod demo;
 
@@ -53,6 +54,8 @@ enum Command {
     Demo,
     /// List the tools.
     Tools,
+    /// Print the audit trail: one line per tool call, newest last.
+    Audit(audit::AuditArgs),
     /// Call a tool: `tabpilot navigate URL`, `tabpilot browser_click --args '{"ref":"e1abc"}'`.
     #[command(external_subcommand)]
     Call(Vec<String>),
@@ -136,6 +139,7 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Audit(args) => audit::run(&args),
         Command::Call(words) => Ok(call::run(words).await),
     };
     outcome.unwrap_or_else(|e| {

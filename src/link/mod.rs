@@ -28,11 +28,12 @@ pub enum LinkState {
     Stopped,
 }
 
-/// The answer to a call: the browser's value and where the call ran.
+/// The answer to a call: the browser's value, where the call ran, and the address of its tab.
 #[derive(Clone, Debug)]
 pub struct Reply {
     pub value: Value,
     pub target: Option<Target>,
+    pub url: Option<String>,
 }
 
 /// A waiter for one answer: whether a lost reply may have changed the page, and its sender.
@@ -89,6 +90,11 @@ impl Link {
             next_id: std::sync::atomic::AtomicU64::new(1),
             state: Mutex::new((LinkState::Connected, 0)),
         }
+    }
+
+    /// Who this link says it is to the relay.
+    pub fn info(&self) -> &PeerInfo {
+        &self.info
     }
 
     pub fn state(&self) -> LinkState {
@@ -315,8 +321,10 @@ impl Link {
                 if let Frame::Result(answer) = frame
                     && let Some((_, reply)) = w.lock().unwrap().remove(&answer.id)
                 {
-                    let target = answer.target.clone();
-                    let answer = answer.into_result().map(|value| Reply { value, target });
+                    let (target, url) = (answer.target.clone(), answer.url.clone());
+                    let answer = answer
+                        .into_result()
+                        .map(|value| Reply { value, target, url });
                     let _ = reply.send(answer);
                 }
             }

@@ -17,6 +17,8 @@ pub struct Policy {
     pub read_only: bool,
     /// Refuse every tool and argument that carries the agent's own script (`TABPILOT_NO_EVAL`).
     pub no_eval: bool,
+    /// Where every call is recorded (`TABPILOT_AUDIT_FILE`); none when `TABPILOT_AUDIT` is off.
+    pub audit: Option<std::path::PathBuf>,
 }
 
 /// A switch is on when set to anything but empty, `0`, `false`, `no` or `off`.
@@ -37,6 +39,7 @@ impl Policy {
             origins: Origins::from_env()?,
             read_only: switch(Setting::ReadOnly),
             no_eval: switch(Setting::NoEval),
+            audit: crate::audit::file_from_env(),
         })
     }
 
@@ -105,6 +108,8 @@ pub struct PolicyView {
     pub sensitive: Vec<String>,
     pub read_only: bool,
     pub no_eval: bool,
+    /// The audit trail's file, or `off`.
+    pub audit: String,
 }
 
 impl Policy {
@@ -116,12 +121,16 @@ impl Policy {
             sensitive: texts(&self.origins.sensitive),
             read_only: self.read_only,
             no_eval: self.no_eval,
+            audit: match &self.audit {
+                Some(file) => file.display().to_string(),
+                None => "off".into(),
+            },
         }
     }
 }
 
 impl std::fmt::Display for PolicyView {
-    /// One line: only what is set, or "none".
+    /// One line: only what is set, and the audit trail.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut parts = Vec::new();
         if let Some(allow) = &self.allow {
@@ -138,9 +147,7 @@ impl std::fmt::Display for PolicyView {
         if self.no_eval {
             parts.push("no-eval".into());
         }
-        if parts.is_empty() {
-            parts.push("none".into());
-        }
+        parts.push(format!("audit {}", self.audit));
         write!(f, "policy: {}", parts.join("; "))
     }
 }

@@ -291,6 +291,10 @@ pub struct Answer {
     /// The browser and tab the call ran in (relay → controller).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<Target>,
+    /// The address of the tab a call ran in, as the call answered (browser → relay →
+    /// controller; the audit trail's page). Absent for a call on no tab, and on a failure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
     /// What the call did to tabs (browser → relay).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tabs: Vec<TabEvent>,

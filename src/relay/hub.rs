@@ -281,14 +281,22 @@ impl Hub {
                 let id = call.id;
                 self.answer_later(peer, id, |hub| async move {
                     let session = hub.session_of(peer)?;
-                    let (value, target) = hub.router.route(&*hub, &session, call).await?;
-                    Ok((value, Some(target)))
+                    let routed = hub.router.route(&*hub, &session, call).await?;
+                    Ok(Answer {
+                        value: Some(routed.value),
+                        target: Some(routed.target),
+                        url: routed.url,
+                        ..Answer::default()
+                    })
                 })
             }
             (Role::Controller, Frame::Ask { id, op }) => {
                 self.answer_later(peer, id, move |hub| async move {
                     let session = hub.session_of(peer)?;
-                    Ok((hub.relay_op(&session, op)?, None))
+                    Ok(Answer {
+                        value: Some(hub.relay_op(&session, op)?),
+                        ..Answer::default()
+                    })
                 })
             }
             (Role::Browser, Frame::Result(answer)) => {
@@ -332,9 +340,7 @@ impl Hub {
     ) -> Result<(), &'static str>
     where
         F: FnOnce(Arc<Hub>) -> Fut,
-        Fut: std::future::Future<Output = Result<(Value, Option<Target>), ToolError>>
-            + Send
-            + 'static,
+        Fut: std::future::Future<Output = Result<Answer, ToolError>> + Send + 'static,
     {
         let tx = {
             let mut r = self.roster();
@@ -353,12 +359,7 @@ impl Hub {
                 c.pending -= 1;
             }
             let answer = match answer {
-                Ok((value, target)) => Answer {
-                    id,
-                    value: Some(value),
-                    target,
-                    ..Answer::default()
-                },
+                Ok(answer) => Answer { id, ..answer },
                 Err(e) => Answer {
                     id,
                     error: Some(WireError::from(&e)),

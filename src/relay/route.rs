@@ -39,6 +39,14 @@ pub(super) trait Browsers: Sync {
     fn forget(&self, id: u64);
 }
 
+/// A routed call's answer: its value, where it ran, and the tab's address as it answered.
+#[derive(Debug)]
+pub(super) struct Routed {
+    pub(super) value: Value,
+    pub(super) target: Target,
+    pub(super) url: Option<String>,
+}
+
 /// The agents' books, and the routing of their calls by them.
 #[derive(Default)]
 pub(super) struct Router {
@@ -58,7 +66,7 @@ impl Router {
         browsers: &impl Browsers,
         session: &str,
         mut call: Call,
-    ) -> Result<(Value, Target), ToolError> {
+    ) -> Result<Routed, ToolError> {
         // The operation says what it needs; a controller's own claim is not trusted.
         call.scope = call.op.scope();
         let browser = self.pick_browser(browsers, session, &call)?;
@@ -73,7 +81,7 @@ impl Router {
             (_, None) => None,
         };
         call.target = Target { browser: None, tab };
-        let value = self
+        let (value, url) = self
             .ask(browsers, session, &browser, call)
             .await
             .inspect_err(|e| {
@@ -89,7 +97,7 @@ impl Router {
             browser: Some(browser),
             tab,
         };
-        Ok((value, target))
+        Ok(Routed { value, target, url })
     }
 
     /// The browser a call goes to: the one named, else the one holding the agent's current tab,
@@ -177,15 +185,15 @@ impl Router {
             .ok_or_else(|| ToolError::failed(Code::Internal, "the browser opened no tab"))
     }
 
-    /// Passes a call to a browser and waits for its answer; the tab events the answer carries
-    /// go into `session`'s books.
+    /// Passes a call to a browser and waits for its answer (its value, and the address of the
+    /// tab it ran in); the tab events the answer carries go into `session`'s books.
     pub(super) async fn ask(
         &self,
         browsers: &impl Browsers,
         session: &str,
         browser: &str,
         mut call: Call,
-    ) -> Result<Value, ToolError> {
+    ) -> Result<(Value, Option<String>), ToolError> {
         let op = call.op;
         let timeout = call.timeout().unwrap_or(DEFAULT_CALL_TIMEOUT);
         call.timeout_ms = Some(timeout.as_millis() as u64);
@@ -194,7 +202,7 @@ impl Router {
         call.owner = (op == Op::TabOpen).then(|| session.to_string());
         let (id, reply) = browsers.post(browser, call).await?;
         // The browser enforces the call's own timeout; this is the backstop for a lost reply.
-        let answer = match tokio::time::timeout(timeout + BACKSTOP, reply).await {
+        let mut answer = match tokio::time::timeout(timeout + BACKSTOP, reply).await {
             Ok(Ok(answer)) => answer?,
             Ok(Err(_)) => return Err(ToolError::failed(Code::Internal, "the call was dropped")),
             Err(_) => {
@@ -212,7 +220,8 @@ impl Router {
                 books.record(Some(session), browser, *event);
             }
         }
-        answer.into_result()
+        let url = answer.url.take();
+        answer.into_result().map(|value| (value, url))
     }
 }
 
@@ -223,7 +232,7 @@ mod tests {
 
     /// Browsers that answer every call on a task of their own, after the caller has had to
     /// wait: `tabOpen` with a fresh tab (from 100 up), a call on tab 13 with TAB_GONE, any
-    /// other call with its own op's name.
+    /// other call with its own op's name (and, on tab N, the address `http://tabN.test/`).
     struct Fake {
         connected: Vec<String>,
         posted: Mutex<Vec<Call>>,
@@ -262,9 +271,10 @@ mod tests {
                     ..Answer::default()
                 }),
                 (_, Some(13)) => Err(ToolError::failed(Code::TabGone, "closed")),
-                (op, _) => Ok(Answer {
+                (op, tab) => Ok(Answer {
                     id,
                     value: Some(json!(op.name())),
+                    url: tab.map(|t| format!("http://tab{t}.test/")),
                     ..Answer::default()
                 }),
             };
@@ -297,8 +307,8 @@ mod tests {
             router.route(&b, "a", call(Op::Snapshot, None, None)),
             router.route(&b, "a", call(Op::Read, None, None)),
         );
-        assert_eq!(one.unwrap().1.tab, Some(100));
-        assert_eq!(two.unwrap().1.tab, Some(100));
+        assert_eq!(one.unwrap().target.tab, Some(100));
+        assert_eq!(two.unwrap().target.tab, Some(100));
         let opens = b.ops().iter().filter(|(op, _)| *op == Op::TabOpen).count();
         assert_eq!(opens, 1, "{:?}", b.ops());
     }
@@ -306,7 +316,7 @@ mod tests {
     #[tokio::test]
     async fn a_page_call_runs_in_the_agents_tab_and_says_where() {
         let (router, b) = (Router::default(), browsers(&["b1"]));
-        let (value, target) = router
+        let Routed { value, target, url } = router
             .route(&b, "a", call(Op::Click, None, None))
             .await
             .unwrap();
@@ -315,6 +325,8 @@ mod tests {
             (target.browser.as_deref(), target.tab),
             (Some("b1"), Some(100))
         );
+        // The page's address, as the browser said it, goes back with the answer.
+        assert_eq!(url.as_deref(), Some("http://tab100.test/"));
         router
             .route(&b, "a", call(Op::Read, None, None))
             .await
@@ -363,13 +375,13 @@ mod tests {
             .await;
         assert_eq!(e.unwrap_err().code, Code::NoBrowser);
 
-        let (_, target) = router
+        let Routed { target, .. } = router
             .route(&two, "a", call(Op::Read, Some("b2"), None))
             .await
             .unwrap();
         assert_eq!(target.browser.as_deref(), Some("b2"));
         // Named no more, the call goes to the browser holding the agent's tab.
-        let (_, target) = router
+        let Routed { target, .. } = router
             .route(&two, "a", call(Op::Read, None, None))
             .await
             .unwrap();
@@ -400,12 +412,12 @@ mod tests {
             .unwrap_err();
         assert_eq!(e.code, Code::NoBrowser);
         assert!(e.message.contains("browser_new_tab"), "{}", e.message);
-        let (_, target) = router
+        let Routed { target, .. } = router
             .route(&second, "cli", call(Op::TabOpen, None, None))
             .await
             .unwrap();
         assert_eq!(target.browser.as_deref(), Some("b2"));
-        let (_, target) = router
+        let Routed { target, .. } = router
             .route(&second, "cli", call(Op::Read, None, None))
             .await
             .unwrap();
@@ -453,7 +465,7 @@ mod tests {
             .route(&b, "a", call(Op::Read, None, Some(13)))
             .await
             .unwrap_err();
-        let (_, target) = router
+        let Routed { target, .. } = router
             .route(&b, "a", call(Op::Read, None, None))
             .await
             .unwrap();

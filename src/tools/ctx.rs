@@ -8,6 +8,7 @@ use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
 use super::spec::Out;
+use crate::audit::Place;
 use crate::context::ContextEnv;
 use crate::error::{Code, Outcome, ToolError};
 use crate::launch::{self, LaunchOptions, Launched};
@@ -33,6 +34,8 @@ pub struct Ctx {
     launched: Mutex<Option<Launched>>,
     launching: tokio::sync::Mutex<()>,
     current_tab: Mutex<Option<i64>>,
+    /// Where this agent's calls last ran, as their answers said (the audit trail's page).
+    place: Mutex<Place>,
     /// Send every call to this browser (the one a demo or `mcp --launch` started).
     pinned_browser: Mutex<Option<String>>,
     /// Where the project-context tools look (working directory, workspace, home).
@@ -80,6 +83,7 @@ impl Ctx {
             launched: Mutex::new(None),
             launching: tokio::sync::Mutex::new(()),
             current_tab: Mutex::new(None),
+            place: Mutex::default(),
             pinned_browser: Mutex::new(None),
             context_env,
             policy,
@@ -159,7 +163,26 @@ impl Ctx {
         if scope == Scope::Tab {
             *self.current_tab.lock().unwrap() = reply.target.as_ref().and_then(|t| t.tab);
         }
+        self.note_place(&reply);
         Ok(reply)
+    }
+
+    /// Keeps where a call ran: its browser, and its tab with the address the tab answered from.
+    fn note_place(&self, reply: &Reply) {
+        let Some(target) = &reply.target else { return };
+        let mut place = self.place.lock().unwrap();
+        if target.browser.is_some() {
+            place.browser = target.browser.clone();
+        }
+        if reply.url.is_some() {
+            place.tab = target.tab;
+            place.url = reply.url.clone();
+        }
+    }
+
+    /// Where this agent's calls last ran; nothing before the first answer from a page.
+    pub fn place(&self) -> Place {
+        self.place.lock().unwrap().clone()
     }
 
     async fn launch_once(&self) -> Result<(), ToolError> {

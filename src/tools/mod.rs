@@ -20,6 +20,7 @@ pub mod tool;
 
 use serde_json::Value;
 
+use crate::audit::{Agent, Audit};
 use crate::error::ToolError;
 use crate::launch::LaunchOptions;
 use crate::policy::Policy;
@@ -27,9 +28,10 @@ use crate::protocol::PeerInfo;
 use ctx::Ctx;
 use spec::ToolOutput;
 
-/// One agent's view of tabpilot: the context its tools work through.
+/// One agent's view of tabpilot: the context its tools work through, and its audit trail.
 pub struct Session {
     ctx: Ctx,
+    audit: Audit,
 }
 
 impl Session {
@@ -37,9 +39,18 @@ impl Session {
     /// naming the setting, so nothing runs under half of one.
     pub fn new(info: PeerInfo, launch_on_demand: Option<LaunchOptions>) -> Result<Self, ToolError> {
         let policy = Policy::from_env().map_err(ToolError::bad_args)?;
+        let audit = policy.audit.clone();
+        let ctx = Ctx::new(info, launch_on_demand, policy)?;
+        let agent = Agent::of(ctx.link().info());
         Ok(Session {
-            ctx: Ctx::new(info, launch_on_demand, policy)?,
+            audit: Audit::new(audit, agent),
+            ctx,
         })
+    }
+
+    /// Names the client whose calls these are, for the audit trail (the MCP client's name).
+    pub fn set_client(&self, name: &str) {
+        self.audit.set_client(name);
     }
 
     pub fn link(&self) -> &crate::link::Link {
@@ -51,8 +62,18 @@ impl Session {
         self.ctx.pin_browser(browser_id);
     }
 
-    /// Runs a tool by its full name. Arguments are checked before anything is sent.
+    /// Runs a tool by its full name, and records the call in the audit trail, whatever its
+    /// outcome. Arguments are checked before anything is sent.
     pub async fn call(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
+        let noted = self.audit.begin(name, &args);
+        let result = self.run(name, args).await;
+        if let Some(noted) = noted {
+            self.audit.finish(noted, self.ctx.place(), &result);
+        }
+        result
+    }
+
+    async fn run(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
         let tool = registry::get(name).ok_or_else(|| registry::unknown_tool(name))?;
         let hints = tool.spec.hints;
         if !hints.read_only && !hints.navigates {

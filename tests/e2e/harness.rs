@@ -75,7 +75,14 @@ pub(crate) use crate::mcp_client::McpClient as Mcp;
 
 impl Mcp {
     pub(crate) fn start(env: &Env, args: &[&str]) -> Mcp {
-        Mcp::started(env.command(&[&["mcp"], args].concat()))
+        Mcp::start_with(env, args, |_| {})
+    }
+
+    /// Starts `tabpilot mcp ARGS` with its command adjusted first (environment, stderr).
+    pub(crate) fn start_with(env: &Env, args: &[&str], adjust: impl FnOnce(&mut Command)) -> Mcp {
+        let mut cmd = env.command(&[&["mcp"], args].concat());
+        adjust(&mut cmd);
+        Mcp::started(cmd)
     }
 
     /// Starts `tabpilot mcp` in `dir` with `home` as its home directory.
@@ -202,6 +209,40 @@ pub(crate) fn ref_of(snapshot: &str, role: &str, name: &str) -> String {
     line[start..].split(']').next().unwrap().to_string()
 }
 
+/// Where a planted secret turned up: each file under `root` (recursively) that holds one of
+/// `markers`, with the marker's index. The relay secret's own file and the browser profiles (the
+/// browser's own data, and the extension's copy of the secret) hold what they hold by design
+/// and are not looked in; everything else under a state dir is tabpilot's to keep clean.
+pub(crate) fn holding(root: &Path, markers: &[&str]) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut dirs = vec![root.to_path_buf()];
+    while let Some(dir) = dirs.pop() {
+        let Ok(entries) = std::fs::read_dir(&dir) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name();
+            if dir == root && (name == "secret" || name == "profiles") {
+                continue;
+            }
+            match entry.file_type() {
+                Ok(t) if t.is_dir() => dirs.push(path),
+                Ok(t) if t.is_file() => {
+                    let bytes = std::fs::read(&path).unwrap_or_default();
+                    for (i, m) in markers.iter().enumerate() {
+                        if bytes.windows(m.len()).any(|w| w == m.as_bytes()) {
+                            found.push(format!("{} holds secret #{i}", path.display()));
+                        }
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    found
+}
+
 /// A process a test started, killed when the test is done with it.
 pub(crate) struct Kill(pub(crate) Child);
 
@@ -257,9 +298,7 @@ impl Shared {
     /// A new agent on the shared browser, its command adjusted first (working directory,
     /// environment).
     pub(crate) fn agent_with(&self, adjust: impl FnOnce(&mut Command)) -> Mcp {
-        let mut cmd = self.env.command(&["mcp"]);
-        adjust(&mut cmd);
-        Mcp::started(cmd)
+        Mcp::start_with(&self.env, &[], adjust)
     }
 
     pub(crate) fn a(&self, page: &str) -> String {

@@ -1,6 +1,7 @@
 //! The integration tests, one binary: relay security and routing with fake peers, and the tools
 //! end to end in a real headless Chromium with the real extension.
 
+mod audit;
 mod browser;
 mod context;
 mod dialogs;
@@ -22,3 +23,4 @@ mod peers;
 mod relay;
 mod sandbox;
 mod schemas;
+mod secrets;

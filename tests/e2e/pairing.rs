@@ -44,7 +44,7 @@ fn code_in(text: &str) -> String {
 }
 
 /// `tabpilot pair`'s output: the code it printed and the page's address.
-fn pair(env: &Env) -> (String, String) {
+pub(crate) fn pair(env: &Env) -> (String, String) {
     let out = env
         .command(&["pair"])
         .env("TABPILOT_NO_OPEN", "1")
