@@ -1,7 +1,9 @@
 // The browser's tabs: open, describe, list and close them. Opening and closing are reported as
 // tab events on the call (`call.tabs`), so the relay keeps its books from them.
 import { getTab } from './errors.js';
-import { openedForAgent } from './sharing.js';
+import { openedForAgent, openedFor } from './sharing.js';
+import { guardTab, releaseOwner } from './policy.js';
+import { watchNavigation } from './navigation.js';
 
 const FIRST_LOAD_MAX_MS = 15000;
 
@@ -25,12 +27,26 @@ function describe(t) {
   };
 }
 
-export async function openTab({ args, timeoutMs, tabs, owner }) {
+// Under a site policy the tab opens empty and loads its page only once the network rules cover
+// it: its first request is already held to them.
+export async function openTab({ args, timeoutMs, tabs, owner, guard }) {
   const url = args.url || 'about:blank';
-  const t = await chrome.tabs.create({ url, active: !!args.active });
+  const first = guard ? 'about:blank' : url;
+  const t = await chrome.tabs.create({ url: first, active: !!args.active });
   await openedForAgent(t.id, owner);
   tabs.push({ kind: 'opened', tab: t.id });
-  await loaded(t.id, timeoutMs);
+  if (guard) await guardTab(t.id, owner, guard);
+  if (first === url) {
+    await loaded(t.id, timeoutMs);
+  } else {
+    const watch = watchNavigation(t.id);
+    try {
+      await chrome.tabs.update(t.id, { url });
+      await watch.finished(url, Math.min(timeoutMs, FIRST_LOAD_MAX_MS));
+    } finally {
+      watch.stop();
+    }
+  }
   return describe(await getTab(t.id));
 }
 
@@ -40,6 +56,22 @@ export async function tabInfo(tabId) {
 
 export async function listTabs() {
   return { tabs: (await chrome.tabs.query({})).map(describe) };
+}
+
+// An agent's session ended (the relay says so): the tabs opened for it close, and the tabs it
+// drove are held to its site policy no more. A tab the person shared stays open.
+export async function endSession({ owner, tabs }) {
+  if (!owner) return { closed: [] };
+  await releaseOwner(owner);
+  const closed = [];
+  for (const tab of await openedFor(owner)) {
+    await chrome.tabs.remove(tab).then(
+      () => closed.push(tab),
+      () => {}, // already gone: what was wanted
+    );
+  }
+  for (const tab of closed) tabs.push({ kind: 'closed', tab });
+  return { closed };
 }
 
 export async function closeTab({ tab, tabs }) {

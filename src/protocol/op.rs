@@ -69,6 +69,7 @@ ops! {
     Press = "press", Tab, true;
     Scroll = "scroll", Tab, false;
     FillForm = "fillForm", Tab, true;
+    SessionEnd = "sessionEnd", Browser, true;
 }
 
 impl Op {
@@ -79,8 +80,14 @@ impl Op {
         self.mutates()
             && !matches!(
                 self,
-                Op::TabOpen | Op::TabClose | Op::Navigate | Op::History
+                Op::TabOpen | Op::TabClose | Op::Navigate | Op::History | Op::SessionEnd
             )
+    }
+
+    /// Whether only the relay sends it: the end of an agent's session, which a controller does
+    /// not announce for itself.
+    pub fn relay_only(self) -> bool {
+        self == Op::SessionEnd
     }
 }
 

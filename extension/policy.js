@@ -1,0 +1,136 @@
+// The site policy in the browser: what each call's `guard` (an agent's allow, deny and sensitive
+// lists, as regular expressions) asks of the tab it drives.
+//
+// At the moment of an action, the tab's page is judged where it is now, not where the agent last
+// saw it. In the network, declarativeNetRequest session rules scoped to the tabs each agent drives
+// block every request to a denied origin (documents, frames, fetches, images, sockets; each hop of
+// a redirect), and, with an allow list, every page load outside it; sub-resources from other
+// origins still load. The person's other tabs are never matched. Each tab is held to the guard of
+// the last agent call on it, and keeps it until the tab closes or that agent's session ends, so
+// agents with different lists keep each other's blocks.
+//
+// Which tab is held to what lives here, in memory, written through to session storage, like the
+// session rules themselves: a service worker that restarts finds both, a browser restart clears
+// both.
+import { ToolError, getTab } from './errors.js';
+
+const AREA = chrome.storage.session;
+const DNR = chrome.declarativeNetRequest;
+const SETTINGS = { allow: 'TABPILOT_ALLOW_ORIGINS', deny: 'TABPILOT_DENY_ORIGINS', sens: 'TABPILOT_SENSITIVE_ORIGINS' };
+// The higher priority wins a request two rules match: a denied origin stays blocked whatever the
+// allow list says, and an allowed page load is let through the block on every other.
+const PRIORITY = { outside: 1, allowed: 2, denied: 3 };
+
+let held = null; // Promise of { tabs: { [tabId]: { owner, net: { allow: [regex] | null, deny: [regex] } } } }
+let queue = Promise.resolve();
+
+function load() {
+  held ??= AREA.get('guarded').then((s) => ({ tabs: s.guarded || {} }));
+  return held;
+}
+
+// What a guard asks of the network: its deny list, and its allow list if it has one. A guard with
+// only a sensitive list asks nothing of it.
+function netOf(guard) {
+  const deny = (guard?.deny || []).map((r) => r.regex);
+  const allow = guard?.allow ? guard.allow.map((r) => r.regex) : null;
+  return allow || deny.length ? { allow, deny } : null;
+}
+
+const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
+
+// The session rules for every held tab: one set per distinct list, scoped to its tabs.
+function rulesFor(tabs) {
+  const groups = new Map();
+  for (const [tab, { net }] of Object.entries(tabs)) {
+    const key = JSON.stringify(net);
+    if (!groups.has(key)) groups.set(key, { net, tabIds: [] });
+    groups.get(key).tabIds.push(Number(tab));
+  }
+  const every = Object.values(DNR.ResourceType);
+  const rules = [];
+  const add = (priority, type, condition) =>
+    rules.push({ id: rules.length + 1, priority, action: { type }, condition });
+  for (const { net, tabIds } of groups.values()) {
+    const pages = { tabIds, resourceTypes: ['main_frame'] };
+    for (const regexFilter of net.deny) add(PRIORITY.denied, 'block', { regexFilter, tabIds, resourceTypes: every });
+    if (!net.allow) continue;
+    add(PRIORITY.outside, 'block', { urlFilter: '|http', ...pages });
+    for (const regexFilter of net.allow) add(PRIORITY.allowed, 'allow', { regexFilter, ...pages });
+  }
+  return rules;
+}
+
+// Applies an edit of the held tabs: the rules are swapped in one update first, and the edit kept
+// only once they are in place. Edits run one at a time, each on the last one's result.
+function change(edit) {
+  const run = queue.then(async () => {
+    const state = await load();
+    const next = structuredClone(state.tabs);
+    edit(next);
+    if (same(next, state.tabs)) return;
+    const old = await DNR.getSessionRules();
+    try {
+      await DNR.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: rulesFor(next) });
+    } catch (e) {
+      const why = `the browser could not put the site policy's network rules in place (${e?.message || e})`;
+      throw new ToolError('INTERNAL', why, 'refused');
+    }
+    state.tabs = next;
+    await AREA.set({ guarded: next });
+  });
+  queue = run.catch(() => {});
+  return run;
+}
+
+// Holds `tabId` to the guard of the call about to drive it, before the call has any effect: a
+// call with no guard (an agent with no site policy) frees it.
+export async function guardTab(tabId, owner, guard) {
+  const net = netOf(guard);
+  const entry = net ? { owner, net } : null;
+  if (same((await load()).tabs[tabId], entry)) return;
+  if (entry) await getTab(tabId); // a closed tab is TAB_GONE, and holds no rule
+  await change((tabs) => {
+    if (entry) tabs[tabId] = entry;
+    else delete tabs[tabId];
+  });
+}
+
+// An agent's session ended: the tabs it drove are free again.
+export function releaseOwner(owner) {
+  return change((tabs) => {
+    for (const [tab, entry] of Object.entries(tabs)) if (entry.owner === owner) delete tabs[tab];
+  });
+}
+
+chrome.tabs.onRemoved.addListener((tabId) => change((tabs) => delete tabs[tabId]).catch(() => {}));
+// Chrome swapped a tab for another (a prerendered page took its place): the rules follow it.
+chrome.tabs.onReplaced.addListener((added, removed) =>
+  change((tabs) => {
+    if (tabs[removed]) tabs[added] = tabs[removed];
+    delete tabs[removed];
+  }).catch(() => {}),
+);
+
+function matching(list, url) {
+  return (list || []).find((r) => new RegExp(r.regex).test(url));
+}
+
+// Why the guard keeps agents from acting on a page at `url`, or null.
+function refusal(guard, url) {
+  const denied = matching(guard.deny, url);
+  if (denied) return `is not for agents: it matches ${denied.pattern} in ${SETTINGS.deny}`;
+  if (guard.allow && !matching(guard.allow, url)) return `is not for agents: it matches nothing in ${SETTINGS.allow}`;
+  const sensitive = matching(guard.sensitive, url);
+  if (sensitive) return `is for agents to read, not to act on: it matches ${sensitive.pattern} in ${SETTINGS.sens}`;
+  return null;
+}
+
+// Refuses an action on a page whose origin the guard denies, leaves out of its allow list, or
+// marks sensitive, judged by the top document's URL right now. Only web pages are judged.
+export async function judge(tabId, guard) {
+  if (!guard?.acts) return;
+  const url = (await getTab(tabId)).url || '';
+  const why = /^https?:\/\//i.test(url) && refusal(guard, url);
+  if (why) throw new ToolError('ORIGIN_BLOCKED', `${url.slice(0, 200)} ${why}`, 'refused');
+}
