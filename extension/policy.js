@@ -9,6 +9,12 @@
 // the last agent call on it, and keeps it until the tab closes or that agent's session ends, so
 // agents with different lists keep each other's blocks.
 //
+// A service worker's requests belong to no tab. So that a page in an agent's tab cannot reach a
+// denied origin through a worker of its own, requests with no tab to a denied origin are blocked
+// too when they come from a site an agent's tab has shown under that list (the person's tabs on
+// the same site are held to it as well, while the agent's tab is). A denied site's own workers
+// are left alone: they serve the person's tabs of that site.
+//
 // Which tab is held to what lives here, in memory, written through to session storage, like the
 // session rules themselves: a service worker that restarts finds both, a browser restart clears
 // both.
@@ -21,7 +27,8 @@ const SETTINGS = { allow: 'TABPILOT_ALLOW_ORIGINS', deny: 'TABPILOT_DENY_ORIGINS
 // allow list says, and an allowed page load is let through the block on every other.
 const PRIORITY = { outside: 1, allowed: 2, denied: 3 };
 
-let held = null; // Promise of { tabs: { [tabId]: { owner, net: { allow: [regex] | null, deny: [regex] } } } }
+// Promise of { tabs: { [tabId]: { owner, net: { allow: [regex] | null, deny: [regex] }, sites } } }
+let held = null;
 let queue = Promise.resolve();
 
 function load() {
@@ -39,21 +46,34 @@ function netOf(guard) {
 
 const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
+// The host of a web page at `url` whose workers a tab held to `net` reaches, or null (also for an
+// IPv6 address, which a rule cannot name as an initiator).
+function siteOf(url, net) {
+  if (!/^https?:\/\//i.test(url) || net.deny.some((re) => new RegExp(re).test(url))) return null;
+  const host = new URL(url).hostname;
+  return host.startsWith('[') ? null : host;
+}
+
 // The session rules for every held tab: one set per distinct list, scoped to its tabs.
 function rulesFor(tabs) {
   const groups = new Map();
-  for (const [tab, { net }] of Object.entries(tabs)) {
+  for (const [tab, { net, sites }] of Object.entries(tabs)) {
     const key = JSON.stringify(net);
-    if (!groups.has(key)) groups.set(key, { net, tabIds: [] });
+    if (!groups.has(key)) groups.set(key, { net, tabIds: [], sites: new Set() });
     groups.get(key).tabIds.push(Number(tab));
+    for (const site of sites) groups.get(key).sites.add(site);
   }
   const every = Object.values(DNR.ResourceType);
   const rules = [];
   const add = (priority, type, condition) =>
     rules.push({ id: rules.length + 1, priority, action: { type }, condition });
-  for (const { net, tabIds } of groups.values()) {
+  for (const { net, tabIds, sites } of groups.values()) {
     const pages = { tabIds, resourceTypes: ['main_frame'] };
-    for (const regexFilter of net.deny) add(PRIORITY.denied, 'block', { regexFilter, tabIds, resourceTypes: every });
+    const workers = { tabIds: [chrome.tabs.TAB_ID_NONE], initiatorDomains: [...sites], resourceTypes: every };
+    for (const regexFilter of net.deny) {
+      add(PRIORITY.denied, 'block', { regexFilter, tabIds, resourceTypes: every });
+      if (sites.size) add(PRIORITY.denied, 'block', { regexFilter, ...workers });
+    }
     if (!net.allow) continue;
     add(PRIORITY.outside, 'block', { urlFilter: '|http', ...pages });
     for (const regexFilter of net.allow) add(PRIORITY.allowed, 'allow', { regexFilter, ...pages });
@@ -87,14 +107,29 @@ function change(edit) {
 // call with no guard (an agent with no site policy) frees it.
 export async function guardTab(tabId, owner, guard) {
   const net = netOf(guard);
-  const entry = net ? { owner, net } : null;
-  if (same((await load()).tabs[tabId], entry)) return;
-  if (entry) await getTab(tabId); // a closed tab is TAB_GONE, and holds no rule
+  const now = (await load()).tabs[tabId];
+  if (same(now && { owner: now.owner, net: now.net }, net && { owner, net })) return;
+  // A closed tab is TAB_GONE, and holds no rule; an open one starts with the site it shows.
+  const site = net && siteOf((await getTab(tabId)).url || '', net);
   await change((tabs) => {
-    if (entry) tabs[tabId] = entry;
+    if (net) tabs[tabId] = { owner, net, sites: site ? [site] : [] };
     else delete tabs[tabId];
   });
 }
+
+// A held tab is going to (or has committed) a page at `url`, in any of its frames: that site's
+// workers are held to the tab's deny list from before its first request.
+async function shows(tabId, url) {
+  const entry = (await load()).tabs[tabId];
+  const site = entry && siteOf(url, entry.net);
+  if (!site || entry.sites.includes(site)) return;
+  await change((tabs) => {
+    if (tabs[tabId] && !tabs[tabId].sites.includes(site)) tabs[tabId].sites.push(site);
+  });
+}
+
+chrome.webNavigation.onBeforeNavigate.addListener((d) => shows(d.tabId, d.url).catch(() => {}));
+chrome.webNavigation.onCommitted.addListener((d) => shows(d.tabId, d.url).catch(() => {}));
 
 // An agent's session ended: the tabs it drove are free again.
 export function releaseOwner(owner) {

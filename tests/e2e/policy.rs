@@ -80,7 +80,9 @@ impl Watched {
 /// this server's port) and says when the fetches are done; `/redirect?to=HOST` answers 302 to
 /// that host; `/link?to=HOST` links there; `/button` is a page with a button that marks it;
 /// `/mover?to=HOST` has the same button and moves itself to HOST's `/button` once `/hold`
-/// answers. Anything else is a small page.
+/// answers; `/worker?to=HOST` reaches HOST from a dedicated worker and from a service worker it
+/// registers (`/sw.js`, which also passes on every request of the pages it controls). Anything
+/// else is a small page.
 async fn serve(State(w): State<Arc<Inner>>, headers: HeaderMap, uri: Uri) -> Response {
     let host = headers
         .get(header::HOST)
@@ -146,6 +148,43 @@ async fn serve(State(w): State<Arc<Inner>>, headers: HeaderMap, uri: Uri) -> Res
               fetch('/hold').then(() => {{ location.href = `http://{to}:${{location.port}}/button`; }});
             </script>"#
         )),
+        "/worker" => page(format!(
+            r#"<!doctype html><title>Workers</title><p id="done">workers pending</p>
+            <script>
+              const reach = (from) =>
+                `fetch('http://{to}:${{location.port}}/${{from}}?run={run}', {{ mode: 'no-cors' }})
+                   .then(() => 'reached', () => 'failed')`;
+              const worker = new Worker(URL.createObjectURL(
+                new Blob([`${{reach('from-worker')}}.then(postMessage)`], {{ type: 'text/javascript' }})));
+              const dedicated = new Promise((r) => {{ worker.onmessage = (e) => r(e.data); }});
+              const service = navigator.serviceWorker.register('/sw.js?to={to}&run={run}')
+                .then(() => navigator.serviceWorker.ready)
+                .then((reg) => new Promise((r) => {{
+                  const channel = new MessageChannel();
+                  channel.port1.onmessage = (e) => r(e.data);
+                  reg.active.postMessage('reach', [channel.port2]);
+                }}));
+              Promise.all([dedicated, service]).then(([d, s]) => {{
+                document.getElementById('done').textContent = `workers done: dedicated ${{d}}, service ${{s}}`;
+                document.title = 'settled {run}';
+              }});
+            </script>"#
+        )),
+        // A service worker that passes every request on, and reaches `to` when asked.
+        "/sw.js" => (
+            [(header::CONTENT_TYPE, "text/javascript")],
+            format!(
+                r#"self.addEventListener('install', () => self.skipWaiting());
+                self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
+                self.addEventListener('fetch', (e) => e.respondWith(fetch(e.request)));
+                self.addEventListener('message', (e) => {{
+                  const url = `http://{to}:${{location.port}}/from-service-worker?run={run}`;
+                  fetch(url, {{ mode: 'no-cors' }}).then(() => 'reached', () => 'failed')
+                    .then((said) => e.ports[0].postMessage(said));
+                }});"#
+            ),
+        )
+            .into_response(),
         "/hold" => {
             w.hold.notified().await;
             "go".into_response()
@@ -240,6 +279,48 @@ fn a_denied_origin_hears_nothing_from_an_agents_tab() {
     // The person's tabs (here: an agent with no policy) still reach it.
     embed(&mut free, &w, "localhost", 5);
     assert_eq!(w.heard_in("localhost", 5), 3);
+}
+
+#[test]
+fn a_pages_workers_reach_no_denied_origin_either() {
+    let w = Watched::start();
+    // The person's visit to localhost leaves a service worker there that passes requests on.
+    let mut person = shared().agent();
+    let url = w.url("localhost", "/worker?to=localhost&run=0");
+    person.ok("browser_navigate", json!({ "url": url }));
+    person.ok("browser_wait_for", json!({"text": "workers done"}));
+    let reached = "dedicated reached, service reached";
+    assert!(snapshot(&mut person).contains(reached));
+
+    let before = w.heard("localhost");
+    let mut agent = agent_with(&[("TABPILOT_DENY_ORIGINS", "http://localhost:*")]);
+    // A page in the agent's tab reaches out from its own workers, then from pages its service
+    // worker controls (which pass every request on, with no tab).
+    let url = w.url("127.0.0.1", "/worker?to=localhost&run=1");
+    agent.ok("browser_navigate", json!({ "url": url }));
+    agent.ok("browser_wait_for", json!({"text": "workers done"}));
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(
+        snap.contains("dedicated failed, service failed"),
+        "{snap}"
+    );
+    embed(&mut agent, &w, "localhost", 2);
+    assert!(snapshot(&mut agent).contains("fetches done: localhost failed"));
+    // A link to localhost, whose own service worker would pass the page load on.
+    let url = w.url("127.0.0.1", "/link?to=localhost&run=3");
+    let (snap, _) = agent.ok("browser_navigate", json!({ "url": url }));
+    agent.ok("browser_click", json!({"ref": ref_of(&snap, "link", "Leave")}));
+    assert_eq!(
+        w.heard("localhost"),
+        before,
+        "{:?}",
+        w.inner.seen.lock().unwrap()
+    );
+    // The denied site's own workers still serve the person.
+    let url = w.url("localhost", "/worker?to=localhost&run=4");
+    person.ok("browser_navigate", json!({ "url": url }));
+    person.ok("browser_wait_for", json!({"text": "workers done"}));
+    assert!(snapshot(&mut person).contains(reached));
 }
 
 #[test]
