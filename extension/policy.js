@@ -2,37 +2,29 @@
 // lists, as regular expressions) asks of the tab it drives.
 //
 // At the moment of an action, the tab's page is judged where it is now, not where the agent last
-// saw it. In the network, declarativeNetRequest session rules scoped to the tabs each agent drives
-// block every request to a denied origin (documents, frames, fetches, images, sockets; each hop of
-// a redirect), and, with an allow list, every page load outside it; sub-resources from other
-// origins still load. The person's other tabs are never matched. Each tab is held to the guard of
-// the last agent call on it, and keeps it until the tab closes or that agent's session ends, so
-// agents with different lists keep each other's blocks.
-//
-// A service worker's requests belong to no tab. So that a page in an agent's tab cannot reach a
-// denied origin through a worker of its own, requests with no tab to a denied origin are blocked
-// too when they come from a site an agent's tab has shown under that list (the person's tabs on
-// the same site are held to it as well, while the agent's tab is). A denied site's own workers
-// are left alone: they serve the person's tabs of that site.
+// saw it. In the network, the tab is held to the lists by session rules (netrules.js) from before
+// the call has any effect. Each tab is held to the guard of the last agent call on it, and keeps
+// it until the tab closes or that agent's session ends, so agents with different lists keep each
+// other's blocks; a tab a page in it opens is held to the same. Each held tab also keeps the
+// sites it has shown, whose workers and new tabs the rules hold too.
 //
 // Which tab is held to what lives here, in memory, written through to session storage, like the
 // session rules themselves: a service worker that restarts finds both, a browser restart clears
 // both.
 import { ToolError, getTab } from './errors.js';
+import { rulesFor } from './netrules.js';
 
 const AREA = chrome.storage.session;
 const DNR = chrome.declarativeNetRequest;
 const SETTINGS = { allow: 'TABPILOT_ALLOW_ORIGINS', deny: 'TABPILOT_DENY_ORIGINS', sens: 'TABPILOT_SENSITIVE_ORIGINS' };
-// The higher priority wins a request two rules match: a denied origin stays blocked whatever the
-// allow list says, and an allowed page load is let through the block on every other.
-const PRIORITY = { outside: 1, allowed: 2, denied: 3 };
 
-// Promise of { tabs: { [tabId]: { owner, net: { allow: [regex] | null, deny: [regex] }, sites } } }
+// Promise of { tabs: { [tabId]: { owner, net: { allow: [regex] | null, deny: [regex] }, sites } },
+// rules: the rules last put in place }.
 let held = null;
 let queue = Promise.resolve();
 
 function load() {
-  held ??= AREA.get('guarded').then((s) => ({ tabs: s.guarded || {} }));
+  held ??= AREA.get('guarded').then((s) => ({ tabs: s.guarded || {}, rules: null }));
   return held;
 }
 
@@ -46,56 +38,34 @@ function netOf(guard) {
 
 const same = (a, b) => JSON.stringify(a ?? null) === JSON.stringify(b ?? null);
 
-// The host of a web page at `url` whose workers a tab held to `net` reaches, or null (also for an
-// IPv6 address, which a rule cannot name as an initiator).
+// The host of a web page at `url` that a tab held to `net` has shown, or null: not a web page, a
+// denied one, or an IPv6 address (which a rule cannot name as an initiator).
 function siteOf(url, net) {
   if (!/^https?:\/\//i.test(url) || net.deny.some((re) => new RegExp(re).test(url))) return null;
   const host = new URL(url).hostname;
   return host.startsWith('[') ? null : host;
 }
 
-// The session rules for every held tab: one set per distinct list, scoped to its tabs.
-function rulesFor(tabs) {
-  const groups = new Map();
-  for (const [tab, { net, sites }] of Object.entries(tabs)) {
-    const key = JSON.stringify(net);
-    if (!groups.has(key)) groups.set(key, { net, tabIds: [], sites: new Set() });
-    groups.get(key).tabIds.push(Number(tab));
-    for (const site of sites) groups.get(key).sites.add(site);
-  }
-  const every = Object.values(DNR.ResourceType);
-  const rules = [];
-  const add = (priority, type, condition) =>
-    rules.push({ id: rules.length + 1, priority, action: { type }, condition });
-  for (const { net, tabIds, sites } of groups.values()) {
-    const pages = { tabIds, resourceTypes: ['main_frame'] };
-    const workers = { tabIds: [chrome.tabs.TAB_ID_NONE], initiatorDomains: [...sites], resourceTypes: every };
-    for (const regexFilter of net.deny) {
-      add(PRIORITY.denied, 'block', { regexFilter, tabIds, resourceTypes: every });
-      if (sites.size) add(PRIORITY.denied, 'block', { regexFilter, ...workers });
-    }
-    if (!net.allow) continue;
-    add(PRIORITY.outside, 'block', { urlFilter: '|http', ...pages });
-    for (const regexFilter of net.allow) add(PRIORITY.allowed, 'allow', { regexFilter, ...pages });
-  }
-  return rules;
-}
-
-// Applies an edit of the held tabs: the rules are swapped in one update first, and the edit kept
-// only once they are in place. Edits run one at a time, each on the last one's result.
-function change(edit) {
+// Applies an edit of the held tabs (none: the browser's tabs changed): the rules are swapped in
+// one update first, and the edit kept only once they are in place. Edits run one at a time, each
+// on the last one's result.
+function change(edit = () => {}) {
   const run = queue.then(async () => {
     const state = await load();
     const next = structuredClone(state.tabs);
     edit(next);
-    if (same(next, state.tabs)) return;
+    const known = (await chrome.tabs.query({})).map((t) => t.id);
+    const rules = Object.keys(next).length ? rulesFor(next, known) : [];
+    if (same(next, state.tabs) && same(rules, state.rules)) return;
     const old = await DNR.getSessionRules();
     try {
-      await DNR.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: rulesFor(next) });
+      await DNR.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: rules });
     } catch (e) {
       const why = `the browser could not put the site policy's network rules in place (${e?.message || e})`;
       throw new ToolError('INTERNAL', why, 'refused');
     }
+    state.rules = rules;
+    if (same(next, state.tabs)) return;
     state.tabs = next;
     await AREA.set({ guarded: next });
   });
@@ -128,6 +98,21 @@ async function shows(tabId, url) {
   });
 }
 
+// A page in a held tab opened another (a link to a new tab, window.open): held to the same. Until
+// it is, the rules hold it as a tab not yet known; once it is known, the others' rules leave it.
+async function opened(source, tabId, url) {
+  const entry = (await load()).tabs[source];
+  const site = entry && siteOf(url || '', entry.net);
+  await change((tabs) => {
+    if (!entry || tabs[tabId]) return;
+    tabs[tabId] = { ...structuredClone(entry), sites: [...new Set([...entry.sites, ...(site ? [site] : [])])] };
+  });
+}
+
+chrome.tabs.onCreated.addListener((t) => opened(t.openerTabId, t.id, t.pendingUrl).catch(() => {}));
+chrome.webNavigation.onCreatedNavigationTarget.addListener((d) =>
+  opened(d.sourceTabId, d.tabId, d.url).catch(() => {}),
+);
 chrome.webNavigation.onBeforeNavigate.addListener((d) => shows(d.tabId, d.url).catch(() => {}));
 chrome.webNavigation.onCommitted.addListener((d) => shows(d.tabId, d.url).catch(() => {}));
 

@@ -77,11 +77,12 @@ impl Watched {
 }
 
 /// The pages. `/embed?to=HOSTS&run=N` embeds a frame, an image and a fetch from each host (on
-/// this server's port) and says when the fetches are done; `/redirect?to=HOST` answers 302 to
+/// this server's port) and says when all are done, loaded or not; `/redirect?to=HOST` answers 302 to
 /// that host; `/link?to=HOST` links there; `/button` is a page with a button that marks it;
 /// `/mover?to=HOST` has the same button and moves itself to HOST's `/button` once `/hold`
-/// answers; `/worker?to=HOST` reaches HOST from a dedicated worker and from a service worker it
-/// registers (`/sw.js`, which also passes on every request of the pages it controls). Anything
+/// answers; `/worker?to=HOST` reaches HOST from a dedicated worker and from the service worker
+/// it registers (`/sw.js`, which reaches what it is told and passes on every request of the
+/// pages it controls). Anything
 /// else is a small page.
 async fn serve(State(w): State<Arc<Inner>>, headers: HeaderMap, uri: Uri) -> Response {
     let host = headers
@@ -120,7 +121,9 @@ async fn serve(State(w): State<Arc<Inner>>, headers: HeaderMap, uri: Uri) -> Res
                 const data = fetch(`${{base}}/data?run={run}`, {{ mode: 'no-cors' }});
                 fetches.push(data.then(() => `${{host}} reached`, () => `${{host}} failed`));
               }}
-              Promise.all(fetches).then((said) => {{
+              const loaded = new Promise((r) => addEventListener('load', r));
+              Promise.all([...fetches, loaded]).then((said) => {{
+                said.pop();
                 document.getElementById('done').textContent = `fetches done: ${{said.join(', ')}}`;
                 document.title = 'settled {run}';
               }});
@@ -136,8 +139,9 @@ async fn serve(State(w): State<Arc<Inner>>, headers: HeaderMap, uri: Uri) -> Res
             .into_response(),
         "/link" => page(format!(
             r#"<!doctype html><title>Link</title>
-            <a href="http://{to}:{}/landed?run={run}">Leave</a>"#,
-            port_of(&headers)
+            <a href="http://{to}:{port}/landed?run={run}">Leave</a>
+            <a target="_blank" href="http://{to}:{port}/landed?run={run}&new=1">Elsewhere</a>"#,
+            port = port_of(&headers)
         )),
         "/button" => page(format!(
             "<!doctype html><title>Button</title><h1>Button page</h1>{BUTTON}"
@@ -157,12 +161,12 @@ async fn serve(State(w): State<Arc<Inner>>, headers: HeaderMap, uri: Uri) -> Res
               const worker = new Worker(URL.createObjectURL(
                 new Blob([`${{reach('from-worker')}}.then(postMessage)`], {{ type: 'text/javascript' }})));
               const dedicated = new Promise((r) => {{ worker.onmessage = (e) => r(e.data); }});
-              const service = navigator.serviceWorker.register('/sw.js?to={to}&run={run}')
+              const service = navigator.serviceWorker.register('/sw.js')
                 .then(() => navigator.serviceWorker.ready)
                 .then((reg) => new Promise((r) => {{
                   const channel = new MessageChannel();
                   channel.port1.onmessage = (e) => r(e.data);
-                  reg.active.postMessage('reach', [channel.port2]);
+                  reg.active.postMessage(`http://{to}:${{location.port}}/from-service-worker?run={run}`, [channel.port2]);
                 }}));
               Promise.all([dedicated, service]).then(([d, s]) => {{
                 document.getElementById('done').textContent = `workers done: dedicated ${{d}}, service ${{s}}`;
@@ -173,16 +177,13 @@ async fn serve(State(w): State<Arc<Inner>>, headers: HeaderMap, uri: Uri) -> Res
         // A service worker that passes every request on, and reaches `to` when asked.
         "/sw.js" => (
             [(header::CONTENT_TYPE, "text/javascript")],
-            format!(
-                r#"self.addEventListener('install', () => self.skipWaiting());
-                self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
-                self.addEventListener('fetch', (e) => e.respondWith(fetch(e.request)));
-                self.addEventListener('message', (e) => {{
-                  const url = `http://{to}:${{location.port}}/from-service-worker?run={run}`;
-                  fetch(url, {{ mode: 'no-cors' }}).then(() => 'reached', () => 'failed')
-                    .then((said) => e.ports[0].postMessage(said));
-                }});"#
-            ),
+            r#"self.addEventListener('install', () => self.skipWaiting());
+            self.addEventListener('activate', (e) => e.waitUntil(self.clients.claim()));
+            self.addEventListener('fetch', (e) => e.respondWith(fetch(e.request)));
+            self.addEventListener('message', (e) => {
+              fetch(e.data, { mode: 'no-cors' }).then(() => 'reached', () => 'failed')
+                .then((said) => e.ports[0].postMessage(said));
+            });"#,
         )
             .into_response(),
         "/hold" => {
@@ -214,6 +215,30 @@ fn embed(agent: &mut Mcp, w: &Watched, hosts: &str, run: u32) -> String {
     agent.ok("browser_navigate", json!({ "url": url }));
     let (said, _) = agent.ok("browser_wait_for", json!({"text": "fetches done"}));
     said
+}
+
+/// Clicks the link `name` that opens a new tab (one the page opened: not the agent's), and waits
+/// until that tab, at `origin`, shows what it got; returns its title (the host's name for a load
+/// that was blocked).
+fn open_elsewhere(agent: &mut Mcp, snap: &str, name: &str, origin: &str) -> String {
+    let (_, before) = agent.ok("browser_list_tabs", json!({}));
+    agent.ok("browser_click", json!({"ref": ref_of(snap, "link", name)}));
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        let (_, data) = agent.ok("browser_list_tabs", json!({}));
+        let new = data["tabs"].as_array().unwrap().iter().find(|t| {
+            t["url"] == json!(origin)
+                && !before["tabs"].as_array().unwrap().contains(t)
+                && t["title"]
+                    .as_str()
+                    .is_some_and(|title| !title.is_empty() && !title.contains('/'))
+        });
+        if let Some(tab) = new {
+            return tab["title"].as_str().unwrap().to_string();
+        }
+        assert!(Instant::now() < deadline, "no new tab at {origin}: {data}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
 }
 
 fn snapshot(agent: &mut Mcp) -> String {
@@ -259,11 +284,16 @@ fn a_denied_origin_hears_nothing_from_an_agents_tab() {
         1,
         "the redirect itself was asked"
     );
+    // A link that opens a new tab: the page's tab, not the agent's, held as soon as it exists.
+    let url = w.url("127.0.0.1", "/link?to=localhost&run=4");
+    let (snap, _) = agent.ok("browser_navigate", json!({ "url": url }));
+    let title = open_elsewhere(&mut agent, &snap, "Elsewhere", &w.url("localhost", ""));
+    assert_eq!(title, "localhost", "the new tab loaded the denied page");
     // Going there is refused before anything is sent.
     let said = refused(
         &mut agent,
         "browser_navigate",
-        json!({"url": w.url("localhost", "/landed?run=4")}),
+        json!({"url": w.url("localhost", "/landed?run=5")}),
         "ORIGIN_BLOCKED",
     );
     assert!(
@@ -277,8 +307,8 @@ fn a_denied_origin_hears_nothing_from_an_agents_tab() {
         w.inner.seen.lock().unwrap()
     );
     // The person's tabs (here: an agent with no policy) still reach it.
-    embed(&mut free, &w, "localhost", 5);
-    assert_eq!(w.heard_in("localhost", 5), 3);
+    embed(&mut free, &w, "localhost", 6);
+    assert_eq!(w.heard_in("localhost", 6), 3);
 }
 
 #[test]
@@ -300,16 +330,16 @@ fn a_pages_workers_reach_no_denied_origin_either() {
     agent.ok("browser_navigate", json!({ "url": url }));
     agent.ok("browser_wait_for", json!({"text": "workers done"}));
     let (snap, _) = agent.ok("browser_snapshot", json!({}));
-    assert!(
-        snap.contains("dedicated failed, service failed"),
-        "{snap}"
-    );
+    assert!(snap.contains("dedicated failed, service failed"), "{snap}");
     embed(&mut agent, &w, "localhost", 2);
     assert!(snapshot(&mut agent).contains("fetches done: localhost failed"));
     // A link to localhost, whose own service worker would pass the page load on.
     let url = w.url("127.0.0.1", "/link?to=localhost&run=3");
     let (snap, _) = agent.ok("browser_navigate", json!({ "url": url }));
-    agent.ok("browser_click", json!({"ref": ref_of(&snap, "link", "Leave")}));
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "link", "Leave")}),
+    );
     assert_eq!(
         w.heard("localhost"),
         before,
@@ -338,6 +368,12 @@ fn with_an_allow_list_a_link_out_of_it_never_reaches_the_other_server() {
     let (said, data) = agent.ok("browser_click", json!({ "ref": leave }));
     assert_eq!(data["navigated"], false, "{said}");
     assert!(said.contains("ERR_BLOCKED_BY_CLIENT"), "{said}");
+    let (snap, _) = agent.ok("browser_navigate", json!({ "url": url }));
+    let title = open_elsewhere(&mut agent, &snap, "Elsewhere", &w.url("localhost", ""));
+    assert_eq!(
+        title, "localhost",
+        "the new tab loaded a page outside the list"
+    );
     assert_eq!(
         w.heard("localhost"),
         before,
