@@ -4,10 +4,12 @@
 // - a denied origin gets no request from them at all (every resource type, each redirect hop);
 // - with an allow list, no page loads in them outside it (frames and sub-resources from other
 //   origins, a CDN's say, still load);
-// - what a page there sets going beyond its tab is held too: requests with no tab (a service
-//   worker's) and requests in a tab not yet known (one the page opened, before it can be held)
-//   that come from a site the held tabs have shown. The person's known tabs are left out, and so
-//   are the denied sites themselves (their own workers serve the person's tabs of that site).
+// - a denied origin gets no request either from what a page there sets going beyond its tab:
+//   requests with no tab (a service worker's) and requests in a tab not yet known (one the page
+//   opened, before it can be held), that come from a site the held tabs have shown. The person's
+//   known tabs are left out, and so are the denied sites themselves (their own workers serve the
+//   person's tabs of that site). The allow list does not reach that far: a new tab the person
+//   opens from the same site would have its first load blocked.
 // The higher priority wins a request two rules match: a denied origin stays blocked whatever an
 // allow list says, and an allowed page load is let through the block on every other.
 const PRIORITY = { outside: 1, allowed: 2, denied: 3 };
@@ -36,14 +38,9 @@ export function rulesFor(tabs, known) {
       if (unheld) add(PRIORITY.denied, 'block', { regexFilter, ...unheld, resourceTypes: every });
     }
     if (!net.allow) continue;
-    const pages = { resourceTypes: ['main_frame'] };
-    // A page load with no tab is a service worker passing on a person's navigation: not held.
-    const scopes = [{ tabIds }];
-    if (unheld) scopes.push({ ...unheld, excludedTabIds: [...others, chrome.tabs.TAB_ID_NONE] });
-    for (const scope of scopes) {
-      add(PRIORITY.outside, 'block', { urlFilter: '|http', ...scope, ...pages });
-      for (const regexFilter of net.allow) add(PRIORITY.allowed, 'allow', { regexFilter, ...scope, ...pages });
-    }
+    const pages = { tabIds, resourceTypes: ['main_frame'] };
+    add(PRIORITY.outside, 'block', { urlFilter: '|http', ...pages });
+    for (const regexFilter of net.allow) add(PRIORITY.allowed, 'allow', { regexFilter, ...pages });
   }
   return rules;
 }
