@@ -58,20 +58,15 @@ export async function listTabs() {
   return { tabs: (await chrome.tabs.query({})).map(describe) };
 }
 
-// An agent's session ended (the relay says so): the tabs opened for it close, and the tabs it
+// An agent's session ended (the relay says so): the tabs opened for it close, then the tabs it
 // drove are held to its site policy no more. A tab the person shared stays open.
 export async function endSession({ owner, tabs }) {
-  if (!owner) return { closed: [] };
-  await releaseOwner(owner);
-  const closed = [];
-  for (const tab of await openedFor(owner)) {
-    await chrome.tabs.remove(tab).then(
-      () => closed.push(tab),
-      () => {}, // already gone: what was wanted
-    );
+  for (const tab of owner ? await openedFor(owner) : []) {
+    // One already gone is what was wanted.
+    if (await chrome.tabs.remove(tab).then(() => true, () => false)) tabs.push({ kind: 'closed', tab });
   }
-  for (const tab of closed) tabs.push({ kind: 'closed', tab });
-  return { closed };
+  if (owner) await releaseOwner(owner);
+  return { closed: tabs.map((e) => e.tab) };
 }
 
 export async function closeTab({ tab, tabs }) {
