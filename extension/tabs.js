@@ -35,10 +35,10 @@ export async function openTab({ args, timeoutMs, tabs, owner, guard }) {
   const t = await chrome.tabs.create({ url: first, active: !!args.active });
   await openedForAgent(t.id, owner);
   tabs.push({ kind: 'opened', tab: t.id });
+  // The first page's events end first, so they never pass for the next navigation's.
+  await loaded(t.id, timeoutMs);
   if (guard) await guardTab(t.id, owner, guard);
-  if (first === url) {
-    await loaded(t.id, timeoutMs);
-  } else {
+  if (first !== url) {
     const watch = watchNavigation(t.id);
     try {
       await chrome.tabs.update(t.id, { url });

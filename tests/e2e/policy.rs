@@ -279,6 +279,7 @@ fn a_denied_origin_hears_nothing_from_an_agents_tab() {
     let url = w.url("127.0.0.1", "/redirect?to=localhost&run=3");
     let (code, r) = agent.fails("browser_navigate", json!({ "url": url }));
     assert_eq!(code, "NAVIGATION_FAILED", "{}", text(&r));
+    assert!(text(&r).contains("/landed?run=3"), "{}", text(&r));
     assert_eq!(
         w.heard_in("127.0.0.1", 3),
         1,
