@@ -5,8 +5,9 @@
 // saw it. In the network, the tab is held to the lists by session rules (netrules.js) from before
 // the call has any effect. Each tab is held to the guard of the last agent call on it, and keeps
 // it until the tab closes or that agent's session ends, so agents with different lists keep each
-// other's blocks; a tab a page in it opens is held to the same. Each held tab also keeps the
-// sites it has shown, whose workers and new tabs the rules hold too.
+// other's blocks; a tab opened from it is held to the same. Each held tab also keeps the sites it
+// has shown: what their service workers, and tabs not yet known, send to a denied origin is
+// blocked too.
 //
 // Which tab is held to what lives here, in memory, written through to session storage, like the
 // session rules themselves: a service worker that restarts finds both, a browser restart clears
