@@ -1,15 +1,17 @@
 // The one table of operations the relay may send, and the running of a call frame through it.
 // A call's scope comes with it: a tab-scoped call has its tab's dialogs watched and runs only
-// while no dialog blocks the tab; a browser-scoped one runs as it is. Each handler takes the
-// call ({ tab, args, timeoutMs, tabs, owner }) and pushes the tab lifecycle events it causes onto
-// `tabs`, which go back with its result.
+// while no dialog blocks the tab; a browser-scoped one runs as it is. A tab-scoped call holds its
+// tab to its site policy (`guard`) before anything else, and one that acts on the page is judged
+// by where the page is at that moment (policy.js). Each handler takes the call ({ tab, args,
+// timeoutMs, tabs, owner, guard }) and pushes the tab lifecycle events it causes onto `tabs`,
+// which go back with its result.
 import { ToolError, getTab } from './errors.js';
 import { runInPage, runOnRef } from './page.js';
 import { act, navigate, history } from './navigation.js';
 import { screenshot } from './capture.js';
 import { findInTab } from './outline.js';
 import { snapshot, read } from './content.js';
-import { openTab, tabInfo, listTabs, closeTab } from './tabs.js';
+import { openTab, tabInfo, listTabs, closeTab, endSession } from './tabs.js';
 import { waitFor } from './wait.js';
 import { drag } from './drag.js';
 import { press } from './keys.js';
@@ -17,6 +19,7 @@ import { fillForm } from './fill.js';
 import { evaluate } from './eval.js';
 import { handleDialog, track, unblocked } from './dialogs.js';
 import { mayUse } from './sharing.js';
+import { guardTab, judge } from './policy.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -55,6 +58,7 @@ export const OPS = {
   scroll: (call) => scroll(call),
   fillForm: (call) => fillForm(call.tab, call.args, call.timeoutMs),
   eval: (call) => evaluate(call.tab, call.args, call.timeoutMs),
+  sessionEnd: (call) => endSession(call),
 };
 
 const DEFAULT_TIMEOUT_MS = 30000;
@@ -71,7 +75,9 @@ async function run(op, scope, call) {
   if (scope !== 'tab') throw new ToolError('BAD_ARGS', `operation ${op} came with no known scope`, 'refused');
   if (call.tab === null) throw new ToolError('BAD_ARGS', `tab operation ${op} came with no tab`, 'refused');
   track(call.tab);
-  return handler.whileBlocked ? handler(call) : unblocked(call.tab, () => handler(call));
+  await guardTab(call.tab, call.owner, call.guard);
+  const judged = () => judge(call.tab, call.guard).then(() => handler(call));
+  return handler.whileBlocked ? judged() : unblocked(call.tab, judged);
 }
 
 // The address of the tab a call ran in, as the call answers (the controller's audit trail
@@ -87,6 +93,7 @@ export async function answer(frame) {
     timeoutMs: frame.timeoutMs || DEFAULT_TIMEOUT_MS,
     tabs: [],
     owner: frame.owner ?? null,
+    guard: frame.guard ?? null,
   };
   let result;
   try {

@@ -77,6 +77,13 @@ export async function isShared(tabId) {
   return (await load()).sharedTabs.has(tabId);
 }
 
+// The tabs opened for `owner`'s books that are still listed.
+export async function openedFor(owner) {
+  return Object.entries((await load()).owners)
+    .filter(([, o]) => o === owner)
+    .map(([tab]) => Number(tab));
+}
+
 // What a relay that restarted needs to have its books back: the agents' tabs still open.
 export async function held() {
   const open = new Set((await chrome.tabs.query({})).map((t) => t.id));

@@ -1,7 +1,9 @@
 // The browser's tabs: open, describe, list and close them. Opening and closing are reported as
 // tab events on the call (`call.tabs`), so the relay keeps its books from them.
 import { getTab } from './errors.js';
-import { openedForAgent } from './sharing.js';
+import { openedForAgent, openedFor } from './sharing.js';
+import { guardTab, releaseOwner } from './policy.js';
+import { watchNavigation } from './navigation.js';
 
 const FIRST_LOAD_MAX_MS = 15000;
 
@@ -25,12 +27,26 @@ function describe(t) {
   };
 }
 
-export async function openTab({ args, timeoutMs, tabs, owner }) {
+// Under a site policy the tab opens empty and loads its page only once the network rules cover
+// it: its first request is already held to them.
+export async function openTab({ args, timeoutMs, tabs, owner, guard }) {
   const url = args.url || 'about:blank';
-  const t = await chrome.tabs.create({ url, active: !!args.active });
+  const first = guard ? 'about:blank' : url;
+  const t = await chrome.tabs.create({ url: first, active: !!args.active });
   await openedForAgent(t.id, owner);
   tabs.push({ kind: 'opened', tab: t.id });
+  // The first page's events end first, so they never pass for the next navigation's.
   await loaded(t.id, timeoutMs);
+  if (guard) await guardTab(t.id, owner, guard);
+  if (first !== url) {
+    const watch = watchNavigation(t.id);
+    try {
+      await chrome.tabs.update(t.id, { url });
+      await watch.finished(url, Math.min(timeoutMs, FIRST_LOAD_MAX_MS));
+    } finally {
+      watch.stop();
+    }
+  }
   return describe(await getTab(t.id));
 }
 
@@ -40,6 +56,17 @@ export async function tabInfo(tabId) {
 
 export async function listTabs() {
   return { tabs: (await chrome.tabs.query({})).map(describe) };
+}
+
+// An agent's session ended (the relay says so): the tabs opened for it close, then the tabs it
+// drove are held to its site policy no more. A tab the person shared stays open.
+export async function endSession({ owner, tabs }) {
+  for (const tab of owner ? await openedFor(owner) : []) {
+    // One already gone is what was wanted.
+    if (await chrome.tabs.remove(tab).then(() => true, () => false)) tabs.push({ kind: 'closed', tab });
+  }
+  if (owner) await releaseOwner(owner);
+  return { closed: tabs.map((e) => e.tab) };
 }
 
 export async function closeTab({ tab, tabs }) {

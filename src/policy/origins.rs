@@ -4,7 +4,9 @@
 //! name, an IP address, `*` (any), or `*.name` (the name and every name under it, as Chrome's match
 //! patterns read it); the port a number, `*` (any), or left out (the scheme's default). Each pattern
 //! is matched here and, as the same regular expression, by the browser (its network rules and its
-//! check at the moment of an action), so the two ends cannot read a pattern differently.
+//! check at the moment of an action), so the two ends cannot read a pattern differently. The
+//! expression also covers the origin's WebSocket scheme (`ws` for `http`, `wss` for `https`): a
+//! socket to a denied host is that host's, and the browser's network rules see its URL so.
 
 use regex::Regex;
 use serde::Serialize;
@@ -25,10 +27,10 @@ impl OriginPattern {
         let (scheme, rest) = text
             .split_once("://")
             .ok_or_else(|| bad("it needs a scheme, like https://example.com"))?;
-        let scheme = match scheme.to_ascii_lowercase().as_str() {
-            "http" => "http",
-            "https" => "https",
-            "*" => "https?",
+        let (scheme, scheme_re) = match scheme.to_ascii_lowercase().as_str() {
+            "http" => ("http", "(?:http|ws)"),
+            "https" => ("https", "(?:https|wss)"),
+            "*" => ("*", "(?:https?|wss?)"),
             _ => return Err(bad("the scheme is http, https or *")),
         };
         let rest = rest.strip_suffix('/').unwrap_or(rest);
@@ -53,7 +55,7 @@ impl OriginPattern {
             Port::Number(n) if Some(n) == default_port(scheme) => format!("(?::{n})?"),
             Port::Number(n) => format!(":{n}"),
         };
-        let source = format!("^{scheme}://(?:{host_re}){port_re}[/?#]");
+        let source = format!("^{scheme_re}://(?:{host_re}){port_re}[/?#]");
         let regex = Regex::new(&source).map_err(|e| bad(&e.to_string()))?;
         Ok(OriginPattern {
             text: text.to_string(),
@@ -265,6 +267,15 @@ mod tests {
         assert!(m("http://127.0.0.1:*", "http://127.0.0.1:4000/p?q"));
         assert!(m("http://[::1]:*", "http://[::1]:4000/"));
         assert!(m("https://*", "https://anything.at.all/"));
+    }
+
+    #[test]
+    fn an_origins_websockets_are_its_own() {
+        assert!(m("http://localhost:*", "ws://localhost:8080/socket"));
+        assert!(!m("http://localhost:*", "wss://localhost:8080/socket"));
+        assert!(m("https://example.com", "wss://example.com/socket"));
+        assert!(m("*://example.com", "ws://example.com/"));
+        assert!(!m("https://example.com", "ws://example.com/"));
     }
 
     #[test]

@@ -216,8 +216,9 @@ pub struct Call {
     pub args: Value,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub timeout_ms: Option<u64>,
-    /// relay → browser, on a call that opens a tab: whose books the tab goes into, which the
-    /// extension keeps, so a relay that restarts can have its books back.
+    /// relay → browser: the session the call is for. A tab the call opens goes into its books
+    /// (the extension keeps that, so a relay that restarts can have its books back); the network
+    /// rules of its guard are this session's, dropped when the relay says it ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub owner: Option<String>,
     /// controller → browser: the site policy this call is held to, where the agent has one.

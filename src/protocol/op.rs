@@ -70,6 +70,7 @@ ops! {
     Scroll = "scroll", Tab, false;
     FillForm = "fillForm", Tab, true;
     Eval = "eval", Tab, true;
+    SessionEnd = "sessionEnd", Browser, true;
 }
 
 impl Op {
@@ -80,8 +81,14 @@ impl Op {
         self.mutates()
             && !matches!(
                 self,
-                Op::TabOpen | Op::TabClose | Op::Navigate | Op::History
+                Op::TabOpen | Op::TabClose | Op::Navigate | Op::History | Op::SessionEnd
             )
+    }
+
+    /// Whether only the relay sends it: the end of an agent's session, which a controller does
+    /// not announce for itself.
+    pub fn relay_only(self) -> bool {
+        self == Op::SessionEnd
     }
 }
 

@@ -146,15 +146,10 @@ impl Books {
 
     /// A connection of `session` left. A session the caller named outlives its connections, and
     /// so does one still connected elsewhere; any other ends here and releases every tab it held.
-    /// Returns the tabs released, for the relay to close.
-    pub(super) fn leave(
-        &mut self,
-        session: &str,
-        named: bool,
-        still_connected: bool,
-    ) -> Vec<TabKey> {
+    /// Returns whether it ended (the browsers then close the tabs opened for it).
+    pub(super) fn leave(&mut self, session: &str, named: bool, still_connected: bool) -> bool {
         if named || still_connected {
-            return Vec::new();
+            return false;
         }
         let tabs = self
             .agents
@@ -164,7 +159,7 @@ impl Books {
         for tab in &tabs {
             self.leases.remove(tab);
         }
-        tabs
+        true
     }
 }
 
@@ -270,7 +265,7 @@ mod tests {
         let mut books = Books::default();
         opened(&mut books, "peer-1", 5);
         books.claim("peer-1", B, 6).unwrap();
-        books.leave("peer-1", false, false);
+        assert!(books.leave("peer-1", false, false));
         assert_eq!(books.current("peer-1"), None);
         books.claim("b", B, 5).unwrap();
         books.claim("b", B, 6).unwrap();
@@ -280,7 +275,7 @@ mod tests {
     fn a_named_session_outlives_its_connection() {
         let mut books = Books::default();
         books.claim("cli", B, 5).unwrap();
-        books.leave("cli", true, false);
+        assert!(!books.leave("cli", true, false));
         assert_eq!(books.page_tab("cli", B).unwrap(), Some(5));
         assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
     }
@@ -289,7 +284,7 @@ mod tests {
     fn a_session_still_connected_elsewhere_keeps_its_tabs() {
         let mut books = Books::default();
         books.claim("s", B, 5).unwrap();
-        books.leave("s", false, true);
+        assert!(!books.leave("s", false, true));
         assert_eq!(books.page_tab("s", B).unwrap(), Some(5));
         assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
     }

@@ -15,8 +15,8 @@ use super::route::{Browsers, Reply, Router};
 use super::sessions;
 use crate::error::{Code, ToolError};
 use crate::protocol::{
-    self, AgentEntry, Answer, BrowserEntry, Call, Frame, Op, PeerInfo, RelayInfo, RelayOp,
-    RelayStatus, Role, Target, WireError,
+    self, AgentEntry, Answer, BrowserEntry, Call, Frame, PeerInfo, RelayInfo, RelayOp, RelayStatus,
+    Role, Target, WireError,
 };
 
 /// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
@@ -229,7 +229,7 @@ impl Hub {
     }
 
     /// Ends an agent's session if no connection has it any more and it is not a named one: its
-    /// tabs leave the books and are closed.
+    /// tabs leave the books, and the browsers are told (src/relay/ending.rs).
     fn end_session(self: &Arc<Self>, session: &str) {
         let still_here = self
             .roster()
@@ -237,16 +237,11 @@ impl Hub {
             .values()
             .any(|c| c.session == session);
         let named = sessions::is_named(session);
-        let released = self.router.books().leave(session, named, still_here);
-        for (browser, tab) in released {
-            let (hub, session) = (self.clone(), session.to_string());
-            tokio::spawn(async move {
-                let close =
-                    Call::new(Op::TabClose, Value::Null, Duration::from_secs(10)).on_tab(Some(tab));
-                // A tab that is already gone is what was wanted.
-                let _ = hub.router.ask(&*hub, &session, &browser, close).await;
-            });
+        if !self.router.books().leave(session, named, still_here) {
+            return;
         }
+        let (hub, session) = (self.clone(), session.to_string());
+        tokio::spawn(async move { hub.router.announce_end(&*hub, &session).await });
     }
 
     /// Tells browsers who is connected (for the popup).

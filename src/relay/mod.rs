@@ -5,6 +5,7 @@
 mod books;
 mod codes;
 mod door;
+mod ending;
 mod hub;
 mod pairing;
 mod peer;

@@ -67,6 +67,12 @@ impl Router {
         session: &str,
         mut call: Call,
     ) -> Result<Routed, ToolError> {
+        if call.op.relay_only() {
+            return Err(ToolError::refused(
+                Code::BadArgs,
+                format!("{} is the relay's to send", call.op.name()),
+            ));
+        }
         // The operation says what it needs; a controller's own claim is not trusted.
         call.scope = call.op.scope();
         let browser = self.pick_browser(browsers, session, &call)?;
@@ -197,9 +203,10 @@ impl Router {
         let op = call.op;
         let timeout = call.timeout().unwrap_or(DEFAULT_CALL_TIMEOUT);
         call.timeout_ms = Some(timeout.as_millis() as u64);
-        // A tab opened for the agent is the agent's; the browser keeps that, for a relay that
-        // restarts. (Whatever a controller put here is not trusted.)
-        call.owner = (op == Op::TabOpen).then(|| session.to_string());
+        // Whose call it is: a tab it opens goes into these books (the browser keeps that, for a
+        // relay that restarts), and the network rules of its site policy are this agent's, to
+        // drop when its session ends. (Whatever a controller put here is not trusted.)
+        call.owner = Some(session.to_string());
         let (id, reply) = browsers.post(browser, call).await?;
         // The browser enforces the call's own timeout; this is the backstop for a lost reply.
         let mut answer = match tokio::time::timeout(timeout + BACKSTOP, reply).await {

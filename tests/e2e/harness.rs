@@ -88,10 +88,7 @@ impl Mcp {
     /// Starts `tabpilot mcp` in `dir` with `home` as its home directory.
     pub(crate) fn start_in(env: &Env, dir: &Path, home: &Path) -> Mcp {
         let mut cmd = env.command(&["mcp"]);
-        cmd.current_dir(dir)
-            .env("HOME", home)
-            .env_remove("CODEX_HOME")
-            .env_remove("TABPILOT_WORKSPACE");
+        in_project(&mut cmd, dir, home);
         Mcp::started(cmd)
     }
 
@@ -164,6 +161,15 @@ impl Mcp {
             r,
         )
     }
+}
+
+/// Runs `cmd` in the project `dir`, with `home` as its home directory (and neither a workspace
+/// nor a Codex home from the test's own environment).
+pub(crate) fn in_project(cmd: &mut Command, dir: &Path, home: &Path) {
+    cmd.current_dir(dir)
+        .env("HOME", home)
+        .env_remove("CODEX_HOME")
+        .env_remove("TABPILOT_WORKSPACE");
 }
 
 /// Project directories are trusted only when group and others cannot write to them

@@ -20,6 +20,8 @@ mod pages;
 mod pairing;
 #[path = "../support/peers.rs"]
 mod peers;
+mod person;
+mod policy;
 mod relay;
 mod sandbox;
 mod schemas;

@@ -778,8 +778,21 @@ async fn an_agent_comes_back_to_its_tab_and_a_gone_agents_tab_is_closed() {
     let open = browser_call(&mut browser).await;
     opened(&mut browser, open.id, 21).await;
     let snap = browser_call(&mut browser).await;
+    assert_eq!(snap.owner, open.owner, "every call names its session");
     answer(&mut browser, snap.id, json!("ok")).await;
     assert_eq!(result(&mut agent).await.0, 1);
+    // Ending a session is the relay's word, not a controller's.
+    send(
+        &mut agent,
+        &call(2, Op::SessionEnd, Target::default(), Value::Null),
+    )
+    .await;
+    let (_, value, _) = result(&mut agent).await;
+    let e = value.expect_err("a controller cannot end its session by a call");
+    assert_eq!(
+        (e.code.as_str(), outcome(&e).as_str()),
+        ("BAD_ARGS", "refused")
+    );
     drop(agent);
 
     // Back at once, with its key: the same tab.
@@ -790,12 +803,20 @@ async fn an_agent_comes_back_to_its_tab_and_a_gone_agents_tab_is_closed() {
     assert_eq!(value.unwrap()["tab"], 21);
     drop(agent);
 
-    // Gone for good: after the grace, the relay closes its tab.
-    let close = tokio::time::timeout(Duration::from_secs(10), browser_call(&mut browser))
+    // Gone for good: after the grace, the relay tells the browser the session ended, naming it
+    // as the books its tab was opened into; the browser closes that tab.
+    let end = tokio::time::timeout(Duration::from_secs(10), browser_call(&mut browser))
         .await
-        .expect("the gone agent's tab was never closed");
-    assert_eq!((close.op, close.tab), (Op::TabClose, Some(21)));
-    answer(&mut browser, close.id, json!({"closed": 21})).await;
+        .expect("the browser never heard that the agent's session ended");
+    assert_eq!((end.op, end.tab), (Op::SessionEnd, None));
+    assert_eq!(end.owner, open.owner);
+    let closing = Answer {
+        id: end.id,
+        value: Some(json!({"closed": [21]})),
+        tabs: vec![TabEvent::Closed { tab: 21 }],
+        ..Answer::default()
+    };
+    send(&mut browser, &Frame::Result(closing)).await;
     let mut later = relay.agent_with_key("k-4711").await;
     send(&mut later, &relay_call(3, RelayOp::MyTab)).await;
     let (_, value, _) = result(&mut later).await;

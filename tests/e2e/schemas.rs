@@ -10,10 +10,11 @@ use serde_json::{Value, json};
 
 use crate::harness::{Mcp, ref_of, sandbox_dir, shared};
 
-/// A project with a skill and a registered command, for the context tools.
-fn project() -> (PathBuf, PathBuf) {
+/// A project with a skill and a registered command, for the context tools, in a folder named
+/// for the test (its repository and its home directory).
+pub(crate) fn project(name: &str) -> (PathBuf, PathBuf) {
     crate::harness::no_group_write();
-    let root = std::env::temp_dir().join(format!("tabpilot-e2e-schemas-{}", std::process::id()));
+    let root = std::env::temp_dir().join(format!("tabpilot-e2e-{name}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     let (repo, home) = (root.join("repo"), root.join("home"));
     for dir in [
@@ -78,7 +79,7 @@ impl Tour {
 #[test]
 fn every_tools_structured_content_validates_against_its_output_schema() {
     let s = shared();
-    let (repo, home) = project();
+    let (repo, home) = project("schemas");
     let mut agent = Mcp::start_in(&s.env, &repo, &home);
     let list = agent.request("tools/list", json!({}));
     let advertised: Vec<(String, Value)> = list["result"]["tools"]

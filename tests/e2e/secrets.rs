@@ -64,7 +64,7 @@ fn planted_secrets_stay_out_of_results_files_and_logs() {
             {"ref": field("Security code"), "value": "737"},
         ]}),
     );
-    let (code, _) = crate::pairing::pair(&env);
+    let (code, _) = crate::person::pair(&env);
     let relay_secret = String::from_utf8(env.secret()).unwrap();
 
     // The reading tools show each secret field by its length, and take a value the page

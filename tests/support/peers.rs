@@ -208,7 +208,7 @@ pub(crate) struct BrowserCall {
     pub(crate) scope: Scope,
     pub(crate) tab: Option<i64>,
     pub(crate) args: Value,
-    /// On a call that opens a tab: whose books it goes into.
+    /// The session the call is for (the books a tab it opens goes into).
     pub(crate) owner: Option<String>,
 }
 
