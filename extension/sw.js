@@ -137,7 +137,9 @@ function tryPort(port, secret, info) {
       if (!joined && frame.t === 'challenge') {
         cnonce = randomHex(32);
         const proof = await hmacHex(secret, `tabpilot/2 browser ${port} ${frame.nonce}`);
-        ws.send(JSON.stringify({ t: 'hello', role: 'browser', proof, cnonce, info }));
+        // The agents' tabs still open go with the hello: a relay that restarted has empty books,
+        // and has them back before any agent's call can reach this browser.
+        ws.send(JSON.stringify({ t: 'hello', role: 'browser', proof, cnonce, info, held: await held() }));
       } else if (!joined && frame.t === 'welcome') {
         const expected = await hmacHex(secret, `tabpilot/2 relay ${port} ${cnonce}`);
         // The relay's proof names the port dialled: one passed on from another port fails here.
@@ -150,8 +152,6 @@ function tryPort(port, secret, info) {
         link.ws = ws;
         link.port = port;
         setState('connected');
-        // A relay that restarted has empty books: these are the agents' tabs still open.
-        send({ t: 'held', tabs: await held() });
         resolve(true);
       } else if (joined) {
         onFrame(ws, frame);

@@ -284,6 +284,7 @@ impl Link {
             proof: auth::proof(&self.secret, Role::Controller.as_str(), port, &nonce),
             cnonce: cnonce.clone(),
             info: self.info.clone(),
+            held: Vec::new(),
         };
         let text = serde_json::to_string(&hello).expect("frames serialize");
         sink.send(Message::Text(text.into()))

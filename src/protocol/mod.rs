@@ -328,6 +328,10 @@ pub enum Frame {
         cnonce: String,
         #[serde(default)]
         info: PeerInfo,
+        /// browser only: the tabs it opened for agents and whose each is, so a relay that
+        /// restarted has its books back before any agent's call can reach the browser.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        held: Vec<HeldTab>,
     },
     /// relay → peer: accepted, with the relay's proof over `cnonce`.
     #[serde(rename_all = "camelCase")]
@@ -348,11 +352,6 @@ pub enum Frame {
     Result(Answer),
     /// browser → relay: something happened to a tab that no call caused.
     Tab(TabEvent),
-    /// browser → relay, on joining: the tabs it opened for agents, and whose each is, so a relay
-    /// that restarted has its books back.
-    Held {
-        tabs: Vec<HeldTab>,
-    },
     /// browser → relay: a piece of a frame too big for one (its JSON text, cut in order); the
     /// `last` piece completes it.
     Part {

@@ -15,8 +15,8 @@ use super::route::{Browsers, Reply, Router};
 use super::sessions;
 use crate::error::{Code, ToolError};
 use crate::protocol::{
-    self, AgentEntry, Answer, BrowserEntry, Call, Frame, PeerInfo, RelayInfo, RelayOp, RelayStatus,
-    Role, Target, WireError,
+    self, AgentEntry, Answer, BrowserEntry, Call, Frame, HeldTab, PeerInfo, RelayInfo, RelayOp,
+    RelayStatus, Role, Target, WireError,
 };
 
 /// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
@@ -136,8 +136,21 @@ impl Hub {
 
     /// Adds an authenticated peer to the roster. A browser that reconnects under its stored
     /// identity replaces its old socket, keeping its tabs' books.
-    pub fn join(&self, role: Role, info: PeerInfo, tx: Sender) -> u64 {
+    /// A proven peer joins. A browser's held tabs go back into the books before the browser is
+    /// in the roster, so no agent's call reaches it while its books are still empty (it would
+    /// open the agent a new tab).
+    pub fn join(&self, role: Role, info: PeerInfo, held: &[HeldTab], tx: Sender) -> u64 {
         let id = self.id();
+        let key = info
+            .browser_id
+            .clone()
+            .unwrap_or_else(|| format!("browser-{id}"));
+        if role == Role::Browser && !held.is_empty() {
+            let mut books = self.router.books();
+            for h in held {
+                books.restore(&h.owner, &key, h.tab);
+            }
+        }
         let mut r = self.roster();
         match role {
             Role::Controller => {
@@ -153,10 +166,6 @@ impl Hub {
                 );
             }
             Role::Browser => {
-                let key = info
-                    .browser_id
-                    .clone()
-                    .unwrap_or_else(|| format!("browser-{id}"));
                 if let Some(old) = r.browsers.insert(
                     key,
                     Browser {
@@ -298,15 +307,6 @@ impl Hub {
                 let pending = self.roster().pending.remove(&answer.id);
                 if let Some(p) = pending {
                     let _ = p.reply.send(Ok(answer));
-                }
-                Ok(())
-            }
-            (Role::Browser, Frame::Held { tabs }) => {
-                if let Some(browser) = self.browser_key(peer) {
-                    let mut books = self.router.books();
-                    for held in tabs {
-                        books.restore(&held.owner, &browser, held.tab);
-                    }
                 }
                 Ok(())
             }

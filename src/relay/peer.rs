@@ -98,10 +98,11 @@ pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role, unproven
                 proof,
                 cnonce,
                 info,
+                held,
             }) if r == role => {
                 if auth::verify(hub.secret(), role.as_str(), hub.port(), &nonce, &proof) {
                     unproven.proven();
-                    let id = hub.join(role, info, tx.clone());
+                    let id = hub.join(role, info, &held, tx.clone());
                     let welcome = Frame::Welcome {
                         proof: auth::proof(hub.secret(), "relay", hub.port(), &cnonce),
                         peer_id: id,

@@ -18,8 +18,8 @@ use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use crate::harness::Env;
 use crate::peers::{
     DEADLINE, EXTENSION_ORIGIN, Ws, answer, browser_call, call, challenge, closed, connect,
-    handshake, hello, next_message, open, opened, recv, relay_call, result, send, send_text,
-    tab_call,
+    connect_holding, handshake, hello, next_message, open, opened, recv, relay_call, result, send,
+    send_text, tab_call,
 };
 
 /// Long enough that a relay never idles out under a test that is busy elsewhere, short enough
@@ -80,6 +80,11 @@ impl Relay {
     }
 
     async fn browser(&self, browser_id: &str) -> Ws {
+        self.browser_holding(browser_id, Vec::new()).await
+    }
+
+    /// A browser that says, as it joins, which agents' tabs it still has open.
+    async fn browser_holding(&self, browser_id: &str, held: Vec<protocol::HeldTab>) -> Ws {
         let info = PeerInfo {
             name: "fake extension".into(),
             browser_id: Some(browser_id.into()),
@@ -88,7 +93,7 @@ impl Relay {
             label: Some("test browser".into()),
             ..Default::default()
         };
-        connect(self.port, Role::Browser, &self.secret(), info).await
+        connect_holding(self.port, Role::Browser, &self.secret(), info, held).await
     }
 }
 
@@ -844,13 +849,11 @@ async fn after_a_relay_restart_the_browser_gives_the_books_back() {
     drop((agent, browser));
     drop(relay);
 
-    // A new relay; the browser joins it and says which agents' tabs it still has open.
+    // A new relay; the browser joins it saying which agents' tabs it still has open, and the
+    // agent's very next call finds its tab (the books are back before the browser is routable).
     let relay = Relay::start(env);
-    let mut browser = relay.browser("fake-restart").await;
-    let held = Frame::Held {
-        tabs: vec![protocol::HeldTab { tab: 41, owner }],
-    };
-    send(&mut browser, &held).await;
+    let held = vec![protocol::HeldTab { tab: 41, owner }];
+    let mut browser = relay.browser_holding("fake-restart", held).await;
     let mut agent = relay.agent_with_key("k-77").await;
     send(&mut agent, &tab_call(2, Op::Read, Value::Null)).await;
     let next = browser_call(&mut browser).await;

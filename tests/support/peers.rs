@@ -48,12 +48,23 @@ pub(crate) async fn open(port: u16, path: &str, origin: Option<&str>) -> Result<
 /// A peer of `role`, authenticated: its endpoint (a browser with the extension's Origin), and
 /// the challenge.
 pub(crate) async fn connect(port: u16, role: Role, secret: &[u8], info: PeerInfo) -> Ws {
+    connect_holding(port, role, secret, info, Vec::new()).await
+}
+
+/// Connects as a browser that says, in its hello, which agents' tabs it still has open.
+pub(crate) async fn connect_holding(
+    port: u16,
+    role: Role,
+    secret: &[u8],
+    info: PeerInfo,
+    held: Vec<protocol::HeldTab>,
+) -> Ws {
     let (path, origin) = match role {
         Role::Controller => ("/controller", None),
         Role::Browser => ("/browser", Some(EXTENSION_ORIGIN)),
     };
     let mut ws = open(port, path, origin).await.expect("the relay upgrades");
-    handshake(&mut ws, port, role, secret, info).await;
+    handshake_holding(&mut ws, port, role, secret, info, held).await;
     ws
 }
 
@@ -124,6 +135,7 @@ pub(crate) fn hello(role: Role, proof: String, cnonce: &str, info: PeerInfo) -> 
         proof,
         cnonce: cnonce.into(),
         info,
+        held: Vec::new(),
     }
 }
 
@@ -136,18 +148,28 @@ pub(crate) async fn handshake(
     secret: &[u8],
     info: PeerInfo,
 ) -> (u64, u16) {
+    handshake_holding(ws, dialled, role, secret, info, Vec::new()).await
+}
+
+async fn handshake_holding(
+    ws: &mut Ws,
+    dialled: u16,
+    role: Role,
+    secret: &[u8],
+    info: PeerInfo,
+    held: Vec<protocol::HeldTab>,
+) -> (u64, u16) {
     let nonce = challenge(ws).await;
     let cnonce = auth::nonce();
-    send(
-        ws,
-        &hello(
-            role,
-            auth::proof(secret, role.as_str(), dialled, &nonce),
-            &cnonce,
-            info,
-        ),
-    )
-    .await;
+    let proof = auth::proof(secret, role.as_str(), dialled, &nonce);
+    let hello = Frame::Hello {
+        role,
+        proof,
+        cnonce: cnonce.clone(),
+        info,
+        held,
+    };
+    send(ws, &hello).await;
     match recv(ws).await {
         Frame::Welcome {
             proof,
