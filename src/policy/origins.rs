@@ -327,4 +327,24 @@ mod tests {
             "it matches nothing in TABPILOT_ALLOW_ORIGINS"
         );
     }
+
+    /// README's ready-made configuration for a real profile is one a server starts with.
+    #[test]
+    fn the_readme_s_configuration_parses() {
+        let readme = include_str!("../../README.md");
+        let mut seen = 0;
+        for setting in [
+            Setting::AllowOrigins,
+            Setting::DenyOrigins,
+            Setting::SensitiveOrigins,
+        ] {
+            let key = format!("\"{}\": \"", setting.name());
+            for line in readme.lines().filter(|l| l.contains(&key)) {
+                let value = line.split(&key).nth(1).unwrap().split('"').next().unwrap();
+                parse_list(value).unwrap_or_else(|e| panic!("{setting}: {e}"));
+                seen += 1;
+            }
+        }
+        assert_eq!(seen, 3, "README's configuration sets the three lists");
+    }
 }
