@@ -44,6 +44,12 @@ export async function inject(tabId, frameId, injection) {
     if (/No tab with id|Frame with ID 0 was removed|The tab was closed/i.test(msg)) {
       throw new ToolError('TAB_GONE', `tab ${tabId} closed during the call`);
     }
+    // A load that failed or was blocked (the site policy's network rules, say) leaves the
+    // browser's own error page, which no extension may script.
+    if (/is showing error page/i.test(msg)) {
+      const shown = url.split('?')[0];
+      throw new ToolError('NAVIGATION_FAILED', `the tab shows the browser's error page for ${shown}`, 'refused');
+    }
     throw new ToolError('INTERNAL', `page script failed: ${msg}`);
   }
 }

@@ -375,6 +375,10 @@ fn with_an_allow_list_a_link_out_of_it_never_reaches_the_other_server() {
         "{:?}",
         w.inner.seen.lock().unwrap()
     );
+    // The tab shows the browser's error page for the blocked load: reading it says so.
+    let (code, r) = agent.fails("browser_snapshot", json!({}));
+    assert_eq!(code, "NAVIGATION_FAILED", "{r}");
+    assert!(text(&r).contains("error page"), "{r}");
     // Going there is refused before anything is sent, naming the list.
     let said = refused(
         &mut agent,
