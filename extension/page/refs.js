@@ -70,16 +70,25 @@
   const extras = new Map(); // ref -> WeakRef(element)
   const plainBase = (el) => hash(identity(el) + '\u0002');
 
-  function plainTwins(base, tag) {
-    return Array.from(document.getElementsByTagName(tag)).filter((o) => !refable(o) && plainBase(o) === base);
+  function plainTwins(base, tag, memo) {
+    let all = memo?.get(tag);
+    if (!all) {
+      all = Array.from(document.getElementsByTagName(tag))
+        .filter((o) => !refable(o))
+        .map((o) => [o, plainBase(o)]);
+      memo?.set(tag, all);
+    }
+    return all.filter(([, b]) => b === base).map(([o]) => o);
   }
 
-  function refFor(el, tags) {
+  // `memo` (a Map, optional) keeps each tag's plain elements for the next call, so naming many
+  // elements of one document costs one pass per tag (a snapshot's summaries).
+  function refFor(el, tags, memo) {
     const tagged = tags?.get(el);
     if (tagged) return tagged;
     if (refable(el)) return tagAll(document.documentElement).get(el);
     const base = plainBase(el);
-    const n = plainTwins(base, el.localName).indexOf(el) + 1 || 1;
+    const n = plainTwins(base, el.localName, memo).indexOf(el) + 1 || 1;
     const ref = n === 1 ? base : `${base}.${n}`;
     extras.set(ref, new WeakRef(el));
     return ref;

@@ -232,6 +232,7 @@ pub enum WaitUntil {
 #[serde(rename_all = "lowercase")]
 pub enum Include {
     Snapshot,
+    Diff,
 }
 
 /// The arguments every page-changing tool shares: how long to wait after it, and whether to
@@ -285,6 +286,10 @@ impl AfterAction {
 
     pub fn wants_snapshot(&self) -> bool {
         self.include == Some(Include::Snapshot)
+    }
+
+    pub fn wants_diff(&self) -> bool {
+        self.include == Some(Include::Diff)
     }
 }
 

@@ -62,6 +62,8 @@ pub struct Out<T> {
     pub outcome: Outcome,
     pub images: Vec<Image>,
     pub snapshot: Option<String>,
+    /// What changed in the snapshot since the agent's last one, where the caller asked for it.
+    pub diff: Option<String>,
 }
 
 impl<T> Out<T> {
@@ -72,6 +74,7 @@ impl<T> Out<T> {
             outcome: Outcome::Done,
             images: Vec::new(),
             snapshot: None,
+            diff: None,
         }
     }
 
@@ -96,6 +99,11 @@ impl<T: Serialize> Out<T> {
             text.push_str("\n\n");
             text.push_str(&snapshot);
             fields.insert("snapshot".into(), json!(snapshot));
+        }
+        if let Some(diff) = self.diff {
+            text.push_str("\n\n");
+            text.push_str(&diff);
+            fields.insert("diff".into(), json!(diff));
         }
         Ok(ToolOutput {
             text,

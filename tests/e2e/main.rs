@@ -2,6 +2,7 @@
 //! end to end in a real headless Chromium with the real extension.
 
 mod browser;
+mod budget;
 mod context;
 mod dialogs;
 mod find;
