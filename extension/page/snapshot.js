@@ -163,7 +163,8 @@
         const n = lineNode(el, r || 'generic', describe(el, r || 'generic', name(el)));
         add(parent, n);
         if (el.localName === 'select') {
-          // The options a closed list does not render, each with its ref; the selected marked.
+          // Its options, which a closed list does not render, the selected marked. They carry
+          // no refs: browser_select_option takes their labels on the list's own ref.
           for (const o of el.options) add(n, lineNode(o, 'option', describe(o, 'option', optionName(o))));
         } else if (holders.has(el)) kidsOf(el, n, quiet || r === 'heading');
         return;
@@ -231,8 +232,13 @@
     const { node, capped } = build(root, { verbose, prefix, tags });
     if (!node) return { text: '', refs: tags.size, capped, tokens: 0, collapsed: 0, hidden: [] };
     if (ref) node.kids = node.kids.filter((k) => k.i >= offset);
+    // Summaries name their regions with refs; each element's is worked out once.
     const memo = new Map();
-    const refOf = (el) => `${prefix}${refFor(el, tags, memo)}`;
+    const named = new Map();
+    const refOf = (el) => {
+      if (!named.has(el)) named.set(el, `${prefix}${refFor(el, tags, memo)}`);
+      return named.get(el);
+    };
     const out = T.fit(node, { budget: maxTokens, region: !!ref, refOf });
     return { ...out, refs: tags.size, capped };
   }

@@ -22,7 +22,8 @@ use crate::tools::{self, Session, spec::ToolOutput};
 
 const INSTRUCTIONS: &str = "tabpilot drives real browser tabs. You work in your own background \
 tab, opened on your first page action. Start with browser_navigate; act on elements by the refs \
-in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs. Every result's \
+in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs, and an action's \
+include: \"diff\" answers with only the snapshot lines that changed. Every result's \
 structuredContent says its outcome (refused, done, partial, failed, unknown); every failure \
 names its code and the tool that recovers. The project's own instructions, skills and \
 commands: session_bootstrap, agent_context, resolve_task_capabilities.";
@@ -195,7 +196,8 @@ mod tests {
             tools.len(),
             text.len()
         );
-        // 33 tools came to 6,241 when this was written; the bound catches a regression.
-        assert!(tokens < 6300, "the tool list is {tokens} o200k tokens");
+        // The full list's budget is 6,500 whatever the tool count (33 tools came to 6,347 with
+        // snapshot budgets and `include: "diff"`).
+        assert!(tokens <= 6500, "the tool list is {tokens} o200k tokens");
     }
 }

@@ -29,7 +29,7 @@ struct NavigateArgs {
     reload: Option<bool>,
     /// With reload: bypass the cache.
     ignore_cache: Option<bool>,
-    /// Return the lean snapshot of the new page (default true, 2000 tokens).
+    /// Return the lean snapshot of the new page (default true).
     include_snapshot: Option<bool>,
     /// Milliseconds to wait for the page to load (default 30000).
     timeout: Option<u64>,

@@ -30,12 +30,11 @@ struct SnapshotArgs {
     verbose: Option<bool>,
     /// Write the snapshot to this file and answer with a summary.
     file_path: Option<String>,
-    /// Token budget (default 4000; none for verbose or filePath).
+    /// Token budget (default 4000).
     max_tokens: Option<u64>,
-    /// Expand the region of a "…" line.
+    /// A "…" line's ref (and offset) expands it.
     #[serde(rename = "ref")]
     reference: Option<String>,
-    /// With ref: the line's offset.
     offset: Option<u64>,
 }
 
@@ -60,7 +59,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: "browser_snapshot",
-                description: "Lean outline of the page and its frames: interactive elements with refs, headings, landmarks, short text; within a token budget.",
+                description: "Lean outline of the page and its frames: interactive elements with refs, headings, landmarks, short text.",
                 hints: read_only(),
                 cli: Cli::default(),
             },
@@ -123,24 +122,7 @@ async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolErr
         .map(|p| Sandbox::from_process().output(p))
         .transpose()?;
     let verbose = a.verbose.unwrap_or(false);
-    // Everything, when the caller asked for all the text or for a file; else the budget.
-    let budget = match a.max_tokens {
-        Some(n) if !(MIN_TOKENS..=MAX_TOKENS).contains(&n) => {
-            return Err(ToolError::bad_args(format!(
-                "maxTokens must be between {MIN_TOKENS} and {MAX_TOKENS}"
-            )));
-        }
-        Some(n) => Some(n),
-        None if verbose || file.is_some() => None,
-        None => Some(SNAPSHOT_TOKENS),
-    };
-    if let Some(r) = &a.reference {
-        ref_arg(r)?;
-    } else if a.offset.is_some() {
-        return Err(ToolError::bad_args(
-            "offset goes with ref: the ref and offset of a \"…\" line",
-        ));
-    }
+    let budget = budget(&a, file.is_some())?;
     let snap: SnapshotReply = cx
         .page(
             Op::Snapshot,
@@ -153,23 +135,7 @@ async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolErr
         cx.remember_snapshot(budget, &snap.text);
     }
     let (url, title) = (&snap.url, &snap.title);
-    let mut notes = Vec::new();
-    if snap.collapsed > 0 {
-        notes.push(format!(
-            "({} \"…\" lines stand for what did not fit in {} tokens: browser_snapshot {{ref, offset}} shows it; browser_find finds any element)",
-            snap.collapsed,
-            budget.unwrap_or_default()
-        ));
-    }
-    if snap.capped {
-        notes.push("(cut at the node limit; read the rest with browser_read_page)".to_string());
-    }
-    if snap.frames_capped {
-        notes.push(format!(
-            "(only the first 10 of {} frames were walked)",
-            snap.frames
-        ));
-    }
+    let notes = notes(&snap, budget, a.reference.is_some());
     let mut data = SnapshotOut {
         url: url.clone(),
         title: title.clone(),
@@ -200,6 +166,51 @@ async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolErr
     }
     data.snapshot = Some(snap.text);
     Ok(Out::new(text, data))
+}
+
+/// The budget a snapshot is held to: the caller's, checked; none when the caller asked for all
+/// the text or for a file; else the default. A region's ref is checked here too.
+fn budget(a: &SnapshotArgs, to_file: bool) -> Result<Option<u64>, ToolError> {
+    if let Some(r) = &a.reference {
+        ref_arg(r)?;
+    } else if a.offset.is_some() {
+        return Err(ToolError::bad_args(
+            "offset goes with ref: the ref and offset of a \"…\" line",
+        ));
+    }
+    match a.max_tokens {
+        Some(n) if !(MIN_TOKENS..=MAX_TOKENS).contains(&n) => Err(ToolError::bad_args(format!(
+            "maxTokens must be between {MIN_TOKENS} and {MAX_TOKENS}"
+        ))),
+        Some(n) => Ok(Some(n)),
+        None if a.verbose == Some(true) || to_file => Ok(None),
+        None => Ok(Some(SNAPSHOT_TOKENS)),
+    }
+}
+
+/// What a snapshot's reader should know besides its lines: what was summed up, cut or left out.
+fn notes(snap: &SnapshotReply, budget: Option<u64>, region: bool) -> Vec<String> {
+    let mut notes = Vec::new();
+    if snap.collapsed > 0 {
+        notes.push(format!(
+            "(Past {} tokens, \"…\" lines sum up the rest: browser_snapshot {{ref, offset}} \
+             expands one; browser_find finds any element.)",
+            budget.unwrap_or_default()
+        ));
+    }
+    if region && snap.text.is_empty() {
+        notes.push("(nothing of that region is shown on the page now)".to_string());
+    }
+    if snap.capped {
+        notes.push("(cut at the node limit; read the rest with browser_read_page)".to_string());
+    }
+    if snap.frames_capped {
+        notes.push(format!(
+            "(only the first 10 of {} frames were walked)",
+            snap.frames
+        ));
+    }
+    notes
 }
 
 /// What the extension answers a read with.
