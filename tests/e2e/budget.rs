@@ -161,6 +161,12 @@ fn reach_every_element(agent: &mut Mcp, url: &str) {
         found += 1;
     }
     let total = elements(&whole).len();
+    if tokens(&whole) > 4000 {
+        assert!(
+            direct < total && expanded > 0,
+            "{url}: a page over the budget showed {direct} of {total} elements and expanded {expanded}"
+        );
+    }
     eprintln!(
         "{url}: {total} elements: {direct} in the snapshot, {expanded} more in {pages} region pages, {found} by browser_find"
     );
