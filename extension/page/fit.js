@@ -114,10 +114,10 @@
     return kids[0].line != null && kids[0].role !== 'text' ? plural(kids[0].role) : 'blocks';
   };
 
-  // Replaces kids[from, to) of `n` by one summary line; returns the tokens it saved.
+  // Replaces kids[from, to) of `n` by one summary line.
   function summarize(n, from, to, ctx) {
     const gone = n.kids.slice(from, to);
-    if (!gone.length) return 0;
+    if (!gone.length) return;
     const counts = new Map();
     let items = 0;
     const count = (k) => {
@@ -127,7 +127,7 @@
       }
       if (k.frame) ctx.hidden.push(k.frame);
       const r = k.frame ? 'frame' : k.role;
-      if (k.line != null && COUNTED.includes(r)) counts.set(r, (counts.get(r) || 0) + 1);
+      if ((k.line != null || k.frame) && COUNTED.includes(r)) counts.set(r, (counts.get(r) || 0) + 1);
       k.kids.forEach(count);
     };
     for (const k of gone) {
@@ -150,8 +150,6 @@
     for (const k of gone) k.by = s;
     n.kids.splice(from, to - from, s);
     grow(n, s.sum - before);
-    ctx.collapsed++;
-    return before - s.sum;
   }
 
   // Runs of similar siblings among a node's kids, as [from, to) pairs.
@@ -276,19 +274,22 @@
     summarize(n, OPTIONS_KEEP, n.kids.length, ctx);
   }
 
+  // The lines, and how many of them are summaries.
   function render(root) {
     const lines = [];
+    let collapsed = 0;
     const put = (n, depth) => {
       if (n.frame) {
         lines.push(`${'  '.repeat(depth)}\u0000frame:${n.frame}`);
         return;
       }
+      if (n.summary) collapsed++;
       if (n.line != null) lines.push(lineOf(n, depth));
       const inner = n.line != null ? depth + 1 : depth;
       for (const k of n.kids) put(k, inner);
     };
     put(root, 0);
-    return lines.join('\n');
+    return { text: lines.join('\n'), collapsed };
   }
 
   /**
@@ -299,7 +300,7 @@
    */
   function fit(root, { budget, region, refOf }) {
     measure(root, null, 0);
-    const ctx = { refOf, collapsed: 0, hidden: [] };
+    const ctx = { refOf, hidden: [] };
     if (budget) {
       options(root, ctx, region ? root : null);
       if (region && root.sum > budget) {
@@ -311,7 +312,7 @@
         cutAt(root, budget, ctx);
       } else if (!region) fitPage(root, budget, ctx);
     }
-    return { text: render(root), tokens: Math.ceil(root.sum), collapsed: ctx.collapsed, hidden: ctx.hidden };
+    return { ...render(root), tokens: Math.ceil(root.sum), hidden: ctx.hidden };
   }
 
   function fitPage(root, budget, ctx) {

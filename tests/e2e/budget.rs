@@ -1,7 +1,7 @@
 //! Snapshots within a token budget, counted as the benchmark counts them (o200k): big pages fit,
-//! every interactive element stays within two calls (expanding a summary, or browser_find),
-//! sentences keep their words, lists show their options, and an action can answer with only
-//! the lines that changed.
+//! every interactive element stays within two calls (expanding a summary, or browser_find), a
+//! frame stays with the region it is in, sentences keep their words, lists show their options,
+//! and an action can answer with only the lines that changed.
 
 use std::collections::HashSet;
 use std::sync::OnceLock;
@@ -84,7 +84,9 @@ fn default_snapshots_fit_their_budgets_in_o200k_tokens() {
     for (page, bound) in pages {
         open(&mut agent, &s.a(page));
         let whole = snapshot(&mut agent, json!({"maxTokens": 1_000_000}));
-        let lean = snapshot(&mut agent, json!({}));
+        let (_, data) = agent.ok("browser_snapshot", json!({}));
+        let lean = data["snapshot"].as_str().unwrap().to_string();
+        assert_eq!(data["collapsed"], lean.matches("- … ").count(), "{page}");
         let (n, all) = (tokens(&lean), tokens(&whole));
         eprintln!("{page}: {n} o200k tokens (the whole outline: {all})");
         assert!(n <= bound, "{page}: {n} tokens, over {bound}:\n{lean}");
@@ -353,4 +355,33 @@ fn snapshot_arguments_are_checked_before_the_page_is_asked() {
         assert_eq!(code, "BAD_ARGS");
         assert!(crate::harness::text(&r).contains(says), "{r}");
     }
+}
+
+#[test]
+fn a_frame_inside_a_collapsed_region_stays_there_and_comes_back_with_it() {
+    let s = shared();
+    let mut agent = s.agent();
+    open(&mut agent, &s.a("nav-frame.html"));
+    let snap = snapshot(&mut agent, json!({}));
+    // The menu collapsed whole, its frame with it: not shown, nor added at the end.
+    assert!(!snap.contains("- frame "), "{snap}");
+    let line = snap
+        .lines()
+        .find(|l| l.contains("- … "))
+        .unwrap_or_else(|| panic!("nothing collapsed:\n{snap}"));
+    assert!(line.contains("1 frame"), "{line}");
+    assert!(snap.contains("- button \"Go\" [ref="), "{snap}");
+    // Expanding the menu brings the frame back in its place, with refs that act in it.
+    let (region, offset) = summaries(&snap).remove(0);
+    let page = snapshot(&mut agent, json!({"ref": region, "offset": offset}));
+    assert!(tokens(&page) <= 4000, "{page}");
+    let lines: Vec<&str> = page.lines().collect();
+    assert!(
+        lines[0].starts_with("- navigation \"Everything\":"),
+        "{page}"
+    );
+    assert!(lines[1].trim_start().starts_with("- frame http"), "{page}");
+    let card = ref_of(&page, "textbox", "Card number");
+    assert!(card.starts_with('f'), "{card}");
+    agent.ok("browser_type", json!({"ref": card, "text": "4242"}));
 }
