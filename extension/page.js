@@ -10,6 +10,7 @@ const PAGE_FILES = [
   'page/refs.js',
   'page/actionable.js',
   'page/edit.js',
+  'page/fit.js',
   'page/snapshot.js',
   'page/actions.js',
   'page/form.js',

@@ -102,9 +102,11 @@ pub(crate) fn browser_figures() {
     });
 
     println!();
-    println!("lean snapshots: o200k tokens and time (median of 5)");
+    println!(
+        "lean snapshots within the default budget: o200k tokens (the whole outline's beside) and time (median of 5)"
+    );
     let bpe = tiktoken_rs::o200k_base().expect("the o200k tokenizer");
-    for name in [
+    let mut pages: Vec<String> = [
         "basic.html",
         "checkout.html",
         "react-form.html",
@@ -116,7 +118,17 @@ pub(crate) fn browser_figures() {
         "article.html",
         "long-article.html",
         "table.html",
-    ] {
+    ]
+    .map(String::from)
+    .to_vec();
+    // The toolchain's own rustdoc, a real page nobody here wrote, when the toolchain has it.
+    let hashmap = "rustdoc/std/collections/struct.HashMap.html";
+    if crate::fixtures::rustdoc_dir().is_some() {
+        pages.push(hashmap.to_string());
+    } else {
+        println!("  (no rustdoc: $(rustc --print sysroot)/share/doc/rust/html is absent)");
+    }
+    for name in &pages {
         ok(
             &mut mcp,
             "browser_navigate",
@@ -134,13 +146,42 @@ pub(crate) fn browser_figures() {
             })
             .collect();
         samples.sort();
+        let whole = ok(
+            &mut mcp,
+            "browser_snapshot",
+            json!({"maxTokens": 1_000_000}),
+        )["snapshot"]
+            .as_str()
+            .unwrap()
+            .to_string();
         let refs = text.matches("[ref=").count();
+        let shown = if name == hashmap {
+            "rustdoc HashMap"
+        } else {
+            name
+        };
         println!(
-            "  {name:<20} {:>6} tokens  {:>5} lines  {:>5} refs  {:>9}",
+            "  {shown:<20} {:>6} tokens ({:>6} whole)  {:>5} lines  {:>5} refs  {:>9}",
             bpe.encode_with_special_tokens(&text).len(),
+            bpe.encode_with_special_tokens(&whole).len(),
             text.lines().count(),
             refs,
             ms(quantile(&samples, 0.5))
         );
     }
+    // What one navigation costs by default: the reply's text, snapshot included.
+    let reply = mcp.call_tool(
+        "browser_navigate",
+        json!({"url": page("long-article.html")}),
+    );
+    let text: String = reply["content"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|c| c["text"].as_str())
+        .collect();
+    println!(
+        "  browser_navigate's default reply on long-article.html: {} tokens",
+        bpe.encode_with_special_tokens(&text).len()
+    );
 }

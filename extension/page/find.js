@@ -13,12 +13,14 @@
   }
 
   // Elements whose own visible text contains `text` (case-insensitive): the innermost such
-  // element, not every ancestor that contains it too.
-  function byText(text) {
+  // element, not every ancestor that contains it too. With a role, only elements of that role
+  // count, so a button is found by the words of the heading inside it.
+  function byText(text, wanted) {
     const needle = text.toLowerCase();
     const hits = [];
     walkElements(document.body || document.documentElement, (el) => {
       if (['script', 'style', 'noscript', 'template'].includes(el.localName)) return;
+      if (wanted && role(el) !== wanted) return;
       const own = squash(el.innerText ?? el.textContent).toLowerCase();
       const label = name(el).toLowerCase();
       if (!own.includes(needle) && !label.includes(needle)) return;
@@ -30,8 +32,22 @@
     return hits;
   }
 
+  // Elements named or saying exactly the text first, then those starting with it, then the
+  // rest, each in document order: a short name ("N", "Edit") is found among its many containers.
+  function exactFirst(found, needle) {
+    const rank = (el) => {
+      const says = [name(el).toLowerCase(), squash(el.innerText ?? el.textContent).toLowerCase()];
+      if (says.includes(needle)) return 0;
+      return says.some((s) => s.startsWith(needle)) ? 1 : 2;
+    };
+    return found
+      .map((el, i) => [el, rank(el), i])
+      .sort((a, b) => a[1] - b[1] || a[2] - b[2])
+      .map(([el]) => el);
+  }
+
   function find({ text, role: wanted, selector, max = 20, prefix = '' }) {
-    let found = selector ? selectAll(selector) : text ? byText(text) : null;
+    let found = selector ? selectAll(selector) : text ? byText(text, wanted) : null;
     const tags = tagAll(document.documentElement);
     if (!found) found = [...tags.keys()];
     if (text && selector) {
@@ -40,6 +56,7 @@
       found = found.filter((el) => says(el) || name(el).toLowerCase().includes(needle));
     }
     if (wanted) found = found.filter((el) => role(el) === wanted);
+    if (text) found = exactFirst(found, text.toLowerCase());
     const total = found.length;
     const scrub = T.scrubber();
     const lines = found

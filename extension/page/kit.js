@@ -48,8 +48,8 @@
  *   ref (the refs `resolve` knows from then on); element -> ref, in document order.
  * @property {function(string): {el: Element, retagged: boolean}} resolve The element of a ref;
  *   STALE_REF or BAD_ARGS refusals.
- * @property {function(Element, Map<Element, string>=): string} refFor A ref for any element,
- *   tagged or not.
+ * @property {function(Element, Map<Element, string>=, Map=): string} refFor A ref for any
+ *   element, tagged or not; a memo Map makes naming many elements of one document cheap.
  * @property {function(Element): boolean} visible Rendered and not hidden by CSS.
  * @property {function(Element, boolean=, number=): Promise<{x: number, y: number}>} actionable
  *   Waits until the element is visible, enabled, stable and (for pointer actions) uncovered;
@@ -62,6 +62,9 @@
  *   prototype's setter, so frameworks that track the field see it.
  * @property {function(Element, string, object=): boolean} fire Dispatches an input, change or
  *   other event as an edit makes it.
+ * @property {function(object, object): {text: string, tokens: number, collapsed: number, hidden: string[]}} [fit]
+ *   Holds a snapshot's outline to a token budget and writes it out (fit.js; snapshot.js uses it).
+ * @property {function(string): number} [tokens] The o200k tokens of a text, estimated (fit.js).
  * @property {function(Element, string, string, ?string, string=, boolean=): string} [describeLine]
  *   One element as a snapshot line (snapshot.js; find.js uses it).
  * @property {function(): function(): Promise<?{url: string, sameDocument: boolean}>} [watchNavigate]

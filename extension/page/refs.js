@@ -4,11 +4,11 @@
 (() => {
   const T = globalThis.__tabpilot;
   if (T.tagAll) return;
-  const { Refusal, squash, cut, walkElements, role, name, labelledBy, INTERACTIVE } = T;
+  const { Refusal, squash, cut, walkElements, role, name, labelledBy, INTERACTIVE, NAME_MAX } = T;
 
   // A ref is a hash of what the element is (tag, id, name, type, role, label, own text), not
   // where it is, so a re-render of the same elements yields the same refs.
-  function identity(el) {
+  function identity(el, labelOf = name) {
     // What a person types into an editable element is its value, not what it is: leave it out,
     // so the ref stays put as it is filled.
     const editable = el.isContentEditable;
@@ -18,7 +18,7 @@
           .filter((n) => n.nodeType === 3)
           .map((n) => n.textContent)
           .join(' ');
-    const label = editable ? squash(el.getAttribute('aria-label')) || squash(labelledBy(el)) : name(el);
+    const label = editable ? squash(el.getAttribute('aria-label')) || squash(labelledBy(el)) : labelOf(el);
     return [
       el.localName,
       el.id,
@@ -68,18 +68,41 @@
   // hash, over an identity marked apart so it never meets a tagged element's, numbered among
   // same-tag elements in document order.
   const extras = new Map(); // ref -> WeakRef(element)
-  const plainBase = (el) => hash(identity(el) + '\u0002');
+  const plainBase = (el) => hash(identity(el, lead) + '\u0002');
 
-  function plainTwins(base, tag) {
-    return Array.from(document.getElementsByTagName(tag)).filter((o) => !refable(o) && plainBase(o) === base);
+  // A plain element's label: its ARIA name, else the first words of its text, read no further
+  // than needed (a plain element may hold the whole page, and all of it would cost a snapshot
+  // naming many regions dearly).
+  function lead(el) {
+    const aria = squash(el.getAttribute('aria-label')) || squash(labelledBy(el));
+    if (aria) return cut(aria, NAME_MAX);
+    const texts = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+    let text = '';
+    while (text.length < 2 * NAME_MAX && texts.nextNode()) {
+      if (!['script', 'style'].includes(texts.currentNode.parentElement?.localName)) text += texts.currentNode.data;
+    }
+    return cut(squash(text), NAME_MAX);
   }
 
-  function refFor(el, tags) {
+  function plainTwins(base, tag, memo) {
+    let all = memo?.get(tag);
+    if (!all) {
+      all = Array.from(document.getElementsByTagName(tag))
+        .filter((o) => !refable(o))
+        .map((o) => [o, plainBase(o)]);
+      memo?.set(tag, all);
+    }
+    return all.filter(([, b]) => b === base).map(([o]) => o);
+  }
+
+  // `memo` (a Map, optional) keeps each tag's plain elements for the next call, so naming many
+  // elements of one document costs one pass per tag (a snapshot's summaries).
+  function refFor(el, tags, memo) {
     const tagged = tags?.get(el);
     if (tagged) return tagged;
     if (refable(el)) return tagAll(document.documentElement).get(el);
     const base = plainBase(el);
-    const n = plainTwins(base, el.localName).indexOf(el) + 1 || 1;
+    const n = plainTwins(base, el.localName, memo).indexOf(el) + 1 || 1;
     const ref = n === 1 ? base : `${base}.${n}`;
     extras.set(ref, new WeakRef(el));
     return ref;

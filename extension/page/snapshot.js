@@ -1,14 +1,18 @@
-// Page script: the lean (or verbose) snapshot of one frame's document.
+// Page script: the snapshot of one frame's document (lean, or verbose with all text), or of one
+// region of it, as an outline tree that fit.js holds to a token budget and writes out as lines.
 (() => {
   const T = globalThis.__tabpilot;
   if (T.ops.snapshot) return;
-  const { squash, cut, role, name, labelledBy, visible, tagAll, MAX_NODES, NAME_MAX, LANDMARKS } = T;
+  const { squash, cut, role, name, labelledBy, visible, tagAll, resolve, refFor } = T;
+  const { MAX_NODES, NAME_MAX, LANDMARKS } = T;
 
   const SHORT_TEXT = 80; // lean snapshots keep text up to this long
   const INLINE = new Set([
     'span', 'code', 'b', 'strong', 'i', 'em', 'small', 'sub', 'sup', 'mark', 'abbr', 'time', 'kbd', 's', 'u',
     'q', 'cite', 'br', 'wbr', 'data', 'var', 'del', 'ins', 'bdi', 'bdo', 'font',
   ]);
+  // What may sit inside a sentence: text-level elements and the controls and links a sentence holds.
+  const PHRASING = new Set([...INLINE, 'a', 'button', 'input', 'select', 'textarea', 'label', 'img', 'output']);
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'object', 'embed']);
 
   // A form field's current value as a snapshot shows it (a secret by its length only).
@@ -50,6 +54,7 @@
     }
     if (el.disabled || el.getAttribute('aria-disabled') === 'true') attrs.push('disabled');
     if (el.checked || el.getAttribute('aria-checked') === 'true') attrs.push('checked');
+    if (r === 'option' && (el.selected || el.getAttribute('aria-selected') === 'true')) attrs.push('selected');
     if (el.getAttribute('aria-expanded')) attrs.push(`expanded=${el.getAttribute('aria-expanded')}`);
     if (el.localName === 'a' && verbose) attrs.push(`url=${el.getAttribute('href')}`);
     if (ref) attrs.push(`ref=${prefix}${ref}`);
@@ -60,27 +65,87 @@
   }
   T.describeLine = describeLine;
 
-  function snapshot({ verbose = false, prefix = '' } = {}) {
-    const tags = tagAll(document.documentElement);
+  // An option's words: its label, else its text.
+  const optionName = (o) => cut(squash(o.label || o.textContent), NAME_MAX);
+
+  /**
+   * One node of the outline. A node with a `line` is written out; one without (a box) only
+   * groups its kids, which are written at its own depth. `el` is the element a summary's ref
+   * names to expand the node's kids (none for a run of text inside a larger block), `i` the
+   * node's place among its parent's kids, which a summary's offset counts.
+   * @typedef {{line: ?string, el: ?Element, role: ?string, sig: ?string, kids: Node[], i: number,
+   *   frame?: string}} Node
+   */
+
+  // Builds the outline of `root` (the body, or a region a summary named).
+  function build(root, { verbose, prefix, tags }) {
     const holders = holdersOf(tags);
-    const lines = [];
     let described = 0;
     let capped = false;
 
-    const describe = (el, r, nm) => describeLine(el, r, nm, tags.get(el), prefix, verbose);
-
-    const emit = (depth, text) => {
-      described++;
-      lines.push(`${'  '.repeat(depth)}- ${text}`);
+    const box = (el) => ({ line: null, el, role: null, sig: sigOf(el), kids: [] });
+    const lineNode = (el, r, line) => ({ line, el, role: r, sig: r === 'heading' ? null : r, kids: [] });
+    const add = (parent, n) => {
+      if (n.line != null) described++;
+      n.i = parent.kids.length;
+      parent.kids.push(n);
     };
+    const describe = (el, r, nm) => describeLine(el, r, nm, tags.get(el), prefix, verbose);
+    const keeps = (text) => text && (verbose || text.length <= SHORT_TEXT);
 
-    // A block whose children are all inline and hold no refs reads as one line of text.
-    const textBlock = (el) => {
-      for (const c of el.children) if (!INLINE.has(c.localName)) return false;
+    // Is there text in these nodes besides the words of the refs inside them (a label's words
+    // are its control's name)?
+    const named = (el) => tags.has(el) || (el.localName === 'label' && el.control && tags.has(el.control));
+    const loose = (nodes) =>
+      nodes.some((n) =>
+        n.nodeType === 3 ? /\S/.test(n.textContent) : n.nodeType === 1 && !named(n) && loose([...n.childNodes]),
+      );
+    const phrasing = (el) => {
+      for (const c of el.children) if (!PHRASING.has(c.localName) || c.shadowRoot) return false;
       return true;
     };
+    const textOf = (n) => (n.nodeType === 3 ? n.textContent : visible(n) ? n.innerText ?? n.textContent : '');
 
-    const visit = (el, depth) => {
+    // A sentence: text and the inline elements in it, read whole. Its refs go under its line, so
+    // the words of a link stay in the text and the link is still addressable; without a line
+    // (long text in a lean snapshot, or inside a line that already says it) the refs go to `into`.
+    const sentence = (nodes, text, el, into, quiet) => {
+      const elems = nodes.filter((n) => n.nodeType === 1);
+      const holds = elems.some((e) => tags.has(e) || holders.has(e));
+      const says = !quiet && keeps(text) && (!holds || loose(nodes));
+      if (!holds) {
+        if (says) add(into, lineNode(el, 'text', `text: ${text}`));
+        return;
+      }
+      const at = says ? lineNode(el, 'text', `text: ${text}`) : into;
+      for (const e of elems) visit(e, at, true);
+      if (at !== into) add(into, at);
+    };
+
+    // A block holding blocks and text: each stretch of text between blocks is a sentence.
+    const mixed = (el, into, quiet) => {
+      let run = [];
+      const flush = () => {
+        if (run.length) sentence(run, squash(run.map(textOf).join('')), null, into, quiet);
+        run = [];
+      };
+      for (const n of el.childNodes) {
+        if (n.nodeType === 3 || (n.nodeType === 1 && PHRASING.has(n.localName) && !n.shadowRoot)) run.push(n);
+        else if (n.nodeType === 1) {
+          flush();
+          visit(n, into, quiet);
+        }
+      }
+      flush();
+    };
+
+    const kidsOf = (el, into, quiet) => {
+      if (el.shadowRoot) for (const c of el.shadowRoot.children) visit(c, into, quiet);
+      for (const c of el.children) visit(c, into, quiet);
+    };
+
+    // `quiet`: inside a line that already says the text (a sentence, a heading), only refs.
+    const visit = (el, parent, quiet = false) => {
       if (described >= MAX_NODES) {
         capped = true;
         return;
@@ -88,57 +153,95 @@
       if (SKIP.has(el.localName)) return;
       if (el.localName === 'iframe' || el.localName === 'frame') {
         // The service worker puts the frame's own snapshot here, matching it by its address.
-        if (visible(el)) lines.push(`${'  '.repeat(depth)}\u0000frame:${el.src || 'about:blank'}`);
+        const frame = el.src || 'about:blank';
+        if (visible(el)) add(parent, { line: null, el: null, role: 'frame', sig: null, kids: [], frame });
         return;
       }
       if (el.getAttribute('aria-hidden') === 'true' || !visible(el)) return;
       const r = role(el);
       if (tags.has(el) || r === 'heading' || (r === 'img' && verbose)) {
-        emit(depth, describe(el, r || 'generic', name(el)));
-        if (holders.has(el)) walkChildren(el, depth + 1);
+        const n = lineNode(el, r || 'generic', describe(el, r || 'generic', name(el)));
+        add(parent, n);
+        if (el.localName === 'select') {
+          // Its options, which a closed list does not render, the selected marked. They carry
+          // no refs: browser_select_option takes their labels on the list's own ref.
+          for (const o of el.options) add(n, lineNode(o, 'option', describe(o, 'option', optionName(o))));
+        } else if (holders.has(el)) kidsOf(el, n, quiet || r === 'heading');
         return;
       }
       if (r && LANDMARKS.has(r)) {
-        const at = lines.length;
         const nm = squash(el.getAttribute('aria-label')) || squash(labelledBy(el));
-        emit(depth, `${r}${nm ? ` ${JSON.stringify(cut(nm, NAME_MAX))}` : ''}:`);
-        walkChildren(el, depth + 1);
-        if (lines.length === at + 1) {
-          lines.pop();
-          described--;
-        }
+        const n = lineNode(el, r, `${r}${nm ? ` ${JSON.stringify(cut(nm, NAME_MAX))}` : ''}:`);
+        n.sig = null;
+        kidsOf(el, n, quiet);
+        if (n.kids.length) add(parent, n);
         return;
       }
       if (el.localName === 'label' && el.control && tags.has(el.control)) {
         // The control's name already says what the label says.
-        if (holders.has(el)) walkChildren(el, depth);
+        if (holders.has(el)) kidsOf(el, parent, quiet);
         return;
       }
       // A closed shadow root cannot be walked; the snapshot says where one is.
       if (!el.shadowRoot && el.localName.includes('-') && chrome.dom?.openOrClosedShadowRoot?.(el)) {
-        emit(depth, `${el.localName}: shadow root (closed, not walked)`);
-        walkChildren(el, depth + 1);
+        const n = lineNode(el, null, `${el.localName}: shadow root (closed, not walked)`);
+        add(parent, n);
+        kidsOf(el, n, quiet);
         return;
       }
-      if (!holders.has(el) && !el.shadowRoot && textBlock(el)) {
+      if (!el.shadowRoot && phrasing(el)) {
+        // One sentence; the element is its node, so a summary can name it.
         const text = squash(el.innerText ?? el.textContent);
-        if (text && (verbose || text.length <= SHORT_TEXT)) emit(depth, `text: ${text}`);
+        const holds = holders.has(el);
+        const says = !quiet && keeps(text) && (!holds || loose([...el.childNodes]));
+        const n = says ? lineNode(el, 'text', `text: ${text}`) : box(el);
+        n.sig = sigOf(el);
+        if (!holds) {
+          if (says) add(parent, n);
+          return;
+        }
+        for (const c of el.children) visit(c, n, true);
+        if (n.line != null || n.kids.length) add(parent, n);
         return;
       }
-      let own = '';
-      for (const n of el.childNodes) if (n.nodeType === 3) own += n.textContent;
-      own = squash(own);
-      if (own && (verbose || own.length <= SHORT_TEXT)) emit(depth, `text: ${own}`);
-      walkChildren(el, depth);
+      const n = box(el);
+      if (el.shadowRoot) kidsOf(el, n, quiet);
+      else mixed(el, n, quiet);
+      if (n.kids.length) add(parent, n);
     };
 
-    const walkChildren = (el, depth) => {
-      if (el.shadowRoot) for (const c of el.shadowRoot.children) visit(c, depth);
-      for (const c of el.children) visit(c, depth);
-    };
+    const top = { line: null, el: null, role: null, sig: null, kids: [] };
+    visit(root, top);
+    return { node: top.kids[0] || null, capped };
+  }
 
-    visit(document.body || document.documentElement, 0);
-    return { text: T.scrubber()(lines.join('\n')), refs: tags.size, capped };
+  // Similar siblings share this: their tag and first class (rows, list items, cards).
+  function sigOf(el) {
+    const cls = el.classList?.[0];
+    return cls ? `${el.localName}.${cls}` : el.localName;
+  }
+
+  /**
+   * The snapshot of the document, or of the region `ref` names from its kid `offset` on, held to
+   * `maxTokens` (none: whole). `hidden` lists the frames left inside collapsed regions, so the
+   * service worker does not add them back at the end.
+   */
+  function snapshot({ verbose = false, prefix = '', maxTokens = null, ref = null, offset = 0 } = {}) {
+    const tags = tagAll(document.documentElement);
+    const root = ref ? resolve(ref).el : document.body || document.documentElement;
+    const { node, capped } = build(root, { verbose, prefix, tags });
+    if (!node) return { text: '', refs: tags.size, capped, tokens: 0, collapsed: 0, hidden: [] };
+    if (ref) node.kids = node.kids.filter((k) => k.i >= offset);
+    // Summaries name their regions with refs; each element's is worked out once.
+    const memo = new Map();
+    const named = new Map();
+    const refOf = (el) => {
+      if (!named.has(el)) named.set(el, `${prefix}${refFor(el, tags, memo)}`);
+      return named.get(el);
+    };
+    const out = T.fit(node, { budget: maxTokens, region: !!ref, refOf });
+    // A secret field's value, wherever else the page shows it, is taken out of the text.
+    return { ...out, text: T.scrubber()(out.text), refs: tags.size, capped };
   }
 
   T.ops.snapshot = snapshot;

@@ -24,7 +24,8 @@ use crate::tools::{self, Session, profile::Profile, spec::ToolOutput};
 
 const INSTRUCTIONS: &str = "tabpilot drives real browser tabs. You work in your own background \
 tab, opened on your first page action. Start with browser_navigate; act on elements by the refs \
-in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs. Every result's \
+in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs, and an action's \
+include: \"diff\" answers with only the snapshot lines that changed. Every result's \
 structuredContent says its outcome (refused, done, partial, failed, unknown); every failure \
 names its code and the tool that recovers. Page-changing tools take waitUntil (when the call \
 counts as finished: auto by default, load for navigations), settleMs, and include: \"snapshot\"; \

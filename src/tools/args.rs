@@ -218,7 +218,7 @@ pub(super) fn moves() -> Hints {
     }
 }
 
-/// What "finished" means after a page-changing call.
+// What "finished" means after a page-changing call: said once, in the server's instructions.
 #[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "lowercase")]
 pub enum WaitUntil {
@@ -232,6 +232,7 @@ pub enum WaitUntil {
 #[serde(rename_all = "lowercase")]
 pub enum Include {
     Snapshot,
+    Diff,
 }
 
 /// The arguments every page-changing tool shares: how long to wait after it, and whether to
@@ -285,6 +286,10 @@ impl AfterAction {
 
     pub fn wants_snapshot(&self) -> bool {
         self.include == Some(Include::Snapshot)
+    }
+
+    pub fn wants_diff(&self) -> bool {
+        self.include == Some(Include::Diff)
     }
 }
 

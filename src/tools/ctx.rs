@@ -7,6 +7,7 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use super::read::SNAPSHOT_TOKENS;
 use super::spec::Out;
 use crate::audit::Place;
 use crate::context::ContextEnv;
@@ -41,6 +42,32 @@ pub struct Ctx {
     /// Where the project-context tools look (working directory, workspace, home).
     context_env: ContextEnv,
     policy: Policy,
+    /// This agent's last whole snapshot of each tab, with its budget, for `include: "diff"`.
+    seen: Mutex<Seen>,
+}
+
+/// The last snapshots, a few tabs' worth. Kept here rather than in the extension: it is this
+/// agent's own (another agent's snapshot of a tab handed over never counts), the text comes
+/// here anyway, and the browser's service worker may be stopped between two calls.
+#[derive(Default)]
+struct Seen {
+    tabs: Vec<(i64, u64, String)>,
+}
+
+impl Seen {
+    const TABS: usize = 16;
+
+    fn get(&self, tab: i64) -> Option<&(i64, u64, String)> {
+        self.tabs.iter().find(|(t, _, _)| *t == tab)
+    }
+
+    fn put(&mut self, tab: i64, budget: u64, text: String) {
+        self.tabs.retain(|(t, _, _)| *t != tab);
+        if self.tabs.len() == Self::TABS {
+            self.tabs.remove(0);
+        }
+        self.tabs.push((tab, budget, text));
+    }
 }
 
 impl Ctx {
@@ -87,6 +114,7 @@ impl Ctx {
             pinned_browser: Mutex::new(None),
             context_env,
             policy,
+            seen: Mutex::default(),
         }
     }
 
@@ -205,18 +233,56 @@ impl Ctx {
         *self.pinned_browser.lock().unwrap() = Some(browser_id);
     }
 
-    /// Gives a result the tab's fresh lean snapshot, or says why there is none.
-    pub async fn attach_snapshot<T>(&self, out: &mut Out<T>) {
+    /// The tab's fresh lean snapshot within `budget` tokens, remembered as this agent's last.
+    async fn lean_snapshot(&self, budget: u64) -> Result<String, ToolError> {
         #[derive(serde::Deserialize)]
         struct Snap {
             text: String,
         }
-        match self
-            .page::<Snap>(Op::Snapshot, json!({}), Duration::from_secs(15))
-            .await
-        {
-            Ok(snap) => out.snapshot = Some(snap.text),
+        let snap: Snap = self
+            .page(
+                Op::Snapshot,
+                json!({"maxTokens": budget}),
+                Duration::from_secs(15),
+            )
+            .await?;
+        self.remember_snapshot(budget, &snap.text);
+        Ok(snap.text)
+    }
+
+    /// Notes the lean snapshot this agent was just given of its current tab.
+    pub fn remember_snapshot(&self, budget: u64, text: &str) {
+        if let Some(tab) = *self.current_tab.lock().unwrap() {
+            self.seen.lock().unwrap().put(tab, budget, text.to_string());
+        }
+    }
+
+    /// Gives a result the tab's fresh lean snapshot within `budget` tokens, or says why there
+    /// is none.
+    pub async fn attach_snapshot<T>(&self, out: &mut Out<T>, budget: u64) {
+        match self.lean_snapshot(budget).await {
+            Ok(text) => out.snapshot = Some(text),
             Err(e) => out.text.push_str(&format!("\n(no snapshot: {})", e.text())),
+        }
+    }
+
+    /// Gives a result the lines of the tab's snapshot that changed since this agent's last one
+    /// (taken with the same budget, so what collapsed then collapses now); the whole snapshot
+    /// when there was none.
+    pub async fn attach_diff<T>(&self, out: &mut Out<T>) {
+        let tab = *self.current_tab.lock().unwrap();
+        let last = tab.and_then(|t| self.seen.lock().unwrap().get(t).cloned());
+        let budget = last.as_ref().map_or(SNAPSHOT_TOKENS, |(_, b, _)| *b);
+        match self.lean_snapshot(budget).await {
+            Ok(text) => {
+                let same_tab =
+                    last.filter(|(t, _, _)| Some(*t) == *self.current_tab.lock().unwrap());
+                out.diff = Some(match same_tab {
+                    Some((_, _, before)) => super::diff::diff(&before, &text),
+                    None => format!("No earlier snapshot of this tab; the whole of it:\n{text}"),
+                });
+            }
+            Err(e) => out.text.push_str(&format!("\n(no diff: {})", e.text())),
         }
     }
 

@@ -7,6 +7,7 @@ mod capture;
 mod context;
 mod ctx;
 mod dialog;
+mod diff;
 mod eval;
 mod find;
 mod image;

@@ -8,10 +8,17 @@ use serde_json::json;
 
 use super::args::{AfterAction, moves, timeout};
 use super::ctx::Ctx;
+use super::read::SNAPSHOT_TOKENS;
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::{Outcome, ToolError};
 use crate::protocol::Op;
+
+/// The budget of the snapshot a navigation answers with unless asked otherwise: half a
+/// snapshot's. A navigation is often a step on the way to another page; the result may carry
+/// the snapshot twice (as text and in `structuredContent`); and the rest is one
+/// `browser_snapshot` away.
+const ARRIVAL_TOKENS: u64 = 2_000;
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -113,7 +120,11 @@ async fn navigate(
     }
     let nav = cx.page(Op::Navigate, call, timeout(a.timeout)?).await?;
     let requested = a.url.as_deref().unwrap_or("the reload");
-    let snapshot = a.include_snapshot.unwrap_or(true) || after.wants_snapshot();
+    let snapshot = if after.wants_snapshot() {
+        Some(SNAPSHOT_TOKENS)
+    } else {
+        (a.include_snapshot.unwrap_or(true) && !after.wants_diff()).then_some(ARRIVAL_TOKENS)
+    };
     Ok(navigation_output(cx, nav, requested, snapshot).await)
 }
 
@@ -135,15 +146,17 @@ async fn history(
     };
     let call = json!({"direction": word, "after": after.wire()});
     let nav = cx.page(Op::History, call, timeout(a.timeout)?).await?;
-    Ok(navigation_output(cx, nav, &format!("going {word}"), after.wants_snapshot()).await)
+    let snapshot = after.wants_snapshot().then_some(SNAPSHOT_TOKENS);
+    Ok(navigation_output(cx, nav, &format!("going {word}"), snapshot).await)
 }
 
-/// One line on where the tab went and whether it settled, then the snapshot when asked.
+/// One line on where the tab went and whether it settled, then the snapshot within the budget
+/// given, if one is.
 async fn navigation_output(
     cx: &Ctx,
     nav: NavReply,
     requested: &str,
-    snapshot: bool,
+    snapshot: Option<u64>,
 ) -> Out<NavOut> {
     let verb = match nav.what.as_str() {
         "reload" => "Reloaded",
@@ -170,8 +183,8 @@ async fn navigation_output(
         title: nav.title,
     };
     let mut out = Out::new(text, data).with_outcome(outcome);
-    if snapshot && out.data.settled {
-        cx.attach_snapshot(&mut out).await;
+    if let (Some(budget), true) = (snapshot, out.data.settled) {
+        cx.attach_snapshot(&mut out, budget).await;
     }
     out
 }

@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::args::read_only;
+use super::args::{read_only, ref_arg};
 use super::ctx::Ctx;
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
@@ -17,6 +17,12 @@ use crate::protocol::Op;
 
 const READ_MAX_CHARS: usize = 20_000;
 
+/// The o200k tokens a lean snapshot is held to unless the caller says otherwise: a big page's
+/// outline, its main content first, at about the cost of a screenful of code.
+pub(super) const SNAPSHOT_TOKENS: u64 = 4_000;
+const MIN_TOKENS: u64 = 200;
+const MAX_TOKENS: u64 = 1_000_000;
+
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct SnapshotArgs {
@@ -24,6 +30,12 @@ struct SnapshotArgs {
     verbose: Option<bool>,
     /// Write the snapshot to this file and answer with a summary.
     file_path: Option<String>,
+    /// Token budget (default 4000).
+    max_tokens: Option<u64>,
+    /// A "…" line's ref (and offset) expands it.
+    #[serde(rename = "ref")]
+    reference: Option<String>,
+    offset: Option<u64>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -76,6 +88,8 @@ struct SnapshotReply {
     refs: u64,
     capped: bool,
     #[serde(default)]
+    collapsed: u64,
+    #[serde(default)]
     frames: u64,
     #[serde(default)]
     frames_capped: bool,
@@ -90,6 +104,8 @@ struct SnapshotOut {
     title: String,
     refs: u64,
     capped: bool,
+    /// Summary ("…") lines standing for what did not fit.
+    collapsed: u64,
     frames_capped: bool,
     /// The snapshot, unless it went to a file.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -106,29 +122,26 @@ async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolErr
         .map(|p| Sandbox::from_process().output(p))
         .transpose()?;
     let verbose = a.verbose.unwrap_or(false);
+    let budget = budget(&a, file.is_some())?;
     let snap: SnapshotReply = cx
         .page(
             Op::Snapshot,
-            json!({"verbose": verbose}),
+            json!({"verbose": verbose, "maxTokens": budget, "ref": a.reference, "offset": a.offset}),
             Duration::from_secs(30),
         )
         .await?;
+    // The page's whole lean snapshot is what a later `include: "diff"` compares with.
+    if let (Some(budget), false, None, None) = (budget, verbose, &a.reference, &file) {
+        cx.remember_snapshot(budget, &snap.text);
+    }
     let (url, title) = (&snap.url, &snap.title);
-    let mut notes = Vec::new();
-    if snap.capped {
-        notes.push("(cut at the node limit; read the rest with browser_read_page)".to_string());
-    }
-    if snap.frames_capped {
-        notes.push(format!(
-            "(only the first 10 of {} frames were walked)",
-            snap.frames
-        ));
-    }
+    let notes = notes(&snap, budget, a.reference.is_some());
     let mut data = SnapshotOut {
         url: url.clone(),
         title: title.clone(),
         refs: snap.refs,
         capped: snap.capped,
+        collapsed: snap.collapsed,
         frames_capped: snap.frames_capped,
         snapshot: None,
         file_path: None,
@@ -153,6 +166,51 @@ async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolErr
     }
     data.snapshot = Some(snap.text);
     Ok(Out::new(text, data))
+}
+
+/// The budget a snapshot is held to: the caller's, checked; none when the caller asked for all
+/// the text or for a file; else the default. A region's ref is checked here too.
+fn budget(a: &SnapshotArgs, to_file: bool) -> Result<Option<u64>, ToolError> {
+    if let Some(r) = &a.reference {
+        ref_arg(r)?;
+    } else if a.offset.is_some() {
+        return Err(ToolError::bad_args(
+            "offset goes with ref: the ref and offset of a \"…\" line",
+        ));
+    }
+    match a.max_tokens {
+        Some(n) if !(MIN_TOKENS..=MAX_TOKENS).contains(&n) => Err(ToolError::bad_args(format!(
+            "maxTokens must be between {MIN_TOKENS} and {MAX_TOKENS}"
+        ))),
+        Some(n) => Ok(Some(n)),
+        None if a.verbose == Some(true) || to_file => Ok(None),
+        None => Ok(Some(SNAPSHOT_TOKENS)),
+    }
+}
+
+/// What a snapshot's reader should know besides its lines: what was summed up, cut or left out.
+fn notes(snap: &SnapshotReply, budget: Option<u64>, region: bool) -> Vec<String> {
+    let mut notes = Vec::new();
+    if snap.collapsed > 0 {
+        notes.push(format!(
+            "(Past {} tokens, \"…\" lines sum up the rest: browser_snapshot {{ref, offset}} \
+             expands one; browser_find finds any element.)",
+            budget.unwrap_or_default()
+        ));
+    }
+    if region && snap.text.is_empty() {
+        notes.push("(nothing of that region is shown on the page now)".to_string());
+    }
+    if snap.capped {
+        notes.push("(cut at the node limit; read the rest with browser_read_page)".to_string());
+    }
+    if snap.frames_capped {
+        notes.push(format!(
+            "(only the first 10 of {} frames were walked)",
+            snap.frames
+        ));
+    }
+    notes
 }
 
 /// What the extension answers a read with.

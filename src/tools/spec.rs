@@ -64,6 +64,8 @@ pub struct Out<T> {
     pub outcome: Outcome,
     pub images: Vec<Image>,
     pub snapshot: Option<String>,
+    /// What changed in the snapshot since the agent's last one, where the caller asked for it.
+    pub diff: Option<String>,
 }
 
 impl<T> Out<T> {
@@ -74,6 +76,7 @@ impl<T> Out<T> {
             outcome: Outcome::Done,
             images: Vec::new(),
             snapshot: None,
+            diff: None,
         }
     }
 
@@ -98,6 +101,11 @@ impl<T: Serialize> Out<T> {
             text.push_str("\n\n");
             text.push_str(&snapshot);
             fields.insert("snapshot".into(), json!(snapshot));
+        }
+        if let Some(diff) = self.diff {
+            text.push_str("\n\n");
+            text.push_str(&diff);
+            fields.insert("diff".into(), json!(diff));
         }
         Ok(ToolOutput {
             text,

@@ -9,6 +9,7 @@ use serde_json::Value;
 
 use super::args::{AfterAction, output_schema, parse, schema, schema_after};
 use super::ctx::Ctx;
+use super::read::SNAPSHOT_TOKENS;
 use super::spec::{Cli, Hints, Out, ToolOutput, ToolSpec};
 use crate::error::ToolError;
 
@@ -64,7 +65,7 @@ impl Tool {
     }
 
     /// A page-changing tool: it also takes the shared after-action arguments (how long to wait
-    /// after it, and `include: "snapshot"`, answered here for every such tool).
+    /// after it, and `include: "snapshot"` or `"diff"`, answered here for every such tool).
     pub fn acting<A, O>(
         about: About,
         f: for<'a> fn(&'a Ctx, A, &'a AfterAction) -> Answer<'a, O>,
@@ -81,7 +82,10 @@ impl Tool {
                 let a: A = parse(name, args)?;
                 let mut out = f(cx, a, &after).await?;
                 if after.wants_snapshot() && out.snapshot.is_none() {
-                    cx.attach_snapshot(&mut out).await;
+                    cx.attach_snapshot(&mut out, SNAPSHOT_TOKENS).await;
+                }
+                if after.wants_diff() && out.diff.is_none() {
+                    cx.attach_diff(&mut out).await;
                 }
                 out.finish()
             })

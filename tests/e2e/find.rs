@@ -154,3 +154,33 @@ fn a_verbose_snapshot_has_all_text_with_the_same_refs_and_file_path_writes_it_ou
     let (code, _) = agent2.fails("browser_snapshot", json!({"filePath": "/etc/tabpilot.txt"}));
     assert_eq!(code, "PATH_OUTSIDE_SANDBOX");
 }
+
+#[test]
+fn find_ranks_exact_names_first_and_a_role_finds_its_own_elements_by_their_words() {
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("lists.html"), "includeSnapshot": false}),
+    );
+    // "Edit" is in a paragraph before the button; the button named exactly that comes first.
+    let (_, data) = agent.ok("browser_find", json!({"text": "edit", "max": 1}));
+    assert_eq!(data["total"], 2, "{data}");
+    assert!(
+        data["matches"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("- button \"Edit\" [ref="),
+        "{data}"
+    );
+    // The words are an option's; asked for a listbox, the listbox holding them is found.
+    let (_, data) = agent.ok("browser_find", json!({"text": "Medium", "role": "listbox"}));
+    assert_eq!(data["total"], 1, "{data}");
+    assert!(
+        data["matches"][0]
+            .as_str()
+            .unwrap()
+            .starts_with("- listbox \"Size\" [ref="),
+        "{data}"
+    );
+}

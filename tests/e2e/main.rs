@@ -3,6 +3,7 @@
 
 mod audit;
 mod browser;
+mod budget;
 mod context;
 mod dialogs;
 mod eval;

@@ -1,6 +1,8 @@
 //! The fixture pages served on two loopback origins (two ports), so cross-origin is real: used
 //! by the end-to-end tests and the benchmark. `{{ORIGIN_A}}`, `{{ORIGIN_B}}` and `{{RELAY_PORT}}`
-//! in a page are filled in; `?delay=MS` holds the answer back that long.
+//! in a page are filled in; `?delay=MS` holds the answer back that long. Under `/rustdoc/` the
+//! Rust toolchain's own documentation is served as it is, read-only: real pages nobody here
+//! wrote.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -18,6 +20,48 @@ pub(crate) struct Fixtures {
 
 fn fixtures_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures")
+}
+
+/// The toolchain's HTML documentation, `$(rustc --print sysroot)/share/doc/rust/html`, if the
+/// toolchain has it (the rust-docs component).
+pub(crate) fn rustdoc_dir() -> Option<PathBuf> {
+    static DIR: std::sync::OnceLock<Option<PathBuf>> = std::sync::OnceLock::new();
+    DIR.get_or_init(|| {
+        let rustc = std::env::var("RUSTC").unwrap_or("rustc".into());
+        let out = std::process::Command::new(rustc)
+            .args(["--print", "sysroot"])
+            .output()
+            .ok()?;
+        let sysroot = String::from_utf8(out.stdout).ok()?;
+        let dir = Path::new(sysroot.trim()).join("share/doc/rust/html");
+        dir.is_dir().then_some(dir)
+    })
+    .clone()
+}
+
+/// A file of the toolchain's documentation, with its content type; nothing outside the folder.
+async fn rustdoc_file(UrlPath(name): UrlPath<String>) -> axum::response::Response {
+    let missing = || (axum::http::StatusCode::NOT_FOUND, "no such file").into_response();
+    let Some(root) = rustdoc_dir() else {
+        return missing();
+    };
+    if name.split('/').any(|part| part == ".." || part.is_empty()) {
+        return missing();
+    }
+    let Ok(body) = tokio::fs::read(root.join(&name)).await else {
+        return missing();
+    };
+    let kind = match name.rsplit('.').next() {
+        Some("html") => "text/html; charset=utf-8",
+        Some("js") => "text/javascript",
+        Some("css") => "text/css",
+        Some("svg") => "image/svg+xml",
+        Some("png") => "image/png",
+        Some("woff2") => "font/woff2",
+        Some("json") => "application/json",
+        _ => "application/octet-stream",
+    };
+    ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
 /// Serves tests/fixtures on two fresh loopback ports, on a thread of its own, for the life of
@@ -66,7 +110,9 @@ pub(crate) fn serve(relay_port: u16) -> Fixtures {
                     ([(header::CONTENT_TYPE, kind)], body).into_response()
                 }
             };
-            let app = axum::Router::new().route("/{*name}", axum::routing::get(page));
+            let app = axum::Router::new()
+                .route("/rustdoc/{*name}", axum::routing::get(rustdoc_file))
+                .route("/{*name}", axum::routing::get(page));
             let (app_a, app_b) = (app.clone(), app);
             tokio::join!(async { axum::serve(a, app_a).await.unwrap() }, async {
                 axum::serve(b, app_b).await.unwrap()
