@@ -7,7 +7,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::harness::{ref_of, shared, text};
+use crate::harness::{ref_of, run, shared, text};
 
 fn mode(p: &Path) -> u32 {
     std::fs::metadata(p).unwrap().permissions().mode() & 0o777
@@ -112,18 +112,11 @@ fn every_call_is_one_owner_only_line_with_what_was_typed_as_lengths() {
 
     // The command line's calls go in too, under its session.
     let cli = |args: &[&str]| {
-        let out = s
-            .env
-            .command(args)
-            .env("TABPILOT_AUDIT_FILE", &file)
-            .output()
-            .unwrap();
-        assert!(
-            out.status.success(),
-            "{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        String::from_utf8_lossy(&out.stdout).to_string()
+        let mut cmd = s.env.command(args);
+        cmd.env("TABPILOT_AUDIT_FILE", &file);
+        let (ok, out, err) = run(cmd);
+        assert!(ok, "{err}");
+        out
     };
     cli(&["browser_status"]);
     let audit = |args: &[&str]| cli(&[&["audit"], args].concat());

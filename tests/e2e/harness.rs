@@ -56,17 +56,25 @@ impl Env {
 
     /// Runs a one-shot CLI command; returns (exit success, stdout, stderr).
     pub(crate) fn cli(&self, args: &[&str]) -> (bool, String, String) {
-        let out = self.command(args).output().expect("tabpilot runs");
-        (
-            out.status.success(),
-            String::from_utf8_lossy(&out.stdout).into(),
-            String::from_utf8_lossy(&out.stderr).into(),
-        )
+        run(self.command(args))
     }
 
     pub(crate) fn secret(&self) -> Vec<u8> {
         std::fs::read(self.state_dir.join("secret")).expect("the relay made a secret")
     }
+}
+
+/// Runs a command to its end with no stdin; returns (exit success, stdout, stderr).
+pub(crate) fn run(mut cmd: Command) -> (bool, String, String) {
+    let out = cmd
+        .stdin(std::process::Stdio::null())
+        .output()
+        .expect("tabpilot runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 /// The MCP client over stdio (tests/support/mcp_client.rs), with the tests' ways to start it

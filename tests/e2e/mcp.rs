@@ -4,7 +4,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, Mcp, ref_of, shared, text};
+use crate::harness::{Env, Mcp, ref_of, run, shared, text};
 
 #[test]
 fn tools_list_has_schemas_and_annotations_for_every_tool() {
@@ -99,14 +99,10 @@ fn a_tool_profile_lists_its_tools_and_refuses_the_others() {
     assert!(text(&r).contains("TABPILOT_TOOLS=slim,dialog"), "{r}");
 
     // A name that is none of them stops the server, naming the valid ones.
-    let out = env
-        .command(&["mcp"])
-        .env("TABPILOT_TOOLS", "core,browser_teleport")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success());
+    let mut cmd = env.command(&["mcp"]);
+    cmd.env("TABPILOT_TOOLS", "core,browser_teleport");
+    let (ok, _, stderr) = run(cmd);
+    assert!(!ok);
     assert!(
         stderr.contains("\"browser_teleport\"") && stderr.contains("profiles: full, core, slim"),
         "{stderr}"

@@ -9,7 +9,7 @@ use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tokio_tungstenite::tungstenite::Message;
 
-use crate::harness::{Env, Kill, Mcp};
+use crate::harness::{Env, Kill, Mcp, run};
 use crate::peers::EXTENSION_ORIGIN;
 
 /// The one-time code (`XXXX-XXXX`) in what `tabpilot pair` printed.
@@ -22,17 +22,10 @@ pub(crate) fn code_in(text: &str) -> String {
 
 /// `tabpilot pair`'s output: the code it printed and the page's address.
 pub(crate) fn pair(env: &Env) -> (String, String) {
-    let out = env
-        .command(&["pair"])
-        .env("TABPILOT_NO_OPEN", "1")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    let text = String::from_utf8_lossy(&out.stdout).to_string();
+    let mut cmd = env.command(&["pair"]);
+    cmd.env("TABPILOT_NO_OPEN", "1");
+    let (ok, text, err) = run(cmd);
+    assert!(ok, "{err}");
     let code = code_in(&text);
     let url = text
         .split_whitespace()

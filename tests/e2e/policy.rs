@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 
-use crate::harness::{Env, Mcp, in_project, ref_of, runtime, shared, text};
+use crate::harness::{Env, Mcp, in_project, ref_of, run, runtime, shared, text};
 use crate::person::{Cdp, paired_browser};
 
 /// A loopback server of the test's own that keeps every request it gets, by the host name the
@@ -650,14 +650,10 @@ fn read_only_holds_with_no_browser_to_reach() {
 #[test]
 fn a_malformed_pattern_stops_the_server_at_start() {
     let env = Env::fresh("policy-malformed");
-    let out = env
-        .command(&["mcp"])
-        .env("TABPILOT_DENY_ORIGINS", "http://127.0.0.1:*, localhost")
-        .stdin(std::process::Stdio::null())
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    assert!(!out.status.success(), "it started: {err}");
+    let mut cmd = env.command(&["mcp"]);
+    cmd.env("TABPILOT_DENY_ORIGINS", "http://127.0.0.1:*, localhost");
+    let (ok, _, err) = run(cmd);
+    assert!(!ok, "it started: {err}");
     assert!(
         err.contains("TABPILOT_DENY_ORIGINS") && err.contains("\"localhost\""),
         "{err}"
