@@ -61,6 +61,7 @@ const KEPT_IN: &[(&str, &[&str])] = &[
     ),
     ("load_local_skill", &["skill"]),
     ("run_local_command", &["name"]),
+    ("browser_page_tools", &["toolRef", "offset"]),
 ];
 
 /// Lists of objects whose own keys go through the same lists (a form's fields: each `ref` and

@@ -26,3 +26,4 @@ mod relay;
 mod sandbox;
 mod schemas;
 mod secrets;
+mod webmcp;
