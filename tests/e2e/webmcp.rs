@@ -85,12 +85,25 @@ fn ref_named(tools: &[(String, String)], name: &str) -> String {
         .clone()
 }
 
+/// The page's counter and its count of hang's runs, as its snapshot shows them (read-only mode
+/// and no-eval leave the snapshot).
 fn counter(agent: &mut Mcp) -> Value {
-    let (_, data) = agent.ok(
-        "browser_eval",
-        json!({"expression": "[document.getElementById('count').textContent, hangs]"}),
-    );
-    data["value"].clone()
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    let number = |label: &str| {
+        let at = snap
+            .find(label)
+            .unwrap_or_else(|| panic!("no {label} in {snap}"))
+            + label.len();
+        snap[at..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .to_string()
+    };
+    json!([
+        number("Counter: "),
+        number("Runs of hang: ").parse::<u64>().unwrap()
+    ])
 }
 
 #[test]
@@ -98,7 +111,7 @@ fn list_and_describe_show_the_pages_tools_and_an_empty_page_is_not_unsupported()
     let mut agent = trusted();
     let tools = on_fixture(&mut agent);
     let names: Vec<&str> = tools.iter().map(|(n, _)| n.as_str()).collect();
-    assert_eq!(names, ["read_count", "add", "hang"]);
+    assert_eq!(names, ["add", "hang", "read_count"]);
     let (_, data) = agent.ok(
         "browser_page_tools",
         json!({"action": "list", "query": "counter note"}),
@@ -186,7 +199,7 @@ fn stale_refs_and_a_tool_that_never_answers() {
         json!({"action": "call", "toolRef": hang, "timeout": 1500}),
     );
     assert_eq!(code, "WEBMCP_EXECUTION_UNCERTAIN");
-    assert_eq!(r["structuredContent"]["error"]["outcome"], "unknown", "{r}");
+    assert_eq!(r["structuredContent"]["outcome"], "unknown", "{r}");
     assert_eq!(counter(&mut agent)[1], 1, "started once, never retried");
     // After navigation every ref of the old document is stale, even on the same page.
     let add = ref_named(&tools, "add");
@@ -235,7 +248,7 @@ fn without_trust_the_person_approves_in_a_window_of_the_extension_or_nothing_run
     let mut agent = agent(|_| {});
     let tools = on_fixture(&mut agent);
     let add = ref_named(&tools, "add");
-    let profile = browser().env.state_dir.join("profiles").join("managed");
+    let profile = browser().env.state_dir.join("profiles/managed/data");
     let mut cdp = rt.block_on(Cdp::connect(&profile));
 
     // Approved in the window: the tool runs with the arguments shown.
@@ -298,7 +311,8 @@ fn read_only_no_eval_and_sensitive_origins_refuse_a_call() {
         );
         // Reading what the page declares stays allowed.
         let (_, data) = agent.ok("browser_page_tools", json!({"action": "list"}));
-        let add = data["tools"][1]["toolRef"].clone();
+        let add = data["tools"][0]["toolRef"].clone();
+        assert_eq!(data["tools"][0]["name"], "add");
         let mut refused = call.clone();
         refused["toolRef"] = add;
         let (got, _) = agent.fails("browser_page_tools", refused);
