@@ -67,13 +67,13 @@ settings! {
     Audit = "TABPILOT_AUDIT", InUse, "`off` stops the audit trail: one JSON line per tool call, what the agent typed recorded as lengths (`tabpilot audit` prints it)", "on";
     AuditFile = "TABPILOT_AUDIT_FILE", InUse, "where the audit trail goes (owner-only; rotated at 10 MiB, 3 old files kept)", "`audit.jsonl` in the state directory";
     Tools = "TABPILOT_TOOLS", InUse, "which tools the MCP server lists: `full`, `core` (16 tools), `slim` (4), or a comma list of those, groups and tool names (the CLI keeps every tool)", "`full`";
+    ChromiumArgs = "TABPILOT_CHROMIUM_ARGS", InUse, "extra flags for a Chromium that tabpilot launches, space-separated (e.g. `--enable-features=WebMCPTesting` for pages' own tools); tabpilot never changes a browser's flags by itself", "none";
+    WebmcpTrustedOrigins = "TABPILOT_WEBMCP_TRUSTED_ORIGINS", InUse, "origins whose own tools (`browser_page_tools` `call`) run without the person's approval in the browser (same patterns as the site policy)", "none: every call asks";
     Token = "TABPILOT_TOKEN", Reserved, "reserved: the token for HTTP and a remote relay", "not read yet";
     LeaseTtlMs = "TABPILOT_LEASE_TTL_MS", Reserved, "reserved: tab leases", "not read yet";
     ConnectWaitMs = "TABPILOT_CONNECT_WAIT_MS", Reserved, "reserved: connecting to the relay", "not read yet";
     BrowserLabel = "TABPILOT_BROWSER_LABEL", Reserved, "reserved: pins an agent to the browser with this label", "not read yet";
     Instance = "TABPILOT_INSTANCE", Reserved, "reserved", "not read yet";
-    ChromiumArgs = "TABPILOT_CHROMIUM_ARGS", InUse, "extra flags for a Chromium that tabpilot launches, space-separated (e.g. `--enable-features=WebMCPTesting` for pages' own tools); tabpilot never changes a browser's flags by itself", "none";
-    WebmcpTrustedOrigins = "TABPILOT_WEBMCP_TRUSTED_ORIGINS", InUse, "origins whose own tools (`browser_page_tools` `call`) run without the person's approval in the browser (same patterns as the site policy)", "none: every call asks";
     WebmcpAsTools = "TABPILOT_WEBMCP_AS_TOOLS", Reserved, "reserved: WebMCP", "not read yet";
 }
 
@@ -194,8 +194,11 @@ mod tests {
             .filter(|s| s.usage() == Use::InUse)
             .map(|&s| row(s))
             .collect();
+        // The settings table only: the Safety section has rows of its own about some of them.
         let table: Vec<&str> = README
             .lines()
+            .skip_while(|l| !l.starts_with("| variable | meaning | default |"))
+            .take_while(|l| !l.is_empty())
             .filter(|l| l.starts_with("| `TABPILOT_"))
             .collect();
         assert_eq!(
