@@ -239,6 +239,17 @@ mod tests {
     }
 
     #[test]
+    fn a_page_tool_call_keeps_its_ref_and_records_its_arguments_as_lengths() {
+        let (_, rest) = split(
+            "browser_page_tools",
+            &json!({"action": "call", "toolRef": "wt0123456789ab", "arguments": {"note": "hi"}}),
+        );
+        assert_eq!(rest["action"], json!("call"));
+        assert_eq!(rest["toolRef"], json!("wt0123456789ab"));
+        assert_eq!(rest["arguments"], json!({"len": 13}));
+    }
+
+    #[test]
     fn an_argument_no_list_names_is_a_length_whatever_its_tool() {
         // A tool or an argument added later is recorded fail-closed.
         for tool in ["browser_eval", "browser_type", "no_such_tool"] {
