@@ -59,7 +59,7 @@ async function frameUrl(tabId, frameId) {
 }
 
 // The frame's next document, as soon as it commits: the page the script was in is gone then.
-function nextDocument(tabId, frameId) {
+export function nextDocument(tabId, frameId) {
   let stop;
   const committed = new Promise((resolve) => {
     const listener = (d) => {

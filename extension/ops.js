@@ -17,6 +17,7 @@ import { drag } from './drag.js';
 import { press } from './keys.js';
 import { fillForm } from './fill.js';
 import { evaluate } from './eval.js';
+import { pageTools, pageToolCall } from './webmcp.js';
 import { handleDialog, track, unblocked } from './dialogs.js';
 import { mayUse } from './sharing.js';
 import { guardTab, judge } from './policy.js';
@@ -58,6 +59,8 @@ export const OPS = {
   scroll: (call) => scroll(call),
   fillForm: (call) => fillForm(call.tab, call.args, call.timeoutMs),
   eval: (call) => evaluate(call.tab, call.args, call.timeoutMs),
+  pageTools: (call) => pageTools(call.tab, call.args, call.timeoutMs),
+  pageToolCall: (call) => pageToolCall(call.tab, call.args),
   sessionEnd: (call) => endSession(call),
 };
 

@@ -133,7 +133,7 @@ chrome.tabs.onReplaced.addListener((added, removed) =>
   }).catch(() => {}),
 );
 
-function matching(list, url) {
+export function matching(list, url) {
   return (list || []).find((r) => new RegExp(r.regex).test(url));
 }
 

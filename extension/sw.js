@@ -5,6 +5,7 @@ import { hmacHex, randomHex } from './auth.js';
 import { claim, offeredPort, pairingPage } from './pairing.js';
 import { anyTab, closed, held, isShared, replaced, setAnyTab, sharedByPerson } from './sharing.js';
 import { record as recordDialog } from './dialogs.js';
+import { approvalMessage } from './approval.js';
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 8000;
@@ -231,6 +232,7 @@ chrome.runtime.onStartup.addListener(() => connect());
 chrome.runtime.onInstalled.addListener(() => connect());
 
 chrome.runtime.onMessage.addListener((msg, sender, reply) => {
+  if (msg?.type === 'approval-details' || msg?.type === 'approval-answer') return approvalMessage(msg, sender, reply);
   if (msg?.type === 'status') {
     reply({ state: link.state, port: link.port, controllers: link.controllers, retryMs: link.delay });
     return false;

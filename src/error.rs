@@ -76,6 +76,11 @@ codes! {
     DialogOpen = "DIALOG_OPEN", "a JavaScript dialog is blocking the page", "browser_handle_dialog";
     ManifestInvalid = "MANIFEST_INVALID", "a .tabpilot/agent.json manifest or the user's agent.json is invalid", "agent_context";
     UntrustedPath = "UNTRUSTED_PATH", "a project directory or file is not owned by this user (or root), or others may write to it, so its context and commands are not used", "the same tool once the path named is yours and not writable by group or others (chown, chmod go-w)";
+    WebmcpApprovalDenied = "WEBMCP_APPROVAL_DENIED", "the person denied the page tool's call, closed its approval window, or did not approve it in time; the tool did not run", "ask the person, or the same call again once they are there to approve it";
+    WebmcpToolStale = "WEBMCP_TOOL_STALE", "the toolRef is from another document, or the page unregistered or changed that tool; nothing ran", "browser_page_tools list";
+    WebmcpUnavailable = "WEBMCP_UNAVAILABLE", "the page or browser offers no page tools (WebMCP): a Chromium launched without --enable-features=WebMCPTesting, or a page that declares none", "browser_page_tools list, or the page's own controls";
+    WebmcpBusy = "WEBMCP_BUSY", "another page tool call is waiting for approval or running in this tab; nothing ran", "the same call once the other has ended";
+    WebmcpExecutionUncertain = "WEBMCP_EXECUTION_UNCERTAIN", "the page tool started and its answer was lost (timeout, navigation, the page went away): it may have taken effect; never retried", "browser_snapshot, to see what the page shows now";
     NotFound = "NOT_FOUND", "no skill or registered command has that name", "list_local_skills or list_local_commands";
     Internal = "INTERNAL", "tabpilot hit a fault of its own; the message says where", "browser_status";
 }

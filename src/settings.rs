@@ -63,17 +63,17 @@ settings! {
     DenyOrigins = "TABPILOT_DENY_ORIGINS", InUse, "origins agents never drive, blocked in the browser's network for their tabs (same patterns)", "none";
     SensitiveOrigins = "TABPILOT_SENSITIVE_ORIGINS", InUse, "origins agents may read but never act on (same patterns)", "none";
     ReadOnly = "TABPILOT_READ_ONLY", InUse, "when `1`, every tool that changes a page is refused with `READ_ONLY`; reading and moving between pages still work", "off";
-    NoEval = "TABPILOT_NO_EVAL", InUse, "when `1`, `browser_eval` (and any argument carrying the agent's own script) is refused with `EVAL_BLOCKED`", "off";
+    NoEval = "TABPILOT_NO_EVAL", InUse, "when `1`, `browser_eval` (and any argument carrying the agent's own script) and `browser_page_tools` `call` (the page's script run for the agent) are refused with `EVAL_BLOCKED`", "off";
     Audit = "TABPILOT_AUDIT", InUse, "`off` stops the audit trail: one JSON line per tool call, what the agent typed recorded as lengths (`tabpilot audit` prints it)", "on";
     AuditFile = "TABPILOT_AUDIT_FILE", InUse, "where the audit trail goes (owner-only; rotated at 10 MiB, 3 old files kept)", "`audit.jsonl` in the state directory";
     Tools = "TABPILOT_TOOLS", InUse, "which tools the MCP server lists: `full`, `core` (16 tools), `slim` (4), or a comma list of those, groups and tool names (the CLI keeps every tool)", "`full`";
+    ChromiumArgs = "TABPILOT_CHROMIUM_ARGS", InUse, "extra flags for a Chromium that tabpilot launches, space-separated (e.g. `--enable-features=WebMCPTesting` for pages' own tools); tabpilot never changes a browser's flags by itself", "none";
+    WebmcpTrustedOrigins = "TABPILOT_WEBMCP_TRUSTED_ORIGINS", InUse, "origins whose own tools (`browser_page_tools` `call`) run without the person's approval in the browser (same patterns as the site policy)", "none: every call asks";
     Token = "TABPILOT_TOKEN", Reserved, "reserved: the token for HTTP and a remote relay", "not read yet";
     LeaseTtlMs = "TABPILOT_LEASE_TTL_MS", Reserved, "reserved: tab leases", "not read yet";
     ConnectWaitMs = "TABPILOT_CONNECT_WAIT_MS", Reserved, "reserved: connecting to the relay", "not read yet";
     BrowserLabel = "TABPILOT_BROWSER_LABEL", Reserved, "reserved: pins an agent to the browser with this label", "not read yet";
     Instance = "TABPILOT_INSTANCE", Reserved, "reserved", "not read yet";
-    ChromiumArgs = "TABPILOT_CHROMIUM_ARGS", Reserved, "reserved: extra flags for a launched Chromium", "not read yet";
-    WebmcpTrustedOrigins = "TABPILOT_WEBMCP_TRUSTED_ORIGINS", Reserved, "reserved: WebMCP", "not read yet";
     WebmcpAsTools = "TABPILOT_WEBMCP_AS_TOOLS", Reserved, "reserved: WebMCP", "not read yet";
 }
 
@@ -194,8 +194,11 @@ mod tests {
             .filter(|s| s.usage() == Use::InUse)
             .map(|&s| row(s))
             .collect();
+        // The settings table only: the Safety section has rows of its own about some of them.
         let table: Vec<&str> = README
             .lines()
+            .skip_while(|l| !l.starts_with("| variable | meaning | default |"))
+            .take_while(|l| !l.is_empty())
             .filter(|l| l.starts_with("| `TABPILOT_"))
             .collect();
         assert_eq!(

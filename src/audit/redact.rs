@@ -61,6 +61,7 @@ const KEPT_IN: &[(&str, &[&str])] = &[
     ),
     ("load_local_skill", &["skill"]),
     ("run_local_command", &["name"]),
+    ("browser_page_tools", &["toolRef", "offset"]),
 ];
 
 /// Lists of objects whose own keys go through the same lists (a form's fields: each `ref` and
@@ -235,6 +236,17 @@ mod tests {
         assert_eq!(find["text"], json!("Sign in"));
         let (_, typed) = split("browser_type", &json!({"ref": "e1", "text": "Sign in"}));
         assert_eq!(typed["text"], json!({"len": 7}));
+    }
+
+    #[test]
+    fn a_page_tool_call_keeps_its_ref_and_records_its_arguments_as_lengths() {
+        let (_, rest) = split(
+            "browser_page_tools",
+            &json!({"action": "call", "toolRef": "wt0123456789ab", "arguments": {"note": "hi"}}),
+        );
+        assert_eq!(rest["action"], json!("call"));
+        assert_eq!(rest["toolRef"], json!("wt0123456789ab"));
+        assert_eq!(rest["arguments"], json!({"len": 13}));
     }
 
     #[test]

@@ -119,6 +119,10 @@ pub fn chromium_command(
         // Chromium's sandbox refuses to run as root (containers, CI).
         cmd.arg("--no-sandbox");
     }
+    // The person's own flags, after ours so theirs win; we add none of our own choosing.
+    if let Some(extra) = Setting::ChromiumArgs.get() {
+        cmd.args(extra.split_whitespace());
+    }
     cmd.arg(url)
         .stdin(Stdio::null())
         .stdout(Stdio::null())

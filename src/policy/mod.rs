@@ -19,6 +19,9 @@ pub struct Policy {
     pub no_eval: bool,
     /// Where every call is recorded (`TABPILOT_AUDIT_FILE`); none when `TABPILOT_AUDIT` is off.
     pub audit: Option<std::path::PathBuf>,
+    /// Pages whose own tools run without the person's approval
+    /// (`TABPILOT_WEBMCP_TRUSTED_ORIGINS`).
+    pub webmcp_trusted: Vec<OriginPattern>,
 }
 
 /// A switch is on when set to anything but empty, `0`, `false`, `no` or `off`.
@@ -40,6 +43,7 @@ impl Policy {
             read_only: switch(Setting::ReadOnly),
             no_eval: switch(Setting::NoEval),
             audit: crate::audit::file_from_env(),
+            webmcp_trusted: origins::read_list(Setting::WebmcpTrustedOrigins)?.unwrap_or_default(),
         })
     }
 
@@ -73,6 +77,11 @@ impl Policy {
         self.origins.may_visit(url).map_err(|b| blocked(url, &b))
     }
 
+    /// The trusted pages' patterns as the browser matches them, for a page tool's call.
+    pub fn webmcp_trusted_rules(&self) -> Vec<GuardRule> {
+        rules(&self.webmcp_trusted)
+    }
+
     /// What a call carries for the browser to hold to: the lists as the browser matches them,
     /// and whether this operation acts on the page (then judged by the tab's URL at that moment).
     /// None when there is no origin policy.
@@ -80,14 +89,6 @@ impl Policy {
         if self.origins.is_empty() {
             return None;
         }
-        let rules = |list: &[OriginPattern]| {
-            list.iter()
-                .map(|p| GuardRule {
-                    pattern: p.text().to_string(),
-                    regex: p.regex().to_string(),
-                })
-                .collect()
-        };
         Some(Guard {
             allow: self.origins.allow.as_deref().map(rules),
             deny: rules(&self.origins.deny),
@@ -95,6 +96,15 @@ impl Policy {
             acts: op.acts_on_page(),
         })
     }
+}
+
+fn rules(list: &[OriginPattern]) -> Vec<GuardRule> {
+    list.iter()
+        .map(|p| GuardRule {
+            pattern: p.text().to_string(),
+            regex: p.regex().to_string(),
+        })
+        .collect()
 }
 
 /// The policy in effect, as `browser_status` shows it.

@@ -174,6 +174,14 @@ impl std::fmt::Display for Blocked<'_> {
     }
 }
 
+/// A setting's list of patterns, when set; a malformed pattern is an error naming it and the
+/// setting.
+pub fn read_list(s: Setting) -> Result<Option<Vec<OriginPattern>>, String> {
+    s.get()
+        .map(|v| parse_list(&v).map_err(|e| format!("{s}: {e}")))
+        .transpose()
+}
+
 /// The site policy's three lists. Empty lists (none set) allow everything.
 #[derive(Clone, Debug, Default)]
 pub struct Origins {
@@ -188,15 +196,10 @@ pub struct Origins {
 impl Origins {
     /// Reads the three settings; a malformed pattern is an error naming it and its setting.
     pub fn from_env() -> Result<Self, String> {
-        let read = |s: Setting| -> Result<Option<Vec<OriginPattern>>, String> {
-            s.get()
-                .map(|v| parse_list(&v).map_err(|e| format!("{s}: {e}")))
-                .transpose()
-        };
         Ok(Origins {
-            allow: read(Setting::AllowOrigins)?,
-            deny: read(Setting::DenyOrigins)?.unwrap_or_default(),
-            sensitive: read(Setting::SensitiveOrigins)?.unwrap_or_default(),
+            allow: read_list(Setting::AllowOrigins)?,
+            deny: read_list(Setting::DenyOrigins)?.unwrap_or_default(),
+            sensitive: read_list(Setting::SensitiveOrigins)?.unwrap_or_default(),
         })
     }
 

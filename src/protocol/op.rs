@@ -70,6 +70,8 @@ ops! {
     Scroll = "scroll", Tab, false;
     FillForm = "fillForm", Tab, true;
     Eval = "eval", Tab, true;
+    PageTools = "pageTools", Tab, false;
+    PageToolCall = "pageToolCall", Tab, true;
     SessionEnd = "sessionEnd", Browser, true;
 }
 

@@ -197,6 +197,7 @@ pub(super) fn read_only() -> Hints {
         idempotent: true,
         open_world: false,
         navigates: false,
+        mixed: false,
     }
 }
 
@@ -207,6 +208,7 @@ pub(super) fn acts() -> Hints {
         idempotent: false,
         open_world: true,
         navigates: false,
+        mixed: false,
     }
 }
 
@@ -214,6 +216,7 @@ pub(super) fn acts() -> Hints {
 pub(super) fn moves() -> Hints {
     Hints {
         navigates: true,
+        mixed: false,
         ..acts()
     }
 }

@@ -114,6 +114,7 @@ pub(super) fn tools() -> Vec<Tool> {
                     idempotent: true,
                     open_world: false,
                     navigates: false,
+                    mixed: false,
                 },
                 cli: Cli::default(),
             },

@@ -12,6 +12,7 @@ mod eval;
 mod find;
 mod image;
 mod navigate;
+mod page_tools;
 pub mod profile;
 mod read;
 pub mod registry;
@@ -77,7 +78,7 @@ impl Session {
     async fn run(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
         let tool = registry::get(name).ok_or_else(|| registry::unknown_tool(name))?;
         let hints = tool.spec.hints;
-        if !hints.read_only && !hints.navigates {
+        if !hints.read_only && !hints.navigates && !hints.mixed {
             self.ctx.policy().check_read_only(name)?;
         }
         tool.call(&self.ctx, args).await

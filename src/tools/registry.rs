@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use super::tool::Tool;
-use super::{act, capture, context, dialog, eval, find, navigate, read, tabs};
+use super::{act, capture, context, dialog, eval, find, navigate, page_tools, read, tabs};
 use crate::error::ToolError;
 
 /// A module's tools, made when the registry collects them.
@@ -20,6 +20,7 @@ pub const GROUPS: &[(&str, Group)] = &[
     ("find", find::tools),
     ("dialog", dialog::tools),
     ("eval", eval::tools),
+    ("page_tools", page_tools::tools),
     ("context", context::tools),
 ];
 

@@ -17,6 +17,9 @@ pub struct Hints {
     /// page. Read-only mode lets it run; the origin lists judge where it goes. Not an MCP
     /// annotation.
     pub navigates: bool,
+    /// It has actions that read and actions that act, and refuses the acting ones in read-only
+    /// mode itself. Not an MCP annotation.
+    pub mixed: bool,
 }
 
 /// How the terminal reaches a tool besides its name (`tabpilot <tool>` and `tabpilot <short>`,

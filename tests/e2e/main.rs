@@ -27,3 +27,4 @@ mod relay;
 mod sandbox;
 mod schemas;
 mod secrets;
+mod webmcp;

@@ -140,6 +140,36 @@ impl Cdp {
         }
     }
 
+    /// The pages the browser shows, windows of its own included, as a person's window list
+    /// does: (target id, address).
+    pub(crate) async fn pages(&mut self) -> Vec<(String, String)> {
+        let r = self.send(None, "Target.getTargets", json!({})).await;
+        r["targetInfos"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["type"] == "page")
+            .map(|t| {
+                (
+                    t["targetId"].as_str().unwrap().into(),
+                    t["url"].as_str().unwrap().into(),
+                )
+            })
+            .collect()
+    }
+
+    /// A session on a page the browser already shows.
+    pub(crate) async fn attach(&mut self, target_id: &str) -> String {
+        let attached = self
+            .send(
+                None,
+                "Target.attachToTarget",
+                json!({"targetId": target_id, "flatten": true}),
+            )
+            .await;
+        attached["sessionId"].as_str().unwrap().to_string()
+    }
+
     /// Opens `url` in a new tab; returns a session attached to it.
     pub(crate) async fn open(&mut self, url: &str) -> String {
         let target = self

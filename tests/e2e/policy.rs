@@ -558,6 +558,10 @@ fn acting_args(tool: &str, press: &str, search: &str) -> Value {
         "browser_type" => json!({ "ref": search, "text": "typed" }),
         "browser_fill_form" => json!({"fields": [{ "ref": search, "value": "filled" }]}),
         "browser_press_key" => json!({"key": "a"}),
+        // Its list and describe read; a call acts, and read-only mode refuses it in the tool.
+        "browser_page_tools" => {
+            json!({"action": "call", "toolRef": "wt0123456789ab", "arguments": {}})
+        }
         "browser_clear" => json!({ "ref": search }),
         "browser_handle_dialog" => json!({"action": "accept"}),
         "run_local_command" => json!({"name": "hello"}),
@@ -643,7 +647,18 @@ fn read_only_holds_with_no_browser_to_reach() {
     assert_eq!(code, "NO_BROWSER", "no browser is there");
     let tools = catalog(&mut agent);
     for (tool, ..) in tools.iter().filter(|(_, ro, nav)| !ro && !nav) {
-        refused(&mut agent, tool, json!({}), "READ_ONLY");
+        // Decided before the arguments are read, but for a tool whose actions differ.
+        let mixed = tabpilot::tools::registry::get(tool)
+            .unwrap()
+            .spec
+            .hints
+            .mixed;
+        let args = if mixed {
+            acting_args(tool, "e1", "e2")
+        } else {
+            json!({})
+        };
+        refused(&mut agent, tool, args, "READ_ONLY");
     }
 }
 

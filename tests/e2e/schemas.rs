@@ -132,6 +132,9 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     assert_eq!(cut["cut"], "$");
     tour.call("browser_handle_dialog", json!({"action": "dismiss"}));
     tour.call("browser_handle_dialog", json!({}));
+    // The shared browser runs without WebMCP: the page declares nothing, and that is no error.
+    let (_, listed) = tour.call("browser_page_tools", json!({"action": "list"}));
+    assert_eq!(listed["supported"], false);
 
     let (snap, _) = tour.call("browser_navigate", json!({"url": s.a("fields.html")}));
     let name = ref_of(&snap, "textbox", "Name");

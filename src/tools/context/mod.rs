@@ -30,6 +30,7 @@ const READ: Hints = Hints {
     idempotent: true,
     open_world: false,
     navigates: false,
+    mixed: false,
 };
 
 pub(super) fn tools() -> Vec<Tool> {
@@ -109,6 +110,7 @@ pub(super) fn tools() -> Vec<Tool> {
                     idempotent: false,
                     open_world: true,
                     navigates: false,
+                    mixed: false,
                 },
                 cli: Cli {
                     aliases: &["run"],
