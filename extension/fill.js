@@ -56,7 +56,11 @@ export async function fillForm(tabId, { fields, after }, timeoutMs) {
     }
     n = end;
   }
-  const settled = await settle(tabId, { waitUntil: 'auto', ...after }, started + timeoutMs, started);
+  // Each frame written to settles, each with its own observer.
+  const waits = await Promise.all(
+    frames.map((frameId) => settle(tabId, { waitUntil: 'auto', ...after }, started + timeoutMs, started, { frameId })),
+  );
+  const settled = waits.every((w) => w.settled);
   return {
     fields: results.map((r) => ({
       ref: fields[r.i].ref,

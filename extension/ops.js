@@ -14,7 +14,8 @@ import { waitFor } from './wait.js';
 import { drag } from './drag.js';
 import { press } from './keys.js';
 import { fillForm } from './fill.js';
-import { handleDialog, track, unblocked } from './dialogs.js';
+import { handleDialog, unblocked } from './dialogs.js';
+import { track } from './tracking.js';
 import { mayUse } from './sharing.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.

@@ -25,6 +25,11 @@ const RESTRICTED = new RegExp(
     '|^https://(chromewebstore\\.google\\.com|chrome\\.google\\.com/webstore)',
 );
 
+// The frame `frameId` of the tab, or all its frames when none is named, for chrome.scripting.
+export function frameTarget(tabId, frameId) {
+  return frameId === undefined ? { tabId, allFrames: true } : { tabId, frameIds: [frameId] };
+}
+
 // Runs one packaged page-script operation in one frame of the tab (the top one by default), in
 // the isolated world.
 export async function runInPage(tabId, op, args, frameId = 0) {

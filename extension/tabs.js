@@ -2,6 +2,7 @@
 // tab events on the call (`call.tabs`), so the relay keeps its books from them.
 import { getTab } from './errors.js';
 import { openedForAgent } from './sharing.js';
+import { track } from './tracking.js';
 
 const FIRST_LOAD_MAX_MS = 15000;
 
@@ -28,6 +29,8 @@ function describe(t) {
 export async function openTab({ args, timeoutMs, tabs, owner }) {
   const url = args.url || 'about:blank';
   const t = await chrome.tabs.create({ url, active: !!args.active });
+  // Tracked before its first document commits, so that document gets our pieces from its start.
+  track(t.id);
   await openedForAgent(t.id, owner);
   tabs.push({ kind: 'opened', tab: t.id });
   await loaded(t.id, timeoutMs);

@@ -114,8 +114,14 @@
     async run(op, args) {
       const fn = ops[op];
       if (!fn) return { error: { code: 'BAD_ARGS', message: `no page operation ${op}` } };
+      const since = Date.now();
       try {
-        return { value: await fn(args || {}) };
+        const value = await fn(args || {});
+        // An action asked to settle after itself does so in this same call (each call to the page
+        // costs a round trip), unless it is leaving the document.
+        const leaving = value?.navigation && !value.navigation.sameDocument;
+        if (args?.settle && !leaving) value.settle = await ops.settle({ ...args.settle, until: 'auto', since });
+        return { value };
       } catch (e) {
         if (e instanceof Refusal) return { error: { code: e.code, message: e.message } };
         return { error: { code: 'INTERNAL', message: `page script: ${e?.message || e}`, outcome: 'failed' } };

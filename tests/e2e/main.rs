@@ -21,3 +21,4 @@ mod peers;
 mod relay;
 mod sandbox;
 mod schemas;
+mod settle;
