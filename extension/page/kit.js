@@ -19,7 +19,8 @@
  * @property {Object<string, function(object): *>} ops Page operations by name, added by the
  *   operation files; `run` calls them.
  * @property {function(string, object=): Promise<PageAnswer>} run Runs one operation; a Refusal
- *   becomes a refused error, anything else an INTERNAL failure.
+ *   becomes a refused error, anything else an INTERNAL failure. With `args.settle`, an action
+ *   then settles (wait.js) in the same call, its answer's `settle`.
  * @property {number} MAX_NODES Elements described in one snapshot (a walk visits at most 4x).
  * @property {number} NAME_MAX Longest accessible name kept, in characters.
  * @property {function(new: Error, string, string)} Refusal An error with a `code` from the
@@ -44,9 +45,10 @@
  * @property {function(Element, Map<Element, string>=): string} refFor A ref for any element,
  *   tagged or not.
  * @property {function(Element): boolean} visible Rendered and not hidden by CSS.
- * @property {function(Element, boolean=, number=): Promise<{x: number, y: number}>} actionable
- *   Waits until the element is visible, enabled, stable and (for pointer actions) uncovered;
- *   the point to act at, or a NOT_ACTIONABLE refusal.
+ * @property {function(Element, string, number=): Promise<{x: number, y: number}>} actionable
+ *   Waits until the element is visible and enabled, and what the action needs besides
+ *   ('pointer': stable and uncovered; 'point': stable; 'input': nothing more); the point to act
+ *   at, or a NOT_ACTIONABLE refusal.
  * @property {function(Element, Node): boolean} within Whether the node is the element or inside
  *   it, through shadow roots.
  * @property {function(number, number): ?Element} hitAt The element at a viewport point, through
