@@ -86,9 +86,10 @@ export function settleCap({ settleMs }, deadline) {
 
 // Waits for what `waitUntil` calls finished, after the load itself, in the frame the action ran
 // in; bounded by `settleMs` and by what is left of the call's time. `seen` is the page's own
-// settle when the action ran it in the same call. Resolves { settled, observed, graceMs }: whether
-// the page settled in time, whether the page's observer saw what the action started, and how long
-// was spent waiting for the browser's late reports of requests.
+// settle when the action ran it in the same call. Resolves { settled, observed, graceMs,
+// waitedMs }: whether the page settled in time, whether the page's observer saw what the action
+// started, how long went on waiting for the browser's late reports of requests, and how long the
+// whole wait took.
 export async function settle(tabId, after, deadline, since = 0, { frameId = 0, seen = null } = {}) {
   const { waitUntil } = after;
   const maxMs = settleCap(after, deadline);
@@ -98,8 +99,14 @@ export async function settle(tabId, after, deadline, since = 0, { frameId = 0, s
   if (waitUntil !== 'auto') {
     return { settled: (await settleInPage(tabId, frameId, { until: 'load', maxMs, deadline })).settled, ...none };
   }
-  // `auto`: what the action started ends first (requests, short timers), then the DOM it feeds
-  // settles. The page's observer (activity.js) sees the first from inside the page as it happens.
+  const t0 = Date.now();
+  const s = await settleAuto(tabId, frameId, since, maxMs, deadline, seen);
+  return { ...s, waitedMs: (seen?.waitedMs || 0) + Date.now() - t0 };
+}
+
+// `auto`: what the action started ends first (requests, short timers), then the DOM it feeds
+// settles. The page's observer (activity.js) sees the first from inside the page as it happens.
+async function settleAuto(tabId, frameId, since, maxMs, deadline, seen) {
   const end = Date.now() + Math.max(0, maxMs - (seen?.waitedMs || 0));
   const r = seen || (await settleInPage(tabId, frameId, { until: 'auto', since, maxMs, deadline }));
   if (r.observed) return { ...(await unseen(tabId, frameId, r, since, end)), observed: true };
@@ -224,6 +231,6 @@ export async function act(tabId, op, args, timeoutMs) {
 }
 
 // A settle as an action reports it: whether the page settled, and how the wait went.
-function report({ settled, observed, graceMs }) {
-  return { settled, waited: { observed: !!observed, graceMs: graceMs || 0 } };
+function report({ settled, observed, graceMs, waitedMs }) {
+  return { settled, waited: { observed: !!observed, graceMs: graceMs || 0, ms: waitedMs || 0 } };
 }

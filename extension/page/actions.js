@@ -14,8 +14,8 @@
     nav?.addEventListener('navigate', onNavigate);
     return async () => {
       // Navigations scheduled by the handler in a microtask or a zero timer still count.
-      await new Promise((r) => setTimeout(r, 0));
-      await new Promise((r) => setTimeout(r, 0));
+      await T.turn();
+      await T.turn();
       nav?.removeEventListener('navigate', onNavigate);
       return seen;
     };

@@ -11,7 +11,7 @@
 
 /**
  * The bag the page scripts share, `globalThis.__tabpilot`: one per document, made by kit.js.
- * Its fields, in the order the kit files add them: kit.js (`ops` to `sleep`), names.js (roles
+ * Its fields, in the order the kit files add them: kit.js (`ops` to `turn`), names.js (roles
  * and accessible names: `INTERACTIVE` to `describeEl`), refs.js (`tagAll` to `refFor`),
  * actionable.js (`visible` to `hitAt`), edit.js (`setNativeValue`, `fire`); the optional ones
  * come from operation files, for each other.
@@ -31,6 +31,7 @@
  *   document order, into open shadow roots, up to 4 x MAX_NODES.
  * @property {function(number): Promise<*>} sleep A wait timed by the service worker (a
  *   background tab's own timers run at most once a second).
+ * @property {function(): Promise<void>} turn One turn of the page's event loop.
  * @property {Set<string>} INTERACTIVE Roles that get a ref.
  * @property {Set<string>} LANDMARKS Roles a snapshot shows as a block.
  * @property {function(Element): ?string} role The element's ARIA role, explicit or implicit.
@@ -100,6 +101,9 @@
   // 16 ms wait would take up to a second. The service worker's timers are not held back: a sleep
   // is a message it answers when the time is up.
   const sleep = (ms) => chrome.runtime.sendMessage({ type: 'sleep', ms });
+  // A zero-delay timer, not deeply nested, is not held back in a background tab (Chrome
+  // throttles timers with a delay), and costs no message.
+  const turn = () => new Promise((r) => setTimeout(r, 0));
 
   const ops = {};
 
@@ -113,6 +117,7 @@
     cut,
     walkElements,
     sleep,
+    turn,
     async run(op, args) {
       const fn = ops[op];
       if (!fn) return { error: { code: 'BAD_ARGS', message: `no page operation ${op}` } };

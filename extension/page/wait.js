@@ -33,8 +33,8 @@
       last = performance.now();
     });
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-    await T.sleep(0);
-    await T.sleep(0);
+    await T.turn();
+    await T.turn();
     while (last !== null && performance.now() - last < QUIET_MS && performance.now() < end) await T.sleep(10);
     observer.disconnect();
     return last === null || performance.now() - last >= QUIET_MS;
