@@ -102,3 +102,27 @@ fn a_navigation_a_click_handler_schedules_is_waited_for_and_reported() {
     assert_eq!(data["navigated"], true, "{text}");
     assert_eq!(data["url"], s.a("page2.html"), "{text}");
 }
+
+#[test]
+fn the_page_sees_its_timers_and_requests_as_before_and_a_cancelled_timer_holds_nothing() {
+    let s = shared();
+    let mut direct = Direct::new();
+    direct.call(Op::Navigate, json!({"url": s.a("activity.html")}));
+    let snap = direct.call(Op::Snapshot, json!({}))["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // A failed request is waited for like any, and its rejection reaches the page alone.
+    let click = direct.call(Op::Click, json!({"ref": ref_of(&snap, "button", "Checks")}));
+    assert_eq!(click["settled"], true, "{click}");
+    let text = direct.call(Op::Snapshot, json!({}))["text"].to_string();
+    assert!(
+        text.contains("promise ok; args ok; this ok; rejected ok; unhandled 0"),
+        "{text}"
+    );
+    // A timer the page set and cleared is not waited for (until settleMs, unsettled).
+    let click = direct.call(Op::Click, json!({"ref": ref_of(&snap, "button", "Cancel")}));
+    assert_eq!(click["settled"], true, "{click}");
+    assert_eq!(click["waited"]["observed"], true, "{click}");
+}
+
