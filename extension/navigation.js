@@ -201,7 +201,8 @@ export async function act(tabId, op, args, timeoutMs) {
   const watch = watchNavigation(tabId);
   try {
     // Under `auto` the page settles after the action in the same call (page/kit.js).
-    const pageArgs = after.waitUntil === 'auto' ? { ...args, settle: { maxMs: settleCap(after, deadline), deadline } } : args;
+    const auto = after.waitUntil === 'auto';
+    const pageArgs = auto ? { ...args, settle: { maxMs: settleCap(after, deadline), deadline } } : args;
     // No ref (a viewport point, the focused element): the op runs in the frame args.frameId names.
     const out =
       args.ref === undefined

@@ -55,7 +55,10 @@ fn an_action_that_starts_nothing_waits_for_nothing() {
         .as_str()
         .unwrap()
         .to_string();
-    let click = direct.call(Op::Click, json!({"ref": ref_of(&snap, "button", "Nothing")}));
+    let click = direct.call(
+        Op::Click,
+        json!({"ref": ref_of(&snap, "button", "Nothing")}),
+    );
     // The page's observer answered for the page: no time went on the browser's late reports of
     // requests, and the long poll the page opened before the click did not hold the wait up
     // (it would have, to settleMs, and answered unsettled).
@@ -125,4 +128,3 @@ fn the_page_sees_its_timers_and_requests_as_before_and_a_cancelled_timer_holds_n
     assert_eq!(click["settled"], true, "{click}");
     assert_eq!(click["waited"]["observed"], true, "{click}");
 }
-
