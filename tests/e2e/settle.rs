@@ -128,3 +128,19 @@ fn the_page_sees_its_timers_and_requests_as_before_and_a_cancelled_timer_holds_n
     assert_eq!(click["settled"], true, "{click}");
     assert_eq!(click["waited"]["observed"], true, "{click}");
 }
+
+#[test]
+fn without_an_answer_from_the_page_the_browsers_reports_are_waited_for() {
+    let s = shared();
+    let mut direct = Direct::new();
+    direct.call(Op::Navigate, json!({"url": s.a("unobserved.html")}));
+    let snap = direct.call(Op::Snapshot, json!({}))["text"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let click = direct.call(Op::Click, json!({"ref": ref_of(&snap, "button", "Fetch")}));
+    // The wait fell back to the browser's reports of requests, and they caught the fetch.
+    assert_eq!(click["waited"]["observed"], false, "{click}");
+    let text = direct.call(Op::Snapshot, json!({}))["text"].to_string();
+    assert!(text.contains("Fetched unobserved"), "{text}");
+}
