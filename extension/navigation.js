@@ -85,12 +85,14 @@ export function settleCap({ settleMs }, deadline) {
 }
 
 // Waits for what `waitUntil` calls finished, after the load itself, in the frame the action ran
-// in; bounded by `settleMs` and by what is left of the call's time. `seen` is the page's own
-// settle when the action ran it in the same call. Resolves { settled, observed, graceMs,
-// waitedMs }: whether the page settled in time, whether the page's observer saw what the action
-// started, how long went on waiting for the browser's late reports of requests, and how long the
-// whole wait took.
-export async function settle(tabId, after, deadline, since = 0, { frameId = 0, seen = null } = {}) {
+// in; bounded by `settleMs` and by what is left of the call's time. `since` is when the action
+// began, `acted` when its last page call came back (its requests were all made by then); `seen`
+// is the page's own settle when the action ran it in the same call. Resolves { settled, observed,
+// graceMs, waitedMs }: whether the page settled in time, whether the page's observer saw what the
+// action started, how long went on waiting for the browser's late reports of requests, and how
+// long the whole wait took.
+export async function settle(tabId, after, deadline, since = 0, where = {}) {
+  const { frameId = 0, seen = null, acted = since } = where;
   const { waitUntil } = after;
   const maxMs = settleCap(after, deadline);
   const none = { observed: false, graceMs: 0 };
@@ -100,21 +102,21 @@ export async function settle(tabId, after, deadline, since = 0, { frameId = 0, s
     return { settled: (await settleInPage(tabId, frameId, { until: 'load', maxMs, deadline })).settled, ...none };
   }
   const t0 = Date.now();
-  const s = await settleAuto(tabId, frameId, since, maxMs, deadline, seen);
+  const s = await settleAuto(tabId, frameId, { since, acted, maxMs, deadline, seen });
   return { ...s, waitedMs: (seen?.waitedMs || 0) + Date.now() - t0 };
 }
 
 // `auto`: what the action started ends first (requests, short timers), then the DOM it feeds
 // settles. The page's observer (activity.js) sees the first from inside the page as it happens.
-async function settleAuto(tabId, frameId, since, maxMs, deadline, seen) {
+async function settleAuto(tabId, frameId, { since, acted, maxMs, deadline, seen }) {
   const end = Date.now() + Math.max(0, maxMs - (seen?.waitedMs || 0));
   const r = seen || (await settleInPage(tabId, frameId, { until: 'auto', since, maxMs, deadline }));
   if (r.observed) return { ...(await unseen(tabId, frameId, r, since, end)), observed: true };
   // No observer (a page opened before the tab was tracked, a restricted page): the browser's
   // reports of requests it is, and the browser tells us of a request a moment after the page
   // makes it (up to ~40 ms seen here), so the look comes no sooner than REQUEST_GRACE_MS after
-  // the action began.
-  const graceMs = Math.max(0, Math.min(since + REQUEST_GRACE_MS, end) - Date.now());
+  // the action was done.
+  const graceMs = Math.max(0, Math.min(acted + REQUEST_GRACE_MS, end) - Date.now());
   if (graceMs > 0) await pause(graceMs);
   if (!(await networkIdle(tabId, 0, Math.max(0, end - Date.now()), since))) {
     return { settled: false, observed: false, graceMs };
@@ -208,12 +210,13 @@ export async function act(tabId, op, args, timeoutMs) {
       args.ref === undefined
         ? { ...(await runInPage(tabId, op, pageArgs, args.frameId || 0)), frameId: args.frameId || 0 }
         : await runOnRef(tabId, op, pageArgs);
+    const acted = Date.now();
     const seen = out.settle;
     // A navigation the page saw while it settled came after the action's own.
     const nav = seen?.navigation || out.navigation;
     delete out.navigation;
     delete out.settle;
-    const here = { frameId: out.frameId, seen };
+    const here = { frameId: out.frameId, seen, acted };
     if (!nav) return { ...out, navigated: false, ...report(await settle(tabId, after, deadline, started, here)) };
     if (nav.sameDocument) {
       const s = seen ? await settle(tabId, after, deadline, started, here) : { settled: true };
