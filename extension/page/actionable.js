@@ -15,9 +15,12 @@
 
   const ACT_WAIT_MS = 1000; // how long a failing check is waited out before the refusal
   const POLL_MS = 50;
-  // Two looks at the box this far apart: one frame. Timers, not requestAnimationFrame, which
-  // does not run in the background tabs agents work in.
+  // Two looks at the box at least this far apart: one frame. Timers, not requestAnimationFrame,
+  // which does not run in the background tabs agents work in.
   const STABLE_MS = 16;
+  // A sleep comes back later than asked, by its message there and back (1.3 ms or more here), so
+  // the stability look asks for this much less, measures the gap, and tops it up if it fell short.
+  const SLEEP_LAG_MS = 1;
   // What an action needs of its element. An action that writes to the element itself (typing,
   // a value, an option) lands wherever the box is, so a moving element takes it as well as a
   // still one: that skips the frame the stability look costs.
@@ -58,7 +61,10 @@
     if (a.width === 0 || a.height === 0) return { why: 'not visible (no size)' };
     let b = a;
     if (need.stable) {
-      await sleep(STABLE_MS);
+      const t = performance.now();
+      await sleep(STABLE_MS - SLEEP_LAG_MS);
+      const short = STABLE_MS - (performance.now() - t);
+      if (short > 0) await sleep(short);
       b = el.getBoundingClientRect();
       if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) {
         return { why: 'not stable (moving)' };
