@@ -4,6 +4,7 @@
 // reports each dialog, so a call blocked by an open one fails with DIALOG_OPEN instead of
 // hanging.
 import { ToolError } from './errors.js';
+import { frameTarget } from './page.js';
 
 const LEAVE = { action: 'leave' };
 const MAX_RECENT = 10;
@@ -12,7 +13,6 @@ const policies = new Map(); // tabId -> { action, promptText?, once }
 const recent = new Map(); // tabId -> [{ kind, message, action, url, at }]
 const open = new Map(); // tabId -> { kind, message }
 const waiters = new Map(); // tabId -> Set(callback), told when a dialog opens
-const tracked = new Set(); // tabs the agents act in
 const stale = new Set(); // tabs whose policy changed while a dialog blocked them
 
 // Runs in the page's main world: our function, with the policy as its only input.
@@ -64,8 +64,10 @@ function relayReports() {
   });
 }
 
-async function apply(tabId, frameId) {
-  const target = frameId === undefined ? { tabId, allFrames: true } : { tabId, frameIds: [frameId] };
+// Installs the override, with the tab's policy, in one frame or all of them (tracking.js calls it
+// for each new document of an agent's tab).
+export async function installDialogs(tabId, frameId) {
+  const target = frameTarget(tabId, frameId);
   const policy = policies.get(tabId) || LEAVE;
   await chrome.scripting
     .executeScript({ target, world: 'MAIN', func: install, args: [policy], injectImmediately: true })
@@ -73,19 +75,8 @@ async function apply(tabId, frameId) {
   await chrome.scripting.executeScript({ target, func: relayReports, injectImmediately: true }).catch(() => {});
 }
 
-// Starts watching a tab's dialogs (idempotent); every new document in it gets the override.
-export function track(tabId) {
-  if (tabId === null || tracked.has(tabId)) return;
-  tracked.add(tabId);
-  apply(tabId);
-}
-
-chrome.webNavigation.onCommitted.addListener((d) => {
-  if (tracked.has(d.tabId)) apply(d.tabId, d.frameId);
-});
 chrome.tabs.onRemoved.addListener((tabId) => {
   for (const m of [policies, recent, open, waiters, stale]) m.delete(tabId);
-  tracked.delete(tabId);
 });
 
 // A report from the override.
@@ -100,7 +91,7 @@ export function record(tabId, frameUrl, { kind, message, action, once, answer })
     }, STILL_OPEN_MS);
   } else if (action === 'closed') {
     open.delete(tabId);
-    if (stale.delete(tabId)) apply(tabId);
+    if (stale.delete(tabId)) installDialogs(tabId);
     const last = recent.get(tabId)?.at(-1);
     if (last?.action === 'left to the person' && last.message === message.slice(0, 200)) last.answer = answer;
   } else {
@@ -160,6 +151,6 @@ export async function handleDialog(tabId, { action, promptText, once = true }) {
   else if (action) policies.set(tabId, { action, promptText, once });
   // A page blocked by a dialog runs no script: the policy reaches it once the dialog closes.
   if (action && open.has(tabId)) stale.add(tabId);
-  else if (action) await apply(tabId);
+  else if (action) await installDialogs(tabId);
   return { policy: policies.get(tabId) || LEAVE, open: open.get(tabId) || null, recent: recent.get(tabId) || [] };
 }

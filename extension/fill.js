@@ -56,7 +56,13 @@ export async function fillForm(tabId, { fields, after }, timeoutMs) {
     }
     n = end;
   }
-  const settled = await settle(tabId, { waitUntil: 'auto', ...after }, started + timeoutMs, started);
+  // Each frame written to settles, each with its own observer.
+  const wait = { waitUntil: 'auto', ...after };
+  const acted = Date.now();
+  const waits = await Promise.all(
+    frames.map((frameId) => settle(tabId, wait, started + timeoutMs, started, { frameId, acted })),
+  );
+  const settled = waits.every((w) => w.settled);
   return {
     fields: results.map((r) => ({
       ref: fields[r.i].ref,

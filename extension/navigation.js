@@ -1,7 +1,7 @@
 // Navigations: loading a URL and waiting for that load, and actions that may navigate.
 import { ToolError, getTab } from './errors.js';
 import { runInPage, runOnRef } from './page.js';
-import { networkIdle } from './network.js';
+import { networkIdle, requestsSince } from './network.js';
 
 export function sameUrl(a, b) {
   try {
@@ -66,29 +66,77 @@ export function watchNavigation(tabId) {
 const DEFAULT_SETTLE_MS = 1000;
 const REQUEST_GRACE_MS = 50;
 
-// Waits for what `waitUntil` calls finished, after the load itself; bounded by `settleMs` and
-// by what is left of the call's time. Returns whether the page settled in time.
-export async function settle(tabId, { waitUntil, settleMs }, deadline, since = 0) {
-  const maxMs = Math.max(0, Math.min(settleMs ?? DEFAULT_SETTLE_MS, deadline - Date.now()));
-  if (waitUntil === 'none') return true;
-  if (waitUntil === 'networkidle') return networkIdle(tabId, 500, maxMs);
-  // `auto`: requests the action started finish first, then the DOM they feed settles. The
-  // browser tells us of a request a moment after the page makes it (up to ~40 ms seen here), so
-  // the look for one comes no sooner than REQUEST_GRACE_MS after the action began. That is the
-  // floor of an action's time under `auto`; `waitUntil: "none"` skips it.
-  if (waitUntil === 'auto') {
-    const grace = since + REQUEST_GRACE_MS - Date.now();
-    if (grace > 0) await new Promise((r) => setTimeout(r, grace));
-    if (!(await networkIdle(tabId, 0, maxMs, since))) return false;
-  }
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// The page's own settle (page/wait.js) in one frame; a page extensions may not touch counts as
+// settled, as there is nothing of it to wait for.
+async function settleInPage(tabId, frameId, args) {
   try {
-    const left = Math.max(0, Math.min(maxMs, deadline - Date.now()));
-    const r = await runInPage(tabId, 'settle', { until: waitUntil === 'load' ? 'load' : 'auto', maxMs: left });
-    return r.settled;
+    return await runInPage(tabId, 'settle', args, frameId);
   } catch (e) {
-    if (e instanceof ToolError && e.code === 'RESTRICTED_PAGE') return true;
+    if (e instanceof ToolError && e.code === 'RESTRICTED_PAGE') return { settled: true, observed: false };
     throw e;
   }
+}
+
+// The cap on a settle: `settleMs`, and what is left of the call's time.
+export function settleCap({ settleMs }, deadline) {
+  return Math.max(0, Math.min(settleMs ?? DEFAULT_SETTLE_MS, deadline - Date.now()));
+}
+
+// Waits for what `waitUntil` calls finished, after the load itself, in the frame the action ran
+// in; bounded by `settleMs` and by what is left of the call's time. `since` is when the action
+// began, `acted` when its last page call came back (its requests were all made by then); `seen`
+// is the page's own settle when the action ran it in the same call. Resolves { settled, observed,
+// graceMs, waitedMs }: whether the page settled in time, whether the page's observer saw what the
+// action started, how long went on waiting for the browser's late reports of requests, and how
+// long the whole wait took.
+export async function settle(tabId, after, deadline, since = 0, where = {}) {
+  const { frameId = 0, seen = null, acted = since } = where;
+  const { waitUntil } = after;
+  const maxMs = settleCap(after, deadline);
+  const none = { observed: false, graceMs: 0 };
+  if (waitUntil === 'none') return { settled: true, ...none };
+  if (waitUntil === 'networkidle') return { settled: await networkIdle(tabId, 500, maxMs), ...none };
+  if (waitUntil !== 'auto') {
+    return { settled: (await settleInPage(tabId, frameId, { until: 'load', maxMs, deadline })).settled, ...none };
+  }
+  const t0 = Date.now();
+  const s = await settleAuto(tabId, frameId, { since, acted, maxMs, deadline, seen });
+  return { ...s, waitedMs: (seen?.waitedMs || 0) + Date.now() - t0 };
+}
+
+// `auto`: what the action started ends first (requests, short timers), then the DOM it feeds
+// settles. The page's observer (activity.js) sees the first from inside the page as it happens.
+async function settleAuto(tabId, frameId, { since, acted, maxMs, deadline, seen }) {
+  const end = Date.now() + Math.max(0, maxMs - (seen?.waitedMs || 0));
+  const r = seen || (await settleInPage(tabId, frameId, { until: 'auto', since, maxMs, deadline }));
+  if (r.observed) return { ...(await unseen(tabId, frameId, r, since, end)), observed: true };
+  // No observer (a page opened before the tab was tracked, a restricted page): the browser's
+  // reports of requests it is, and the browser tells us of a request a moment after the page
+  // makes it (up to ~40 ms seen here), so the look comes no sooner than REQUEST_GRACE_MS after
+  // the action was done.
+  const graceMs = Math.max(0, Math.min(acted + REQUEST_GRACE_MS, end) - Date.now());
+  if (graceMs > 0) await pause(graceMs);
+  if (!(await networkIdle(tabId, 0, Math.max(0, end - Date.now()), since))) {
+    return { settled: false, observed: false, graceMs };
+  }
+  const dom = await settleInPage(tabId, frameId, { until: 'dom', maxMs: end - Date.now(), deadline: end });
+  return { settled: dom.settled, observed: false, graceMs };
+}
+
+// After the observer's wait, what it could not see. Requests made before it was installed (the
+// document came after the action began) are in the browser's reports by REQUEST_GRACE_MS after
+// the install; a request the page made with a fetch it kept from before, or one the browser made
+// for it (an image, a module), may be reported already. Any of those still in flight is waited
+// for, then the DOM again; when there are none, this costs nothing.
+async function unseen(tabId, frameId, r, since, end) {
+  const graceMs = r.from > since ? Math.max(0, Math.min(r.from + REQUEST_GRACE_MS, end) - Date.now()) : 0;
+  if (graceMs > 0) await pause(graceMs);
+  if (!r.settled || !requestsSince(tabId, since)) return { settled: r.settled, graceMs };
+  if (!(await networkIdle(tabId, 0, Math.max(0, end - Date.now()), since))) return { settled: false, graceMs };
+  const dom = await settleInPage(tabId, frameId, { until: 'dom', maxMs: end - Date.now(), deadline: end });
+  return { settled: dom.settled, graceMs };
 }
 
 // Starts a navigation with `start()` and waits for it as `after.waitUntil` says (load by default).
@@ -107,7 +155,7 @@ async function navigation(tabId, start, url, after, timeoutMs, what) {
     }
     let settled = !!r;
     if (settled && waitUntil !== 'load' && waitUntil !== 'none') {
-      settled = await settle(tabId, { ...after, waitUntil }, deadline);
+      settled = (await settle(tabId, { ...after, waitUntil }, deadline)).settled;
     }
     const tab = await getTab(tabId);
     const elapsedMs = Math.round(performance.now() - t0);
@@ -146,33 +194,47 @@ export function history(tabId, { direction, after }, timeoutMs) {
   return navigation(tabId, go, null, after, timeoutMs, direction);
 }
 
-// Runs a page action that may navigate, waits as `args.after` says (`auto` by default: the DOM
-// has stopped changing), and reports where the tab went.
+// Runs a page action that may navigate, waits as `args.after` says (`auto` by default: what the
+// action started, then the DOM), and reports where the tab went and how the wait went (`waited`).
 export async function act(tabId, op, args, timeoutMs) {
   const started = Date.now();
   const deadline = started + timeoutMs;
   const after = { waitUntil: 'auto', ...args.after };
   const watch = watchNavigation(tabId);
   try {
+    // Under `auto` the page settles after the action in the same call (page/kit.js).
+    const auto = after.waitUntil === 'auto';
+    const pageArgs = auto ? { ...args, settle: { maxMs: settleCap(after, deadline), deadline } } : args;
     // No ref (a viewport point, the focused element): the op runs in the frame args.frameId names.
     const out =
       args.ref === undefined
-        ? { ...(await runInPage(tabId, op, args, args.frameId || 0)), frameId: args.frameId || 0 }
-        : await runOnRef(tabId, op, args);
-    const nav = out.navigation;
+        ? { ...(await runInPage(tabId, op, pageArgs, args.frameId || 0)), frameId: args.frameId || 0 }
+        : await runOnRef(tabId, op, pageArgs);
+    const acted = Date.now();
+    const seen = out.settle;
+    // A navigation the page saw while it settled came after the action's own.
+    const nav = seen?.navigation || out.navigation;
     delete out.navigation;
-    if (!nav) return { ...out, navigated: false, settled: await settle(tabId, after, deadline, started) };
-    const r = nav.sameDocument
-      ? { url: nav.url }
-      : await watch.finished(nav.url, Math.max(0, deadline - Date.now()), after.waitUntil === 'none');
+    delete out.settle;
+    const here = { frameId: out.frameId, seen, acted };
+    if (!nav) return { ...out, navigated: false, ...report(await settle(tabId, after, deadline, started, here)) };
+    if (nav.sameDocument) {
+      const s = seen ? await settle(tabId, after, deadline, started, here) : { settled: true };
+      const tab = await getTab(tabId);
+      return { ...out, navigated: true, ...report(s), url: tab.url || nav.url, title: tab.title || '' };
+    }
+    const r = await watch.finished(nav.url, Math.max(0, deadline - Date.now()), after.waitUntil === 'none');
     const tab = await getTab(tabId);
     if (r?.error) return { ...out, navigated: false, navigationError: r.error, url: tab.url };
-    let settled = !!r;
-    if (settled && !nav.sameDocument && after.waitUntil !== 'load') {
-      settled = await settle(tabId, after, deadline, started);
-    }
-    return { ...out, navigated: true, settled, url: tab.url || r?.url, title: tab.title || '' };
+    let s = { settled: !!r };
+    if (r && after.waitUntil !== 'load') s = await settle(tabId, after, deadline, started);
+    return { ...out, navigated: true, ...report(s), url: tab.url || r?.url, title: tab.title || '' };
   } finally {
     watch.stop();
   }
+}
+
+// A settle as an action reports it: whether the page settled, and how the wait went.
+function report({ settled, observed, graceMs, waitedMs }) {
+  return { settled, waited: { observed: !!observed, graceMs: graceMs || 0, ms: waitedMs || 0 } };
 }

@@ -20,15 +20,19 @@ chrome.tabs.onRemoved.addListener((tabId) => {
   lastActivity.delete(tabId);
 });
 
+// How many of the tab's requests in flight the browser has reported since `since` (ms).
+export function requestsSince(tabId, since) {
+  return [...(inflight.get(tabId)?.values() || [])].filter((t) => t >= since).length;
+}
+
 // Resolves true once the tab has had no request in flight for `quietMs`, false at `maxMs`.
 // With `since`, only requests started from then on count (a long poll opened before an action
 // does not hold up waiting for what the action did).
 export async function networkIdle(tabId, quietMs, maxMs, since = 0) {
   const deadline = Date.now() + maxMs;
   while (Date.now() < deadline) {
-    const busy = [...(inflight.get(tabId)?.values() || [])].filter((t) => t >= since).length;
     const quietFor = Date.now() - (lastActivity.get(tabId) || 0);
-    if (busy === 0 && quietFor >= quietMs) return true;
+    if (requestsSince(tabId, since) === 0 && quietFor >= quietMs) return true;
     await new Promise((r) => setTimeout(r, 25));
   }
   return false;

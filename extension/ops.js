@@ -18,7 +18,8 @@ import { press } from './keys.js';
 import { fillForm } from './fill.js';
 import { evaluate } from './eval.js';
 import { pageTools, pageToolCall } from './webmcp.js';
-import { handleDialog, track, unblocked } from './dialogs.js';
+import { handleDialog, unblocked } from './dialogs.js';
+import { track } from './tracking.js';
 import { mayUse } from './sharing.js';
 import { guardTab, judge } from './policy.js';
 

@@ -28,6 +28,11 @@ const RESTRICTED = new RegExp(
     '|^https://(chromewebstore\\.google\\.com|chrome\\.google\\.com/webstore)',
 );
 
+// The frame `frameId` of the tab, or all its frames when none is named, for chrome.scripting.
+export function frameTarget(tabId, frameId) {
+  return frameId === undefined ? { tabId, allFrames: true } : { tabId, frameIds: [frameId] };
+}
+
 const restricted = (url) =>
   new ToolError('RESTRICTED_PAGE', `the browser does not let extensions act on ${url.split('?')[0]}`, 'refused');
 

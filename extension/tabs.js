@@ -4,6 +4,7 @@ import { getTab } from './errors.js';
 import { openedForAgent, openedFor } from './sharing.js';
 import { guardTab, releaseOwner } from './policy.js';
 import { watchNavigation } from './navigation.js';
+import { track } from './tracking.js';
 
 const FIRST_LOAD_MAX_MS = 15000;
 
@@ -33,6 +34,8 @@ export async function openTab({ args, timeoutMs, tabs, owner, guard }) {
   const url = args.url || 'about:blank';
   const first = guard ? 'about:blank' : url;
   const t = await chrome.tabs.create({ url: first, active: !!args.active });
+  // Tracked before its first document commits, so that document gets our pieces from its start.
+  track(t.id);
   await openedForAgent(t.id, owner);
   tabs.push({ kind: 'opened', tab: t.id });
   // The first page's events end first, so they never pass for the next navigation's.

@@ -1,6 +1,7 @@
 // Page script (kit): visibility and actionability. Before a page action, the element must be
-// visible, enabled, stable and (for pointer actions) not covered; a failing check is waited out
-// for a moment, then refused with what failed.
+// visible and enabled; where the action reads a point from its box, also stable, and where the
+// events go to that point (a click), also not covered. A failing check is waited out for a
+// moment, then refused with what failed.
 (() => {
   const T = globalThis.__tabpilot;
   if (T.actionable) return;
@@ -14,9 +15,20 @@
 
   const ACT_WAIT_MS = 1000; // how long a failing check is waited out before the refusal
   const POLL_MS = 50;
-  // Two looks at the box this far apart: one frame. Timers, not requestAnimationFrame, which
-  // does not run in the background tabs agents work in.
+  // Two looks at the box at least this far apart: one frame. Timers, not requestAnimationFrame,
+  // which does not run in the background tabs agents work in.
   const STABLE_MS = 16;
+  // A sleep comes back later than asked, by its message there and back (1.3 ms or more here), so
+  // the stability look asks for this much less, measures the gap, and tops it up if it fell short.
+  const SLEEP_LAG_MS = 1;
+  // What an action needs of its element. An action that writes to the element itself (typing,
+  // a value, an option) lands wherever the box is, so a moving element takes it as well as a
+  // still one: that skips the frame the stability look costs.
+  const NEEDS = {
+    pointer: { stable: true, uncovered: true }, // events at a point in the box: a click, a hover
+    point: { stable: true, uncovered: false }, // a point read from the box: where a drag drops
+    input: { stable: false, uncovered: false },
+  };
 
   // Is `node` the element or inside it, through shadow roots?
   function within(el, node) {
@@ -40,33 +52,39 @@
   }
 
   // One look: the failing check in words, or the point to act at.
-  async function look(el, pointer) {
+  async function look(el, need) {
     if (!el.isConnected) throw new Refusal('STALE_REF', 'the element left the page');
     if (!visible(el)) return { why: 'not visible' };
     if (disabled(el)) return { why: 'disabled' };
     el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     const a = el.getBoundingClientRect();
     if (a.width === 0 || a.height === 0) return { why: 'not visible (no size)' };
-    await sleep(STABLE_MS);
-    const b = el.getBoundingClientRect();
-    if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) {
-      return { why: 'not stable (moving)' };
+    let b = a;
+    if (need.stable) {
+      const t = performance.now();
+      await sleep(STABLE_MS - SLEEP_LAG_MS);
+      const short = STABLE_MS - (performance.now() - t);
+      if (short > 0) await sleep(short);
+      b = el.getBoundingClientRect();
+      if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) {
+        return { why: 'not stable (moving)' };
+      }
     }
     const x = b.left + b.width / 2;
     const y = b.top + b.height / 2;
-    if (!pointer) return { x, y };
+    if (!need.uncovered) return { x, y };
     if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) return { why: 'outside the viewport' };
     const hit = hitAt(x, y);
     const ok = !hit || within(el, hit) || Array.from(el.labels || []).some((l) => within(l, hit));
     return ok ? { x, y } : { why: `covered by ${describeEl(hit)}` };
   }
 
-  // Visible, enabled, stable and (for pointer actions) not covered; a failing check is polled
-  // for up to ACT_WAIT_MS (a banner fading out, a button enabling) before the refusal names it.
-  async function actionable(el, pointer = false, waitMs = ACT_WAIT_MS) {
+  // Visible and enabled, and what `need` adds (a key of NEEDS); a failing check is polled for up
+  // to ACT_WAIT_MS (a banner fading out, a button enabling) before the refusal names it.
+  async function actionable(el, need, waitMs = ACT_WAIT_MS) {
     const t0 = performance.now();
     for (;;) {
-      const r = await look(el, pointer);
+      const r = await look(el, NEEDS[need]);
       if (!r.why) return r;
       const waited = performance.now() - t0;
       if (waited >= waitMs) {

@@ -14,8 +14,8 @@
     nav?.addEventListener('navigate', onNavigate);
     return async () => {
       // Navigations scheduled by the handler in a microtask or a zero timer still count.
-      await new Promise((r) => setTimeout(r, 0));
-      await new Promise((r) => setTimeout(r, 0));
+      await T.turn();
+      await T.turn();
       nav?.removeEventListener('navigate', onNavigate);
       return seen;
     };
@@ -88,7 +88,7 @@
       return { element: describeEl(hit), retagged: false, navigation: await done() };
     }
     const { el, retagged } = resolve(ref);
-    const at = await actionable(el, true);
+    const at = await actionable(el, 'pointer');
     const done = watchNavigate();
     press(el, at.x, at.y, opts);
     return { element: describeEl(el), retagged, navigation: await done() };
@@ -96,7 +96,7 @@
 
   async function hover({ ref }) {
     const { el, retagged } = resolve(ref);
-    const { x, y } = await actionable(el, true);
+    const { x, y } = await actionable(el, 'pointer');
     for (const type of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove']) {
       const enterLeave = type.endsWith('enter');
       mouse(el, type, x, y, enterLeave ? { bubbles: false, cancelable: false } : {});
@@ -111,8 +111,8 @@
     const { el: src, retagged: r1 } = resolve(ref);
     const { el: dst, retagged: r2 } = resolve(endRef);
     if (src === dst) throw new Refusal('BAD_ARGS', 'startRef and endRef are the same element');
-    await actionable(dst, false);
-    await actionable(src, true);
+    await actionable(dst, 'point');
+    await actionable(src, 'pointer');
     const ra = src.getBoundingClientRect();
     const rb = dst.getBoundingClientRect();
     const from = { x: ra.left + ra.width / 2, y: ra.top + ra.height / 2 };
@@ -175,7 +175,7 @@
     const field = el.localName === 'input' || el.localName === 'textarea';
     if (!editable && !field) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} does not take text`);
     if (el.readOnly) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is read-only`);
-    await actionable(el, false);
+    await actionable(el, 'input');
     el.focus({ preventScroll: true });
     if (field) {
       setNativeValue(el, '');

@@ -164,10 +164,10 @@
             `not ${JSON.stringify(value)}`,
         );
       }
-      await actionable(el, false);
+      await actionable(el, 'input');
       return setChecked(el, want);
     }
-    await actionable(el, false);
+    await actionable(el, 'input');
     if (kind === 'select') return setSelected(el, [findOption(el, value)]);
     if (kind === 'editable') return setEditable(el, value);
     return setText(el, value);
@@ -208,7 +208,7 @@
       }
       return o;
     });
-    await actionable(el, false);
+    await actionable(el, 'input');
     const changed = setSelected(el, wanted);
     return { element: describeEl(el), retagged, selected: wanted.map(optionLabel), changed };
   }
@@ -220,7 +220,7 @@
       throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is not a text field`);
     }
     if (el.readOnly) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is read-only`);
-    await actionable(el, false);
+    await actionable(el, 'input');
     let changed;
     if (kind === 'editable') changed = setEditable(el, '');
     else {

@@ -11,7 +11,7 @@
 
 /**
  * The bag the page scripts share, `globalThis.__tabpilot`: one per document, made by kit.js.
- * Its fields, in the order the kit files add them: kit.js (`ops` to `sleep`), names.js (roles
+ * Its fields, in the order the kit files add them: kit.js (`ops` to `turn`), names.js (roles
  * and accessible names: `INTERACTIVE` to `describeEl`), secrets.js (`isSecret` to `htmlOf`),
  * refs.js (`tagAll` to `refFor`),
  * actionable.js (`visible` to `hitAt`), edit.js (`setNativeValue`, `fire`); the optional ones
@@ -20,7 +20,8 @@
  * @property {Object<string, function(object): *>} ops Page operations by name, added by the
  *   operation files; `run` calls them.
  * @property {function(string, object=): Promise<PageAnswer>} run Runs one operation; a Refusal
- *   becomes a refused error, anything else an INTERNAL failure.
+ *   becomes a refused error, anything else an INTERNAL failure. With `args.settle`, an action
+ *   then settles (wait.js) in the same call, its answer's `settle`.
  * @property {number} MAX_NODES Elements described in one snapshot (a walk visits at most 4x).
  * @property {number} NAME_MAX Longest accessible name kept, in characters.
  * @property {function(new: Error, string, string)} Refusal An error with a `code` from the
@@ -31,6 +32,7 @@
  *   document order, into open shadow roots, up to 4 x MAX_NODES.
  * @property {function(number): Promise<*>} sleep A wait timed by the service worker (a
  *   background tab's own timers run at most once a second).
+ * @property {function(): Promise<void>} turn One turn of the page's event loop.
  * @property {Set<string>} INTERACTIVE Roles that get a ref.
  * @property {Set<string>} LANDMARKS Roles a snapshot shows as a block.
  * @property {function(Element): ?string} role The element's ARIA role, explicit or implicit.
@@ -51,9 +53,10 @@
  * @property {function(Element, Map<Element, string>=, Map=): string} refFor A ref for any
  *   element, tagged or not; a memo Map makes naming many elements of one document cheap.
  * @property {function(Element): boolean} visible Rendered and not hidden by CSS.
- * @property {function(Element, boolean=, number=): Promise<{x: number, y: number}>} actionable
- *   Waits until the element is visible, enabled, stable and (for pointer actions) uncovered;
- *   the point to act at, or a NOT_ACTIONABLE refusal.
+ * @property {function(Element, string, number=): Promise<{x: number, y: number}>} actionable
+ *   Waits until the element is visible and enabled, and what the action needs besides
+ *   ('pointer': stable and uncovered; 'point': stable; 'input': nothing more); the point to act
+ *   at, or a NOT_ACTIONABLE refusal.
  * @property {function(Element, Node): boolean} within Whether the node is the element or inside
  *   it, through shadow roots.
  * @property {function(number, number): ?Element} hitAt The element at a viewport point, through
@@ -108,6 +111,9 @@
   // 16 ms wait would take up to a second. The service worker's timers are not held back: a sleep
   // is a message it answers when the time is up.
   const sleep = (ms) => chrome.runtime.sendMessage({ type: 'sleep', ms });
+  // A zero-delay timer, not deeply nested, is not held back in a background tab (Chrome
+  // throttles timers with a delay), and costs no message.
+  const turn = () => new Promise((r) => setTimeout(r, 0));
 
   const ops = {};
 
@@ -121,11 +127,18 @@
     cut,
     walkElements,
     sleep,
+    turn,
     async run(op, args) {
       const fn = ops[op];
       if (!fn) return { error: { code: 'BAD_ARGS', message: `no page operation ${op}` } };
+      const since = Date.now();
       try {
-        return { value: await fn(args || {}) };
+        const value = await fn(args || {});
+        // An action asked to settle after itself does so in this same call (each call to the page
+        // costs a round trip), unless it is leaving the document.
+        const leaving = value?.navigation && !value.navigation.sameDocument;
+        if (args?.settle && !leaving) value.settle = await ops.settle({ ...args.settle, until: 'auto', since });
+        return { value };
       } catch (e) {
         if (e instanceof Refusal) return { error: { code: e.code, message: e.message } };
         return { error: { code: 'INTERNAL', message: `page script: ${e?.message || e}`, outcome: 'failed' } };

@@ -5,28 +5,97 @@
 
   const QUIET_MS = 50; // once the DOM changes, it counts as settled after this long unchanged
 
-  // until: "load" waits for the document to finish loading; "auto" also for the DOM to stop
-  // changing: a page that does not change within two turns of its event loop is settled at
-  // once, so an action with no visible effect costs no fixed delay. Resolves
-  // { settled, waitedMs } by maxMs at the latest.
-  async function settle({ until = 'auto', maxMs = 1000 }) {
-    const t0 = performance.now();
-    const deadline = t0 + maxMs;
-    while (document.readyState !== 'complete' && performance.now() < deadline) await T.sleep(20);
-    let settled = document.readyState === 'complete';
-    if (until === 'auto' && settled) {
-      let last = null;
-      const observer = new MutationObserver(() => {
-        last = performance.now();
-      });
-      observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
-      await T.sleep(0);
-      await T.sleep(0);
-      while (last !== null && performance.now() - last < QUIET_MS && performance.now() < deadline) await T.sleep(10);
-      observer.disconnect();
-      settled = last === null || performance.now() - last >= QUIET_MS;
+  // The main-world observer's answer (activity.js): { pending, from } for the work begun since
+  // `since` (ms since the epoch), or null when the document has no observer. `watch` turns its
+  // change reports (the event 'tabpilot-activity-change') on or off.
+  function ask(since, watch) {
+    let answer = null;
+    const take = (e) => {
+      try {
+        const a = JSON.parse(e.detail);
+        if (Number.isFinite(a?.pending) && Number.isFinite(a?.from)) answer = a;
+      } catch (_) {
+        // not an answer we can read
+      }
+    };
+    window.addEventListener('tabpilot-activity', take);
+    window.dispatchEvent(new CustomEvent('tabpilot-activity-ask', { detail: JSON.stringify({ since, watch }) }));
+    window.removeEventListener('tabpilot-activity', take);
+    return answer;
+  }
+
+  // Resolves { settled } once the DOM has not changed for QUIET_MS, or at `end`: a page that
+  // does not change within two turns of its event loop is settled at once, so an action with no
+  // visible effect costs no fixed delay.
+  async function domQuiet(end) {
+    let last = null;
+    const observer = new MutationObserver(() => {
+      last = performance.now();
+    });
+    observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    await T.turn();
+    await T.turn();
+    while (last !== null && performance.now() - last < QUIET_MS && performance.now() < end) await T.sleep(10);
+    observer.disconnect();
+    return last === null || performance.now() - last >= QUIET_MS;
+  }
+
+  // `auto` with the observer: waits until nothing begun since `since` is pending (requests,
+  // short timers), then for the DOM; again if the DOM's turn started more. A navigation seen
+  // meanwhile is reported; one that leaves the document ends the wait, since the service worker
+  // waits for the next document.
+  async function quiet(since, end) {
+    let seen = null;
+    let wake = () => {};
+    const onNavigate = (e) => {
+      seen = { url: e.destination.url, sameDocument: e.destination.sameDocument };
+      wake();
+    };
+    const onChange = () => wake();
+    const nav = globalThis.navigation;
+    nav?.addEventListener('navigate', onNavigate);
+    window.addEventListener('tabpilot-activity-change', onChange);
+    let timeUp = null;
+    // A page that stops answering (it can, being the page) counts as an observer put in just now.
+    const look = (watch) => ask(since, watch) || { pending: 0, from: Date.now() };
+    try {
+      for (let a = look(true); ; a = look()) {
+        if (seen && !seen.sameDocument) return { settled: false, from: a.from, navigation: seen };
+        if (a.pending === 0) {
+          const settled = await domQuiet(end);
+          const again = look();
+          if (again.pending === 0 || performance.now() >= end) {
+            return { settled: settled && again.pending === 0, from: a.from, navigation: seen };
+          }
+          continue;
+        }
+        if (performance.now() >= end) return { settled: false, from: a.from, navigation: seen };
+        timeUp ??= T.sleep(end - performance.now());
+        await Promise.race([timeUp, new Promise((r) => (wake = r))]);
+      }
+    } finally {
+      ask(since, false);
+      nav?.removeEventListener('navigate', onNavigate);
+      window.removeEventListener('tabpilot-activity-change', onChange);
     }
-    return { settled, waitedMs: Math.round(performance.now() - t0) };
+  }
+
+  // until: "load" waits for the document to finish loading; "dom" also for the DOM to stop
+  // changing; "auto" first for the work begun since `since` to end, as the main-world observer
+  // sees it, then for the DOM ({ observed: false } at once when the document has no observer:
+  // the service worker then waits on the browser's reports of requests instead). Bounded by
+  // maxMs and by `deadline` (ms since the epoch). Resolves { settled, waitedMs, observed?, from?,
+  // navigation? }.
+  async function settle({ until = 'dom', maxMs = 1000, since = 0, deadline = Infinity }) {
+    const t0 = performance.now();
+    const end = t0 + Math.max(0, Math.min(maxMs, deadline - Date.now()));
+    const waited = (r) => ({ ...r, waitedMs: Math.round(performance.now() - t0) });
+    if (until === 'auto' && !ask(since)) return waited({ settled: false, observed: false });
+    while (document.readyState !== 'complete' && performance.now() < end) await T.sleep(20);
+    if (document.readyState !== 'complete') return waited({ settled: false, observed: until === 'auto' });
+    if (until === 'load') return waited({ settled: true });
+    if (until === 'auto') return waited({ ...(await quiet(since, end)), observed: true });
+    return waited({ settled: await domQuiet(end) });
   }
 
   // Goes one step back or forward, as the page's own history does (the browser's back button

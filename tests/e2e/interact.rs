@@ -641,3 +641,19 @@ fn a_failing_check_is_waited_out_and_each_refusal_names_its_check() {
         "{log}"
     );
 }
+
+// Typing writes to the field itself, wherever its box is, so it does not wait for the box to
+// stand still (the frame a click's stability look costs): a moving field takes the text, where
+// a moving button is refused (above).
+#[test]
+fn a_moving_field_takes_typing() {
+    let s = shared();
+    let mut agent = s.agent();
+    let snap = open(&mut agent, &s.a("actionable.html"));
+    let drifter = ref_of(&snap, "textbox", "Drifter");
+    agent.ok("browser_type", json!({"ref": drifter, "text": "still"}));
+    assert!(
+        snapshot(&mut agent).contains(&format!("[ref={drifter}]: \"still\"")),
+        "the moving field did not take the text"
+    );
+}

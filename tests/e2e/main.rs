@@ -27,4 +27,5 @@ mod relay;
 mod sandbox;
 mod schemas;
 mod secrets;
+mod settle;
 mod webmcp;

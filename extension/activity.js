@@ -1,0 +1,208 @@
+// What the page starts, seen from inside it. A packaged observer in the page's main world (each
+// new document of an agent's tab gets it as it commits: tracking.js) notes the requests (fetch,
+// XMLHttpRequest, the reading of a fetched body) and the short timers the page starts, each with
+// the time its chain of work began. The wait after an action asks it, over window events, whether
+// anything begun since the action is still pending (page/wait.js), so an action that starts
+// nothing returns at once instead of waiting for the browser's late report of a request.
+//
+// The wrappers keep what the page sees: each calls the page's own function with the same `this`
+// and arguments and returns what that returns (fetch: the page's own promise); the notes hang
+// off side chains that never reject.
+//
+// A page can tell the wrappers are there, and a hostile page can fake or hide its own activity
+// (answer the asks itself, call a fetch it kept from before the observer came): that changes only
+// how long the wait after an action lasts, which settleMs bounds. Nothing else trusts the
+// observer, and it holds no page content.
+import { frameTarget } from './page.js';
+
+// Runs in the page's main world: our function, with no input.
+function observe() {
+  const KEY = Symbol.for('tabpilot.activity');
+  if (Object.hasOwn(window, KEY)) return;
+  Object.defineProperty(window, KEY, { value: true });
+  const SHORT_MS = 50; // a timer is the action's while its chain's delays add up to at most this
+  const MAX_HOPS = 10; // and it is at most this many timers deep (a zero-delay loop is not)
+  const now = Date.now;
+  const installedAt = now();
+  const pending = new Set(); // { origin }: work under way, and when its chain began
+  const timers = new Map(); // timer id -> its entry in `pending`
+  const bodies = new WeakMap(); // a fetched Response -> its request's origin
+  let chain = null; // the chain of the timer callback running now: { origin, due, hops }
+  let watched = 0; // asks that want a report each time something ends
+  const { apply } = Reflect;
+  const then = Promise.prototype.then;
+  const listen = EventTarget.prototype.addEventListener;
+  const dispatch = EventTarget.prototype.dispatchEvent;
+  const { parse, stringify } = JSON;
+  const Custom = CustomEvent;
+
+  const tell = (type, detail) => dispatch.call(window, new Custom(type, { detail: stringify(detail) }));
+  const origin = () => (chain ? chain.origin : now());
+  const begin = (from) => {
+    const entry = { origin: from };
+    pending.add(entry);
+    return entry;
+  };
+  const end = (entry) => {
+    if (pending.delete(entry) && watched > 0) tell('tabpilot-activity-change', null);
+  };
+  // Ends `entry` once `promise` settles, on a side chain that never rejects.
+  const endWith = (promise, entry, onValue) => {
+    try {
+      then.call(
+        promise,
+        (value) => {
+          try {
+            onValue?.(value);
+          } catch (_) {
+            // a value we cannot note is still an end
+          }
+          end(entry);
+        },
+        () => end(entry),
+      );
+    } catch (_) {
+      end(entry); // not a promise we can follow: nothing to wait for
+    }
+  };
+  const argsOf = (list, from = 0) => {
+    const out = [];
+    for (let i = from; i < list.length; i++) out[out.length] = list[i];
+    return out;
+  };
+  // Puts make(original) in place of obj[name], with the property's own attributes, name and
+  // length; false when the page has made that impossible.
+  const wrap = (obj, name, make) => {
+    const d = Object.getOwnPropertyDescriptor(obj, name);
+    if (!d || typeof d.value !== 'function' || (!d.writable && !d.configurable)) return false;
+    const fn = make(d.value);
+    Object.defineProperty(fn, 'name', { value: name });
+    Object.defineProperty(fn, 'length', { value: d.value.length });
+    Object.defineProperty(obj, name, { ...d, value: fn });
+    return true;
+  };
+  // Runs a callback as part of `mine`: the work it starts belongs to the same chain.
+  const within = (mine, handler) =>
+    function () {
+      const outer = chain;
+      chain = mine;
+      try {
+        return apply(handler, this, arguments);
+      } finally {
+        chain = outer;
+      }
+    };
+
+  const timeout = wrap(window, 'setTimeout', (native) =>
+    function (handler, delay) {
+      if (typeof handler !== 'function') return apply(native, this, arguments);
+      const ms = Number(delay);
+      const parent = chain || { origin: now(), due: 0, hops: 0 };
+      const mine = { origin: parent.origin, due: parent.due + (ms > 0 ? ms : 0), hops: parent.hops + 1 };
+      const entry = mine.due <= SHORT_MS && mine.hops <= MAX_HOPS ? begin(mine.origin) : null;
+      const run = within(mine, handler);
+      let id;
+      const args = argsOf(arguments);
+      args[0] = entry
+        ? function () {
+            timers.delete(id);
+            try {
+              return apply(run, this, arguments);
+            } finally {
+              end(entry);
+            }
+          }
+        : run;
+      args[1] = ms;
+      try {
+        id = apply(native, this, args);
+      } catch (e) {
+        if (entry) end(entry);
+        throw e;
+      }
+      if (entry) timers.set(id, entry);
+      return id;
+    },
+  );
+  // An interval is nobody's short work, but what its callbacks start belongs to whoever set it.
+  const interval = wrap(window, 'setInterval', (native) =>
+    function (handler) {
+      if (typeof handler !== 'function') return apply(native, this, arguments);
+      const args = argsOf(arguments);
+      args[0] = within({ origin: origin(), due: Infinity, hops: Infinity }, handler);
+      return apply(native, this, args);
+    },
+  );
+  const clear = (native) =>
+    function (id) {
+      const key = typeof id === 'string' ? Number(id) : id;
+      const entry = timers.get(key);
+      if (entry) {
+        timers.delete(key);
+        end(entry);
+      }
+      return apply(native, this, arguments);
+    };
+  const cleared = wrap(window, 'clearTimeout', clear) && wrap(window, 'clearInterval', clear);
+  const fetched = wrap(window, 'fetch', (native) =>
+    function () {
+      const promise = apply(native, this, arguments);
+      const entry = begin(origin());
+      endWith(promise, entry, (response) => bodies.set(response, entry.origin));
+      return promise;
+    },
+  );
+  // Reading a fetched body is part of the request: the page renders what it read.
+  let read = true;
+  for (const name of ['arrayBuffer', 'blob', 'bytes', 'formData', 'json', 'text']) {
+    if (!Object.hasOwn(Response.prototype, name)) continue;
+    const ok = wrap(Response.prototype, name, (native) =>
+      function () {
+        const promise = apply(native, this, arguments);
+        const from = bodies.get(this);
+        if (from !== undefined) endWith(promise, begin(from));
+        return promise;
+      },
+    );
+    read = read && ok;
+  }
+  const sent = wrap(XMLHttpRequest.prototype, 'send', (native) =>
+    function () {
+      const entry = begin(origin());
+      try {
+        listen.call(this, 'loadend', () => end(entry), { once: true });
+        return apply(native, this, arguments);
+      } catch (e) {
+        end(entry);
+        throw e;
+      }
+    },
+  );
+  // With any of them missing, the observer would say "nothing started" and be wrong: it stays
+  // silent, and the wait falls back to the browser's reports.
+  if (!(timeout && interval && cleared && fetched && read && sent)) return;
+
+  // An ask: { since, watch }. The answer counts the work begun since `since` still pending;
+  // `watch: true` asks for a change report each time something ends, `false` stops that.
+  listen.call(window, 'tabpilot-activity-ask', (e) => {
+    let ask;
+    try {
+      ask = parse(e.detail);
+    } catch (_) {
+      return;
+    }
+    if (ask?.watch === true) watched++;
+    else if (ask?.watch === false) watched = Math.max(0, watched - 1);
+    const since = typeof ask?.since === 'number' ? ask.since : 0;
+    let count = 0;
+    for (const entry of pending) if (entry.origin >= since) count++;
+    tell('tabpilot-activity', { pending: count, from: installedAt });
+  });
+}
+
+// Installs the observer in one frame of the tab, or in all of them.
+export async function installActivity(tabId, frameId) {
+  await chrome.scripting
+    .executeScript({ target: frameTarget(tabId, frameId), world: 'MAIN', func: observe, injectImmediately: true })
+    .catch(() => {});
+}
