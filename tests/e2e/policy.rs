@@ -375,9 +375,20 @@ fn with_an_allow_list_a_link_out_of_it_never_reaches_the_other_server() {
         "{:?}",
         w.inner.seen.lock().unwrap()
     );
-    // The tab shows the browser's error page for the blocked load: reading it says so.
-    let (code, r) = agent.fails("browser_snapshot", json!({}));
-    assert_eq!(code, "NAVIGATION_FAILED", "{r}");
+    // The tab comes to show the browser's error page for the blocked load (Chrome commits it a
+    // moment after it reports the error): reading it then says so.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let r = loop {
+        let r = agent.call("browser_snapshot", json!({}));
+        if r["isError"] == true || std::time::Instant::now() > deadline {
+            break r;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    };
+    assert_eq!(
+        r["structuredContent"]["error"]["code"], "NAVIGATION_FAILED",
+        "{r}"
+    );
     assert!(text(&r).contains("error page"), "{r}");
     // Going there is refused before anything is sent, naming the list.
     let said = refused(
