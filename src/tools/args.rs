@@ -13,6 +13,11 @@ use crate::error::ToolError;
 
 pub(super) const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 pub(super) const MAX_TIMEOUT_MS: u64 = 300_000;
+/// The o200k tokens a lean snapshot is held to unless the caller says otherwise: a big page's
+/// outline, its main content first, at about the cost of a screenful of code. Here, beside the
+/// other arguments every tool shares, because the snapshot tools and the after-action snapshot
+/// both read it.
+pub(super) const SNAPSHOT_TOKENS: u64 = 4_000;
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]

@@ -7,7 +7,7 @@ use std::time::Duration;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
-use super::read::SNAPSHOT_TOKENS;
+use super::args::SNAPSHOT_TOKENS;
 use super::spec::Out;
 use crate::audit::Place;
 use crate::context::ContextEnv;

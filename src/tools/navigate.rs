@@ -6,9 +6,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::args::{AfterAction, moves, timeout};
+use super::args::{AfterAction, SNAPSHOT_TOKENS, moves, timeout};
 use super::ctx::Ctx;
-use super::read::SNAPSHOT_TOKENS;
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::{Outcome, ToolError};

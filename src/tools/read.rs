@@ -7,7 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::args::{read_only, ref_arg};
+use super::args::{SNAPSHOT_TOKENS, read_only, ref_arg};
 use super::ctx::Ctx;
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
@@ -17,9 +17,6 @@ use crate::protocol::Op;
 
 const READ_MAX_CHARS: usize = 20_000;
 
-/// The o200k tokens a lean snapshot is held to unless the caller says otherwise: a big page's
-/// outline, its main content first, at about the cost of a screenful of code.
-pub(super) const SNAPSHOT_TOKENS: u64 = 4_000;
 const MIN_TOKENS: u64 = 200;
 const MAX_TOKENS: u64 = 1_000_000;
 

@@ -7,9 +7,8 @@ use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
-use super::args::{AfterAction, output_schema, parse, schema, schema_after};
+use super::args::{AfterAction, SNAPSHOT_TOKENS, output_schema, parse, schema, schema_after};
 use super::ctx::Ctx;
-use super::read::SNAPSHOT_TOKENS;
 use super::spec::{Cli, Hints, Out, ToolOutput, ToolSpec};
 use crate::error::ToolError;
 
