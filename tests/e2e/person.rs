@@ -129,15 +129,21 @@ impl Cdp {
             .send(Message::Text(msg.to_string().into()))
             .await
             .unwrap();
-        loop {
-            let Some(Ok(Message::Text(text))) = self.ws.next().await else {
-                panic!("DevTools closed");
-            };
-            let reply: Value = serde_json::from_str(&text).unwrap();
-            if reply["id"] == id {
-                return reply;
+        // A browser that stops answering fails the test by name rather than hanging it.
+        let answer = async {
+            loop {
+                let Some(Ok(Message::Text(text))) = self.ws.next().await else {
+                    panic!("DevTools closed");
+                };
+                let reply: Value = serde_json::from_str(&text).unwrap();
+                if reply["id"] == id {
+                    return reply;
+                }
             }
-        }
+        };
+        tokio::time::timeout(Duration::from_secs(60), answer)
+            .await
+            .unwrap_or_else(|_| panic!("DevTools did not answer {method} within 60 s"))
     }
 
     /// The pages the browser shows, windows of its own included, as a person's window list
