@@ -3,6 +3,7 @@
 // operation that runs code a caller sent; the controller refuses it under TABPILOT_NO_EVAL.
 import { ToolError } from './errors.js';
 import { inject, locate, runInPage } from './page.js';
+import { nextDocument } from './navigation.js';
 import { evaluateInMain } from './eval-main.js';
 
 // Room past the cap for what the writer may add after its last check: the key and the number
@@ -56,19 +57,6 @@ async function frameUrl(tabId, frameId) {
   const frame = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
   if (!frame) throw new ToolError('STALE_REF', `frame f${frameId} is no longer in the page`, 'refused');
   return frame.url;
-}
-
-// The frame's next document, as soon as it commits: the page the script was in is gone then.
-export function nextDocument(tabId, frameId) {
-  let stop;
-  const committed = new Promise((resolve) => {
-    const listener = (d) => {
-      if (d.tabId === tabId && d.frameId === frameId) resolve({ left: d.url });
-    };
-    chrome.webNavigation.onCommitted.addListener(listener);
-    stop = () => chrome.webNavigation.onCommitted.removeListener(listener);
-  });
-  return { committed, stop };
 }
 
 // The script runs under this worker's timer, not the page's: a page that replaced Promise or

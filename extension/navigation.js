@@ -3,6 +3,19 @@ import { ToolError, getTab } from './errors.js';
 import { runInPage, runOnRef } from './page.js';
 import { networkIdle, requestsSince } from './network.js';
 
+// The frame's next document, as soon as it commits: the page the script was in is gone then.
+export function nextDocument(tabId, frameId) {
+  let stop;
+  const committed = new Promise((resolve) => {
+    const listener = (d) => {
+      if (d.tabId === tabId && d.frameId === frameId) resolve({ left: d.url });
+    };
+    chrome.webNavigation.onCommitted.addListener(listener);
+    stop = () => chrome.webNavigation.onCommitted.removeListener(listener);
+  });
+  return { committed, stop };
+}
+
 export function sameUrl(a, b) {
   try {
     return new URL(a).href === new URL(b).href;

@@ -36,6 +36,15 @@ export function frameTarget(tabId, frameId) {
 const restricted = (url) =>
   new ToolError('RESTRICTED_PAGE', `the browser does not let extensions act on ${url.split('?')[0]}`, 'refused');
 
+// The document a call ran in was replaced (the page navigated) before the call answered: what it
+// looked at is gone, as a stale ref's element is. A wait for text or an element starts over in
+// the new document.
+export class PageReplaced extends ToolError {
+  constructor(tabId) {
+    super('STALE_REF', `the page in tab ${tabId} navigated during the call; what the call was looking at is gone`);
+  }
+}
+
 // One chrome.scripting injection into one frame of the tab; the browser's refusals come back as
 // RESTRICTED_PAGE, a tab that closed as TAB_GONE.
 export async function inject(tabId, frameId, injection) {
@@ -47,9 +56,15 @@ export async function inject(tabId, frameId, injection) {
   } catch (e) {
     const msg = String(e?.message || e);
     if (/Cannot access|cannot be scripted|Missing host permission/i.test(msg)) throw restricted(url);
-    if (/No tab with id|Frame with ID 0 was removed|The tab was closed/i.test(msg)) {
+    const alive = await chrome.tabs.get(tabId).then(
+      () => true,
+      () => false,
+    );
+    if (!alive || /No tab with id|The tab was closed/i.test(msg)) {
       throw new ToolError('TAB_GONE', `tab ${tabId} closed during the call`);
     }
+    // The tab is there, its document is not: the page navigated under the call.
+    if (/Frame with ID \d+ was removed/i.test(msg)) throw new PageReplaced(tabId);
     // A load that failed or was blocked (the site policy's network rules, say) leaves the
     // browser's own error page, which no extension may script.
     if (/is showing error page/i.test(msg)) {

@@ -8,7 +8,7 @@
 // never retried, and there is no fallback into the page's controls.
 import { ToolError } from './errors.js';
 import { inject } from './page.js';
-import { nextDocument } from './eval.js';
+import { nextDocument } from './navigation.js';
 import { matching } from './policy.js';
 import { askPerson } from './approval.js';
 import { pageToolsInMain } from './webmcp-main.js';

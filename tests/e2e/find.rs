@@ -70,6 +70,24 @@ fn get_html_gives_the_document_or_one_element_and_says_when_cut() {
 }
 
 #[test]
+fn a_wait_for_text_goes_on_in_the_page_a_cross_origin_navigation_brings() {
+    let s = shared();
+    let mut agent = s.agent();
+    let away = format!("{}?to={}", s.a("goes-away.html"), s.b("page2.html"));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": away, "includeSnapshot": false}),
+    );
+    // The text is on the page the first one moves to, on another origin (another process).
+    let (waited, data) = agent.ok(
+        "browser_wait_for",
+        json!({"text": "Page two", "timeout": 5000}),
+    );
+    assert!(waited.starts_with("Waited "), "{waited}");
+    assert!(data["waitedMs"].as_u64().unwrap() >= 100, "{data}");
+}
+
+#[test]
 fn wait_for_text_to_appear_and_go_and_for_the_url() {
     let s = shared();
     let mut agent = s.agent();
