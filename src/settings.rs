@@ -90,6 +90,17 @@ impl Setting {
         std::env::var_os(self.name())
     }
 
+    /// Whether it is set to a word for off: `0`, `false`, `no` or `off` (any case).
+    pub fn is_off(self) -> bool {
+        self.get().is_some_and(|v| says_off(&v))
+    }
+
+    /// Whether it is set, to anything but empty or a word for off: a switch that is on.
+    pub fn is_on(self) -> bool {
+        self.get()
+            .is_some_and(|v| !v.trim().is_empty() && !says_off(&v))
+    }
+
     fn check_in_use(self) {
         debug_assert!(
             self.usage() == Use::InUse,
@@ -98,6 +109,13 @@ impl Setting {
             self.name()
         );
     }
+}
+
+fn says_off(value: &str) -> bool {
+    matches!(
+        value.trim().to_ascii_lowercase().as_str(),
+        "0" | "false" | "no" | "off"
+    )
 }
 
 impl std::fmt::Display for Setting {

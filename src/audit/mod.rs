@@ -39,13 +39,7 @@ pub fn configured_file() -> PathBuf {
 /// The file calls are recorded to, or none when `TABPILOT_AUDIT` is `off` (or `0`, `false`,
 /// `no`).
 pub fn file_from_env() -> Option<PathBuf> {
-    let off = Setting::Audit.get().is_some_and(|v| {
-        matches!(
-            v.trim().to_ascii_lowercase().as_str(),
-            "off" | "0" | "false" | "no"
-        )
-    });
-    (!off).then(configured_file)
+    (!Setting::Audit.is_off()).then(configured_file)
 }
 
 /// Who made a call: the MCP client's name (`cli` for the command line) and the session.

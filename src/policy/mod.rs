@@ -24,24 +24,14 @@ pub struct Policy {
     pub webmcp_trusted: Vec<OriginPattern>,
 }
 
-/// A switch is on when set to anything but empty, `0`, `false`, `no` or `off`.
-fn switch(s: Setting) -> bool {
-    s.get().is_some_and(|v| {
-        !matches!(
-            v.trim().to_ascii_lowercase().as_str(),
-            "" | "0" | "false" | "no" | "off"
-        )
-    })
-}
-
 impl Policy {
     /// Reads the policy's settings. A malformed origin pattern is an error that names it: a
     /// server never starts with a list it half understood.
     pub fn from_env() -> Result<Self, String> {
         Ok(Policy {
             origins: Origins::from_env()?,
-            read_only: switch(Setting::ReadOnly),
-            no_eval: switch(Setting::NoEval),
+            read_only: Setting::ReadOnly.is_on(),
+            no_eval: Setting::NoEval.is_on(),
             audit: crate::audit::file_from_env(),
             webmcp_trusted: origins::read_list(Setting::WebmcpTrustedOrigins)?.unwrap_or_default(),
         })
