@@ -195,7 +195,7 @@ pub(super) fn ref_arg(reference: &str) -> Result<(), ToolError> {
     }
 }
 
-pub(super) fn read_only() -> Hints {
+pub(super) const fn read_only() -> Hints {
     Hints {
         read_only: true,
         destructive: false,
@@ -206,7 +206,7 @@ pub(super) fn read_only() -> Hints {
     }
 }
 
-pub(super) fn acts() -> Hints {
+pub(super) const fn acts() -> Hints {
     Hints {
         read_only: false,
         destructive: false,
@@ -221,7 +221,6 @@ pub(super) fn acts() -> Hints {
 pub(super) fn moves() -> Hints {
     Hints {
         navigates: true,
-        mixed: false,
         ..acts()
     }
 }

@@ -7,6 +7,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
+use super::args::acts;
 use super::ctx::Ctx;
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
@@ -38,12 +39,9 @@ pub(super) fn tools() -> Vec<Tool> {
             name: "browser_handle_dialog",
             description: "Policy for the next alert/confirm/prompt: accept, dismiss, or leave to the person; no arguments reports the policy and recent dialogs.",
             hints: Hints {
-                read_only: false,
-                destructive: false,
                 idempotent: true,
                 open_world: false,
-                navigates: false,
-                mixed: false,
+                ..acts()
             },
             cli: Cli::default(),
         },

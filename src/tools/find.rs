@@ -9,7 +9,7 @@ use serde_json::json;
 
 use super::args::{read_only, ref_arg, timeout};
 use super::ctx::Ctx;
-use super::spec::{Cli, Hints, Out};
+use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
 use crate::protocol::Op;
@@ -108,14 +108,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_wait",
                 description: "Wait a fixed time.",
-                hints: Hints {
-                    read_only: true,
-                    destructive: false,
-                    idempotent: true,
-                    open_world: false,
-                    navigates: false,
-                    mixed: false,
-                },
+                hints: read_only(),
                 cli: Cli::default(),
             },
             |_, a| wait(a).boxed(),

@@ -15,7 +15,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use super::args::timeout;
+use super::args::{acts, timeout};
 use super::ctx::Ctx;
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
@@ -111,12 +111,9 @@ pub(super) fn tools() -> Vec<Tool> {
             name: NAME,
             description: "Tools the page declares (WebMCP): list, describe, call after the person approves.",
             hints: Hints {
-                read_only: false,
                 destructive: true,
-                idempotent: false,
-                open_world: true,
-                navigates: false,
                 mixed: true,
+                ..acts()
             },
             cli: Cli {
                 positional: &["action"],

@@ -11,6 +11,7 @@ use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::args::{acts, read_only};
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::context::{
@@ -24,22 +25,13 @@ const MAX_CHARS: usize = 2_200_000;
 const DEFAULT_RANK_LIMIT: usize = 5;
 const MAX_LIST_LIMIT: usize = 200;
 
-const READ: Hints = Hints {
-    read_only: true,
-    destructive: false,
-    idempotent: true,
-    open_world: false,
-    navigates: false,
-    mixed: false,
-};
-
 pub(super) fn tools() -> Vec<Tool> {
     vec![
         Tool::new(
             About {
                 name: "session_bootstrap",
                 description: "The project's AGENTS.md instructions, skill and command names, and a refresh fingerprint.",
-                hints: READ,
+                hints: read_only(),
                 cli: Cli::default(),
             },
             |cx, a| session_bootstrap(cx.context_env(), a).boxed(),
@@ -48,7 +40,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "agent_context",
                 description: "Instruction chain with sources, skill summaries and registered commands for a path.",
-                hints: READ,
+                hints: read_only(),
                 cli: Cli {
                     aliases: &["context"],
                     positional: &["path"],
@@ -61,7 +53,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "resolve_task_capabilities",
                 description: "Rank local skills and commands for a task; loads the leading skill when relevant enough.",
-                hints: READ,
+                hints: read_only(),
                 cli: Cli::default(),
             },
             |cx, a| resolve(cx.context_env(), a).boxed(),
@@ -70,7 +62,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "list_local_skills",
                 description: "Local skills (name, description, id), best matches first for a query.",
-                hints: READ,
+                hints: read_only(),
                 cli: Cli {
                     aliases: &["skills"],
                     positional: &["query"],
@@ -83,7 +75,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "load_local_skill",
                 description: "One skill's SKILL.md and file list. Nothing is run.",
-                hints: READ,
+                hints: read_only(),
                 cli: Cli::default(),
             },
             |cx, a| load_skill(cx.context_env(), a).boxed(),
@@ -92,7 +84,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "list_local_commands",
                 description: "Commands registered in .tabpilot/agent.json.",
-                hints: READ,
+                hints: read_only(),
                 cli: Cli {
                     aliases: &["commands"],
                     ..Cli::default()
@@ -105,12 +97,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "run_local_command",
                 description: "Run a registered command (no shell); returns exit status and output.",
                 hints: Hints {
-                    read_only: false,
                     destructive: true,
-                    idempotent: false,
-                    open_world: true,
-                    navigates: false,
-                    mixed: false,
+                    ..acts()
                 },
                 cli: Cli {
                     aliases: &["run"],
