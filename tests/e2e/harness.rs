@@ -151,6 +151,13 @@ impl Mcp {
         (text(&r), r["structuredContent"].clone())
     }
 
+    /// Whether this agent holds no tab: nothing it called reached a page.
+    pub(crate) fn holds_no_tab(&mut self) -> bool {
+        let (_, data) = self.ok("browser_list_tabs", json!({}));
+        let tabs = data["tabs"].as_array().expect("a tab list");
+        tabs.iter().all(|t| t["mine"] != true)
+    }
+
     /// Calls a tool that must fail; returns its error code and the result.
     pub(crate) fn fails(&mut self, tool: &str, args: Value) -> (String, Value) {
         let shown = args.to_string();

@@ -155,15 +155,7 @@ fn a_file_path_naming_a_directory_is_refused_before_the_page_is_touched() {
             assert!(text(&r).contains("is a directory"), "{}", text(&r));
         }
     }
-    let (_, data) = agent.ok("browser_list_tabs", json!({}));
-    assert!(
-        data["tabs"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .all(|t| t["mine"] != true),
-        "the page was touched: {data}"
-    );
+    assert!(agent.holds_no_tab(), "the page was touched");
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }

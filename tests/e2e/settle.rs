@@ -44,17 +44,28 @@ impl Direct {
         assert_eq!(got, id);
         value.unwrap_or_else(|e| panic!("{op:?} failed: {e:?}"))
     }
+
+    /// The tab's lean snapshot.
+    fn snapshot(&mut self) -> String {
+        let snap = self.call(Op::Snapshot, json!({}));
+        snap["text"]
+            .as_str()
+            .expect("a snapshot's text")
+            .to_string()
+    }
+
+    /// Loads `url` in this controller's tab; its snapshot.
+    fn open(&mut self, url: &str) -> String {
+        self.call(Op::Navigate, json!({ "url": url }));
+        self.snapshot()
+    }
 }
 
 #[test]
 fn an_action_that_starts_nothing_waits_for_nothing() {
     let s = shared();
     let mut direct = Direct::new();
-    direct.call(Op::Navigate, json!({"url": s.a("activity.html")}));
-    let snap = direct.call(Op::Snapshot, json!({}))["text"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let snap = direct.open(&s.a("activity.html"));
     let click = direct.call(
         Op::Click,
         json!({"ref": ref_of(&snap, "button", "Nothing")}),
@@ -66,7 +77,7 @@ fn an_action_that_starts_nothing_waits_for_nothing() {
     assert_eq!(click["waited"]["graceMs"], 0, "{click}");
     assert_eq!(click["settled"], true, "{click}");
     assert_eq!(click["navigated"], false, "{click}");
-    let snap = direct.call(Op::Snapshot, json!({}))["text"].to_string();
+    let snap = direct.snapshot();
     assert!(snap.contains("Nothing started"), "{snap}");
 }
 
@@ -110,15 +121,11 @@ fn a_navigation_a_click_handler_schedules_is_waited_for_and_reported() {
 fn the_page_sees_its_timers_and_requests_as_before_and_a_cancelled_timer_holds_nothing() {
     let s = shared();
     let mut direct = Direct::new();
-    direct.call(Op::Navigate, json!({"url": s.a("activity.html")}));
-    let snap = direct.call(Op::Snapshot, json!({}))["text"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let snap = direct.open(&s.a("activity.html"));
     // A failed request is waited for like any, and its rejection reaches the page alone.
     let click = direct.call(Op::Click, json!({"ref": ref_of(&snap, "button", "Checks")}));
     assert_eq!(click["settled"], true, "{click}");
-    let text = direct.call(Op::Snapshot, json!({}))["text"].to_string();
+    let text = direct.snapshot();
     assert!(
         text.contains("promise ok; args ok; this ok; rejected ok; unhandled 0"),
         "{text}"
@@ -133,14 +140,10 @@ fn the_page_sees_its_timers_and_requests_as_before_and_a_cancelled_timer_holds_n
 fn without_an_answer_from_the_page_the_browsers_reports_are_waited_for() {
     let s = shared();
     let mut direct = Direct::new();
-    direct.call(Op::Navigate, json!({"url": s.a("unobserved.html")}));
-    let snap = direct.call(Op::Snapshot, json!({}))["text"]
-        .as_str()
-        .unwrap()
-        .to_string();
+    let snap = direct.open(&s.a("unobserved.html"));
     let click = direct.call(Op::Click, json!({"ref": ref_of(&snap, "button", "Fetch")}));
     // The wait fell back to the browser's reports of requests, and they caught the fetch.
     assert_eq!(click["waited"]["observed"], false, "{click}");
-    let text = direct.call(Op::Snapshot, json!({}))["text"].to_string();
+    let text = direct.snapshot();
     assert!(text.contains("Fetched unobserved"), "{text}");
 }
