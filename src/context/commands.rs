@@ -361,11 +361,7 @@ mod tests {
         assert_eq!(r.signal, Some(libc::SIGKILL));
         assert_eq!(r.stdout, "started\n");
         assert!(started.elapsed() < Duration::from_secs(10));
-        let pid: i32 = std::fs::read_to_string(t.path("repo/grandchild.pid"))
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
+        let pid = pid_in(&t, "repo/grandchild.pid");
         assert!(gone_or_zombie(pid), "grandchild {pid} survived the timeout");
     }
 
@@ -395,11 +391,7 @@ mod tests {
             "the pipe closed once the tree was killed"
         );
         assert!(started.elapsed() < Duration::from_secs(10));
-        let pid: i32 = std::fs::read_to_string(t.path("repo/sleeper.pid"))
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
+        let pid = pid_in(&t, "repo/sleeper.pid");
         assert!(
             gone_or_zombie(pid),
             "the setsid sleeper {pid} survived the timeout"
@@ -422,11 +414,7 @@ mod tests {
         let r = runtime()
             .block_on(ctx(&t, "repo").run_command("leave", &[], None))
             .unwrap();
-        let holder: i32 = std::fs::read_to_string(t.path("repo/holder.pid"))
-            .unwrap()
-            .trim()
-            .parse()
-            .unwrap();
+        let holder = pid_in(&t, "repo/holder.pid");
         // SAFETY: kill(2) on the test's own background sleeper.
         unsafe {
             libc::kill(holder, libc::SIGKILL);
@@ -442,6 +430,12 @@ mod tests {
     }
 
     /// Where nothing reaps orphans (a container's pid 1), a killed process lingers as a zombie.
+    /// The pid a test command wrote to `file` in the tree.
+    fn pid_in(t: &Tree, file: &str) -> i32 {
+        let text = std::fs::read_to_string(t.path(file)).unwrap();
+        text.trim().parse().unwrap()
+    }
+
     fn gone_or_zombie(pid: i32) -> bool {
         for _ in 0..50 {
             match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
