@@ -135,17 +135,15 @@ struct Rarity {
 }
 
 impl Rarity {
-    fn of(all: &[Words]) -> Self {
+    fn of<'a>(all: impl ExactSizeIterator<Item = &'a Words>) -> Self {
+        let candidates = all.len() as f64;
         let mut counts = BTreeMap::new();
         for words in all {
             for word in words.keys() {
                 *counts.entry(word.clone()).or_insert(0) += 1;
             }
         }
-        Rarity {
-            candidates: all.len() as f64,
-            counts,
-        }
+        Rarity { candidates, counts }
     }
 
     fn weight(&self, word: &str) -> f64 {
@@ -186,8 +184,7 @@ fn ranked<'a>(
     candidates: impl Iterator<Item = (&'a str, &'a str, &'a str, Words)>,
 ) -> Vec<Ranked> {
     let candidates: Vec<_> = candidates.collect();
-    let all: Vec<Words> = candidates.iter().map(|c| c.3.clone()).collect();
-    let rarity = Rarity::of(&all);
+    let rarity = Rarity::of(candidates.iter().map(|c| &c.3));
     let mut list: Vec<Ranked> = candidates
         .into_iter()
         .map(|(id, name, description, words)| {
