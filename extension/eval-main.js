@@ -279,18 +279,27 @@ export async function evaluateInMain({ expression, source, handover, maxChars })
     out += ']';
   }
 
-  function container(v, path, depth) {
-    let size;
+  // The size a built-in getter reads off `v`, or undefined when `v` is not of its kind.
+  function sizeBy(getter, v) {
     try {
-      size = call(mapSize, v);
+      return call(getter, v);
     } catch (_) {
-      size = undefined;
+      return undefined;
     }
-    if (size !== undefined) {
-      const pairs = [];
-      call(mapEach, v, (value, key) => {
-        if (pairs.length < maxChars) pairs[pairs.length] = [key, value];
-      });
+  }
+
+  // Up to maxChars of what a built-in forEach hands out, each as `pick` shapes it.
+  function entriesBy(each, v, pick) {
+    const items = [];
+    call(each, v, (value, key) => {
+      if (items.length < maxChars) items[items.length] = pick(value, key);
+    });
+    return items;
+  }
+
+  function container(v, path, depth) {
+    if (sizeBy(mapSize, v) !== undefined) {
+      const pairs = entriesBy(mapEach, v, (value, key) => [key, value]);
       out += '{"[Map]":';
       list(pairs.length, path, (i) => {
         out += '[';
@@ -302,16 +311,8 @@ export async function evaluateInMain({ expression, source, handover, maxChars })
       out += '}';
       return;
     }
-    try {
-      size = call(setSize, v);
-    } catch (_) {
-      size = undefined;
-    }
-    if (size !== undefined) {
-      const items = [];
-      call(setEach, v, (value) => {
-        if (items.length < maxChars) items[items.length] = value;
-      });
+    if (sizeBy(setSize, v) !== undefined) {
+      const items = entriesBy(setEach, v, (value) => value);
       out += '{"[Set]":';
       list(items.length, path, (i) => write(items[i], path + '[' + i + ']', depth + 1));
       out += '}';

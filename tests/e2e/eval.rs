@@ -136,7 +136,7 @@ fn values_json_cannot_hold_are_described_and_a_big_one_is_cut() {
     agent.ok("browser_navigate", json!({"url": s.a("eval.html")}));
     let odd = "(() => { const loop = { name: 'loop' }; loop.self = loop; \
         return [document.querySelector('#q'), loop, function hello() {}, undefined, NaN, 10n, \
-        new Map([['k', 1]]), new TypeError('bad')]; })()";
+        new Map([['k', 1]]), new Set(['s', 2]), new TypeError('bad')]; })()";
     let (_, data) = agent.ok("browser_eval", json!({"expression": odd}));
     assert_eq!(
         data["value"],
@@ -148,6 +148,7 @@ fn values_json_cannot_hold_are_described_and_a_big_one_is_cut() {
             "[NaN]",
             "[bigint 10]",
             {"[Map]": [["k", 1]]},
+            {"[Set]": ["s", 2]},
             "[TypeError: bad]"
         ])
     );
