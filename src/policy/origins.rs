@@ -9,7 +9,6 @@
 //! socket to a denied host is that host's, and the browser's network rules see its URL so.
 
 use regex::Regex;
-use serde::Serialize;
 use url::Url;
 
 use crate::settings::Setting;
@@ -138,8 +137,7 @@ fn check_host(host: &str) -> Result<(), String> {
 }
 
 /// Which list a URL fell foul of.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, schemars::JsonSchema)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum List {
     Allow,
     Deny,
