@@ -1,6 +1,9 @@
 //! The fixture pages served on two loopback origins (two ports), so cross-origin is real: used
 //! by the end-to-end tests and the benchmark. `{{ORIGIN_A}}`, `{{ORIGIN_B}}` and `{{RELAY_PORT}}`
-//! in a page are filled in; `?delay=MS` holds the answer back that long. Under `/rustdoc/` the
+//! in a page are filled in; `?delay=MS` holds the answer back that long. A page `NAME` answers
+//! with the status and headers listed in `NAME.headers` beside it, if there is one (`Status: 500`
+//! and `Header-Name: value` lines), so pages can be served with real CSP, cookies and failures.
+//! Under `/rustdoc/` the
 //! Rust toolchain's own documentation is served as it is, read-only: real pages nobody here
 //! wrote.
 
@@ -64,6 +67,29 @@ async fn rustdoc_file(UrlPath(name): UrlPath<String>) -> axum::response::Respons
     ([(header::CONTENT_TYPE, kind)], body).into_response()
 }
 
+/// Applies `NAME.headers` (status and header lines) to the answer for fixture `NAME`.
+fn with_sidecar_headers(page: &Path, answer: &mut axum::response::Response) {
+    let mut sidecar = page.as_os_str().to_owned();
+    sidecar.push(".headers");
+    let Ok(lines) = std::fs::read_to_string(sidecar) else {
+        return;
+    };
+    for line in lines.lines().filter(|l| !l.trim().is_empty()) {
+        let (name, value) = line
+            .split_once(':')
+            .expect("a header line is `Name: value`");
+        let (name, value) = (name.trim(), value.trim());
+        if name.eq_ignore_ascii_case("status") {
+            *answer.status_mut() = value.parse().expect("a status is a number");
+        } else {
+            answer.headers_mut().append(
+                header::HeaderName::try_from(name).expect("a header name"),
+                header::HeaderValue::try_from(value).expect("a header value"),
+            );
+        }
+    }
+}
+
 /// Serves tests/fixtures on two fresh loopback ports, on a thread of its own, for the life of
 /// the process.
 pub(crate) fn serve(relay_port: u16) -> Fixtures {
@@ -107,7 +133,9 @@ pub(crate) fn serve(relay_port: u16) -> Fixtures {
                     } else {
                         "text/html; charset=utf-8"
                     };
-                    ([(header::CONTENT_TYPE, kind)], body).into_response()
+                    let mut answer = ([(header::CONTENT_TYPE, kind)], body).into_response();
+                    with_sidecar_headers(&path, &mut answer);
+                    answer
                 }
             };
             let app = axum::Router::new()
