@@ -1,5 +1,7 @@
 //! tabpilot's figures: speed, memory and tokens, printed for a person to read. It asserts
-//! nothing (timed assertions make flaky tests); run it with `cargo bench --bench figures`.
+//! nothing (timed assertions make flaky tests); run it with `cargo bench --bench figures`, or
+//! `cargo bench --bench figures -- SECTION...` for some of its sections (relay, mcp, browser,
+//! context).
 //!
 //! Each section is one function called from `main`, with its own private relay environment
 //! (state dir and port range), so the figures never touch a developer's relay or browser.
@@ -33,14 +35,23 @@ const BIN: &str = env!("CARGO_BIN_EXE_tabpilot");
 
 fn main() {
     println!("tabpilot figures: {BIN}");
-    println!();
-    relay_throughput();
-    println!();
-    mcp_startup();
-    println!();
-    browser::browser_figures();
-    println!();
-    context::context_figures();
+    let sections: [(&str, fn()); 4] = [
+        ("relay", relay_throughput),
+        ("mcp", mcp_startup),
+        ("browser", browser::browser_figures),
+        ("context", context::context_figures),
+    ];
+    // Cargo passes `--bench` to a bench target; the other words name sections.
+    let asked: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with("--"))
+        .collect();
+    for (name, run) in sections {
+        if asked.is_empty() || asked.iter().any(|a| a == name) {
+            println!();
+            run();
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -3,7 +3,10 @@
 // XMLHttpRequest, the reading of a fetched body) and the short timers the page starts, each with
 // the time its chain of work began. The wait after an action asks it, over window events, whether
 // anything begun since the action is still pending (page/wait.js), so an action that starts
-// nothing returns at once instead of waiting for the browser's late report of a request.
+// nothing returns at once instead of waiting for the browser's late report of a request. The
+// same answer says how long the page's own timers, animation frames and message loops stay off,
+// so a click whose element nothing can move skips the frame its stability look costs
+// (page/actionable.js).
 //
 // The wrappers keep what the page sees: each calls the page's own function with the same `this`
 // and arguments and returns what that returns (fetch: the page's own promise); the notes hang
@@ -27,6 +30,9 @@ function observe() {
   const pending = new Set(); // { origin }: work under way, and when its chain began
   const timers = new Map(); // timer id -> its entry in `pending`
   const bodies = new WeakMap(); // a fetched Response -> its request's origin
+  const clocks = new Map(); // timer or interval id -> when it is next due
+  const frames = new Set(); // animation frame requests not yet run
+  let posted = null; // when the page last posted a message
   let chain = null; // the chain of the timer callback running now: { origin, due, hops }
   let watched = 0; // asks that want a report each time something ends
   const { apply } = Reflect;
@@ -35,6 +41,7 @@ function observe() {
   const dispatch = EventTarget.prototype.dispatchEvent;
   const { parse, stringify } = JSON;
   const Custom = CustomEvent;
+  const visibility = Object.getOwnPropertyDescriptor(Document.prototype, 'visibilityState').get;
 
   const tell = (type, detail) => dispatch.call(window, new Custom(type, { detail: stringify(detail) }));
   const origin = () => (chain ? chain.origin : now());
@@ -103,16 +110,15 @@ function observe() {
       const run = within(mine, handler);
       let id;
       const args = argsOf(arguments);
-      args[0] = entry
-        ? function () {
-            timers.delete(id);
-            try {
-              return apply(run, this, arguments);
-            } finally {
-              end(entry);
-            }
-          }
-        : run;
+      args[0] = function () {
+        clocks.delete(id);
+        timers.delete(id);
+        try {
+          return apply(run, this, arguments);
+        } finally {
+          if (entry) end(entry);
+        }
+      };
       args[1] = ms;
       try {
         id = apply(native, this, args);
@@ -120,22 +126,32 @@ function observe() {
         if (entry) end(entry);
         throw e;
       }
+      clocks.set(id, now() + (ms > 0 ? ms : 0));
       if (entry) timers.set(id, entry);
       return id;
     },
   );
   // An interval is nobody's short work, but what its callbacks start belongs to whoever set it.
   const interval = wrap(window, 'setInterval', (native) =>
-    function (handler) {
+    function (handler, delay) {
       if (typeof handler !== 'function') return apply(native, this, arguments);
+      const period = Number(delay) > 0 ? Number(delay) : 0;
+      const run = within({ origin: origin(), due: Infinity, hops: Infinity }, handler);
+      let id;
       const args = argsOf(arguments);
-      args[0] = within({ origin: origin(), due: Infinity, hops: Infinity }, handler);
-      return apply(native, this, args);
+      args[0] = function () {
+        clocks.set(id, now() + period);
+        return apply(run, this, arguments);
+      };
+      id = apply(native, this, args);
+      clocks.set(id, now() + period);
+      return id;
     },
   );
   const clear = (native) =>
     function (id) {
       const key = typeof id === 'string' ? Number(id) : id;
+      clocks.delete(key);
       const entry = timers.get(key);
       if (entry) {
         timers.delete(key);
@@ -144,6 +160,31 @@ function observe() {
       return apply(native, this, arguments);
     };
   const cleared = wrap(window, 'clearTimeout', clear) && wrap(window, 'clearInterval', clear);
+  const framed = wrap(window, 'requestAnimationFrame', (native) =>
+    function (callback) {
+      if (typeof callback !== 'function') return apply(native, this, arguments);
+      const id = apply(native, this, [
+        function () {
+          frames.delete(id);
+          return apply(callback, this, arguments);
+        },
+      ]);
+      frames.add(id);
+      return id;
+    },
+  );
+  const unframed = wrap(window, 'cancelAnimationFrame', (native) =>
+    function (id) {
+      frames.delete(id);
+      return apply(native, this, arguments);
+    },
+  );
+  const noted = (native) =>
+    function () {
+      posted = now();
+      return apply(native, this, arguments);
+    };
+  const posts = wrap(window, 'postMessage', noted) && wrap(MessagePort.prototype, 'postMessage', noted);
   const fetched = wrap(window, 'fetch', (native) =>
     function () {
       const promise = apply(native, this, arguments);
@@ -181,6 +222,19 @@ function observe() {
   // With any of them missing, the observer would say "nothing started" and be wrong: it stays
   // silent, and the wait falls back to the browser's reports.
   if (!(timeout && interval && cleared && fetched && read && sent)) return;
+  const clocked = framed && unframed && posts; // without them, `quiet` is left out of the answer
+
+  // How long the page's own scheduled work stays off: ms until its next timer or interval is due
+  // (null: none), whether an animation frame is pending in a visible document (a hidden one runs
+  // none), and ms since it last posted a message (null: never), which is how a loop that moves
+  // things runs where timers are throttled. An element nothing of this can move stands still.
+  const quiet = () => {
+    const t = now();
+    let next = null;
+    for (const due of clocks.values()) next = next === null ? due - t : Math.min(next, due - t);
+    const visible = apply(visibility, document, []) === 'visible';
+    return { next, frames: visible && frames.size > 0, posted: posted === null ? null : t - posted };
+  };
 
   // An ask: { since, watch }. The answer counts the work begun since `since` still pending;
   // `watch: true` asks for a change report each time something ends, `false` stops that.
@@ -196,7 +250,7 @@ function observe() {
     const since = typeof ask?.since === 'number' ? ask.since : 0;
     let count = 0;
     for (const entry of pending) if (entry.origin >= since) count++;
-    tell('tabpilot-activity', { pending: count, from: installedAt });
+    tell('tabpilot-activity', { pending: count, from: installedAt, quiet: clocked ? quiet() : undefined });
   });
 }
 

@@ -30,6 +30,19 @@
     input: { stable: false, uncovered: false },
   };
 
+  // Whether nothing could move the element in the frame the stability look would watch: no
+  // animation or transition runs, and the main-world observer (activity.js) says no timer of the
+  // page's is due, no animation frame waits in a visible document and no message loop runs.
+  // What it does not see (a response arriving, a worker's message) moves an element at one
+  // moment, not over a frame, and the events go to the box read in the same task either way.
+  // A page that lies here only skips its own element's stability look.
+  function still() {
+    const q = T.activity(Date.now())?.quiet;
+    if (!q || q.frames) return false;
+    if ((q.next !== null && !(q.next > STABLE_MS)) || (q.posted !== null && !(q.posted > STABLE_MS))) return false;
+    return document.getAnimations().every((a) => a.playState !== 'running');
+  }
+
   // Is `node` the element or inside it, through shadow roots?
   function within(el, node) {
     for (let n = node; n; n = n.parentNode || n.host) if (n === el) return true;
@@ -60,7 +73,7 @@
     const a = el.getBoundingClientRect();
     if (a.width === 0 || a.height === 0) return { why: 'not visible (no size)' };
     let b = a;
-    if (need.stable) {
+    if (need.stable && !still()) {
       const t = performance.now();
       await sleep(STABLE_MS - SLEEP_LAG_MS);
       const short = STABLE_MS - (performance.now() - t);

@@ -11,7 +11,7 @@
 
 /**
  * The bag the page scripts share, `globalThis.__tabpilot`: one per document, made by kit.js.
- * Its fields, in the order the kit files add them: kit.js (`ops` to `turn`), names.js (roles
+ * Its fields, in the order the kit files add them: kit.js (`ops` to `activity`), names.js (roles
  * and accessible names: `INTERACTIVE` to `describeEl`), secrets.js (`isSecret` to `htmlOf`),
  * refs.js (`tagAll` to `refFor`),
  * actionable.js (`visible` to `hitAt`), edit.js (`setNativeValue`, `fire`); the optional ones
@@ -33,6 +33,8 @@
  * @property {function(number): Promise<*>} sleep A wait timed by the service worker (a
  *   background tab's own timers run at most once a second).
  * @property {function(): Promise<void>} turn One turn of the page's event loop.
+ * @property {function(number, boolean=): ?{pending: number, from: number, quiet?: object}} activity
+ *   The main-world observer's answer (activity.js), or null where the document has none.
  * @property {Set<string>} INTERACTIVE Roles that get a ref.
  * @property {Set<string>} LANDMARKS Roles a snapshot shows as a block.
  * @property {function(Element): ?string} role The element's ARIA role, explicit or implicit.
@@ -115,6 +117,25 @@
   // throttles timers with a delay), and costs no message.
   const turn = () => new Promise((r) => setTimeout(r, 0));
 
+  // The main-world observer's answer (activity.js): { pending, from, quiet? } for the work begun
+  // since `since` (ms since the epoch), or null when the document has no observer. `watch` turns
+  // its change reports (the event 'tabpilot-activity-change') on or off.
+  function activity(since, watch) {
+    let answer = null;
+    const take = (e) => {
+      try {
+        const a = JSON.parse(e.detail);
+        if (Number.isFinite(a?.pending) && Number.isFinite(a?.from)) answer = a;
+      } catch (_) {
+        // not an answer we can read
+      }
+    };
+    window.addEventListener('tabpilot-activity', take);
+    window.dispatchEvent(new CustomEvent('tabpilot-activity-ask', { detail: JSON.stringify({ since, watch }) }));
+    window.removeEventListener('tabpilot-activity', take);
+    return answer;
+  }
+
   const ops = {};
 
   // The bag; the other kit files add the rest of its fields (see Tabpilot above).
@@ -128,6 +149,7 @@
     walkElements,
     sleep,
     turn,
+    activity,
     async run(op, args) {
       const fn = ops[op];
       if (!fn) return { error: { code: 'BAD_ARGS', message: `no page operation ${op}` } };

@@ -5,25 +5,6 @@
 
   const QUIET_MS = 50; // once the DOM changes, it counts as settled after this long unchanged
 
-  // The main-world observer's answer (activity.js): { pending, from } for the work begun since
-  // `since` (ms since the epoch), or null when the document has no observer. `watch` turns its
-  // change reports (the event 'tabpilot-activity-change') on or off.
-  function ask(since, watch) {
-    let answer = null;
-    const take = (e) => {
-      try {
-        const a = JSON.parse(e.detail);
-        if (Number.isFinite(a?.pending) && Number.isFinite(a?.from)) answer = a;
-      } catch (_) {
-        // not an answer we can read
-      }
-    };
-    window.addEventListener('tabpilot-activity', take);
-    window.dispatchEvent(new CustomEvent('tabpilot-activity-ask', { detail: JSON.stringify({ since, watch }) }));
-    window.removeEventListener('tabpilot-activity', take);
-    return answer;
-  }
-
   // Resolves { settled } once the DOM has not changed for QUIET_MS, or at `end`: a page that
   // does not change within two turns of its event loop is settled at once, so an action with no
   // visible effect costs no fixed delay.
@@ -57,7 +38,7 @@
     window.addEventListener('tabpilot-activity-change', onChange);
     let timeUp = null;
     // A page that stops answering (it can, being the page) counts as an observer put in just now.
-    const look = (watch) => ask(since, watch) || { pending: 0, from: Date.now() };
+    const look = (watch) => T.activity(since, watch) || { pending: 0, from: Date.now() };
     try {
       for (let a = look(true); ; a = look()) {
         if (seen && !seen.sameDocument) return { settled: false, from: a.from, navigation: seen };
@@ -74,7 +55,7 @@
         await Promise.race([timeUp, new Promise((r) => (wake = r))]);
       }
     } finally {
-      ask(since, false);
+      T.activity(since, false);
       nav?.removeEventListener('navigate', onNavigate);
       window.removeEventListener('tabpilot-activity-change', onChange);
     }
@@ -90,7 +71,7 @@
     const t0 = performance.now();
     const end = t0 + Math.max(0, Math.min(maxMs, deadline - Date.now()));
     const waited = (r) => ({ ...r, waitedMs: Math.round(performance.now() - t0) });
-    if (until === 'auto' && !ask(since)) return waited({ settled: false, observed: false });
+    if (until === 'auto' && !T.activity(since)) return waited({ settled: false, observed: false });
     while (document.readyState !== 'complete' && performance.now() < end) await T.sleep(20);
     if (document.readyState !== 'complete') return waited({ settled: false, observed: until === 'auto' });
     if (until === 'load') return waited({ settled: true });
