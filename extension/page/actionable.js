@@ -30,6 +30,21 @@
     input: { stable: false, uncovered: false },
   };
 
+  // A page that posted a message this recently may be running a message loop: how a page moves
+  // things where its timers are held back. On a busy machine such a loop stalls for tens of ms at
+  // a time, so a quiet moment in it is no sign of an element at rest.
+  const LOOP_MS = 100;
+
+  // Whether a page running a message loop has had a turn a frame or more after `since` (ms since
+  // the epoch): on a busy machine the sleep's answer can come before the page ran at all, and a
+  // look across no page work proves nothing. True where no loop runs.
+  function pageRan(since) {
+    const q = T.activity(Date.now())?.quiet;
+    if (!q || q.posted === null) return true;
+    const last = Date.now() - q.posted;
+    return last >= since + STABLE_MS || last < since - LOOP_MS;
+  }
+
   // Whether nothing could move the element in the frame the stability look would watch: no
   // animation or transition runs, and the main-world observer (activity.js) says no timer of the
   // page's is due, no animation frame waits in a visible document and no message loop runs.
@@ -39,7 +54,7 @@
   function still() {
     const q = T.activity(Date.now())?.quiet;
     if (!q || q.frames) return false;
-    if ((q.next !== null && !(q.next > STABLE_MS)) || (q.posted !== null && !(q.posted > STABLE_MS))) return false;
+    if ((q.next !== null && !(q.next > STABLE_MS)) || (q.posted !== null && !(q.posted > LOOP_MS))) return false;
     return document.getAnimations().every((a) => a.playState !== 'running');
   }
 
@@ -75,9 +90,11 @@
     let b = a;
     if (need.stable && !still()) {
       const t = performance.now();
+      const since = Date.now();
       await sleep(STABLE_MS - SLEEP_LAG_MS);
       const short = STABLE_MS - (performance.now() - t);
       if (short > 0) await sleep(short);
+      for (const end = performance.now() + LOOP_MS; !pageRan(since) && performance.now() < end; ) await sleep(4);
       b = el.getBoundingClientRect();
       if (a.x !== b.x || a.y !== b.y || a.width !== b.width || a.height !== b.height) {
         return { why: 'not stable (moving)' };
