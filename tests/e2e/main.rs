@@ -21,6 +21,7 @@ mod pages;
 mod pairing;
 #[path = "../support/peers.rs"]
 mod peers;
+mod perf;
 mod person;
 mod policy;
 mod relay;

@@ -1,0 +1,30 @@
+// Page script: runs axe-core (injected before, into this same isolated world) on the document
+// and answers its violations with a few of their elements each, by ref.
+(() => {
+  const T = globalThis.__tabpilot;
+  if (T.ops.a11y) return;
+  const { refFor, cut, squash, Refusal } = T;
+
+  const EXAMPLES = 3; // elements shown per violation
+
+  T.ops.a11y = async ({ prefix = '' }) => {
+    const axe = globalThis.axe;
+    if (typeof axe?.run !== 'function') throw new Refusal('INTERNAL', 'axe-core is not loaded in this frame');
+    const r = await axe.run(document, { elementRef: true, resultTypes: ['violations'], iframes: false });
+    const tags = T.tagAll(document.documentElement);
+    const memo = new Map();
+    const violations = r.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact || 'minor',
+      help: v.help,
+      helpUrl: v.helpUrl,
+      count: v.nodes.length,
+      examples: v.nodes.slice(0, EXAMPLES).map((n) => ({
+        ref: n.element?.isConnected ? prefix + refFor(n.element, tags, memo) : null,
+        html: cut(squash(n.html), 160),
+        why: cut(squash(n.failureSummary).replace(/^Fix (any|all) of the following: ?/, ''), 200),
+      })),
+    }));
+    return { version: axe.version, violations };
+  };
+})();
