@@ -53,7 +53,9 @@ export async function trace(tabId, { durationMs }) {
     await sleep(durationMs);
     await send('Tracing.end');
     const ended = await Promise.race([complete, sleep(TRACE_END_MS).then(() => null)]);
-    if (!ended?.stream) throw new ToolError('TIMEOUT', `the browser did not hand over the trace within ${TRACE_END_MS / 1000} s`);
+    if (!ended?.stream) {
+      throw new ToolError('TIMEOUT', `the browser did not hand over the trace within ${TRACE_END_MS / 1000} s`);
+    }
     let text = '';
     for (;;) {
       const { data, eof, base64Encoded } = await send('IO.read', { handle: ended.stream, size: 1 << 20 });

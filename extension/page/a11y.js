@@ -7,6 +7,14 @@
 
   const EXAMPLES = 3; // elements shown per violation
 
+  // axe's failure summary, its "Fix any of the following:" headings left out: one clause a line.
+  const reasons = (summary) =>
+    (summary || '')
+      .split('\n')
+      .map(squash)
+      .filter((l) => l && !/^Fix (any|all) of the following:$/.test(l))
+      .join('; ');
+
   T.ops.a11y = async ({ prefix = '' }) => {
     const axe = globalThis.axe;
     if (typeof axe?.run !== 'function') throw new Refusal('INTERNAL', 'axe-core is not loaded in this frame');
@@ -22,7 +30,7 @@
       examples: v.nodes.slice(0, EXAMPLES).map((n) => ({
         ref: n.element?.isConnected ? prefix + refFor(n.element, tags, memo) : null,
         html: cut(squash(n.html), 160),
-        why: cut(squash(n.failureSummary).replace(/^Fix (any|all) of the following: ?/, ''), 200),
+        why: cut(reasons(n.failureSummary), 160),
       })),
     }));
     return { version: axe.version, violations };

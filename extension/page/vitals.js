@@ -136,9 +136,12 @@
         ms: since(lcp.startTime),
         ...named(lcp.element, tags, memo),
         url: lcp.url ? cut(lcp.url, 200) : undefined,
-        breakdown: nav
-          ? { ttfbMs: ttfb, loadDelayMs: ms(reqStart - ttfb), loadTimeMs: ms(resEnd - reqStart), renderDelayMs: ms(shown - resEnd) }
-          : undefined,
+        breakdown: nav && {
+          ttfbMs: ttfb,
+          loadDelayMs: ms(reqStart - ttfb),
+          loadTimeMs: ms(resEnd - reqStart),
+          renderDelayMs: ms(shown - resEnd),
+        },
       };
     }
     if (shifts) {
@@ -155,7 +158,8 @@
     const worst = events ? inp(events, firstInput || []) : null;
     if (worst) {
       const { entry } = worst;
-      out.inp = { ms: ms(entry.duration), event: entry.name, interactions: worst.interactions, ...named(entry.target, tags, memo) };
+      const on = named(entry.target, tags, memo);
+      out.inp = { ms: ms(entry.duration), event: entry.name, interactions: worst.interactions, ...on };
     }
     out.longFrames = longFrames(loaf, tasks);
     out.longFramesKind = loaf ? 'long-animation-frame' : tasks ? 'longtask' : null;
