@@ -3,7 +3,7 @@
 (() => {
   const T = globalThis.__tabpilot;
   if (T.ops.a11y) return;
-  const { refFor, cut, squash, Refusal } = T;
+  const { refFor, cut, squash } = T;
 
   const EXAMPLES = 3; // elements shown per violation
 
@@ -17,7 +17,7 @@
 
   T.ops.a11y = async ({ prefix = '' }) => {
     const axe = globalThis.axe;
-    if (typeof axe?.run !== 'function') throw new Refusal('INTERNAL', 'axe-core is not loaded in this frame');
+    if (typeof axe?.run !== 'function') throw new Error('axe-core is not loaded in this frame');
     const r = await axe.run(document, { elementRef: true, resultTypes: ['violations'], iframes: false });
     const tags = T.tagAll(document.documentElement);
     const memo = new Map();

@@ -117,8 +117,7 @@
     const out = {
       url: location.href,
       hiddenAt: hiddenAt === null ? null : ms(hiddenAt),
-      hiddenNow: document.hidden,
-      supported: { lcp: !!lcps, cls: !!shifts, inp: !!events, longFrames: !!loaf, longTasks: !!tasks },
+      supported: { lcp: !!lcps, cls: !!shifts, inp: !!events },
     };
     const ttfb = nav ? since(nav.responseStart) : null;
     out.ttfb = ttfb;

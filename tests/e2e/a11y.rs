@@ -47,13 +47,22 @@ fn a11y_audit_maps_each_barrier_to_its_snapshot_ref_on_a_page_that_forbids_scrip
         .lines()
         .find(|l| l.trim_start().starts_with("- button [ref="))
         .unwrap_or_else(|| panic!("no nameless button in the snapshot:\n{snap}"));
-    assert!(nameless.contains(&format!("[ref={}]", refs[0])), "{nameless} / {text}");
+    assert!(
+        nameless.contains(&format!("[ref={}]", refs[0])),
+        "{nameless} / {text}"
+    );
     assert!(html_of(&mut agent, &refs[0]).contains("id=\"nameless\""));
 
     let (_, refs) = rule(&data, "image-alt");
-    assert!(html_of(&mut agent, &refs[0]).contains("id=\"photo\""), "{text}");
+    assert!(
+        html_of(&mut agent, &refs[0]).contains("id=\"photo\""),
+        "{text}"
+    );
     let (_, refs) = rule(&data, "color-contrast");
-    assert!(html_of(&mut agent, &refs[0]).contains("Faint words"), "{text}");
+    assert!(
+        html_of(&mut agent, &refs[0]).contains("Faint words"),
+        "{text}"
+    );
     for r in ["button-name", "image-alt", "color-contrast"] {
         assert!(text.contains(r), "{text}");
     }

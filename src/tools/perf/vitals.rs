@@ -1,114 +1,20 @@
-//! browser_perf_trace: the page's Core Web Vitals and long frames, and its JS heap over time,
-//! read from the page itself without the debugger; or a full DevTools trace to a file, the one
-//! action that attaches the debugger.
+//! The web vitals of browser_perf_trace: what page/vitals.js read, rated, and said in words,
+//! a metric the page did not produce named as missing with the reason.
 
 use std::time::Duration;
 
-use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
-use super::args::read_only;
-use super::ctx::Ctx;
-use super::spec::{Cli, Out};
-use super::tool::{About, Tool};
-use crate::error::{Code, ToolError};
-use crate::policy::paths::Sandbox;
+use super::PerfOut;
+use crate::error::ToolError;
 use crate::protocol::Op;
+use crate::tools::ctx::Ctx;
+use crate::tools::spec::Out;
 
-#[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq, Default)]
-#[serde(rename_all = "lowercase")]
-enum Action {
-    #[default]
-    Vitals,
-    Memory,
-    Trace,
-}
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct PerfArgs {
-    /// vitals (default), memory, or trace (uses the debugger).
-    action: Option<Action>,
-    /// vitals: reload first, measure the fresh load.
-    reload: Option<bool>,
-    /// memory, trace: how long (ms).
-    duration_ms: Option<u64>,
-    /// trace: the file to write.
-    file_path: Option<String>,
-}
-
-pub(super) fn tools() -> Vec<Tool> {
-    vec![Tool::new(
-        About {
-            name: "browser_perf_trace",
-            description: "Web vitals (LCP, CLS, INP, FCP, TTFB, long frames) of this agent's page; memory: heap trend; trace: DevTools trace file (debugger).",
-            hints: read_only(),
-            cli: Cli {
-                positional: &["action"],
-                ..Cli::default()
-            },
-        },
-        |cx, a| perf(cx, a).boxed(),
-    )]
-}
-
-/// Bounds of `durationMs`: (default, least, most).
-const MEMORY_MS: (u64, u64, u64) = (5_000, 1_000, 60_000);
-const TRACE_MS: (u64, u64, u64) = (3_000, 500, 15_000);
 /// After a reload's load, for what a page does just after it (a late shift, a late image).
 const SETTLE_MS: u64 = 1_000;
-/// Samples a memory call aims at; never more often than every MIN_EVERY_MS.
-const SAMPLES: u64 = 100;
-const MIN_EVERY_MS: u64 = 250;
-
-#[derive(Serialize, JsonSchema, Default)]
-#[serde(rename_all = "camelCase")]
-struct PerfOut {
-    /// The debugger was attached (trace only; Chrome showed its banner).
-    debugger: bool,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    vitals: Option<Vitals>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    memory: Option<Memory>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    trace: Option<TraceOut>,
-}
-
-fn duration(a: &PerfArgs, (default, least, most): (u64, u64, u64)) -> Result<u64, ToolError> {
-    match a.duration_ms.unwrap_or(default) {
-        ms if (least..=most).contains(&ms) => Ok(ms),
-        _ => Err(ToolError::bad_args(format!(
-            "durationMs is {least}-{most} for this action"
-        ))),
-    }
-}
-
-async fn perf(cx: &Ctx, a: PerfArgs) -> Result<Out<PerfOut>, ToolError> {
-    let action = a.action.unwrap_or_default();
-    let misplaced = match action {
-        Action::Vitals => a.duration_ms.is_some() || a.file_path.is_some(),
-        Action::Memory => a.reload.is_some() || a.file_path.is_some(),
-        Action::Trace => a.reload.is_some() || a.file_path.is_none(),
-    };
-    if misplaced {
-        return Err(ToolError::bad_args(
-            "reload goes with vitals, durationMs with memory or trace, filePath (required) with trace",
-        ));
-    }
-    match action {
-        Action::Vitals => vitals(cx, a.reload.unwrap_or(false)).await,
-        Action::Memory => memory(cx, duration(&a, MEMORY_MS)?).await,
-        Action::Trace => {
-            let ms = duration(&a, TRACE_MS)?;
-            let file = Sandbox::from_process().output(a.file_path.as_deref().unwrap_or(""))?;
-            trace(cx, ms, file).await
-        }
-    }
-}
-
-// ---- vitals
 
 #[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Debug)]
 #[serde(rename_all = "kebab-case")]
@@ -247,7 +153,7 @@ struct Metric {
 
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct Vitals {
+pub(super) struct Vitals {
     url: String,
     reloaded: bool,
     /// LCP, CLS, INP, FCP, TTFB (ms; CLS unitless).
@@ -441,7 +347,7 @@ fn vitals_lines(r: &VitalsReply, metrics: &[Metric]) -> Vec<String> {
     lines
 }
 
-async fn vitals(cx: &Ctx, reload: bool) -> Result<Out<PerfOut>, ToolError> {
+pub(super) async fn vitals(cx: &Ctx, reload: bool) -> Result<Out<PerfOut>, ToolError> {
     let mut settle = 0;
     if reload {
         let call = json!({"reload": true, "after": {}});
@@ -487,158 +393,6 @@ async fn vitals(cx: &Ctx, reload: bool) -> Result<Out<PerfOut>, ToolError> {
     ))
 }
 
-// ---- memory
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct MemoryReply {
-    supported: bool,
-    #[serde(default)]
-    samples: Vec<(f64, f64)>,
-}
-
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct Memory {
-    /// [ms since the first sample, used JS heap in MB].
-    samples: Vec<(f64, f64)>,
-    /// Least-squares slope of the heap over time.
-    trend_mb_per_s: Option<f64>,
-    asked_every_ms: u64,
-    /// The mean time between samples actually achieved.
-    every_ms: Option<f64>,
-}
-
-/// The least-squares slope of y over x; None for fewer than two distinct x.
-fn slope(points: &[(f64, f64)]) -> Option<f64> {
-    let n = points.len() as f64;
-    let (mx, my) = points
-        .iter()
-        .fold((0.0, 0.0), |(x, y), p| (x + p.0 / n, y + p.1 / n));
-    let (num, den) = points.iter().fold((0.0, 0.0), |(num, den), (x, y)| {
-        (num + (x - mx) * (y - my), den + (x - mx) * (x - mx))
-    });
-    (den > 0.0).then(|| num / den)
-}
-
-async fn memory(cx: &Ctx, duration_ms: u64) -> Result<Out<PerfOut>, ToolError> {
-    let every = (duration_ms / SAMPLES).max(MIN_EVERY_MS);
-    let call = json!({"durationMs": duration_ms, "everyMs": every});
-    let wait = Duration::from_millis(duration_ms) + Duration::from_secs(15);
-    let r: MemoryReply = cx.page(Op::Memory, call, wait).await?;
-    if !r.supported {
-        return Err(ToolError::refused(
-            Code::AdvancedModeRequired,
-            "this browser gives pages no heap figure (performance.memory)",
-        ));
-    }
-    let samples: Vec<(f64, f64)> = r
-        .samples
-        .iter()
-        .map(|&(ms, bytes)| (ms, (bytes / 1e4).round() / 100.0))
-        .collect();
-    let mb_per_ms = slope(
-        &r.samples
-            .iter()
-            .map(|&(t, b)| (t, b / 1e6))
-            .collect::<Vec<_>>(),
-    );
-    let trend = mb_per_ms.map(|s| (s * 1e6).round() / 1e3);
-    let span = samples.last().map_or(0.0, |s| s.0);
-    let achieved = (samples.len() > 1).then(|| (span / (samples.len() - 1) as f64).round());
-    let (first, last) = (
-        samples.first().map_or(0.0, |s| s.1),
-        samples.last().map_or(0.0, |s| s.1),
-    );
-    let mut text = format!(
-        "JS heap: {} samples over {:.1} s, one every {} ms (asked {every} ms; a background tab is throttled); \
-         {first:.2} -> {last:.2} MB",
-        samples.len(),
-        span / 1000.0,
-        achieved.map_or("-".into(), |a| format!("{a:.0}")),
-    );
-    match trend {
-        Some(t) => text.push_str(&format!(", trend {t:+.3} MB/s")),
-        None => text.push_str(", too few samples for a trend"),
-    }
-    if samples.windows(2).all(|w| w[0].1 == w[1].1) {
-        text.push_str(
-            ". The figure never moved: Chromium rounds performance.memory and refreshes it rarely unless started \
-             with --enable-precise-memory-info",
-        );
-    }
-    text.push_str(
-        ". A rising heap is not proof of a leak (the collector runs when it likes): repeat the action and compare.",
-    );
-    let memory = Memory {
-        samples,
-        trend_mb_per_s: trend,
-        asked_every_ms: every,
-        every_ms: achieved,
-    };
-    Ok(Out::new(
-        text,
-        PerfOut {
-            memory: Some(memory),
-            ..PerfOut::default()
-        },
-    ))
-}
-
-// ---- trace
-
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct TraceOut {
-    file_path: String,
-    events: usize,
-    duration_ms: u64,
-}
-
-#[derive(Deserialize)]
-struct TraceReply {
-    trace: String,
-}
-
-async fn trace(
-    cx: &Ctx,
-    duration_ms: u64,
-    file: crate::policy::paths::OutputFile,
-) -> Result<Out<PerfOut>, ToolError> {
-    let wait = Duration::from_millis(duration_ms) + Duration::from_secs(60);
-    let r: TraceReply = cx
-        .page(Op::Trace, json!({"durationMs": duration_ms}), wait)
-        .await?;
-    let events = serde_json::from_str::<Value>(&r.trace)
-        .ok()
-        .and_then(|t| t["traceEvents"].as_array().map(Vec::len))
-        .ok_or_else(|| {
-            ToolError::failed(
-                Code::Internal,
-                "the browser's trace is not DevTools JSON with traceEvents",
-            )
-        })?;
-    let path = file.write(r.trace.as_bytes())?.display().to_string();
-    let text = format!(
-        "Saved a {:.1} s trace ({events} events) to {path}; open it in DevTools' Performance panel. \
-         The debugger was attached for the trace (Chrome showed its banner), and detached after.",
-        duration_ms as f64 / 1000.0
-    );
-    let trace = TraceOut {
-        file_path: path,
-        events,
-        duration_ms,
-    };
-    Ok(Out::new(
-        text,
-        PerfOut {
-            debugger: true,
-            trace: Some(trace),
-            ..PerfOut::default()
-        },
-    ))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -654,17 +408,9 @@ mod tests {
     }
 
     #[test]
-    fn the_trend_is_the_least_squares_slope() {
-        let rising = [(0.0, 1.0), (1000.0, 3.0), (2000.0, 5.0)];
-        assert!((slope(&rising).unwrap() - 0.002).abs() < 1e-12);
-        assert_eq!(slope(&[(0.0, 1.0)]), None);
-        assert_eq!(slope(&[(0.0, 1.0), (1000.0, 1.0)]), Some(0.0));
-    }
-
-    #[test]
     fn a_page_never_drawn_has_no_paint_metrics_and_no_cls_of_zero() {
         let r: VitalsReply = serde_json::from_value(json!({
-            "url": "http://x/", "hiddenAt": 0, "hiddenNow": true,
+            "url": "http://x/", "hiddenAt": 0,
             "supported": {"lcp": true, "cls": true, "inp": true},
             "ttfb": 4.0, "fcp": null, "cls": {"value": 0, "shifts": 0, "shifted": []},
             "longFrames": [], "longFramesKind": "long-animation-frame"
