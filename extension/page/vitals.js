@@ -58,17 +58,20 @@
   }
 
   // INP as web-vitals computes it from what is kept: each interaction's longest event, then the
-  // worst, skipping one for every 50 interactions.
+  // worst, skipping one for every 50 interactions; named by the first of its events with a target
+  // still in the page.
   function inp(events, firstInput) {
-    const worst = new Map();
+    const byId = new Map();
     for (const e of [...events, ...firstInput]) {
       if (!e.interactionId) continue;
-      const had = worst.get(e.interactionId);
-      if (!had || e.duration > had.duration) worst.set(e.interactionId, e);
+      const one = byId.get(e.interactionId) || { duration: 0, event: e.name, target: null };
+      one.duration = Math.max(one.duration, e.duration);
+      if (!one.target && e.target?.isConnected) Object.assign(one, { target: e.target, event: e.name });
+      byId.set(e.interactionId, one);
     }
-    const all = [...worst.values()].sort((a, b) => b.duration - a.duration);
+    const all = [...byId.values()].sort((a, b) => b.duration - a.duration);
     if (!all.length) return null;
-    return { entry: all[Math.min(Math.floor(all.length / 50), all.length - 1)], interactions: all.length };
+    return { worst: all[Math.min(Math.floor(all.length / 50), all.length - 1)], interactions: all.length };
   }
 
   function longFrames(loaf, tasks) {
@@ -154,11 +157,10 @@
       }
       out.cls = { value: Math.round(c.value * 10000) / 10000, shifts: c.entries.length, shifted: [...moved.values()] };
     }
-    const worst = events ? inp(events, firstInput || []) : null;
-    if (worst) {
-      const { entry } = worst;
-      const on = named(entry.target, tags, memo);
-      out.inp = { ms: ms(entry.duration), event: entry.name, interactions: worst.interactions, ...on };
+    const slowest = events ? inp(events, firstInput || []) : null;
+    if (slowest) {
+      const { worst, interactions } = slowest;
+      out.inp = { ms: ms(worst.duration), event: worst.event, interactions, ...named(worst.target, tags, memo) };
     }
     out.longFrames = longFrames(loaf, tasks);
     out.longFramesKind = loaf ? 'long-animation-frame' : tasks ? 'longtask' : null;

@@ -6,7 +6,8 @@
 use serde_json::{Value, json};
 
 use crate::fixtures::serve;
-use crate::harness::{Env, Mcp, sandbox_dir, shared};
+use crate::harness::{Env, Mcp, ref_of, runtime, sandbox_dir, shared};
+use crate::person::Cdp;
 
 fn metric<'a>(data: &'a Value, name: &str) -> &'a Value {
     data["vitals"]["metrics"]
@@ -30,7 +31,10 @@ fn vitals_of_a_page_in_front_name_its_lcp_image_and_what_a_late_shift_moved() {
     // this page loads, and a page hidden while it loads draws nothing.
     let env = Env::fresh("perf-front");
     let fixtures = serve(env.first_port);
-    let mut agent = Mcp::start(&env, &["--launch", "--headless"]);
+    // DevTools on it too, for a person's trusted click.
+    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
+        cmd.env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0");
+    });
     let url = format!("{}/vitals.html", fixtures.a);
     agent.ok("browser_new_tab", json!({"url": url, "active": true}));
     let (text, data) = agent.ok("browser_perf_trace", json!({"reload": true}));
@@ -69,7 +73,7 @@ fn vitals_of_a_page_in_front_name_its_lcp_image_and_what_a_late_shift_moved() {
     let inp = metric(&data, "INP");
     assert!(inp.get("value").is_none(), "{text}");
     assert!(inp["missing"].as_str().unwrap().contains("synthetic"));
-    // The page's own busy task, by name.
+    // The page's own busy work, by name.
     let frames = data["vitals"]["longFrames"].as_array().unwrap();
     assert!(
         frames
@@ -78,6 +82,36 @@ fn vitals_of_a_page_in_front_name_its_lcp_image_and_what_a_late_shift_moved() {
             .any(|s| s["function"] == "lateBanner"),
         "{text}"
     );
+
+    // After the agent's click the page, long loaded, still answers from its buffers; the click
+    // was a synthetic event, which Event Timing leaves out, so there is still no INP.
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    let go = ref_of(&snap, "button", "Go");
+    agent.ok("browser_click", json!({"ref": go}));
+    let (text, data) = agent.ok("browser_perf_trace", json!({}));
+    assert_eq!(data["vitals"]["lcp"]["ref"], hero, "{text}");
+    assert!(metric(&data, "INP").get("value").is_none(), "{text}");
+
+    // A person's click (trusted input, through DevTools) on a button whose handler holds the
+    // page 250 ms: that interaction is the INP, on that button.
+    let slow = ref_of(&snap, "button", "Slow");
+    let rt = runtime();
+    rt.block_on(async {
+        let mut cdp = Cdp::connect(&env.state_dir.join("profiles/managed/data")).await;
+        let pages = cdp.pages().await;
+        let (target, _) = pages.iter().find(|(_, u)| *u == url).expect("the tab");
+        let session = cdp.attach(target).await;
+        let at = "slow.scrollIntoView(); const r = slow.getBoundingClientRect(); \
+                  [r.x + r.width / 2, r.y + r.height / 2]";
+        let at = cdp.eval(&session, at).await;
+        let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
+        cdp.click_at(&session, x, y).await;
+    });
+    let (text, data) = agent.ok("browser_perf_trace", json!({}));
+    let inp = metric(&data, "INP");
+    assert!(inp["value"].is_number(), "{text}");
+    assert!(inp["rating"].is_string(), "{text}");
+    assert!(text.contains(&format!("[ref={slow}]")), "{text}");
 }
 
 #[test]

@@ -217,6 +217,15 @@ impl Cdp {
         r["result"]["value"].clone()
     }
 
+    /// What a person does: clicks at a point of the tab's viewport, with trusted input.
+    pub(crate) async fn click_at(&mut self, session: &str, x: f64, y: f64) {
+        for kind in ["mousePressed", "mouseReleased"] {
+            let at = json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1});
+            self.send(Some(session), "Input.dispatchMouseEvent", at)
+                .await;
+        }
+    }
+
     /// What a person does: goes to `url` in the tab of `session`.
     pub(crate) async fn go(&mut self, session: &str, url: &str) {
         self.send(Some(session), "Page.navigate", json!({ "url": url }))
