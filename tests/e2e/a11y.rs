@@ -1,5 +1,6 @@
 //! browser_issues {audit: "a11y"} in a real page whose CSP forbids every script: axe-core runs in
-//! the isolated world all the same, and each barrier comes back with the ref the snapshot gives.
+//! the isolated world of each frame all the same, and each barrier comes back with the ref the
+//! snapshot gives, a cross-origin frame's included.
 
 use serde_json::{Value, json};
 
@@ -65,6 +66,16 @@ fn a11y_audit_maps_each_barrier_to_its_snapshot_ref_on_a_page_that_forbids_scrip
     );
     for r in ["button-name", "image-alt", "color-contrast"] {
         assert!(text.contains(r), "{text}");
+    }
+
+    // In the cross-origin frame, by the frame's ref; the frame alone is not held to rules about
+    // the whole page (it has no main landmark of its own, the page does).
+    let (_, refs) = rule(&data, "label");
+    assert!(refs[0].starts_with('f'), "{text}");
+    assert!(html_of(&mut agent, &refs[0]).contains("id=\"unlabeled\""));
+    assert!(snap.contains(&format!("[ref={}]", refs[0])), "{snap}");
+    for whole in ["landmark-one-main", "page-has-heading-one", "region"] {
+        assert!(!text.contains(whole), "{text}");
     }
 
     // Worst first.
