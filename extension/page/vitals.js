@@ -106,7 +106,8 @@
       buffered('event', { durationThreshold: 16 }),
       buffered('first-input'),
       buffered('long-animation-frame'),
-      buffered('longtask'),
+      // Long tasks only where long animation frames, which say more, are not recorded.
+      supports('long-animation-frame') ? null : buffered('longtask'),
       buffered('visibility-state'),
     ]);
     const tags = T.tagAll(document.documentElement);
