@@ -1,7 +1,7 @@
 //! browser_perf_trace in a real page: web vitals of a page loaded in front (its LCP image by
 //! ref with the breakdown, the elements a late shift moved), what a background tab cannot
 //! produce said as missing, heap samples with a trend, and a DevTools trace written to a file
-//! through the debugger. Only the trace attaches it.
+//! through the debugger. Only the trace attaches it, as DevTools' own view of the page shows.
 
 use serde_json::{Value, json};
 
@@ -37,6 +37,10 @@ fn vitals_of_a_page_in_front_name_its_lcp_image_and_what_a_late_shift_moved() {
     });
     let url = format!("{}/vitals.html", fixtures.a);
     agent.ok("browser_new_tab", json!({"url": url, "active": true}));
+    // DevTools' own view: each client (a debugger) that attaches to a page from now on.
+    let rt = runtime();
+    let mut cdp = rt.block_on(Cdp::connect(&env.state_dir.join("profiles/managed/data")));
+    rt.block_on(cdp.watch_attaching());
     let (text, data) = agent.ok("browser_perf_trace", json!({"reload": true}));
     assert_eq!(data["debugger"], false, "{text}");
     assert_eq!(data["vitals"]["reloaded"], true);
@@ -92,12 +96,25 @@ fn vitals_of_a_page_in_front_name_its_lcp_image_and_what_a_late_shift_moved() {
     assert_eq!(data["vitals"]["lcp"]["ref"], hero, "{text}");
     assert!(metric(&data, "INP").get("value").is_none(), "{text}");
 
+    // Neither the vitals, nor the heap, nor the accessibility audit attached a debugger to the
+    // page; a trace does, and DevTools' view shows it.
+    agent.ok(
+        "browser_perf_trace",
+        json!({"action": "memory", "durationMs": 1000}),
+    );
+    agent.ok("browser_issues", json!({"audit": "a11y"}));
+    assert!(!rt.block_on(cdp.attached_since()).contains(&url));
+    let dir = sandbox_dir("front-trace");
+    let file = dir.join("trace.json");
+    let trace = json!({"action": "trace", "durationMs": 500, "filePath": file.to_str().unwrap()});
+    agent.ok("browser_perf_trace", trace);
+    assert!(rt.block_on(cdp.attached_since()).contains(&url));
+    let _ = std::fs::remove_dir_all(dir);
+
     // A person's click (trusted input, through DevTools) on a button whose handler holds the
     // page 250 ms: that interaction is the INP, on that button.
     let slow = ref_of(&snap, "button", "Slow");
-    let rt = runtime();
     rt.block_on(async {
-        let mut cdp = Cdp::connect(&env.state_dir.join("profiles/managed/data")).await;
         let pages = cdp.pages().await;
         let (target, _) = pages.iter().find(|(_, u)| *u == url).expect("the tab");
         let session = cdp.attach(target).await;
