@@ -132,6 +132,23 @@ fn merge(frames: Vec<Frame>) -> Vec<Violation> {
     all
 }
 
+/// Page `page` (from 1) of the violations, and how many pages there are (one when there are
+/// none).
+fn page_of(all: Vec<Violation>, page: usize) -> Result<(Vec<Violation>, usize), ToolError> {
+    let pages = all.len().div_ceil(PAGE_SIZE).max(1);
+    if page == 0 || page > pages {
+        return Err(ToolError::bad_args(format!(
+            "page is 1-{pages} for this audit"
+        )));
+    }
+    let shown = all
+        .into_iter()
+        .skip((page - 1) * PAGE_SIZE)
+        .take(PAGE_SIZE)
+        .collect();
+    Ok((shown, pages))
+}
+
 pub(super) async fn audit(cx: &Ctx, page: Option<usize>) -> Result<Out<A11yOut>, ToolError> {
     let page = page.unwrap_or(1);
     if page == 0 {
@@ -142,17 +159,7 @@ pub(super) async fn audit(cx: &Ctx, page: Option<usize>) -> Result<Out<A11yOut>,
         .await?;
     let all = merge(r.frames);
     let total = all.len();
-    let pages = total.div_ceil(PAGE_SIZE).max(1);
-    if page > pages {
-        return Err(ToolError::bad_args(format!(
-            "page {page} is past the last, {pages}"
-        )));
-    }
-    let shown: Vec<Violation> = all
-        .into_iter()
-        .skip((page - 1) * PAGE_SIZE)
-        .take(PAGE_SIZE)
-        .collect();
+    let (shown, pages) = page_of(all, page)?;
     let mut text = if total == 0 {
         "Accessibility audit (axe-core): no rule broken.".to_string()
     } else {
@@ -221,5 +228,20 @@ mod tests {
         assert_eq!(ids, ["image-alt", "contrast", "region"]);
         assert_eq!(all[1].count, 5);
         assert_eq!(all[1].examples.len(), 2);
+    }
+
+    #[test]
+    fn violations_come_a_page_at_a_time() {
+        let many: Vec<Frame> = serde_json::from_value(json!([{"violations":
+            (0..PAGE_SIZE + 2).map(|i| rule(&format!("r{i}"), "minor", 1)).collect::<Vec<_>>()}]))
+        .unwrap();
+        let (second, pages) = page_of(merge(many), 2).unwrap();
+        assert_eq!(pages, 2);
+        assert_eq!(second.len(), 2);
+        assert_eq!(page_of(Vec::new(), 1).unwrap().1, 1);
+        assert_eq!(
+            page_of(Vec::new(), 2).err().map(|e| e.code),
+            Some(crate::error::Code::BadArgs)
+        );
     }
 }
