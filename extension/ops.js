@@ -22,6 +22,8 @@ import { handleDialog, unblocked } from './dialogs.js';
 import { track } from './tracking.js';
 import { mayUse } from './sharing.js';
 import { guardTab, judge } from './policy.js';
+import { vitals, memory, trace } from './perf.js';
+import { audit } from './a11y.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -62,6 +64,10 @@ export const OPS = {
   eval: (call) => evaluate(call.tab, call.args, call.timeoutMs),
   pageTools: (call) => pageTools(call.tab, call.args, call.timeoutMs),
   pageToolCall: (call) => pageToolCall(call.tab, call.args),
+  vitals: (call) => vitals(call.tab, call.args),
+  memory: (call) => memory(call.tab, call.args),
+  trace: (call) => trace(call.tab, call.args),
+  a11y: (call) => audit(call.tab),
   sessionEnd: (call) => endSession(call),
 };
 

@@ -20,6 +20,8 @@ const PAGE_FILES = [
   'page/wait.js',
   'page/find.js',
   'page/handover.js',
+  'page/vitals.js',
+  'page/a11y.js',
 ];
 
 // Pages the browser keeps extensions out of: its own schemes, and the Web Store.

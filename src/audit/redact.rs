@@ -47,6 +47,9 @@ const KEPT: &[&str] = &[
     "limit",
     "skillBudgetChars",
     "timeoutSeconds",
+    "durationMs",
+    "audit",
+    "page",
 ];
 
 /// Kept in one tool only: what the agent looks for, where the same name elsewhere is what it

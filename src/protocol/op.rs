@@ -72,6 +72,10 @@ ops! {
     Eval = "eval", Tab, true;
     PageTools = "pageTools", Tab, false;
     PageToolCall = "pageToolCall", Tab, true;
+    Vitals = "vitals", Tab, false;
+    Memory = "memory", Tab, false;
+    Trace = "trace", Tab, false;
+    A11y = "a11y", Tab, false;
     SessionEnd = "sessionEnd", Browser, true;
 }
 

@@ -1,6 +1,7 @@
 //! The tool layer shared by the MCP server and the CLI: one session per agent, the same call
 //! giving the same result and the same error text in both.
 
+mod a11y;
 mod act;
 mod args;
 mod capture;
@@ -13,6 +14,7 @@ mod find;
 mod image;
 mod navigate;
 mod page_tools;
+mod perf;
 pub mod profile;
 mod read;
 pub mod registry;

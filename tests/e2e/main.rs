@@ -1,6 +1,7 @@
 //! The integration tests, one binary: relay security and routing with fake peers, and the tools
 //! end to end in a real headless Chromium with the real extension.
 
+mod a11y;
 mod audit;
 mod browser;
 mod budget;
@@ -21,6 +22,7 @@ mod pages;
 mod pairing;
 #[path = "../support/peers.rs"]
 mod peers;
+mod perf;
 mod person;
 mod policy;
 mod relay;

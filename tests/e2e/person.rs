@@ -85,6 +85,8 @@ pub(crate) struct Cdp {
         tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
     >,
     next: u64,
+    /// Whether a page target has had a client attached since `watch_attaching` (the URLs).
+    attached: Vec<String>,
 }
 
 impl Cdp {
@@ -108,7 +110,11 @@ impl Cdp {
         let (ws, _) = tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{port}{path}"))
             .await
             .expect("DevTools answers");
-        Cdp { ws, next: 1 }
+        Cdp {
+            ws,
+            next: 1,
+            attached: Vec::new(),
+        }
     }
 
     async fn send(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
@@ -138,6 +144,11 @@ impl Cdp {
                 let reply: Value = serde_json::from_str(&text).unwrap();
                 if reply["id"] == id {
                     return reply;
+                }
+                let info = &reply["params"]["targetInfo"];
+                if reply["method"] == "Target.targetInfoChanged" && info["attached"] == true {
+                    self.attached
+                        .push(info["url"].as_str().unwrap_or_default().into());
                 }
             }
         };
@@ -215,6 +226,28 @@ impl Cdp {
             .send(Some(session), "Runtime.evaluate", params(expression))
             .await;
         r["result"]["value"].clone()
+    }
+
+    /// From now on, notes each page a client (a debugger) attaches to.
+    pub(crate) async fn watch_attaching(&mut self) {
+        self.send(None, "Target.setDiscoverTargets", json!({"discover": true}))
+            .await;
+    }
+
+    /// The pages a client attached to since `watch_attaching`, as far as the browser has told
+    /// (what it told before an answer to a call made now).
+    pub(crate) async fn attached_since(&mut self) -> Vec<String> {
+        self.send(None, "Target.getTargets", json!({})).await;
+        std::mem::take(&mut self.attached)
+    }
+
+    /// What a person does: clicks at a point of the tab's viewport, with trusted input.
+    pub(crate) async fn click_at(&mut self, session: &str, x: f64, y: f64) {
+        for kind in ["mousePressed", "mouseReleased"] {
+            let at = json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1});
+            self.send(Some(session), "Input.dispatchMouseEvent", at)
+                .await;
+        }
     }
 
     /// What a person does: goes to `url` in the tab of `session`.

@@ -586,6 +586,7 @@ fn reading_args(tool: &str) -> Value {
         "browser_wait_for" => json!({"text": "Basic page"}),
         "browser_wait" => json!({"time": 1}),
         "browser_find" => json!({"role": "button"}),
+        "browser_issues" => json!({"audit": "a11y"}),
         "load_local_skill" => json!({"skill": "release-notes"}),
         "resolve_task_capabilities" => json!({"task": "write the release notes"}),
         _ => json!({}),

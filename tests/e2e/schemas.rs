@@ -135,6 +135,12 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     // The shared browser runs without WebMCP: the page declares nothing, and that is no error.
     let (_, listed) = tour.call("browser_page_tools", json!({"action": "list"}));
     assert_eq!(listed["supported"], false);
+    tour.call("browser_perf_trace", json!({}));
+    tour.call(
+        "browser_perf_trace",
+        json!({"action": "memory", "durationMs": 1000}),
+    );
+    tour.call("browser_issues", json!({"audit": "a11y"}));
 
     let (snap, _) = tour.call("browser_navigate", json!({"url": s.a("fields.html")}));
     let name = ref_of(&snap, "textbox", "Name");

@@ -128,10 +128,10 @@ pub(crate) fn serve(relay_port: u16) -> Fixtures {
                         .replace("{{ORIGIN_A}}", &oa)
                         .replace("{{ORIGIN_B}}", &ob)
                         .replace("{{RELAY_PORT}}", &relay_port.to_string());
-                    let kind = if name.ends_with(".js") {
-                        "text/javascript"
-                    } else {
-                        "text/html; charset=utf-8"
+                    let kind = match name.rsplit('.').next() {
+                        Some("js") => "text/javascript",
+                        Some("svg") => "image/svg+xml",
+                        _ => "text/html; charset=utf-8",
                     };
                     let mut answer = ([(header::CONTENT_TYPE, kind)], body).into_response();
                     with_sidecar_headers(&path, &mut answer);

@@ -1,0 +1,247 @@
+//! browser_issues `{audit: "a11y"}`: an accessibility audit of this agent's page with axe-core,
+//! run by the extension in the isolated world of each frame; violations worst first, a few of
+//! their elements each by snapshot ref, paged.
+
+use std::time::Duration;
+
+use futures::FutureExt;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::args::read_only;
+use super::ctx::Ctx;
+use super::spec::{Cli, Out};
+use super::tool::{About, Tool};
+use crate::error::ToolError;
+use crate::protocol::Op;
+
+/// Rules per page of the result.
+const PAGE_SIZE: usize = 8;
+const CAVEAT: &str = "Automated rules catch only part of real barriers: also try the page with a keyboard and a screen reader.";
+
+#[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq)]
+#[serde(rename_all = "lowercase")]
+pub(super) enum Audit {
+    A11y,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct IssuesArgs {
+    /// a11y: an accessibility audit (axe-core).
+    audit: Option<Audit>,
+    /// Page of the result, from 1.
+    page: Option<usize>,
+}
+
+pub(super) fn tools() -> Vec<Tool> {
+    vec![Tool::new(
+        About {
+            name: "browser_issues",
+            description: "Problems on this agent's page; audit: a11y runs an accessibility audit (axe-core), elements by ref.",
+            hints: read_only(),
+            cli: Cli::default(),
+        },
+        |cx, a| issues(cx, a).boxed(),
+    )]
+}
+
+async fn issues(cx: &Ctx, a: IssuesArgs) -> Result<Out<A11yOut>, ToolError> {
+    match a.audit {
+        Some(Audit::A11y) => audit(cx, a.page).await,
+        None => Err(ToolError::bad_args(
+            "this build answers browser_issues {audit: \"a11y\"} only",
+        )),
+    }
+}
+
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+#[serde(rename_all = "lowercase")]
+enum Impact {
+    Critical,
+    Serious,
+    Moderate,
+    Minor,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct Example {
+    /// The element's ref, as browser_snapshot gives it (none when it is gone).
+    #[serde(rename = "ref")]
+    reference: Option<String>,
+    html: String,
+    /// What to fix.
+    why: String,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Violation {
+    id: String,
+    impact: Impact,
+    help: String,
+    help_url: String,
+    /// Elements that break the rule (in every frame).
+    count: usize,
+    examples: Vec<Example>,
+}
+
+#[derive(Deserialize)]
+struct Frame {
+    violations: Vec<Violation>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct AuditReply {
+    version: String,
+    frames: Vec<Frame>,
+    not_audited: usize,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct A11yOut {
+    engine: String,
+    /// Rules broken on the page, worst first: this page of them.
+    violations: Vec<Violation>,
+    total_rules: usize,
+    page: usize,
+    pages: usize,
+    /// Frames the browser kept the audit out of.
+    frames_not_audited: usize,
+}
+
+/// The frames' violations as one list: a rule broken in several frames is one entry, its counts
+/// added and its examples the first few; worst impact first, then the most elements.
+fn merge(frames: Vec<Frame>) -> Vec<Violation> {
+    let mut all: Vec<Violation> = Vec::new();
+    for v in frames.into_iter().flat_map(|f| f.violations) {
+        match all.iter_mut().find(|o| o.id == v.id) {
+            Some(o) => {
+                o.count += v.count;
+                o.impact = o.impact.min(v.impact);
+                let room = 3usize.saturating_sub(o.examples.len());
+                o.examples.extend(v.examples.into_iter().take(room));
+            }
+            None => all.push(v),
+        }
+    }
+    all.sort_by(|a, b| a.impact.cmp(&b.impact).then(b.count.cmp(&a.count)));
+    all
+}
+
+/// Page `page` (from 1) of the violations, and how many pages there are (one when there are
+/// none).
+fn page_of(all: Vec<Violation>, page: usize) -> Result<(Vec<Violation>, usize), ToolError> {
+    let pages = all.len().div_ceil(PAGE_SIZE).max(1);
+    if page == 0 || page > pages {
+        return Err(ToolError::bad_args(format!(
+            "page is 1-{pages} for this audit"
+        )));
+    }
+    let shown = all
+        .into_iter()
+        .skip((page - 1) * PAGE_SIZE)
+        .take(PAGE_SIZE)
+        .collect();
+    Ok((shown, pages))
+}
+
+pub(super) async fn audit(cx: &Ctx, page: Option<usize>) -> Result<Out<A11yOut>, ToolError> {
+    let page = page.unwrap_or(1);
+    if page == 0 {
+        return Err(ToolError::bad_args("page counts from 1"));
+    }
+    let r: AuditReply = cx
+        .page(Op::A11y, json!({}), Duration::from_secs(60))
+        .await?;
+    let all = merge(r.frames);
+    let total = all.len();
+    let (shown, pages) = page_of(all, page)?;
+    let mut text = if total == 0 {
+        "Accessibility audit (axe-core): no rule broken.".to_string()
+    } else {
+        format!(
+            "Accessibility audit (axe-core): {total} rule(s) broken, worst first; page {page} of {pages}."
+        )
+    };
+    for v in &shown {
+        let impact = serde_json::to_value(v.impact).unwrap_or_default();
+        let impact = impact.as_str().unwrap_or_default();
+        text.push_str(&format!(
+            "\n- {impact} {}: {} ({} element(s))",
+            v.id, v.help, v.count
+        ));
+        for e in &v.examples {
+            let at = e
+                .reference
+                .as_deref()
+                .map_or("gone".to_string(), |r| format!("ref={r}"));
+            text.push_str(&format!("\n  - [{at}] {}: {}", e.html, e.why));
+        }
+    }
+    if page < pages {
+        text.push_str(&format!(
+            "\nMore: browser_issues {{audit: \"a11y\", page: {}}}",
+            page + 1
+        ));
+    }
+    if r.not_audited > 0 {
+        text.push_str(&format!(
+            "\n{} frame(s) not audited (the browser kept the audit out).",
+            r.not_audited
+        ));
+    }
+    text.push('\n');
+    text.push_str(CAVEAT);
+    let data = A11yOut {
+        engine: format!("axe-core {}", r.version),
+        violations: shown,
+        total_rules: total,
+        page,
+        pages,
+        frames_not_audited: r.not_audited,
+    };
+    Ok(Out::new(text, data))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn rule(id: &str, impact: &str, count: usize) -> serde_json::Value {
+        json!({"id": id, "impact": impact, "help": "h", "helpUrl": "u", "count": count,
+               "examples": [{"ref": "e0000", "html": "<b>", "why": "w"}]})
+    }
+
+    #[test]
+    fn violations_come_worst_first_and_a_rule_in_two_frames_is_one() {
+        let frames: Vec<Frame> = serde_json::from_value(json!([
+            {"violations": [rule("contrast", "serious", 4), rule("region", "moderate", 1)]},
+            {"violations": [rule("image-alt", "critical", 1), rule("contrast", "serious", 1)]},
+        ]))
+        .unwrap();
+        let all = merge(frames);
+        let ids: Vec<&str> = all.iter().map(|v| v.id.as_str()).collect();
+        assert_eq!(ids, ["image-alt", "contrast", "region"]);
+        assert_eq!(all[1].count, 5);
+        assert_eq!(all[1].examples.len(), 2);
+    }
+
+    #[test]
+    fn violations_come_a_page_at_a_time() {
+        let many: Vec<Frame> = serde_json::from_value(json!([{"violations":
+            (0..PAGE_SIZE + 2).map(|i| rule(&format!("r{i}"), "minor", 1)).collect::<Vec<_>>()}]))
+        .unwrap();
+        let (second, pages) = page_of(merge(many), 2).unwrap();
+        assert_eq!(pages, 2);
+        assert_eq!(second.len(), 2);
+        assert_eq!(page_of(Vec::new(), 1).unwrap().1, 1);
+        assert_eq!(
+            page_of(Vec::new(), 2).err().map(|e| e.code),
+            Some(crate::error::Code::BadArgs)
+        );
+    }
+}

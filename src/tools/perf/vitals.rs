@@ -1,0 +1,428 @@
+//! The web vitals of browser_perf_trace: what page/vitals.js read, rated, and said in words,
+//! a metric the page did not produce named as missing with the reason.
+
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::{Value, json};
+
+use super::PerfOut;
+use crate::error::ToolError;
+use crate::protocol::Op;
+use crate::tools::ctx::Ctx;
+use crate::tools::spec::Out;
+
+/// After a reload's load, for what a page does just after it (a late shift, a late image).
+const SETTLE_MS: u64 = 1_000;
+
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Debug)]
+#[serde(rename_all = "kebab-case")]
+enum Rating {
+    Good,
+    NeedsImprovement,
+    Poor,
+}
+
+impl Rating {
+    /// The standard thresholds: good up to `good`, poor above `poor`.
+    fn of(value: f64, (good, poor): (f64, f64)) -> Rating {
+        if value <= good {
+            Rating::Good
+        } else if value <= poor {
+            Rating::NeedsImprovement
+        } else {
+            Rating::Poor
+        }
+    }
+
+    fn word(self) -> &'static str {
+        match self {
+            Rating::Good => "good",
+            Rating::NeedsImprovement => "needs improvement",
+            Rating::Poor => "poor",
+        }
+    }
+}
+
+/// An element as the page named it: the ref a snapshot gives, and a short description.
+#[derive(Serialize, Deserialize, JsonSchema, Clone)]
+struct Named {
+    #[serde(rename = "ref")]
+    reference: String,
+    element: String,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Breakdown {
+    ttfb_ms: f64,
+    load_delay_ms: f64,
+    load_time_ms: f64,
+    render_delay_ms: f64,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Lcp {
+    #[serde(skip_serializing)]
+    ms: f64,
+    #[serde(flatten)]
+    element: Option<Named>,
+    /// The image's address, for an image.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    breakdown: Option<Breakdown>,
+}
+
+#[derive(Deserialize)]
+struct Cls {
+    value: f64,
+    shifts: usize,
+    shifted: Vec<Named>,
+}
+
+#[derive(Deserialize)]
+struct Inp {
+    ms: f64,
+    event: String,
+    interactions: usize,
+    #[serde(flatten)]
+    target: Option<Named>,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Script {
+    invoker: String,
+    source: String,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    function: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    duration_ms: Option<f64>,
+}
+
+#[derive(Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct LongFrame {
+    start_ms: f64,
+    duration_ms: f64,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    blocking_ms: Option<f64>,
+    scripts: Vec<Script>,
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Supported {
+    lcp: bool,
+    cls: bool,
+    inp: bool,
+}
+
+/// What page/vitals.js reads from the page's buffers.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct VitalsReply {
+    url: String,
+    /// When the page was first hidden (ms from its start), if it was.
+    hidden_at: Option<f64>,
+    supported: Supported,
+    ttfb: Option<f64>,
+    fcp: Option<f64>,
+    lcp: Option<Lcp>,
+    cls: Option<Cls>,
+    inp: Option<Inp>,
+    long_frames: Vec<LongFrame>,
+    long_frames_kind: Option<String>,
+}
+
+/// One metric: its value and rating, or why the page did not produce it.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Metric {
+    name: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    value: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    rating: Option<Rating>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    missing: Option<String>,
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Vitals {
+    url: String,
+    reloaded: bool,
+    /// LCP, CLS, INP, FCP, TTFB (ms; CLS unitless).
+    metrics: Vec<Metric>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    lcp: Option<Lcp>,
+    /// The elements the layout shifts that make up CLS moved.
+    shifted: Vec<Named>,
+    /// Frames (or tasks) over 50 ms, longest first.
+    long_frames: Vec<LongFrame>,
+}
+
+const HIDDEN: &str = "the tab was in the background when this page loaded, and Chromium draws no hidden page; \
+     bring it to front (browser_new_tab {url, active: true}) and call browser_perf_trace {reload: true}";
+const UNSUPPORTED: &str = "this browser does not report it";
+const NO_INPUT: &str = "no interaction the browser measured: the agent's clicks and keys are synthetic events, \
+     which Event Timing leaves out; only a person's input counts";
+
+impl VitalsReply {
+    /// Why a painted metric (FCP, LCP) is missing.
+    fn unpainted(&self) -> String {
+        match self.hidden_at {
+            Some(t) if t <= 0.0 => HIDDEN.to_string(),
+            Some(t) => format!("the page went to the background at {t:.0} ms, before it drew it"),
+            None => "the page has drawn no text or image yet".to_string(),
+        }
+    }
+
+    fn metrics(&self) -> Vec<Metric> {
+        let rated = |name, value: Option<f64>, limits, missing: String| Metric {
+            name,
+            value,
+            rating: value.map(|v| Rating::of(v, limits)),
+            missing: value.is_none().then_some(missing),
+        };
+        let hidden_from_start = self.hidden_at.is_some_and(|t| t <= 0.0);
+        let cls = match (&self.cls, hidden_from_start) {
+            (None, _) => None,
+            (Some(c), false) => Some(c.value),
+            // No shift is measured in a page never drawn: that is not a CLS of 0.
+            (Some(_), true) => None,
+        };
+        let why = |supported: bool, reason: String| {
+            if supported {
+                reason
+            } else {
+                UNSUPPORTED.to_string()
+            }
+        };
+        vec![
+            rated(
+                "LCP",
+                self.lcp.as_ref().map(|l| l.ms),
+                (2500.0, 4000.0),
+                why(self.supported.lcp, self.unpainted()),
+            ),
+            rated(
+                "CLS",
+                cls,
+                (0.1, 0.25),
+                why(self.supported.cls, HIDDEN.to_string()),
+            ),
+            rated(
+                "INP",
+                self.inp.as_ref().map(|i| i.ms),
+                (200.0, 500.0),
+                why(self.supported.inp, NO_INPUT.to_string()),
+            ),
+            rated("FCP", self.fcp, (1800.0, 3000.0), self.unpainted()),
+            rated(
+                "TTFB",
+                self.ttfb,
+                (800.0, 1800.0),
+                "no navigation timing for this document".to_string(),
+            ),
+        ]
+    }
+}
+
+/// The lines of a vitals result after its first.
+fn vitals_lines(r: &VitalsReply, metrics: &[Metric]) -> Vec<String> {
+    let refd = |n: &Named| format!("{} [ref={}]", n.element, n.reference);
+    let mut lines = Vec::new();
+    for m in metrics {
+        let (Some(v), Some(rating)) = (m.value, m.rating) else {
+            let why = m.missing.as_deref().unwrap_or_default();
+            lines.push(format!("{} missing: {why}", m.name));
+            continue;
+        };
+        let value = if m.name == "CLS" {
+            format!("{v:.4}")
+        } else {
+            format!("{v:.0} ms")
+        };
+        let mut line = format!("{} {value} {}", m.name, rating.word());
+        match m.name {
+            "LCP" => {
+                let lcp = r.lcp.as_ref().expect("an LCP value comes with its entry");
+                let what = lcp
+                    .element
+                    .as_ref()
+                    .map_or("an element since removed".into(), refd);
+                line.push_str(&format!(": {what}"));
+                if let Some(url) = &lcp.url {
+                    line.push_str(&format!(" ({url})"));
+                }
+                if let Some(b) = &lcp.breakdown {
+                    line.push_str(&format!(
+                        "; first byte {:.0} ms, load delay {:.0} ms, load time {:.0} ms, render delay {:.0} ms",
+                        b.ttfb_ms, b.load_delay_ms, b.load_time_ms, b.render_delay_ms
+                    ));
+                }
+            }
+            "CLS" => {
+                let c = r.cls.as_ref().expect("a CLS value comes with its shifts");
+                if c.shifts == 0 {
+                    line.push_str(": no layout shift");
+                } else {
+                    let moved: Vec<String> = c.shifted.iter().map(refd).collect();
+                    let moved = if moved.is_empty() {
+                        "elements since removed".to_string()
+                    } else {
+                        moved.join(", ")
+                    };
+                    line.push_str(&format!(": {} shift(s) moved {moved}", c.shifts));
+                }
+            }
+            "INP" => {
+                let i = r
+                    .inp
+                    .as_ref()
+                    .expect("an INP value comes with its interaction");
+                let on = i.target.as_ref().map(refd).unwrap_or_default();
+                line.push_str(&format!(
+                    ": {} {on}, worst of {} interaction(s) the browser kept (over 104 ms, and the first)",
+                    i.event, i.interactions
+                ));
+            }
+            _ => {}
+        }
+        lines.push(line);
+    }
+    let kind = match r.long_frames_kind.as_deref() {
+        Some("longtask") => "long task(s)",
+        _ => "long animation frame(s)",
+    };
+    match r.long_frames.first() {
+        None if r.long_frames_kind.is_none() => {
+            lines.push("Long frames: this browser does not report them".into())
+        }
+        None => lines.push(format!("No {kind} over 50 ms")),
+        Some(f) => {
+            let blocking = f
+                .blocking_ms
+                .map(|b| format!(", blocking {b:.0} ms"))
+                .unwrap_or_default();
+            let mut line = format!(
+                "{} {kind} over 50 ms; the longest {:.0} ms at {:.0} ms{blocking}",
+                r.long_frames.len(),
+                f.duration_ms,
+                f.start_ms
+            );
+            let scripts: Vec<String> = f
+                .scripts
+                .iter()
+                .map(|s| {
+                    let name = if s.function.is_empty() {
+                        &s.invoker
+                    } else {
+                        &s.function
+                    };
+                    if s.source.is_empty() {
+                        name.clone()
+                    } else {
+                        format!("{name} ({})", s.source)
+                    }
+                })
+                .collect();
+            if !scripts.is_empty() {
+                line.push_str(&format!(": {}", scripts.join(", ")));
+            }
+            if f.scripts
+                .iter()
+                .any(|s| s.source.is_empty() && s.invoker.starts_with("TimerHandler"))
+            {
+                line.push_str(" (a timer's source is hidden: tabpilot's wait observer wraps the page's timers)");
+            }
+            lines.push(line);
+        }
+    }
+    lines
+}
+
+pub(super) async fn vitals(cx: &Ctx, reload: bool) -> Result<Out<PerfOut>, ToolError> {
+    let mut settle = 0;
+    if reload {
+        let call = json!({"reload": true, "after": {}});
+        let _: Value = cx.page(Op::Navigate, call, Duration::from_secs(30)).await?;
+        settle = SETTLE_MS;
+    }
+    let r: VitalsReply = cx
+        .page(
+            Op::Vitals,
+            json!({"settleMs": settle}),
+            Duration::from_secs(30),
+        )
+        .await?;
+    let metrics = r.metrics();
+    let fresh = if reload { " after a reload" } else { "" };
+    let mut text = format!(
+        "Web vitals of {}{fresh}, from the page's own performance buffers (no debugger):",
+        r.url
+    );
+    for line in vitals_lines(&r, &metrics) {
+        text.push_str("\n- ");
+        text.push_str(&line);
+    }
+    let shifted = r
+        .cls
+        .as_ref()
+        .map(|c| c.shifted.clone())
+        .unwrap_or_default();
+    let vitals = Vitals {
+        url: r.url,
+        reloaded: reload,
+        metrics,
+        lcp: r.lcp,
+        shifted,
+        long_frames: r.long_frames,
+    };
+    Ok(Out::new(
+        text,
+        PerfOut {
+            vitals: Some(vitals),
+            ..PerfOut::default()
+        },
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ratings_follow_the_standard_thresholds() {
+        let lcp = (2500.0, 4000.0);
+        assert_eq!(Rating::of(2500.0, lcp), Rating::Good);
+        assert_eq!(Rating::of(2501.0, lcp), Rating::NeedsImprovement);
+        assert_eq!(Rating::of(4001.0, lcp), Rating::Poor);
+        assert_eq!(Rating::of(0.1, (0.1, 0.25)), Rating::Good);
+        assert_eq!(Rating::of(0.3, (0.1, 0.25)), Rating::Poor);
+    }
+
+    #[test]
+    fn a_page_never_drawn_has_no_paint_metrics_and_no_cls_of_zero() {
+        let r: VitalsReply = serde_json::from_value(json!({
+            "url": "http://x/", "hiddenAt": 0,
+            "supported": {"lcp": true, "cls": true, "inp": true},
+            "ttfb": 4.0, "fcp": null, "cls": {"value": 0, "shifts": 0, "shifted": []},
+            "longFrames": [], "longFramesKind": "long-animation-frame"
+        }))
+        .unwrap();
+        let m = r.metrics();
+        let by = |n: &str| m.iter().find(|x| x.name == n).unwrap();
+        for name in ["LCP", "CLS", "FCP"] {
+            assert_eq!(by(name).value, None, "{name}");
+            assert!(by(name).missing.as_deref().unwrap().contains("background"));
+        }
+        assert!(by("INP").missing.as_deref().unwrap().contains("synthetic"));
+        assert_eq!(by("TTFB").rating, Some(Rating::Good));
+    }
+}
