@@ -4,9 +4,9 @@
 // the time its chain of work began. The wait after an action asks it, over window events, whether
 // anything begun since the action is still pending (page/wait.js), so an action that starts
 // nothing returns at once instead of waiting for the browser's late report of a request. The
-// same answer says how long the page's own timers, animation frames and message loops stay off,
-// so a click whose element nothing can move skips the frame its stability look costs
-// (page/actionable.js).
+// same answer says how long the page's own timers and message loops stay off, and whether it is
+// visible (where animation frames run), so a click whose element nothing can move skips the frame
+// its stability look costs (page/actionable.js).
 //
 // The wrappers keep what the page sees: each calls the page's own function with the same `this`
 // and arguments and returns what that returns (fetch: the page's own promise); the notes hang
@@ -31,7 +31,6 @@ function observe() {
   const timers = new Map(); // timer id -> its entry in `pending`
   const bodies = new WeakMap(); // a fetched Response -> its request's origin
   const clocks = new Map(); // timer or interval id -> when it is next due
-  const frames = new Set(); // animation frame requests not yet run
   let posted = null; // when the page last posted a message
   let chain = null; // the chain of the timer callback running now: { origin, due, hops }
   let watched = 0; // asks that want a report each time something ends
@@ -160,25 +159,6 @@ function observe() {
       return apply(native, this, arguments);
     };
   const cleared = wrap(window, 'clearTimeout', clear) && wrap(window, 'clearInterval', clear);
-  const framed = wrap(window, 'requestAnimationFrame', (native) =>
-    function (callback) {
-      if (typeof callback !== 'function') return apply(native, this, arguments);
-      const id = apply(native, this, [
-        function () {
-          frames.delete(id);
-          return apply(callback, this, arguments);
-        },
-      ]);
-      frames.add(id);
-      return id;
-    },
-  );
-  const unframed = wrap(window, 'cancelAnimationFrame', (native) =>
-    function (id) {
-      frames.delete(id);
-      return apply(native, this, arguments);
-    },
-  );
   const noted = (native) =>
     function () {
       posted = now();
@@ -222,18 +202,20 @@ function observe() {
   // With any of them missing, the observer would say "nothing started" and be wrong: it stays
   // silent, and the wait falls back to the browser's reports.
   if (!(timeout && interval && cleared && fetched && read && sent)) return;
-  const clocked = framed && unframed && posts; // without them, `quiet` is left out of the answer
+  const clocked = posts; // without it, `quiet` is left out of the answer
 
   // How long the page's own scheduled work stays off: ms until its next timer or interval is due
-  // (null: none), whether an animation frame is pending in a visible document (a hidden one runs
-  // none), and ms since it last posted a message (null: never), which is how a loop that moves
-  // things runs where timers are throttled. An element nothing of this can move stands still.
+  // (null: none), whether the document is visible, so animation frames may run (a hidden one runs
+  // none; requestAnimationFrame is not wrapped, so that the browser's own long-frame reports keep
+  // naming the page's callbacks), and ms since it last posted a message (null: never), which is
+  // how a loop that moves things runs where timers are throttled. An element nothing of this can
+  // move stands still.
   const quiet = () => {
     const t = now();
     let next = null;
     for (const due of clocks.values()) next = next === null ? due - t : Math.min(next, due - t);
     const visible = apply(visibility, document, []) === 'visible';
-    return { next, frames: visible && frames.size > 0, posted: posted === null ? null : t - posted };
+    return { next, visible, posted: posted === null ? null : t - posted };
   };
 
   // An ask: { since, watch }. The answer counts the work begun since `since` still pending;
