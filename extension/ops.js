@@ -22,6 +22,9 @@ import { handleDialog, unblocked } from './dialogs.js';
 import { track } from './tracking.js';
 import { mayUse } from './sharing.js';
 import { guardTab, judge } from './policy.js';
+import { listRequests } from './netlog.js';
+import { requestDetail } from './netbody.js';
+import { issues, issuesSince } from './issues.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -62,6 +65,11 @@ export const OPS = {
   eval: (call) => evaluate(call.tab, call.args, call.timeoutMs),
   pageTools: (call) => pageTools(call.tab, call.args, call.timeoutMs),
   pageToolCall: (call) => pageToolCall(call.tab, call.args),
+  networkRequests: (call) => listRequests(call.tab, call.args),
+  networkRequest: (call) => requestDetail(call.tab, call.args, call.timeoutMs),
+  networkReload: (call) => requestDetail(call.tab, { ...call.args, reload: true }, call.timeoutMs),
+  issues: (call) => issues(call.tab, call.args),
+  networkSince: (call) => issuesSince(call.tab, call.args),
   sessionEnd: (call) => endSession(call),
 };
 

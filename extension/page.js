@@ -20,6 +20,7 @@ const PAGE_FILES = [
   'page/wait.js',
   'page/find.js',
   'page/handover.js',
+  'page/issues.js',
 ];
 
 // Pages the browser keeps extensions out of: its own schemes, and the Web Store.

@@ -72,6 +72,11 @@ ops! {
     Eval = "eval", Tab, true;
     PageTools = "pageTools", Tab, false;
     PageToolCall = "pageToolCall", Tab, true;
+    NetworkRequests = "networkRequests", Tab, false;
+    NetworkRequest = "networkRequest", Tab, false;
+    NetworkReload = "networkReload", Tab, true;
+    Issues = "issues", Tab, false;
+    NetworkSince = "networkSince", Tab, false;
     SessionEnd = "sessionEnd", Browser, true;
 }
 

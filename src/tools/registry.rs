@@ -4,7 +4,9 @@
 use std::sync::OnceLock;
 
 use super::tool::Tool;
-use super::{act, capture, context, dialog, eval, find, navigate, page_tools, read, tabs};
+use super::{
+    act, capture, context, dialog, eval, find, issues, navigate, network, page_tools, read, tabs,
+};
 use crate::error::ToolError;
 
 /// A module's tools, made when the registry collects them.
@@ -21,6 +23,8 @@ pub const GROUPS: &[(&str, Group)] = &[
     ("dialog", dialog::tools),
     ("eval", eval::tools),
     ("page_tools", page_tools::tools),
+    ("network", network::tools),
+    ("issues", issues::tools),
     ("context", context::tools),
 ];
 
