@@ -6,7 +6,7 @@
 // for that call only. A request a click made is not made again by a reload: the agent repeats
 // the click after a reload of its own.
 import { ToolError } from './errors.js';
-import { newestRequest } from './netlog.js';
+import { newestRequest, summary } from './netlog.js';
 import { withDebugger } from './debugger.js';
 
 const MAX_BODY_CHARS = 10000;
@@ -35,11 +35,19 @@ function missing(tabId, url) {
   );
 }
 
+// An entry as the result carries it: the request, its two header sets, and what else is known.
+const detail = (entry, more) => ({
+  request: summary(entry),
+  requestHeaders: entry.requestHeaders || [],
+  responseHeaders: entry.responseHeaders || [],
+  ...more,
+});
+
 export async function requestDetail(tabId, { url, reload }, timeoutMs) {
   if (reload) return captureOnReload(tabId, url, timeoutMs);
   const entry = newestRequest(tabId, url);
   if (!entry) throw missing(tabId, url);
-  return { ...entry, debugger: false };
+  return detail(entry, { debugger: false });
 }
 
 // Reloads the page with the debugger attached, and answers with the first request of the fresh
@@ -81,5 +89,5 @@ async function captureOnReload(tabId, url, timeoutMs) {
     entry = newestRequest(tabId, url);
   }
   if (!entry || entry.start < began) throw missing(tabId, url);
-  return { ...entry, ...got, debugger: true, reloaded: true };
+  return detail(entry, { ...got, debugger: true });
 }

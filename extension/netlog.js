@@ -143,7 +143,7 @@ const droppedOf = (tabId, preserved) =>
   (logs.get(tabId) || []).slice(0, preserved ? EARLIER_DOCS + 1 : 1).reduce((n, d) => n + d.dropped, 0);
 
 // An entry as a list shows it: without its headers.
-const summary = ({ requestHeaders, responseHeaders, ...rest }) => rest;
+export const summary = ({ requestHeaders, responseHeaders, ...rest }) => rest;
 
 // One page of the tab's requests that pass the filters, newest first.
 export function listRequests(tabId, { url, type, status, preserved, page = 1, pageSize = 20 }) {

@@ -13,7 +13,7 @@ use serde_json::json;
 use super::args::read_only;
 use super::ctx::Ctx;
 use super::network::{Request, since_section};
-use super::paging::{PAGE_SIZE, footer, page_arg, pages};
+use super::paging::{PAGE_SIZE, footer, page_arg};
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
@@ -31,9 +31,9 @@ enum Audit {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct IssuesArgs {
-    /// a11y: an accessibility audit instead.
+    /// a11y: accessibility audit.
     audit: Option<Audit>,
-    /// 20 a page (default 1).
+    /// 20 per page.
     page: Option<u64>,
 }
 
@@ -112,10 +112,6 @@ impl Issue {
 #[derive(Deserialize, Serialize, JsonSchema)]
 struct IssuesOut {
     total: u64,
-    #[serde(default)]
-    page: u64,
-    #[serde(default)]
-    pages: u64,
     issues: Vec<Issue>,
 }
 
@@ -123,7 +119,7 @@ pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
             name: NAME,
-            description: "Problems on this page that log no console error: blocked by CSP, mixed content, CORS, failed or 4xx/5xx requests, deprecations.",
+            description: "Problems logging no console error: CSP blocks, mixed content, CORS, failed/4xx/5xx requests, deprecations.",
             hints: read_only(),
             cli: Cli::default(),
         },
@@ -139,9 +135,7 @@ async fn issues(cx: &Ctx, a: IssuesArgs) -> Result<Out<IssuesOut>, ToolError> {
         ));
     }
     let wire = json!({"page": page, "pageSize": PAGE_SIZE});
-    let mut r: IssuesOut = cx.page(Op::Issues, wire, Duration::from_secs(15)).await?;
-    r.page = page;
-    r.pages = pages(r.total);
+    let r: IssuesOut = cx.page(Op::Issues, wire, Duration::from_secs(15)).await?;
     let mut lines: Vec<String> = r.issues.iter().map(Issue::line).collect();
     if r.total == 0 {
         lines.push("No browser issues on this page.".into());

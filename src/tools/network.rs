@@ -9,9 +9,9 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::args::read_only;
+use super::args::{acts, read_only};
 use super::ctx::Ctx;
-use super::paging::{PAGE_SIZE, footer, page_arg, pages};
+use super::paging::{PAGE_SIZE, footer, page_arg};
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::ToolError;
@@ -52,26 +52,26 @@ const TYPES: &[&str] = &[
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ListArgs {
-    /// 20 a page, newest first (default 1).
+    /// 20 per page.
     page: Option<u64>,
-    /// Only URLs containing this.
+    /// URL contains.
     url: Option<String>,
-    /// main_frame, script, xmlhttprequest (or fetch), image, stylesheet, font, media, other...
+    /// script, fetch, image, main_frame...
     r#type: Option<String>,
     /// 2xx, 3xx, 4xx, 5xx or failed.
     status: Option<String>,
-    /// Also the tab's two pages before this one.
+    /// Also the 2 pages before.
     include_preserved: Option<bool>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct OneArgs {
-    /// Part of the URL; the newest match.
+    /// Part of its URL (newest match).
     url: String,
-    /// Show cookie, authorization and similar header values.
+    /// Show cookie/authorization values.
     reveal_values: Option<bool>,
-    /// Reload the page with the debugger attached to capture a fetch/XHR body.
+    /// Reload with the debugger on to capture the body.
     reload: Option<bool>,
 }
 
@@ -152,10 +152,6 @@ impl Request {
 #[derive(Deserialize, Serialize, JsonSchema)]
 struct ListOut {
     total: u64,
-    #[serde(default)]
-    page: u64,
-    #[serde(default)]
-    pages: u64,
     /// Older requests the log let go (it keeps 300 a page).
     #[serde(default, skip_serializing_if = "is_zero")]
     dropped: u64,
@@ -182,7 +178,6 @@ struct Binary {
 #[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct OneOut {
-    #[serde(flatten)]
     request: Request,
     #[serde(default)]
     request_headers: Vec<Header>,
@@ -197,8 +192,6 @@ struct OneOut {
     binary: Option<Binary>,
     /// Whether the debugger was attached (for this call only).
     debugger: bool,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    reloaded: Option<bool>,
 }
 
 pub(super) fn tools() -> Vec<Tool> {
@@ -206,7 +199,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: LIST,
-                description: "The agent's tab's requests on this page, newest first: status or failure reason, type, timing. No debugger.",
+                description: "Requests of this tab's page, newest first, with status or failure reason.",
                 hints: read_only(),
                 cli: Cli::default(),
             },
@@ -215,10 +208,12 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: ONE,
-                description: "One request in full: status, headers (secrets hidden), response body (attaches the debugger for this call).",
+                description: "One logged request: status, headers (secrets hidden); its body with reload (debugger, this call only).",
                 hints: Hints {
                     mixed: true,
-                    ..read_only()
+                    idempotent: true,
+                    open_world: false,
+                    ..acts()
                 },
                 cli: Cli {
                     positional: &["url"],
@@ -263,11 +258,9 @@ async fn list(cx: &Ctx, a: ListArgs) -> Result<Out<ListOut>, ToolError> {
     let preserved = a.include_preserved.unwrap_or(false);
     let wire = json!({"url": a.url, "type": kind, "status": status, "preserved": preserved,
         "page": page, "pageSize": PAGE_SIZE});
-    let mut r: ListOut = cx
+    let r: ListOut = cx
         .page(Op::NetworkRequests, wire, Duration::from_secs(10))
         .await?;
-    r.page = page;
-    r.pages = pages(r.total);
     let mut lines: Vec<String> = r.requests.iter().map(Request::line).collect();
     if lines.is_empty() {
         lines.push(if r.total == 0 {
@@ -391,6 +384,25 @@ mod tests {
 
     fn request(v: Value) -> Request {
         serde_json::from_value(v).unwrap()
+    }
+
+    /// The debugger is for what nothing else can do: a screenshot of a background tab, a response
+    /// body. Any other file of the extension that reaches for it is a finding.
+    #[test]
+    fn only_the_screenshot_and_the_body_call_use_the_debugger() {
+        fn walk(dir: &include_dir::Dir, users: &mut Vec<String>) {
+            for file in dir.files() {
+                let js = file.contents_utf8().unwrap_or("");
+                if js.contains("chrome.debugger") || js.contains("withDebugger") {
+                    users.push(file.path().display().to_string());
+                }
+            }
+            dir.dirs().for_each(|d| walk(d, users));
+        }
+        let mut users = Vec::new();
+        walk(&crate::extension::FILES, &mut users);
+        users.sort();
+        assert_eq!(users, ["capture.js", "debugger.js", "netbody.js"]);
     }
 
     #[test]

@@ -103,7 +103,14 @@ fn requests_are_listed_with_their_status_or_why_they_failed_filtered_and_paged()
     assert_eq!(all.len(), 24, "each request on one page only");
 
     // A new page: the earlier one's requests only with includePreserved.
-    agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let (arrived, _) = agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "include": "network"}),
+    );
+    assert!(
+        arrived.contains(&format!("GET 200 main_frame {}", s.a("basic.html"))),
+        "{arrived}"
+    );
     let (_, data) = agent.ok("browser_network_requests", json!({}));
     assert!(!urls(&data).iter().any(|u| u.contains("err500")), "{data}");
     let (_, data) = agent.ok(
@@ -119,7 +126,7 @@ fn one_request_in_full_hides_credentials_and_gets_its_body_with_the_debugger() {
     load_net_page(&mut agent);
 
     let (shown, data) = agent.ok("browser_get_network_request", json!({"url": "err500"}));
-    assert_eq!(data["status"], 500, "{shown}");
+    assert_eq!(data["request"]["status"], 500, "{shown}");
     assert!(shown.contains("set-cookie: ••• ("), "{shown}");
     assert!(!shown.contains("SECRET-SESSION-VALUE"), "{shown}");
     assert!(!data.to_string().contains("SECRET-SESSION-VALUE"), "{data}");
@@ -142,7 +149,7 @@ fn one_request_in_full_hides_credentials_and_gets_its_body_with_the_debugger() {
         json!({"url": "err500", "reload": true}),
     );
     assert_eq!(data["debugger"], true, "{shown}");
-    assert_eq!(data["status"], 500, "{shown}");
+    assert_eq!(data["request"]["status"], 500, "{shown}");
     assert!(
         data["body"].as_str().unwrap().contains("MARKER-500-BODY"),
         "{shown}"
