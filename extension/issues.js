@@ -1,7 +1,7 @@
 // The browser issues of an agent's tab: problems that log no console error. From the tab's
 // network log (failed requests, CORS, HTTP errors) and from each frame's own notes, made from
 // its document's start (issue-watch.js: content a CSP blocked, deprecations, interventions).
-import { ToolError } from './errors.js';
+import { ToolError, getTab } from './errors.js';
 import { isTracked } from './tracking.js';
 import { entriesOf, entriesSince } from './netlog.js';
 import { runInPage } from './page.js';
@@ -40,7 +40,7 @@ async function pageIssues(tabId) {
   const counts = await chrome.scripting
     .executeScript({ target: { tabId, allFrames: true }, func: () => globalThis.__tabpilotIssues?.list.length || 0 })
     .catch(() => []);
-  const tab = await chrome.tabs.get(tabId);
+  const tab = await getTab(tabId);
   const frames = counts.filter((c) => c.result > 0 || (c.frameId === 0 && /^https:/.test(tab.url || '')));
   const each = await Promise.all(
     frames.map(({ frameId }) =>

@@ -24,7 +24,7 @@
     const memo = new Map();
     return [...document.querySelectorAll(INSECURE)].slice(0, MAX_MIXED).map((el) => ({
       code: 'MIXED_CONTENT',
-      blocked: el.getAttribute('src') || el.getAttribute('href') || el.getAttribute('data'),
+      blocked: T.cut(el.getAttribute('src') || el.getAttribute('href') || el.getAttribute('data'), 300),
       element: el.localName,
       ref: T.refFor(el, null, memo),
     }));

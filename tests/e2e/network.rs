@@ -200,6 +200,27 @@ fn content_the_csp_blocked_is_an_issue_with_the_element_s_ref() {
 }
 
 #[test]
+fn a_deprecated_api_the_page_used_is_an_issue() {
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok("browser_navigate", json!({"url": s.a("deprecated.html")}));
+    let (shown, data) = agent.ok("browser_issues", json!({}));
+    let issue = data["issues"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["code"] == "DEPRECATED_API")
+        .unwrap_or_else(|| panic!("no deprecation: {shown}"));
+    assert!(
+        issue["source"]
+            .as_str()
+            .unwrap()
+            .contains("deprecated.html:"),
+        "{shown}"
+    );
+}
+
+#[test]
 fn failed_and_error_requests_are_issues_too() {
     let mut agent = shared().agent();
     load_net_page(&mut agent);
