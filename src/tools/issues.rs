@@ -77,18 +77,20 @@ struct Issue {
 
 impl Issue {
     fn line(&self) -> String {
+        let status = self.status.map(|s| s.to_string());
         let mut parts = vec![self.code.clone()];
-        let opt = |v: &Option<String>| v.clone();
-        if let Some(d) = &self.directive {
-            parts.push(d.clone());
-        }
-        if let Some(s) = self.status {
-            parts.push(s.to_string());
-        }
         parts.extend(
-            [&self.method, &self.r#type, &self.url, &self.blocked]
-                .into_iter()
-                .filter_map(opt),
+            [
+                &self.directive,
+                &status,
+                &self.method,
+                &self.r#type,
+                &self.url,
+                &self.blocked,
+            ]
+            .into_iter()
+            .flatten()
+            .cloned(),
         );
         if let (Some(reason), Some(error)) = (&self.reason, &self.error) {
             parts.push(format!("({reason}: {error})"));
@@ -229,6 +231,22 @@ mod tests {
             "{line}"
         );
         assert!(line.ends_with("browser_issues lists them."), "{line}");
+    }
+
+    #[test]
+    fn an_issue_line_names_its_code_what_was_blocked_and_the_element() {
+        let issue: Issue = serde_json::from_value(json!({"code": "CSP_BLOCKED",
+            "directive": "img-src", "blocked": "http://b/p.png", "ref": "e1abc",
+            "element": "img", "source": "http://a/x.html:9"}))
+        .unwrap();
+        assert_eq!(
+            issue.line(),
+            "CSP_BLOCKED img-src http://b/p.png <img> e1abc at http://a/x.html:9"
+        );
+        let http: Issue = serde_json::from_value(json!({"code": "HTTP_ERROR", "status": 500,
+            "method": "GET", "type": "xmlhttprequest", "url": "http://a/e"}))
+        .unwrap();
+        assert_eq!(http.line(), "HTTP_ERROR 500 GET xmlhttprequest http://a/e");
     }
 
     #[test]
