@@ -2,6 +2,7 @@
 // background tab, a full page, webp) the debugger, attached for the one capture.
 import { ToolError, getTab } from './errors.js';
 import { runInPage, runOnRef } from './page.js';
+import { withDebugger } from './debugger.js';
 
 const STALL_MS = 10000;
 const MAX_FULL_PAGE_PX = 8192; // taller pages are cut, and the result says so
@@ -45,30 +46,23 @@ export async function screenshot(tabId, { format = 'png', quality, ref, fullPage
   }
 }
 
-async function fullPageCapture(tabId, opts, viewport, stallMs) {
-  const target = { tabId };
-  await chrome.debugger.attach(target, '1.3');
-  try {
-    const { cssContentSize } = await chrome.debugger.sendCommand(target, 'Page.getLayoutMetrics');
+function fullPageCapture(tabId, opts, viewport, stallMs) {
+  return withDebugger(tabId, async (send) => {
+    const { cssContentSize } = await send('Page.getLayoutMetrics');
     const height = Math.min(Math.ceil(cssContentSize.height), MAX_FULL_PAGE_PX);
-    await chrome.debugger.sendCommand(target, 'Emulation.setDeviceMetricsOverride', {
+    await send('Emulation.setDeviceMetricsOverride', {
       width: viewport.width,
       height,
       deviceScaleFactor: 0,
       mobile: false,
     });
     try {
-      const data = await withStall(
-        chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { ...opts, fromSurface: true }),
-        stallMs,
-      );
+      const data = await withStall(send('Page.captureScreenshot', { ...opts, fromSurface: true }), stallMs);
       return { data, cut: cssContentSize.height > MAX_FULL_PAGE_PX };
     } finally {
-      await chrome.debugger.sendCommand(target, 'Emulation.clearDeviceMetricsOverride').catch(() => {});
+      await send('Emulation.clearDeviceMetricsOverride').catch(() => {});
     }
-  } finally {
-    await chrome.debugger.detach(target).catch(() => {});
-  }
+  });
 }
 
 function withStall(promise, stallMs = STALL_MS) {
@@ -81,15 +75,7 @@ function withStall(promise, stallMs = STALL_MS) {
   return Promise.race([promise, stalled]).then((r) => r.data);
 }
 
-async function capture(tabId, opts, stallMs) {
-  const target = { tabId };
-  await chrome.debugger.attach(target, '1.3');
-  try {
-    return await withStall(
-      chrome.debugger.sendCommand(target, 'Page.captureScreenshot', { ...opts, fromSurface: true }),
-      stallMs,
-    );
-  } finally {
-    await chrome.debugger.detach(target).catch(() => {});
-  }
+function capture(tabId, opts, stallMs) {
+  const shot = (send) => withStall(send('Page.captureScreenshot', { ...opts, fromSurface: true }), stallMs);
+  return withDebugger(tabId, shot);
 }

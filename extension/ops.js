@@ -24,6 +24,9 @@ import { mayUse } from './sharing.js';
 import { guardTab, judge } from './policy.js';
 import { vitals, memory, trace } from './perf.js';
 import { audit } from './a11y.js';
+import { listRequests } from './netlog.js';
+import { requestDetail } from './netbody.js';
+import { issues, issuesSince } from './issues.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -68,6 +71,11 @@ export const OPS = {
   memory: (call) => memory(call.tab, call.args),
   trace: (call) => trace(call.tab, call.args),
   a11y: (call) => audit(call.tab),
+  networkRequests: (call) => listRequests(call.tab, call.args),
+  networkRequest: (call) => requestDetail(call.tab, call.args, call.timeoutMs),
+  networkReload: (call) => requestDetail(call.tab, { ...call.args, reload: true }, call.timeoutMs),
+  issues: (call) => issues(call.tab, call.args),
+  networkSince: (call) => issuesSince(call.tab, call.args),
   sessionEnd: (call) => endSession(call),
 };
 

@@ -22,6 +22,7 @@ const PAGE_FILES = [
   'page/handover.js',
   'page/vitals.js',
   'page/a11y.js',
+  'page/issues.js',
 ];
 
 // Pages the browser keeps extensions out of: its own schemes, and the Web Store.

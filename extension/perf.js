@@ -3,6 +3,7 @@
 // for the trace only and detached straight after.
 import { ToolError } from './errors.js';
 import { runInPage } from './page.js';
+import { withDebugger } from './debugger.js';
 
 const MAX_TRACE_CHARS = 40 << 20; // under the relay's 48 MB answer limit
 const TRACE_END_MS = 30000; // for the browser to hand the trace over once it is stopped
@@ -34,8 +35,6 @@ export const memory = (tabId, args) => runInPage(tabId, 'memory', args);
 
 // Records the tab for `durationMs` and answers the trace as DevTools writes it: JSON text.
 export async function trace(tabId, { durationMs }) {
-  const target = { tabId };
-  const send = (method, params) => chrome.debugger.sendCommand(target, method, params);
   let onEvent;
   const complete = new Promise((resolve) => {
     onEvent = (source, method, params) => {
@@ -44,31 +43,31 @@ export async function trace(tabId, { durationMs }) {
   });
   chrome.debugger.onEvent.addListener(onEvent);
   try {
-    await chrome.debugger.attach(target, '1.3');
-    await send('Tracing.start', {
-      transferMode: 'ReturnAsStream',
-      streamFormat: 'json',
-      traceConfig: { recordMode: 'recordAsMuchAsPossible', includedCategories: CATEGORIES },
-    });
-    await sleep(durationMs);
-    await send('Tracing.end');
-    const ended = await Promise.race([complete, sleep(TRACE_END_MS).then(() => null)]);
-    if (!ended?.stream) {
-      throw new ToolError('TIMEOUT', `the browser did not hand over the trace within ${TRACE_END_MS / 1000} s`);
-    }
-    let text = '';
-    for (;;) {
-      const { data, eof, base64Encoded } = await send('IO.read', { handle: ended.stream, size: 1 << 20 });
-      text += base64Encoded ? new TextDecoder().decode(Uint8Array.from(atob(data), (c) => c.charCodeAt(0))) : data;
-      if (text.length > MAX_TRACE_CHARS) {
-        throw new ToolError('BAD_ARGS', `the trace passed ${MAX_TRACE_CHARS >> 20} MB; record a shorter durationMs`);
+    return await withDebugger(tabId, async (send) => {
+      await send('Tracing.start', {
+        transferMode: 'ReturnAsStream',
+        streamFormat: 'json',
+        traceConfig: { recordMode: 'recordAsMuchAsPossible', includedCategories: CATEGORIES },
+      });
+      await sleep(durationMs);
+      await send('Tracing.end');
+      const ended = await Promise.race([complete, sleep(TRACE_END_MS).then(() => null)]);
+      if (!ended?.stream) {
+        throw new ToolError('TIMEOUT', `the browser did not hand over the trace within ${TRACE_END_MS / 1000} s`);
       }
-      if (eof) break;
-    }
-    await send('IO.close', { handle: ended.stream }).catch(() => {});
-    return { trace: text, debugger: true };
+      let text = '';
+      for (;;) {
+        const { data, eof, base64Encoded } = await send('IO.read', { handle: ended.stream, size: 1 << 20 });
+        text += base64Encoded ? new TextDecoder().decode(Uint8Array.from(atob(data), (c) => c.charCodeAt(0))) : data;
+        if (text.length > MAX_TRACE_CHARS) {
+          throw new ToolError('BAD_ARGS', `the trace passed ${MAX_TRACE_CHARS >> 20} MB; record a shorter durationMs`);
+        }
+        if (eof) break;
+      }
+      await send('IO.close', { handle: ended.stream }).catch(() => {});
+      return { trace: text, debugger: true };
+    });
   } finally {
     chrome.debugger.onEvent.removeListener(onEvent);
-    await chrome.debugger.detach(target).catch(() => {});
   }
 }

@@ -22,6 +22,9 @@ export function track(tabId) {
   for (const piece of PIECES) if (piece.intoOpenPage) piece.install(tabId);
 }
 
+// Whether an agent works in the tab (what only those tabs get: their network log, say).
+export const isTracked = (tabId) => tracked.has(tabId);
+
 chrome.webNavigation.onCommitted.addListener((d) => {
   if (tracked.has(d.tabId)) for (const piece of PIECES) piece.install(d.tabId, d.frameId);
 });

@@ -70,7 +70,14 @@ codes! {
     ReadOnly = "READ_ONLY", "read-only mode forbids changing the page", "browser_snapshot";
     EvalBlocked = "EVAL_BLOCKED", "running caller-supplied script is switched off", "browser_snapshot";
     ScriptError = "SCRIPT_ERROR", "the script browser_eval ran threw, did not compile, or took its page away before its value came back; the message says which", "the same tool with the script corrected";
-    CspBlocked = "CSP_BLOCKED", "the page's Content-Security-Policy forbids it (for browser_eval: running script from a string)", "browser_find or browser_get_html, which run no script of yours";
+    CspBlocked = "CSP_BLOCKED", "the page's Content-Security-Policy forbids it (for browser_eval: running script from a string; as a browser issue: content or script the page's policy kept from loading or running)", "browser_find or browser_get_html, which run no script of yours";
+    MixedContent = "MIXED_CONTENT", "an https page asked for http content, which the browser blocked (scripts, frames, styles) or upgraded (images, media)", "the page's source: load it over https";
+    CorsBlocked = "CORS_BLOCKED", "a cross-origin request's answer did not allow this page's origin (Access-Control-Allow-Origin), so the browser kept it from the page", "browser_get_network_request, for the answer's headers";
+    RequestFailed = "REQUEST_FAILED", "a request got no answer (DNS, connection refused or reset, TLS, blocked by an extension or a rule); its reason says which", "browser_network_requests";
+    HttpError = "HTTP_ERROR", "a request was answered with a 4xx or 5xx status", "browser_get_network_request, for its headers and body";
+    DeprecatedApi = "DEPRECATED_API", "the page used an API the browser has deprecated: it still works, and will stop", "the page's source, at the place named";
+    BrowserIntervention = "BROWSER_INTERVENTION", "the browser refused or changed what the page asked for (a sync XHR, a blocking listener, a heavy ad)", "the page's source, at the place named";
+    RequestNotFound = "REQUEST_NOT_FOUND", "no request in the tab's network log has a URL containing that text", "browser_network_requests";
     PathOutsideSandbox = "PATH_OUTSIDE_SANDBOX", "the path is outside the sandbox's roots (the workspace, the working directory, tabpilot's temp folder) or in the state dir, /proc, /sys, /dev or /etc", "the same tool with a path inside the sandbox";
     Timeout = "TIMEOUT", "the call did not finish in its time limit", "browser_snapshot";
     DialogOpen = "DIALOG_OPEN", "a JavaScript dialog is blocking the page", "browser_handle_dialog";

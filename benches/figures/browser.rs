@@ -86,6 +86,20 @@ pub(crate) fn browser_figures() {
             json!({"ref": press, "waitUntil": "none"}),
         );
     });
+    // The after-action probe (one tab call the extension answers from memory) runs after every
+    // page-changing tool; a read tool call that matches nothing takes the same path and bounds
+    // its cost from above (it also goes through the MCP server's stdio).
+    timed(
+        "after-action probe, at most (empty request list)",
+        30,
+        || {
+            ok(
+                &mut mcp,
+                "browser_network_requests",
+                json!({"url": "matches-nothing"}),
+            );
+        },
+    );
     timed("browser_type (5 characters, auto)", 30, || {
         ok(
             &mut mcp,

@@ -76,6 +76,11 @@ ops! {
     Memory = "memory", Tab, false;
     Trace = "trace", Tab, false;
     A11y = "a11y", Tab, false;
+    NetworkRequests = "networkRequests", Tab, false;
+    NetworkRequest = "networkRequest", Tab, false;
+    NetworkReload = "networkReload", Tab, true;
+    Issues = "issues", Tab, false;
+    NetworkSince = "networkSince", Tab, false;
     SessionEnd = "sessionEnd", Browser, true;
 }
 

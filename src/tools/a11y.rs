@@ -4,57 +4,17 @@
 
 use std::time::Duration;
 
-use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::args::read_only;
 use super::ctx::Ctx;
-use super::spec::{Cli, Out};
-use super::tool::{About, Tool};
 use crate::error::ToolError;
 use crate::protocol::Op;
 
 /// Rules per page of the result.
 const PAGE_SIZE: usize = 8;
 const CAVEAT: &str = "Automated rules catch only part of real barriers: also try the page with a keyboard and a screen reader.";
-
-#[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum Audit {
-    A11y,
-}
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct IssuesArgs {
-    /// a11y: an accessibility audit (axe-core).
-    audit: Option<Audit>,
-    /// Page of the result, from 1.
-    page: Option<usize>,
-}
-
-pub(super) fn tools() -> Vec<Tool> {
-    vec![Tool::new(
-        About {
-            name: "browser_issues",
-            description: "Problems on this agent's page; audit: a11y runs an accessibility audit (axe-core), elements by ref.",
-            hints: read_only(),
-            cli: Cli::default(),
-        },
-        |cx, a| issues(cx, a).boxed(),
-    )]
-}
-
-async fn issues(cx: &Ctx, a: IssuesArgs) -> Result<Out<A11yOut>, ToolError> {
-    match a.audit {
-        Some(Audit::A11y) => audit(cx, a.page).await,
-        None => Err(ToolError::bad_args(
-            "this build answers browser_issues {audit: \"a11y\"} only",
-        )),
-    }
-}
 
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 #[serde(rename_all = "lowercase")]
@@ -149,11 +109,8 @@ fn page_of(all: Vec<Violation>, page: usize) -> Result<(Vec<Violation>, usize), 
     Ok((shown, pages))
 }
 
-pub(super) async fn audit(cx: &Ctx, page: Option<usize>) -> Result<Out<A11yOut>, ToolError> {
-    let page = page.unwrap_or(1);
-    if page == 0 {
-        return Err(ToolError::bad_args("page counts from 1"));
-    }
+/// Page `page` (from 1) of the audit: the reply's text and its data.
+pub(super) async fn audit(cx: &Ctx, page: usize) -> Result<(String, A11yOut), ToolError> {
     let r: AuditReply = cx
         .page(Op::A11y, json!({}), Duration::from_secs(60))
         .await?;
@@ -204,7 +161,7 @@ pub(super) async fn audit(cx: &Ctx, page: Option<usize>) -> Result<Out<A11yOut>,
         pages,
         frames_not_audited: r.not_audited,
     };
-    Ok(Out::new(text, data))
+    Ok((text, data))
 }
 
 #[cfg(test)]

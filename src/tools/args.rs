@@ -240,6 +240,7 @@ pub enum WaitUntil {
 pub enum Include {
     Snapshot,
     Diff,
+    Network,
 }
 
 /// The arguments every page-changing tool shares: how long to wait after it, and whether to
@@ -297,6 +298,10 @@ impl AfterAction {
 
     pub fn wants_diff(&self) -> bool {
         self.include == Some(Include::Diff)
+    }
+
+    pub fn wants_network(&self) -> bool {
+        self.include == Some(Include::Network)
     }
 }
 

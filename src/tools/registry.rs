@@ -5,7 +5,8 @@ use std::sync::OnceLock;
 
 use super::tool::Tool;
 use super::{
-    a11y, act, capture, context, dialog, eval, find, navigate, page_tools, perf, read, tabs,
+    act, capture, context, dialog, eval, find, issues, navigate, network, page_tools, perf, read,
+    tabs,
 };
 use crate::error::ToolError;
 
@@ -24,7 +25,8 @@ pub const GROUPS: &[(&str, Group)] = &[
     ("eval", eval::tools),
     ("page_tools", page_tools::tools),
     ("perf", perf::tools),
-    ("issues", a11y::tools),
+    ("network", network::tools),
+    ("issues", issues::tools),
     ("context", context::tools),
 ];
 

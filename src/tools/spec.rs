@@ -69,6 +69,8 @@ pub struct Out<T> {
     pub snapshot: Option<String>,
     /// What changed in the snapshot since the agent's last one, where the caller asked for it.
     pub diff: Option<String>,
+    /// The requests since the action, as text and data, where the caller asked for them.
+    pub network: Option<(String, Value)>,
 }
 
 impl<T> Out<T> {
@@ -80,6 +82,7 @@ impl<T> Out<T> {
             images: Vec::new(),
             snapshot: None,
             diff: None,
+            network: None,
         }
     }
 
@@ -104,6 +107,11 @@ impl<T: Serialize> Out<T> {
             text.push_str("\n\n");
             text.push_str(&snapshot);
             fields.insert("snapshot".into(), json!(snapshot));
+        }
+        if let Some((lines, requests)) = self.network {
+            text.push_str("\n\n");
+            text.push_str(&lines);
+            fields.insert("network".into(), requests);
         }
         if let Some(diff) = self.diff {
             text.push_str("\n\n");

@@ -79,7 +79,9 @@ impl Tool {
             Box::pin(async move {
                 let (args, after) = AfterAction::split(name, args)?;
                 let a: A = parse(name, args)?;
+                let since = super::issues::now_ms();
                 let mut out = f(cx, a, &after).await?;
+                super::issues::after_action(cx, since, after.wants_network(), &mut out).await;
                 if after.wants_snapshot() && out.snapshot.is_none() {
                     cx.attach_snapshot(&mut out, SNAPSHOT_TOKENS).await;
                 }

@@ -18,6 +18,7 @@ mod interact;
 mod mcp;
 #[path = "../support/mcp_client.rs"]
 mod mcp_client;
+mod network;
 mod pages;
 mod pairing;
 #[path = "../support/peers.rs"]

@@ -573,6 +573,8 @@ fn acting_args(tool: &str, press: &str, search: &str) -> Value {
         "browser_page_tools" => {
             json!({"action": "call", "toolRef": "wt0123456789ab", "arguments": {}})
         }
+        // It reads the log; a reload to capture a body acts.
+        "browser_get_network_request" => json!({"url": "basic", "reload": true}),
         "browser_clear" => json!({ "ref": search }),
         "browser_handle_dialog" => json!({"action": "accept"}),
         "run_local_command" => json!({"name": "hello"}),

@@ -172,6 +172,12 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     tour.call("browser_go_back", json!({}));
     tour.call("browser_go_forward", json!({}));
 
+    tour.call("browser_navigate", json!({"url": s.a("net.html")}));
+    tour.call("browser_wait_for", json!({"text": "Loaded:"}));
+    tour.call("browser_network_requests", json!({}));
+    tour.call("browser_get_network_request", json!({"url": "err500"}));
+    tour.call("browser_issues", json!({}));
+
     let (_, opened) = tour.call("browser_new_tab", json!({"url": "about:blank"}));
     let tab = opened["tabId"].clone();
     tour.call("browser_list_tabs", json!({}));

@@ -1,0 +1,93 @@
+// One request of the tab's log in full: status and both header sets, from webRequest; and with
+// `reload`, its response body. A body is the debugger's alone to give (webRequest never sees
+// one), and only for a request made while it was attached (even the page's own document is not
+// kept for it: "Resource was not cached"), so a body is had by attaching first, reloading the
+// page and taking the first request of the fresh load that matches; the debugger is attached
+// for that call only. A request a click made is not made again by a reload: the agent repeats
+// the click after a reload of its own.
+import { ToolError } from './errors.js';
+import { newestRequest, summary } from './netlog.js';
+import { withDebugger } from './debugger.js';
+
+const MAX_BODY_CHARS = 10000;
+// How long a reload waits for the matching request to finish, at most.
+const RELOAD_WAIT_MS = 15000;
+// How long the browser's webRequest report of a request may trail the debugger's.
+const REPORT_WAIT_MS = 2000;
+
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
+
+// A body as the result carries it: text cut at MAX_BODY_CHARS, binary by its type and size.
+function bounded(content, base64Encoded, mimeType) {
+  if (base64Encoded) {
+    const bytes = Math.floor((content.length * 3) / 4) - (content.match(/=*$/)[0].length || 0);
+    return { binary: { mimeType: mimeType || 'unknown', bytes } };
+  }
+  if (content.length <= MAX_BODY_CHARS) return { body: content };
+  return { body: content.slice(0, MAX_BODY_CHARS), bodyChars: content.length };
+}
+
+function missing(tabId, url) {
+  return new ToolError(
+    'REQUEST_NOT_FOUND',
+    `no request in tab ${tabId}'s log has a URL containing ${JSON.stringify(url)}`,
+    'failed',
+  );
+}
+
+// An entry as the result carries it: the request, its two header sets, and what else is known.
+const detail = (entry, more) => ({
+  request: summary(entry),
+  requestHeaders: entry.requestHeaders || [],
+  responseHeaders: entry.responseHeaders || [],
+  ...more,
+});
+
+export async function requestDetail(tabId, { url, reload }, timeoutMs) {
+  if (reload) return captureOnReload(tabId, url, timeoutMs);
+  const entry = newestRequest(tabId, url);
+  if (!entry) throw missing(tabId, url);
+  return detail(entry, { debugger: false });
+}
+
+// Reloads the page with the debugger attached, and answers with the first request of the fresh
+// load whose URL holds `url`: its body, and its status and headers as webRequest logged them.
+async function captureOnReload(tabId, url, timeoutMs) {
+  const began = Date.now();
+  const waitMs = Math.min(timeoutMs, RELOAD_WAIT_MS);
+  const got = await withDebugger(tabId, async (send) => {
+    const seen = new Map(); // requestId -> mimeType, for responses that match
+    let found;
+    const done = new Promise((resolve) => (found = resolve));
+    const listener = (source, method, p) => {
+      if (source.tabId !== tabId) return;
+      if (method === 'Network.responseReceived' && p.response.url.includes(url)) seen.set(p.requestId, p.response);
+      const ended = method === 'Network.loadingFinished' || method === 'Network.loadingFailed';
+      if (ended && seen.has(p.requestId)) found({ ...p, response: seen.get(p.requestId) });
+    };
+    chrome.debugger.onEvent.addListener(listener);
+    try {
+      await send('Network.enable');
+      await send('Page.reload');
+      const hit = await Promise.race([done, pause(waitMs).then(() => null)]);
+      if (!hit) return null;
+      const b = await send('Network.getResponseBody', { requestId: hit.requestId }).catch(() => null);
+      return b ? bounded(b.body, b.base64Encoded, hit.response.mimeType) : {};
+    } finally {
+      chrome.debugger.onEvent.removeListener(listener);
+    }
+  });
+  if (!got) {
+    const why = `no request matching ${JSON.stringify(url)} finished within ${waitMs / 1000} s of reloading the page`;
+    throw new ToolError('REQUEST_NOT_FOUND', `${why} (the debugger was attached for it, and is detached)`, 'failed');
+  }
+  // The browser's webRequest report of the same request may come a moment after.
+  const until = Date.now() + REPORT_WAIT_MS;
+  let entry = newestRequest(tabId, url);
+  while ((!entry || entry.start < began || entry.ms === undefined) && Date.now() < until) {
+    await pause(25);
+    entry = newestRequest(tabId, url);
+  }
+  if (!entry || entry.start < began) throw missing(tabId, url);
+  return detail(entry, { ...got, debugger: true });
+}

@@ -1,0 +1,459 @@
+//! The agent's tab's requests, from the browser's webRequest view (no debugger): the list
+//! (`browser_network_requests`) and one in full (`browser_get_network_request`, whose body needs
+//! the debugger for that one call). Secret header values are hidden unless asked for.
+
+use std::time::Duration;
+
+use futures::FutureExt;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+
+use super::args::{acts, read_only};
+use super::ctx::Ctx;
+use super::paging::{PAGE_SIZE, footer, page_arg};
+use super::spec::{Cli, Hints, Out};
+use super::tool::{About, Tool};
+use crate::error::ToolError;
+use crate::protocol::Op;
+
+const LIST: &str = "browser_network_requests";
+const ONE: &str = "browser_get_network_request";
+
+/// Headers whose values are credentials: hidden unless `revealValues`.
+const SECRET_HEADERS: &[&str] = &[
+    "cookie",
+    "set-cookie",
+    "authorization",
+    "proxy-authorization",
+    "x-api-key",
+    "x-auth-token",
+    "x-csrf-token",
+    "x-xsrf-token",
+];
+
+/// The browser's resource types (webRequest's names), and `fetch` for its `xmlhttprequest`.
+const TYPES: &[&str] = &[
+    "main_frame",
+    "sub_frame",
+    "stylesheet",
+    "script",
+    "image",
+    "font",
+    "object",
+    "xmlhttprequest",
+    "ping",
+    "csp_report",
+    "media",
+    "websocket",
+    "other",
+];
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ListArgs {
+    /// 20 per page.
+    page: Option<u64>,
+    /// URL contains.
+    url: Option<String>,
+    /// script, fetch, image, main_frame...
+    r#type: Option<String>,
+    /// 2xx, 3xx, 4xx, 5xx or failed.
+    status: Option<String>,
+    /// Also the 2 pages before.
+    include_preserved: Option<bool>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct OneArgs {
+    /// Part of its URL (newest match).
+    url: String,
+    /// Show cookie/authorization values.
+    reveal_values: Option<bool>,
+    /// Reload with the debugger on to capture the body.
+    reload: Option<bool>,
+}
+
+/// One request as the log has it.
+#[derive(Deserialize, Serialize, JsonSchema, Debug, Clone)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Request {
+    method: String,
+    url: String,
+    r#type: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    status: Option<u16>,
+    /// Bytes, from content-length.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    size: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ms: Option<u64>,
+    #[serde(default, skip_serializing_if = "is_top")]
+    frame_id: i64,
+    /// The origin that made it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    initiator: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    /// Why it failed: dns, refused, connection, tls, cors, blocked, aborted, failed...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    cached: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    redirect: Option<String>,
+    /// Pages back, for one of an earlier page.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    earlier: Option<u32>,
+}
+
+fn is_top(frame: &i64) -> bool {
+    *frame == 0
+}
+
+impl Request {
+    /// One line: method, status or failure, type, URL, then what else is known.
+    pub(super) fn line(&self) -> String {
+        let outcome = match (&self.status, &self.reason) {
+            (_, Some(reason)) => {
+                format!("failed ({reason}: {})", self.error.as_deref().unwrap_or(""))
+            }
+            (Some(status), None) => status.to_string(),
+            (None, None) => "pending".to_string(),
+        };
+        let mut line = format!("{} {outcome} {} {}", self.method, self.r#type, self.url);
+        if let Some(to) = &self.redirect {
+            line.push_str(&format!(" → {to}"));
+        }
+        let mut extra = Vec::new();
+        if let Some(ms) = self.ms {
+            extra.push(format!("{ms} ms"));
+        }
+        if let Some(size) = self.size {
+            extra.push(format!("{size} B"));
+        }
+        if self.cached == Some(true) {
+            extra.push("cached".into());
+        }
+        if self.frame_id != 0 {
+            extra.push(format!("frame f{}", self.frame_id));
+        }
+        if let Some(n) = self.earlier {
+            extra.push(format!("{n} page(s) back"));
+        }
+        if !extra.is_empty() {
+            line.push_str(&format!(" ({})", extra.join(", ")));
+        }
+        line
+    }
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct ListOut {
+    total: u64,
+    /// Older requests the log let go (it keeps 300 a page).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    dropped: u64,
+    requests: Vec<Request>,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Debug, PartialEq)]
+struct Header {
+    name: String,
+    value: String,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct Binary {
+    mime_type: String,
+    bytes: u64,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct OneOut {
+    request: Request,
+    #[serde(default)]
+    request_headers: Vec<Header>,
+    #[serde(default)]
+    response_headers: Vec<Header>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    body: Option<String>,
+    /// The whole body's length in characters, when `body` is cut.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    body_chars: Option<u64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    binary: Option<Binary>,
+    /// Whether the debugger was attached (for this call only).
+    debugger: bool,
+}
+
+pub(super) fn tools() -> Vec<Tool> {
+    vec![
+        Tool::new(
+            About {
+                name: LIST,
+                description: "Requests of this tab's page, newest first, with status or failure reason.",
+                hints: read_only(),
+                cli: Cli::default(),
+            },
+            |cx, a| list(cx, a).boxed(),
+        ),
+        Tool::new(
+            About {
+                name: ONE,
+                description: "One logged request: status, headers (secrets hidden); its body with reload (debugger, this call only).",
+                hints: Hints {
+                    mixed: true,
+                    idempotent: true,
+                    open_world: false,
+                    ..acts()
+                },
+                cli: Cli {
+                    positional: &["url"],
+                    ..Cli::default()
+                },
+            },
+            |cx, a| one(cx, a).boxed(),
+        ),
+    ]
+}
+
+/// A status class as the extension filters by it: `4xx` and the like, or `failed`.
+fn status_class(status: &str) -> Result<String, ToolError> {
+    let s = status.to_ascii_lowercase();
+    let ok = s == "failed"
+        || (s.len() == 3 && s.ends_with("xx") && (b'1'..=b'5').contains(&s.as_bytes()[0]));
+    if ok {
+        Ok(s)
+    } else {
+        Err(ToolError::bad_args(format!(
+            "status {status:?} is not a class: 1xx to 5xx, or failed"
+        )))
+    }
+}
+
+fn resource_type(t: &str) -> Result<&'static str, ToolError> {
+    if t == "fetch" || t == "xhr" {
+        return Ok("xmlhttprequest");
+    }
+    TYPES.iter().copied().find(|x| *x == t).ok_or_else(|| {
+        ToolError::bad_args(format!(
+            "type {t:?} is not a resource type: {}, or fetch",
+            TYPES.join(", ")
+        ))
+    })
+}
+
+async fn list(cx: &Ctx, a: ListArgs) -> Result<Out<ListOut>, ToolError> {
+    let page = page_arg(a.page)?;
+    let status = a.status.as_deref().map(status_class).transpose()?;
+    let kind = a.r#type.as_deref().map(resource_type).transpose()?;
+    let preserved = a.include_preserved.unwrap_or(false);
+    let wire = json!({"url": a.url, "type": kind, "status": status, "preserved": preserved,
+        "page": page, "pageSize": PAGE_SIZE});
+    let r: ListOut = cx
+        .page(Op::NetworkRequests, wire, Duration::from_secs(10))
+        .await?;
+    let mut lines: Vec<String> = r.requests.iter().map(Request::line).collect();
+    if lines.is_empty() {
+        lines.push(if r.total == 0 {
+            "No requests logged on this page that fit.".into()
+        } else {
+            "No requests on this page of the list.".into()
+        });
+    }
+    let mut again = json!({});
+    for (key, value) in [
+        ("url", json!(a.url)),
+        ("type", json!(a.r#type)),
+        ("status", json!(a.status)),
+        ("includePreserved", json!(a.include_preserved)),
+    ] {
+        if !value.is_null() {
+            again[key] = value;
+        }
+    }
+    lines.push(footer(LIST, page, r.total, again));
+    if r.dropped > 0 {
+        lines.push(format!("({} older requests were let go.)", r.dropped));
+    }
+    Ok(Out::new(lines.join("\n"), r))
+}
+
+/// A header as the result shows it: a credential's value by its length, unless revealed.
+fn shown(h: Header, reveal: bool) -> Header {
+    if reveal || !SECRET_HEADERS.contains(&h.name.to_ascii_lowercase().as_str()) {
+        return h;
+    }
+    let n = h.value.chars().count();
+    Header {
+        value: format!("••• ({n} chars, hidden; revealValues shows it)"),
+        name: h.name,
+    }
+}
+
+async fn one(cx: &Ctx, a: OneArgs) -> Result<Out<OneOut>, ToolError> {
+    if a.url.is_empty() {
+        return Err(ToolError::bad_args(
+            "url is part of a request's URL; it is empty",
+        ));
+    }
+    let reload = a.reload.unwrap_or(false);
+    let op = if reload {
+        cx.policy().check_read_only(&format!("{ONE} with reload"))?;
+        Op::NetworkReload
+    } else {
+        Op::NetworkRequest
+    };
+    let mut r: OneOut = cx
+        .page(op, json!({"url": a.url}), Duration::from_secs(30))
+        .await?;
+    let reveal = a.reveal_values.unwrap_or(false);
+    r.request_headers = r
+        .request_headers
+        .drain(..)
+        .map(|h| shown(h, reveal))
+        .collect();
+    r.response_headers = r
+        .response_headers
+        .drain(..)
+        .map(|h| shown(h, reveal))
+        .collect();
+    let text = describe(&r, &a.url);
+    Ok(Out::new(text, r))
+}
+
+fn describe(r: &OneOut, url: &str) -> String {
+    let mut out = vec![r.request.line()];
+    for (title, headers) in [
+        ("Request headers", &r.request_headers),
+        ("Response headers", &r.response_headers),
+    ] {
+        if !headers.is_empty() {
+            out.push(format!("{title}:"));
+            out.extend(headers.iter().map(|h| format!("  {}: {}", h.name, h.value)));
+        }
+    }
+    let used = if r.debugger {
+        " (the debugger was attached for this call, and is detached)"
+    } else {
+        ""
+    };
+    match (&r.body, &r.binary) {
+        (Some(body), _) => {
+            out.push(format!("Body{used}:"));
+            out.push(body.clone());
+            if let Some(n) = r.body_chars {
+                out.push(format!("(body cut: {} of {n} characters shown)", body.chars().count()));
+            }
+        }
+        (None, Some(b)) => out.push(format!("Body{used}: binary, {}, {} bytes", b.mime_type, b.bytes)),
+        (None, None) if r.request.reason.is_some() => out.push("No body: the request failed.".into()),
+        (None, None) => out.push(format!(
+            "No body: the browser gives one only to the debugger, for a request made while it is attached. \
+             To capture it: {ONE} {} (reloads the page with the debugger attached, for that call only); \
+             a request a click made is not made again by a reload.",
+            json!({"url": url, "reload": true})
+        )),
+    }
+    out.join("\n")
+}
+
+/// The requests begun since an action, as `include: "network"` adds them to its reply.
+pub(super) fn since_section(requests: &[Request]) -> String {
+    const SHOWN: usize = 20;
+    let mut lines = vec![format!("Requests since the action ({}):", requests.len())];
+    lines.extend(requests.iter().take(SHOWN).map(Request::line));
+    if requests.len() > SHOWN {
+        lines.push(format!("… {} more: {LIST}", requests.len() - SHOWN));
+    }
+    lines.join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::Value;
+
+    fn request(v: Value) -> Request {
+        serde_json::from_value(v).unwrap()
+    }
+
+    /// The debugger is for what nothing else can do: a screenshot of a background tab, a response
+    /// body, a DevTools trace. Any other file of the extension that reaches for it is a finding.
+    #[test]
+    fn only_the_screenshot_the_body_call_and_the_trace_use_the_debugger() {
+        fn walk(dir: &include_dir::Dir, users: &mut Vec<String>) {
+            for file in dir.files() {
+                let js = file.contents_utf8().unwrap_or("");
+                if js.contains("chrome.debugger") || js.contains("withDebugger") {
+                    users.push(file.path().display().to_string());
+                }
+            }
+            dir.dirs().for_each(|d| walk(d, users));
+        }
+        let mut users = Vec::new();
+        walk(&crate::extension::FILES, &mut users);
+        users.sort();
+        assert_eq!(
+            users,
+            ["capture.js", "debugger.js", "netbody.js", "perf.js"]
+        );
+    }
+
+    #[test]
+    fn credentials_are_hidden_unless_revealed_and_other_headers_shown() {
+        let cookie = Header {
+            name: "Set-Cookie".into(),
+            value: "sid=abc123".into(),
+        };
+        let hidden = shown(cookie.clone(), false);
+        assert!(!hidden.value.contains("abc123"), "{}", hidden.value);
+        assert!(hidden.value.contains("10 chars"), "{}", hidden.value);
+        assert_eq!(shown(cookie.clone(), true), cookie);
+        let plain = Header {
+            name: "content-type".into(),
+            value: "text/html".into(),
+        };
+        assert_eq!(shown(plain.clone(), false), plain);
+    }
+
+    #[test]
+    fn filters_are_checked_before_anything_is_sent() {
+        assert_eq!(status_class("4XX").unwrap(), "4xx");
+        assert_eq!(status_class("failed").unwrap(), "failed");
+        for bad in ["404", "6xx", "xx", "error"] {
+            assert!(status_class(bad).is_err(), "{bad}");
+        }
+        assert_eq!(resource_type("fetch").unwrap(), "xmlhttprequest");
+        assert_eq!(resource_type("script").unwrap(), "script");
+        assert!(resource_type("js").is_err());
+    }
+
+    #[test]
+    fn a_line_says_status_or_why_it_failed() {
+        let ok = request(
+            json!({"method": "GET", "url": "http://a/x", "type": "script",
+            "status": 404, "ms": 3, "size": 12, "frameId": 5}),
+        );
+        assert_eq!(
+            ok.line(),
+            "GET 404 script http://a/x (3 ms, 12 B, frame f5)"
+        );
+        let failed = request(
+            json!({"method": "POST", "url": "http://a/y", "type": "xmlhttprequest",
+            "error": "net::ERR_CONNECTION_REFUSED", "reason": "refused", "earlier": 1}),
+        );
+        assert_eq!(
+            failed.line(),
+            "POST failed (refused: net::ERR_CONNECTION_REFUSED) xmlhttprequest http://a/y (1 page(s) back)"
+        );
+    }
+}
