@@ -22,6 +22,7 @@ import { handleDialog, unblocked } from './dialogs.js';
 import { track } from './tracking.js';
 import { mayUse } from './sharing.js';
 import { guardTab, judge } from './policy.js';
+import { consoleLogs, sinceAction } from './console.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -62,6 +63,7 @@ export const OPS = {
   eval: (call) => evaluate(call.tab, call.args, call.timeoutMs),
   pageTools: (call) => pageTools(call.tab, call.args, call.timeoutMs),
   pageToolCall: (call) => pageToolCall(call.tab, call.args),
+  consoleLogs: (call) => consoleLogs(call.tab, call.args),
   sessionEnd: (call) => endSession(call),
 };
 
@@ -88,6 +90,15 @@ async function run(op, scope, call) {
 // records it); none for a call on no tab, or a tab that is gone.
 const urlOf = (tab) => (tab === null ? undefined : chrome.tabs.get(tab).then((t) => t.url, () => undefined));
 
+// An action that asks (`after.console`) has what the tab's console gained since it began put on
+// its own answer: no second round trip. A probe that fails is left out; the action stands.
+async function probe(call, began, value) {
+  const mode = call.args.after?.console;
+  if (!mode || call.tab === null || value === null || typeof value !== 'object') return;
+  const seen = await sinceAction(call.tab, began, mode);
+  if (seen) value.console = seen;
+}
+
 // A call frame's answer: its result frame, with the tab events the call caused and the address
 // of its tab.
 export async function answer(frame) {
@@ -101,7 +112,9 @@ export async function answer(frame) {
   };
   let result;
   try {
+    const began = Date.now();
     result = { t: 'result', id: frame.id, value: await run(frame.op, frame.scope, call) };
+    await probe(call, began, result.value);
     const url = await urlOf(call.tab);
     if (url) result.url = url;
   } catch (e) {

@@ -72,6 +72,7 @@ ops! {
     Eval = "eval", Tab, true;
     PageTools = "pageTools", Tab, false;
     PageToolCall = "pageToolCall", Tab, true;
+    ConsoleLogs = "consoleLogs", Tab, false;
     SessionEnd = "sessionEnd", Browser, true;
 }
 

@@ -240,6 +240,7 @@ pub enum WaitUntil {
 pub enum Include {
     Snapshot,
     Diff,
+    Console,
 }
 
 /// The arguments every page-changing tool shares: how long to wait after it, and whether to
@@ -288,6 +289,14 @@ impl AfterAction {
         if let Some(ms) = self.settle_ms {
             wire.insert("settleMs".into(), json!(ms));
         }
+        // The probe of what the console gained since the action began rides on the action's
+        // own call (src/tools/footer.rs says what came of it).
+        let console = if self.wants_console() {
+            "entries"
+        } else {
+            "errors"
+        };
+        wire.insert("console".into(), json!(console));
         Value::Object(wire)
     }
 
@@ -297,6 +306,10 @@ impl AfterAction {
 
     pub fn wants_diff(&self) -> bool {
         self.include == Some(Include::Diff)
+    }
+
+    pub fn wants_console(&self) -> bool {
+        self.include == Some(Include::Console)
     }
 }
 
@@ -432,7 +445,10 @@ mod tests {
         assert_eq!(own, json!({"ref": "e1"}));
         assert_eq!(after.wait_until, Some(WaitUntil::Networkidle));
         assert!(after.wants_snapshot());
-        assert_eq!(after.wire(), json!({"waitUntil": "networkidle"}));
+        assert_eq!(
+            after.wire(),
+            json!({"waitUntil": "networkidle", "console": "errors"})
+        );
         let e = AfterAction::split("t", json!({"include": "screenshot"})).unwrap_err();
         assert_eq!(e.code, Code::BadArgs);
         assert!(AfterAction::split("t", json!({"settleMs": 999_999})).is_err());

@@ -4,12 +4,14 @@
 mod act;
 mod args;
 mod capture;
+mod console;
 mod context;
 mod ctx;
 mod dialog;
 mod diff;
 mod eval;
 mod find;
+mod footer;
 mod image;
 mod navigate;
 mod page_tools;

@@ -4,7 +4,7 @@
 use std::sync::OnceLock;
 
 use super::tool::Tool;
-use super::{act, capture, context, dialog, eval, find, navigate, page_tools, read, tabs};
+use super::{act, capture, console, context, dialog, eval, find, navigate, page_tools, read, tabs};
 use crate::error::ToolError;
 
 /// A module's tools, made when the registry collects them.
@@ -15,6 +15,7 @@ pub const GROUPS: &[(&str, Group)] = &[
     ("tabs", tabs::tools),
     ("navigate", navigate::tools),
     ("read", read::tools),
+    ("console", console::tools),
     ("act", act::tools),
     ("capture", capture::tools),
     ("find", find::tools),

@@ -69,6 +69,10 @@ pub struct Out<T> {
     pub snapshot: Option<String>,
     /// What changed in the snapshot since the agent's last one, where the caller asked for it.
     pub diff: Option<String>,
+    /// More the caller asked an action to include (`include: "console"`), each under its name.
+    pub sections: Vec<(&'static str, String)>,
+    /// One line each, last: what went wrong in the page since the action began (footer.rs).
+    pub notices: Vec<String>,
 }
 
 impl<T> Out<T> {
@@ -80,6 +84,8 @@ impl<T> Out<T> {
             images: Vec::new(),
             snapshot: None,
             diff: None,
+            sections: Vec::new(),
+            notices: Vec::new(),
         }
     }
 
@@ -109,6 +115,18 @@ impl<T: Serialize> Out<T> {
             text.push_str("\n\n");
             text.push_str(&diff);
             fields.insert("diff".into(), json!(diff));
+        }
+        for (name, section) in self.sections {
+            text.push_str("\n\n");
+            text.push_str(&section);
+            fields.insert(name.into(), json!(section));
+        }
+        if !self.notices.is_empty() {
+            for line in &self.notices {
+                text.push('\n');
+                text.push_str(line);
+            }
+            fields.insert("notices".into(), json!(self.notices));
         }
         Ok(ToolOutput {
             text,

@@ -10,6 +10,7 @@ use serde_json::Value;
 use super::args::{AfterAction, SNAPSHOT_TOKENS, output_schema, parse, schema, schema_after};
 use super::ctx::Ctx;
 use super::spec::{Cli, Hints, Out, ToolOutput, ToolSpec};
+use super::{console, footer};
 use crate::error::ToolError;
 
 /// What a tool says about itself; its schemas come from its types.
@@ -64,7 +65,8 @@ impl Tool {
     }
 
     /// A page-changing tool: it also takes the shared after-action arguments (how long to wait
-    /// after it, and `include: "snapshot"` or `"diff"`, answered here for every such tool).
+    /// after it, and `include: "snapshot"`, `"diff"` or `"console"`, answered here for every such
+    /// tool), and its reply ends with what went wrong in the page meanwhile (footer.rs).
     pub fn acting<A, O>(
         about: About,
         f: for<'a> fn(&'a Ctx, A, &'a AfterAction) -> Answer<'a, O>,
@@ -79,7 +81,14 @@ impl Tool {
             Box::pin(async move {
                 let (args, after) = AfterAction::split(name, args)?;
                 let a: A = parse(name, args)?;
+                cx.take_probes();
                 let mut out = f(cx, a, &after).await?;
+                let probes = cx.take_probes();
+                out.notices.extend(footer::notices(&probes));
+                if after.wants_console() {
+                    let section = console::since_action(probes.get("console"));
+                    out.sections.push(("console", section));
+                }
                 if after.wants_snapshot() && out.snapshot.is_none() {
                     cx.attach_snapshot(&mut out, SNAPSHOT_TOKENS).await;
                 }
