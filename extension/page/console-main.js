@@ -73,6 +73,20 @@
     }
   };
 
+  // An error's own stack: V8 keeps it as an own accessor of the error (a data property where the
+  // page set one); nothing from the prototype chain.
+  const stackOf = (thrown) => {
+    if (thrown === null || typeof thrown !== 'object') return undefined;
+    let stack;
+    try {
+      const d = own(thrown, 'stack');
+      stack = d && ('value' in d ? d.value : d.get ? apply(d.get, thrown, []) : undefined);
+    } catch (_) {
+      return undefined;
+    }
+    return typeof stack === 'string' ? cut(stack, MAX_STACK) : undefined;
+  };
+
   // A value as the console would show it, briefly, reading only own data properties (a getter
   // of the page's is not run).
   const describe = (v, depth) => {
@@ -80,8 +94,8 @@
     if (typeof v === 'symbol') return apply(Symbol.prototype.toString, v, []);
     if (typeof v === 'function') return `ƒ ${str(own(v, 'name')?.value || '')}`;
     if (v === null || typeof v !== 'object') return str(v);
-    const stack = own(v, 'stack')?.value;
-    if (typeof stack === 'string') return cut(stack, MAX_STACK);
+    const stack = stackOf(v);
+    if (stack !== undefined) return stack;
     const tag = apply(toTag, v, []);
     if (depth > 1) return isArray(v) ? '[…]' : tag === '[object Object]' ? '{…}' : tag;
     let keys;
@@ -171,11 +185,6 @@
     defineProperty(console, level, { ...d, value: wrapper });
   }
 
-  const stackOf = (thrown) => {
-    if (thrown === null || typeof thrown !== 'object') return undefined;
-    const stack = own(thrown, 'stack')?.value;
-    return typeof stack === 'string' ? cut(stack, MAX_STACK) : undefined;
-  };
   const messageOf = (thrown) => {
     if (thrown !== null && typeof thrown === 'object') {
       const m = own(thrown, 'message')?.value;
@@ -193,7 +202,10 @@
       if (get(targetOf, e) !== window) return;
       try {
         const where = `${get(error.filename, e)}:${get(error.lineno, e)}:${get(error.colno, e)}`;
-        const text = cut(str(get(error.message, e)), MAX_TEXT);
+        // The browser's message starts "Uncaught "; the entry's kind says that already.
+        let text = str(get(error.message, e));
+        if (apply(indexOf, text, ['Uncaught ']) === 0) text = apply(slice, text, [9]);
+        text = cut(text, MAX_TEXT);
         note('errors', MAX_ERRORS, entry('exception', 'error', text, where, stackOf(get(error.error, e))));
       } catch (_) {
         // an error event we cannot read is left out

@@ -4,6 +4,7 @@
 mod audit;
 mod browser;
 mod budget;
+mod console;
 mod context;
 mod dialogs;
 mod eval;
