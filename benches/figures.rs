@@ -1,5 +1,6 @@
 //! tabpilot's figures: speed, memory and tokens, printed for a person to read. It asserts
-//! nothing (timed assertions make flaky tests); run it with `cargo bench --bench figures`.
+//! nothing (timed assertions make flaky tests); run it with `cargo bench --bench figures`, or
+//! one section with `cargo bench --bench figures -- browser` (relay, startup, browser, context).
 //!
 //! Each section is one function called from `main`, with its own private relay environment
 //! (state dir and port range), so the figures never touch a developer's relay or browser.
@@ -33,14 +34,24 @@ const BIN: &str = env!("CARGO_BIN_EXE_tabpilot");
 
 fn main() {
     println!("tabpilot figures: {BIN}");
-    println!();
-    relay_throughput();
-    println!();
-    mcp_startup();
-    println!();
-    browser::browser_figures();
-    println!();
-    context::context_figures();
+    // `cargo bench --bench figures -- browser` runs only the sections named (cargo adds
+    // `--bench` itself); none named, all of them.
+    let named: Vec<String> = std::env::args()
+        .skip(1)
+        .filter(|a| !a.starts_with('-'))
+        .collect();
+    let sections: [(&str, fn()); 4] = [
+        ("relay", relay_throughput),
+        ("startup", mcp_startup),
+        ("browser", browser::browser_figures),
+        ("context", context::context_figures),
+    ];
+    for (name, section) in sections {
+        if named.is_empty() || named.iter().any(|n| n == name) {
+            println!();
+            section();
+        }
+    }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -120,6 +120,13 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     tour.call("browser_press_key", json!({"key": "a"}));
     tour.call("browser_scroll", json!({"direction": "down"}));
     tour.call("browser_screenshot", json!({}));
+    tour.call("browser_click", json!({"ref": press, "include": "console"}));
+    tour.call(
+        "browser_eval",
+        json!({"expression": "console.log('tour'); 1"}),
+    );
+    let (_, logs) = tour.call("browser_get_console_logs", json!({}));
+    assert!(!logs["entries"].as_array().unwrap().is_empty());
     tour.call("browser_eval", json!({"expression": "document.title"}));
     tour.call(
         "browser_eval",
