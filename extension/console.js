@@ -6,7 +6,7 @@
 // held as it went (the keeper below hands it over at pagehide), and answers the probe that follows
 // an action. Page content stays in the answers: it is never logged here.
 import { ToolError, getTab } from './errors.js';
-import { frameTarget } from './page.js';
+import { frameTarget, keptOut } from './page.js';
 
 const SCRIPT = {
   id: 'tabpilot-console',
@@ -127,6 +127,7 @@ async function current(tabId, since) {
     world: 'MAIN',
     func: readCapture,
     args: [since],
+    injectImmediately: true, // a document still loading answers now, not once it is idle
   });
   const entries = [];
   const documents = new Set();
@@ -159,7 +160,7 @@ export async function consoleLogs(tabId, { preserved }) {
   try {
     now = await current(tabId, 0);
   } catch (e) {
-    if (!/Cannot access|cannot be scripted|Missing host permission/i.test(String(e?.message || e))) throw e;
+    if (!keptOut(e)) throw e;
     throw new ToolError('RESTRICTED_PAGE', "the browser does not let extensions read this page's console", 'refused');
   }
   let dropped = now.dropped;
