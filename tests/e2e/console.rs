@@ -245,3 +245,50 @@ fn a_click_whose_handler_throws_ends_its_reply_with_the_new_console_error() {
         "{text}"
     );
 }
+
+#[test]
+fn a_page_that_breaks_the_built_ins_after_the_capture_started_is_still_read_right() {
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("console/hostile.html")}),
+    );
+    agent.ok("browser_wait_for", json!({"text": "Hostile console"}));
+    let entries = all_pages(&mut agent, json!({}));
+    let seen = &entries[exactly(&entries, "still seen under hostile built-ins {kept: true}")];
+    assert_eq!(seen["level"], "info");
+    assert!(
+        seen["at"]
+            .as_str()
+            .unwrap()
+            .contains("console/hostile.html:"),
+        "{seen}"
+    );
+    let thrown = &entries[exactly(&entries, "TypeError: thrown under hostile built-ins")];
+    assert!(
+        thrown["stack"]
+            .as_str()
+            .unwrap()
+            .contains("at hostileThrow ("),
+        "{thrown}"
+    );
+}
+
+#[test]
+fn the_capture_leaves_what_the_page_sees_of_the_console_as_it_was() {
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let (_, data) = agent.ok(
+        "browser_eval",
+        json!({"expression": "[console.log.name, console.log.length, console.error.name, \
+            navigator.serviceWorker.register.name, navigator.serviceWorker.register.length, \
+            Object.getOwnPropertyNames(window).filter((n) => /tabpilot/i.test(n)).length, \
+            console.log('from eval') === undefined]"}),
+    );
+    assert_eq!(
+        data["value"],
+        json!(["log", 0, "error", "register", 1, 0, true])
+    );
+}
