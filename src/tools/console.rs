@@ -47,6 +47,16 @@ enum Level {
 }
 
 impl Level {
+    fn name(self) -> &'static str {
+        match self {
+            Level::Debug => "debug",
+            Level::Log => "log",
+            Level::Info => "info",
+            Level::Warn => "warn",
+            Level::Error => "error",
+        }
+    }
+
     /// log and info are one severity, as the console filters them.
     fn severity(self) -> u8 {
         match self {
@@ -238,13 +248,7 @@ fn render(entries: &[Entry]) -> String {
 
 fn line(e: &Entry) -> String {
     let head = match e.kind {
-        Kind::Console => format!(
-            "[{}]",
-            serde_json::to_value(e.level)
-                .unwrap_or_default()
-                .as_str()
-                .unwrap_or("log")
-        ),
+        Kind::Console => format!("[{}]", e.level.name()),
         Kind::Exception => "Uncaught".to_string(),
         Kind::Rejection => "Unhandled rejection:".to_string(),
         Kind::Worker => "[service worker]".to_string(),

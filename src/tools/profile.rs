@@ -24,6 +24,8 @@ const CORE: &[&str] = &[
     "browser_wait_for",
     "browser_screenshot",
     "browser_handle_dialog",
+    // An action's reply names it when the action made a console error.
+    "browser_get_console_logs",
 ];
 
 /// The fewest tools an agent can still complete a form task with.
