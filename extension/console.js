@@ -23,7 +23,8 @@ const MAX_KEPT_DOCS = 20;
 const MAX_ANSWER = 1000; // entries in one answer, the newest kept
 const MAX_TEXT = 1000;
 const MAX_STACK = 2000;
-const MAX_DUMP = 2_000_000; // characters of one document's handed-over log
+const MAX_DUMP = 8_000_000; // characters of one document's log as JSON (~1 MB of text, escaped)
+const PROBE_MS = 2000; // a page too busy to answer this soon (a dialog open) goes without the probe
 const KINDS = new Set(['console', 'exception', 'rejection', 'worker']);
 const LEVELS = new Set(['log', 'info', 'warn', 'error', 'debug']);
 
@@ -80,16 +81,21 @@ const entriesOf = (log, frameId, url, current) => {
   return all.map((e) => clean(e, frameId, url, current)).filter(Boolean);
 };
 
+// A document's log as the capture writes it (JSON), or null: what comes out of a page is data.
+function parseLog(text) {
+  if (typeof text !== 'string' || text.length > MAX_DUMP) return null;
+  try {
+    return JSON.parse(text);
+  } catch (_) {
+    return null;
+  }
+}
+
 // The keeper's message: the log of a document of a tracked tab as it went.
 export function keepDocument(sender, dump) {
   const tabId = sender.tab?.id;
-  if (tabId === undefined || typeof dump !== 'string' || dump.length > MAX_DUMP) return;
-  let log;
-  try {
-    log = JSON.parse(dump);
-  } catch (_) {
-    return;
-  }
+  const log = parseLog(dump);
+  if (tabId === undefined || log === null) return;
   const entries = entriesOf(log, sender.frameId, sender.url, false);
   const tab = kept.get(tabId) || { docs: [], dropped: 0 };
   tab.docs = tab.docs.filter((d) => d.documentId !== sender.documentId);
@@ -114,10 +120,10 @@ export function keepDocument(sender, dump) {
 
 chrome.tabs.onRemoved.addListener((tabId) => kept.delete(tabId));
 
-// Runs in the page's main world: the capture's entries since `since`.
+// Runs in the page's main world: the capture's entries since `since`, as its JSON string.
 function readCapture(since) {
   const read = window[Symbol.for('tabpilot.console')];
-  return typeof read === 'function' ? { log: read(since), url: location.href } : null;
+  return typeof read === 'function' ? read(since) : null;
 }
 
 // The log of the tab's documents now, frame by frame, since `since`: { entries, dropped, documents }.
@@ -133,10 +139,11 @@ async function current(tabId, since) {
   const documents = new Set();
   let dropped = 0;
   for (const r of results) {
-    if (!r.result) continue;
+    const log = parseLog(r.result);
+    if (log === null) continue;
     documents.add(r.documentId);
-    entries.push(...entriesOf(r.result.log, r.frameId, r.result.url, true));
-    dropped += Number.isFinite(r.result.log?.dropped) ? r.result.log.dropped : 0;
+    entries.push(...entriesOf(log, r.frameId, log.url, true));
+    dropped += Number.isFinite(log.dropped) ? log.dropped : 0;
   }
   return { entries, dropped, documents };
 }
@@ -184,13 +191,19 @@ const isError = (e) => e.level === 'error';
 // every frame and in a document the action left; `mode` "entries" also answers them. Null when
 // it cannot be read: the action's answer goes out without it.
 export async function sinceAction(tabId, since, mode) {
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the probe took too long')), PROBE_MS);
+  });
   try {
-    const now = await current(tabId, since);
+    const now = await Promise.race([current(tabId, since), late]);
     const entries = now.entries.concat(earlier(tabId, since, now.documents).entries).sort(newestFirst);
     const probe = { errors: entries.filter(isError).length };
     if (mode === 'entries') probe.entries = entries.slice(0, MAX_ANSWER);
     return probe;
   } catch (_) {
     return null;
+  } finally {
+    clearTimeout(timer);
   }
 }

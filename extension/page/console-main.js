@@ -269,26 +269,34 @@
     }
   }
 
-  // The entries noted at or after `since` (ms since the epoch), each ring in order.
+  // The entries noted at or after `since` (ms since the epoch) and the document's address, as
+  // JSON written here: a string, so nothing awaits it as a promise (a page may put `then` on
+  // every object), and no `toJSON` of the page's is asked (JSON.stringify is given strings only).
+  const q = (v) => (typeof v === 'string' ? stringify(v) : 'null');
   const read = (since) => {
     const from = typeof since === 'number' ? since : 0;
-    const out = { logs: [], errors: [], dropped: 0 };
+    let out = `{"url":${q(location.href)}`;
+    let dropped = 0;
     for (let r = 0; r < 2; r++) {
       const ring = r ? 'errors' : 'logs';
       const cap = r ? MAX_ERRORS : MAX_LOGS;
       const n = written[ring];
-      out.dropped += n > cap ? n - cap : 0;
+      dropped += n > cap ? n - cap : 0;
+      let list = '';
       for (let i = n > cap ? n - cap : 0; i < n; i++) {
         const e = rings[ring][i % cap];
-        if (e.t >= from) out[ring][out[ring].length] = e;
+        if (e.t < from) continue;
+        list += `${list ? ',' : ''}{"seq":${e.seq},"t":${e.t},"kind":${q(e.kind)},"level":${q(e.level)},`;
+        list += `"text":${q(e.text)},"at":${q(e.at)},"stack":${q(e.stack)}}`;
       }
+      out += `,"${ring}":[${list}]`;
     }
-    return out;
+    return `${out},"dropped":${dropped}}`;
   };
   defineProperty(window, KEY, { value: read });
   // The keeper tabpilot puts into an agent's tab (console.js) asks for the whole log as the
   // document goes, to keep it for the tab's later calls.
   on(window, 'tabpilot-console-ask', () => {
-    apply(dispatch, window, [new CustomEv('tabpilot-console-dump', { detail: stringify(read(0)) })]);
+    apply(dispatch, window, [new CustomEv('tabpilot-console-dump', { detail: read(0) })]);
   });
 })();
