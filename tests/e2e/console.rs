@@ -60,6 +60,10 @@ fn every_level_errors_with_stacks_and_the_worker_lifecycle_come_in_order_past_on
         "browser_wait_for",
         json!({"text": "worker said hello", "timeout": 15000}),
     );
+    agent.ok(
+        "browser_wait_for",
+        json!({"text": "missing worker refused", "timeout": 15000}),
+    );
     let entries = all_pages(&mut agent, json!({}));
     assert!(entries.len() > 25, "{}", entries.len());
     // Newest first: read backwards, the page's own order.
@@ -136,6 +140,14 @@ fn every_level_errors_with_stacks_and_the_worker_lifecycle_come_in_order_past_on
     ] {
         assert_eq!(entries[position(&entries, t)]["kind"], "worker", "{t}");
     }
+    // A registration that failed, said as such; the page caught it, so it is no rejection.
+    let failed = &entries[position(&entries, "registering missing-sw.js failed: ")];
+    assert_eq!(
+        (&failed["kind"], &failed["level"]),
+        (&json!("worker"), &json!("error"))
+    );
+    let rejections = entries.iter().filter(|e| e["kind"] == "rejection").count();
+    assert_eq!(rejections, 1, "{entries:#?}");
     // The text shows the uncaught ones apart, with their stacks.
     let (text, _) = agent.ok("browser_get_console_logs", json!({"level": "error"}));
     let errors = text.split("Messages:").next().unwrap();
