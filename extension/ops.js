@@ -27,6 +27,7 @@ import { audit } from './a11y.js';
 import { listRequests } from './netlog.js';
 import { requestDetail } from './netbody.js';
 import { issues, issuesSince } from './issues.js';
+import { consoleLogs, sinceAction } from './console.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -75,7 +76,7 @@ export const OPS = {
   networkRequest: (call) => requestDetail(call.tab, call.args, call.timeoutMs),
   networkReload: (call) => requestDetail(call.tab, { ...call.args, reload: true }, call.timeoutMs),
   issues: (call) => issues(call.tab, call.args),
-  networkSince: (call) => issuesSince(call.tab, call.args),
+  consoleLogs: (call) => consoleLogs(call.tab, call.args),
   sessionEnd: (call) => endSession(call),
 };
 
@@ -102,6 +103,25 @@ async function run(op, scope, call) {
 // records it); none for a call on no tab, or a tab that is gone.
 const urlOf = (tab) => (tab === null ? undefined : chrome.tabs.get(tab).then((t) => t.url, () => undefined));
 
+// An action that asks (`after.console`, `after.network`) has what the tab's console gained and
+// what the tab met (failed requests, noted problems) since it began put on its own answer: no
+// second round trip. A probe that fails is left out; the action stands.
+async function probe(call, began, value) {
+  const after = call.args.after;
+  if (!after || call.tab === null || value === null || typeof value !== 'object') return;
+  if (after.console) {
+    const seen = await sinceAction(call.tab, began, after.console);
+    if (seen) value.console = seen;
+  }
+  if (after.network) {
+    try {
+      value.network = issuesSince(call.tab, { since: began, requests: after.network === 'requests' });
+    } catch (_) {
+      // a probe that fails says nothing
+    }
+  }
+}
+
 // A call frame's answer: its result frame, with the tab events the call caused and the address
 // of its tab.
 export async function answer(frame) {
@@ -115,7 +135,9 @@ export async function answer(frame) {
   };
   let result;
   try {
+    const began = Date.now();
     result = { t: 'result', id: frame.id, value: await run(frame.op, frame.scope, call) };
+    await probe(call, began, result.value);
     const url = await urlOf(call.tab);
     if (url) result.url = url;
   } catch (e) {

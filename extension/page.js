@@ -36,6 +36,9 @@ export function frameTarget(tabId, frameId) {
   return frameId === undefined ? { tabId, allFrames: true } : { tabId, frameIds: [frameId] };
 }
 
+// Whether chrome.scripting refused a frame because extensions may not touch its page.
+export const keptOut = (e) => /Cannot access|cannot be scripted|Missing host permission/i.test(String(e?.message || e));
+
 const restricted = (url) =>
   new ToolError('RESTRICTED_PAGE', `the browser does not let extensions act on ${url.split('?')[0]}`, 'refused');
 
@@ -58,7 +61,7 @@ export async function inject(tabId, frameId, injection) {
     return await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, ...injection });
   } catch (e) {
     const msg = String(e?.message || e);
-    if (/Cannot access|cannot be scripted|Missing host permission/i.test(msg)) throw restricted(url);
+    if (keptOut(msg)) throw restricted(url);
     const alive = await chrome.tabs.get(tabId).then(
       () => true,
       () => false,

@@ -6,6 +6,7 @@ import { claim, offeredPort, pairingPage } from './pairing.js';
 import { anyTab, closed, held, isShared, replaced, setAnyTab, sharedByPerson } from './sharing.js';
 import { record as recordDialog } from './dialogs.js';
 import { approvalMessage } from './approval.js';
+import { keepDocument, registerCapture } from './console.js';
 
 const FIRST_DELAY = 500;
 const MAX_DELAY = 8000;
@@ -230,6 +231,7 @@ chrome.alarms.create('tabpilot-keepalive', { periodInMinutes: 0.5 });
 chrome.alarms.onAlarm.addListener(() => connect());
 chrome.runtime.onStartup.addListener(() => connect());
 chrome.runtime.onInstalled.addListener(() => connect());
+registerCapture();
 
 chrome.runtime.onMessage.addListener((msg, sender, reply) => {
   if (msg?.type === 'approval-details' || msg?.type === 'approval-answer') return approvalMessage(msg, sender, reply);
@@ -241,6 +243,10 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
     // For page scripts: timers in background tabs are held to one run a second (see page/kit.js).
     setTimeout(() => reply(true), Math.min(Math.max(0, Number(msg.ms) || 0), 5000));
     return true;
+  }
+  if (msg?.type === 'console-kept' && sender.tab) {
+    keepDocument(sender, msg.dump);
+    return false;
   }
   if (msg?.type === 'dialog' && sender.tab) {
     recordDialog(sender.tab.id, sender.url, msg);

@@ -4,6 +4,7 @@
 // page already open when its tab becomes tracked gets the pieces that are safe to add late.
 import { installDialogs } from './dialogs.js';
 import { installActivity } from './activity.js';
+import { installKeeper } from './console.js';
 
 // The activity observer first: the sooner it is in, the more of the page's own start it sees.
 const PIECES = [
@@ -11,6 +12,8 @@ const PIECES = [
   // fetch from before, past the observer's reach (see activity.js).
   { install: installActivity, intoOpenPage: false },
   { install: installDialogs, intoOpenPage: true },
+  // Hands a document's console log over as it goes; it needs to be in only by then.
+  { install: installKeeper, intoOpenPage: true },
 ];
 
 const tracked = new Set();

@@ -66,7 +66,7 @@ settings! {
     NoEval = "TABPILOT_NO_EVAL", InUse, "when `1`, `browser_eval` (and any argument carrying the agent's own script) and `browser_page_tools` `call` (the page's script run for the agent) are refused with `EVAL_BLOCKED`", "off";
     Audit = "TABPILOT_AUDIT", InUse, "`off` stops the audit trail: one JSON line per tool call, what the agent typed recorded as lengths (`tabpilot audit` prints it)", "on";
     AuditFile = "TABPILOT_AUDIT_FILE", InUse, "where the audit trail goes (owner-only; rotated at 10 MiB, 3 old files kept)", "`audit.jsonl` in the state directory";
-    Tools = "TABPILOT_TOOLS", InUse, "which tools the MCP server lists: `full`, `core` (16 tools), `slim` (4), or a comma list of those, groups and tool names (the CLI keeps every tool)", "`full`";
+    Tools = "TABPILOT_TOOLS", InUse, "which tools the MCP server lists: `full`, `core` (17 tools), `slim` (4), or a comma list of those, groups and tool names (the CLI keeps every tool)", "`full`";
     ChromiumArgs = "TABPILOT_CHROMIUM_ARGS", InUse, "extra flags for a Chromium that tabpilot launches, space-separated (e.g. `--enable-features=WebMCPTesting` for pages' own tools); tabpilot never changes a browser's flags by itself", "none";
     WebmcpTrustedOrigins = "TABPILOT_WEBMCP_TRUSTED_ORIGINS", InUse, "origins whose own tools (`browser_page_tools` `call`) run without the person's approval in the browser (same patterns as the site policy)", "none: every call asks";
     Token = "TABPILOT_TOKEN", Reserved, "reserved: the token for HTTP and a remote relay", "not read yet";

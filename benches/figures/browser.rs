@@ -5,7 +5,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use tabpilot::protocol::{Op, PeerInfo, Role};
+
 use crate::mcp_client::McpClient;
+use crate::peers::{connect, result, send, tab_call};
 use crate::{BenchEnv, ms, quantile};
 
 fn ok(mcp: &mut McpClient, tool: &str, args: Value) -> Value {
@@ -114,6 +117,13 @@ pub(crate) fn browser_figures() {
             json!({"ref": search, "text": "hello", "waitUntil": "none"}),
         );
     });
+    probe_cost(
+        &env,
+        &[
+            (&page("basic.html"), "Press me"),
+            (&page("console/page.html?run=bench"), "Calm"),
+        ],
+    );
 
     println!();
     println!(
@@ -198,4 +208,57 @@ pub(crate) fn browser_figures() {
         "  browser_navigate's default reply on long-article.html: {} tokens",
         bpe.encode_with_special_tokens(&text).len()
     );
+}
+
+/// The after-action console probe's cost per click: the same click sent straight to the relay
+/// (no MCP server in the figure), with the probe on its call (`after.console`, as every action
+/// the tools send carries it) and without, taking turns so drift falls on both alike; on a page
+/// with one frame and on the console fixture, with two frames and a log (the probe reads every
+/// frame).
+fn probe_cost(env: &BenchEnv, pages: &[(&str, &str)]) {
+    const N: usize = 60;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    rt.block_on(async {
+        let info = PeerInfo {
+            name: "figures probe".into(),
+            ..Default::default()
+        };
+        let mut ws = connect(env.first_port, Role::Controller, &env.secret(), info).await;
+        let mut id = 0;
+        let mut call = async |op: Op, args: Value| {
+            id += 1;
+            send(&mut ws, &tab_call(id, op, args)).await;
+            let t = Instant::now();
+            let (_, value, _) = result(&mut ws).await;
+            (value.expect("a figures call failed"), t.elapsed())
+        };
+        for (url, button) in pages {
+            call(Op::Navigate, json!({"url": url})).await;
+            let (snap, _) = call(Op::Snapshot, json!({})).await;
+            let target = ref_of(snap["text"].as_str().unwrap(), "button", button);
+            let (mut with, mut without) = (Vec::new(), Vec::new());
+            for _ in 0..N {
+                let on = json!({"ref": target, "after": {"console": "errors"}});
+                let (reply, took) = call(Op::Click, on).await;
+                assert!(reply["console"]["errors"].is_u64(), "the probe answered");
+                with.push(took);
+                let off = json!({"ref": target, "after": {}});
+                let (_, took) = call(Op::Click, off).await;
+                without.push(took);
+            }
+            with.sort();
+            without.sort();
+            let (a, b) = (quantile(&with, 0.5), quantile(&without, 0.5));
+            let added = a.as_secs_f64() * 1e3 - b.as_secs_f64() * 1e3;
+            let page = url.rsplit('/').next().unwrap();
+            println!(
+                "  click on {page} straight to the relay: median {} with the console probe, {} without: {added:+.2} ms ({N} each)",
+                ms(a),
+                ms(b),
+            );
+        }
+    });
 }

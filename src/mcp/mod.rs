@@ -28,8 +28,9 @@ in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs, 
 include: \"diff\" answers with only the snapshot lines that changed. Every result's \
 structuredContent says its outcome (refused, done, partial, failed, unknown); every failure \
 names its code and the tool that recovers. Page-changing tools take waitUntil (when the call \
-counts as finished: auto by default, load for navigations), settleMs, and include: \"snapshot\"; \
-`element` is the element in words, for messages. The project's own instructions, skills and \
+counts as finished: auto by default, load for navigations), settleMs, and include: \"snapshot\" \
+or \"console\" (what the console gained since the action); their reply ends with a line when the \
+action made a console error. `element` is the element in words, for messages. The project's own instructions, skills and \
 commands: session_bootstrap, agent_context, resolve_task_capabilities.";
 
 /// How much of the project's context goes into `initialize`; the rest is a tool call away.
@@ -41,55 +42,31 @@ pub struct Server {
     catalog: Vec<Tool>,
 }
 
-/// A tool as clients see it. Annotations are written only where they differ from MCP's
-/// defaults (not read-only, destructive, not idempotent, open world), and the output schema only
-/// in the full profile: MCP makes it optional, and a smaller profile is chosen to save tokens.
-fn to_tool(spec: &tools::spec::ToolSpec, with_output: bool) -> Tool {
-    let schema = |v: &Value| Arc::new(v.as_object().cloned().unwrap_or_default());
+/// A tool as clients see it: name, description, input schema, and annotations only where they
+/// differ from MCP's defaults (not read-only, destructive, not idempotent, open world). No output
+/// schema: MCP makes it optional, every client pays for the tool list in tokens on every
+/// connection (an output schema cost more than the descriptions of all tools together), and
+/// every result's `structuredContent` carries its outcome and data all the same. The tests
+/// hold each result to the schema the tool derives (`ToolSpec::output_schema`).
+fn to_tool(spec: &tools::spec::ToolSpec) -> Tool {
+    let schema = Arc::new(spec.input_schema.as_object().cloned().unwrap_or_default());
     let h = spec.hints;
     let mut notes = ToolAnnotations::new();
     notes.read_only_hint = h.read_only.then_some(true);
     notes.destructive_hint = (!h.read_only && !h.destructive).then_some(false);
     notes.idempotent_hint = (!h.read_only && h.idempotent).then_some(true);
     notes.open_world_hint = (!h.open_world).then_some(false);
-    let tool = Tool::new(spec.name, spec.description, schema(&spec.input_schema));
-    let tool = if notes == ToolAnnotations::new() {
+    let tool = Tool::new(spec.name, spec.description, schema);
+    if notes == ToolAnnotations::new() {
         tool
     } else {
         tool.with_annotations(notes)
-    };
-    if with_output {
-        tool.with_raw_output_schema(schema(&shallow(&spec.output_schema)))
-    } else {
-        tool
     }
 }
 
 /// The tool list as clients see it, under a profile.
 pub fn catalog(profile: &Profile) -> Vec<Tool> {
-    let with_output = profile.is_full();
-    profile
-        .listed()
-        .map(|t| to_tool(&t.spec, with_output))
-        .collect()
-}
-
-/// An output schema as clients need it: the fields and their types, not their insides (every
-/// client pays for the tool list in tokens on every connection).
-fn shallow(schema: &Value) -> Value {
-    let props = schema["properties"].as_object().map(|props| {
-        props
-            .iter()
-            .map(|(k, v)| {
-                let field = match v.get("type") {
-                    Some(ty) => serde_json::json!({ "type": ty }),
-                    None => serde_json::json!({}),
-                };
-                (k.clone(), field)
-            })
-            .collect::<serde_json::Map<_, _>>()
-    });
-    serde_json::json!({"type": "object", "properties": props.unwrap_or_default()})
+    profile.listed().map(|t| to_tool(&t.spec)).collect()
 }
 
 /// Shapes a tool's answer as MCP content: text, images, and `structuredContent` with the outcome.

@@ -80,7 +80,7 @@ ops! {
     NetworkRequest = "networkRequest", Tab, false;
     NetworkReload = "networkReload", Tab, true;
     Issues = "issues", Tab, false;
-    NetworkSince = "networkSince", Tab, false;
+    ConsoleLogs = "consoleLogs", Tab, false;
     SessionEnd = "sessionEnd", Browser, true;
 }
 

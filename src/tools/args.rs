@@ -241,6 +241,7 @@ pub enum Include {
     Snapshot,
     Diff,
     Network,
+    Console,
 }
 
 /// The arguments every page-changing tool shares: how long to wait after it, and whether to
@@ -289,6 +290,20 @@ impl AfterAction {
         if let Some(ms) = self.settle_ms {
             wire.insert("settleMs".into(), json!(ms));
         }
+        // The probes of what the console gained and what the tab met since the action began
+        // ride on the action's own call (src/tools/footer.rs says what came of them).
+        let console = if self.wants_console() {
+            "entries"
+        } else {
+            "errors"
+        };
+        wire.insert("console".into(), json!(console));
+        let network = if self.wants_network() {
+            "requests"
+        } else {
+            "issues"
+        };
+        wire.insert("network".into(), json!(network));
         Value::Object(wire)
     }
 
@@ -302,6 +317,10 @@ impl AfterAction {
 
     pub fn wants_network(&self) -> bool {
         self.include == Some(Include::Network)
+    }
+
+    pub fn wants_console(&self) -> bool {
+        self.include == Some(Include::Console)
     }
 }
 
@@ -437,7 +456,10 @@ mod tests {
         assert_eq!(own, json!({"ref": "e1"}));
         assert_eq!(after.wait_until, Some(WaitUntil::Networkidle));
         assert!(after.wants_snapshot());
-        assert_eq!(after.wire(), json!({"waitUntil": "networkidle"}));
+        assert_eq!(
+            after.wire(),
+            json!({"waitUntil": "networkidle", "console": "errors", "network": "issues"})
+        );
         let e = AfterAction::split("t", json!({"include": "screenshot"})).unwrap_err();
         assert_eq!(e.code, Code::BadArgs);
         assert!(AfterAction::split("t", json!({"settleMs": 999_999})).is_err());

@@ -3,17 +3,16 @@
 //! interventions), each with its code from the closed set; and the line a page-changing tool's
 //! reply ends with when new ones appeared during it.
 
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::Duration;
 
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::a11y::{self, A11yOut};
 use super::args::read_only;
 use super::ctx::Ctx;
-use super::network::{Request, since_section};
 use super::paging::{PAGE_SIZE, footer, page_arg};
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
@@ -174,43 +173,20 @@ async fn issues(cx: &Ctx, a: IssuesArgs) -> Result<Out<Reply>, ToolError> {
     ))
 }
 
-/// Milliseconds since the epoch, the clock the browser stamps requests with.
-pub(super) fn now_ms() -> u64 {
-    SystemTime::now()
-        .duration_since(UNIX_EPOCH)
-        .map_or(0, |d| d.as_millis() as u64)
-}
-
-/// What the tab met since an action began, as the extension counts it.
+/// What the tab met since an action began, as the extension counts it (the `network` probe that
+/// rides on the action's call).
 #[derive(Deserialize)]
 struct Since {
     failed: u64,
     noted: u64,
-    #[serde(default)]
-    requests: Option<Vec<Request>>,
 }
 
-/// After a page-changing tool: one line when requests failed or were answered with an error
-/// status, or the page noted blocked content, since the action began (`since`, epoch ms),
-/// naming browser_issues; and with `requests` (`include: "network"`) the requests themselves.
-/// A probe that fails adds nothing: the action's own result stands.
-pub(super) async fn after_action<T>(cx: &Ctx, since: u64, requests: bool, out: &mut Out<T>) {
-    let Some(tab) = cx.current_tab().await else {
-        return;
-    };
-    let probe = cx.on_tab::<Since>(
-        Op::NetworkSince,
-        Some(tab),
-        json!({"since": since, "requests": requests}),
-    );
-    let Ok(s) = probe.await else { return };
-    if let Some(line) = issues_line(&s) {
-        out.text.push('\n');
-        out.text.push_str(&line);
-    }
-    if let Some(list) = s.requests {
-        out.network = Some((since_section(&list), json!(list)));
-    }
+/// The line an action's reply ends with when requests failed or were answered with an error
+/// status, or the page noted blocked content, since the action began, naming browser_issues;
+/// none when all went well or the probe did not answer.
+pub(super) fn notice(probe: Option<&Value>) -> Option<String> {
+    let s: Since = serde_json::from_value(probe?.clone()).ok()?;
+    issues_line(&s)
 }
 
 fn issues_line(s: &Since) -> Option<String> {
@@ -235,18 +211,13 @@ mod tests {
 
     #[test]
     fn the_footer_line_is_there_only_when_something_went_wrong() {
-        let quiet = Since {
-            failed: 0,
-            noted: 0,
-            requests: None,
-        };
-        assert_eq!(issues_line(&quiet), None);
-        let line = issues_line(&Since {
-            failed: 2,
-            noted: 1,
-            requests: None,
-        })
-        .unwrap();
+        assert_eq!(notice(Some(&json!({"failed": 0, "noted": 0}))), None);
+        assert_eq!(
+            notice(None),
+            None,
+            "a probe that did not answer says nothing"
+        );
+        let line = notice(Some(&json!({"failed": 2, "noted": 1, "requests": []}))).unwrap();
         assert!(
             line.contains("2 failed") && line.contains("1 blocked"),
             "{line}"

@@ -7,7 +7,7 @@ use std::time::Duration;
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use super::args::{acts, read_only};
 use super::ctx::Ctx;
@@ -367,7 +367,24 @@ fn describe(r: &OneOut, url: &str) -> String {
 }
 
 /// The requests begun since an action, as `include: "network"` adds them to its reply.
-pub(super) fn since_section(requests: &[Request]) -> String {
+/// `include: "network"`: the requests since the action (the `network` probe that rode on the
+/// action's call), as text and as data.
+pub(super) fn since_action(probe: Option<&Value>) -> (String, Value) {
+    let requests = probe.and_then(|p| p.get("requests")).and_then(|v| {
+        serde_json::from_value::<Vec<Request>>(v.clone())
+            .ok()
+            .map(|list| (list, v.clone()))
+    });
+    match requests {
+        Some((list, data)) => (since_section(&list), data),
+        None => (
+            "Requests since the action: not readable in this tab.".to_string(),
+            Value::Null,
+        ),
+    }
+}
+
+fn since_section(requests: &[Request]) -> String {
     const SHOWN: usize = 20;
     let mut lines = vec![format!("Requests since the action ({}):", requests.len())];
     lines.extend(requests.iter().take(SHOWN).map(Request::line));

@@ -24,6 +24,8 @@ const CORE: &[&str] = &[
     "browser_wait_for",
     "browser_screenshot",
     "browser_handle_dialog",
+    // An action's reply names it when the action made a console error.
+    "browser_get_console_logs",
 ];
 
 /// The fewest tools an agent can still complete a form task with.
@@ -93,10 +95,6 @@ impl Profile {
             name: value.trim().to_string(),
             tools: Some(tools),
         })
-    }
-
-    pub fn is_full(&self) -> bool {
-        self.tools.is_none()
     }
 
     pub fn lists(&self, tool: &Tool) -> bool {

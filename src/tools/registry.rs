@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use super::tool::Tool;
 use super::{
-    act, capture, context, dialog, eval, find, issues, navigate, network, page_tools, perf, read,
-    tabs,
+    act, capture, console, context, dialog, eval, find, issues, navigate, network, page_tools,
+    perf, read, tabs,
 };
 use crate::error::ToolError;
 
@@ -18,6 +18,7 @@ pub const GROUPS: &[(&str, Group)] = &[
     ("tabs", tabs::tools),
     ("navigate", navigate::tools),
     ("read", read::tools),
+    ("console", console::tools),
     ("act", act::tools),
     ("capture", capture::tools),
     ("find", find::tools),

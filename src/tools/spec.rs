@@ -69,8 +69,11 @@ pub struct Out<T> {
     pub snapshot: Option<String>,
     /// What changed in the snapshot since the agent's last one, where the caller asked for it.
     pub diff: Option<String>,
-    /// The requests since the action, as text and data, where the caller asked for them.
-    pub network: Option<(String, Value)>,
+    /// More the caller asked an action to include (`include: "console"`, `"network"`): each
+    /// section's name, its text, and its data in `structuredContent`.
+    pub sections: Vec<(&'static str, String, Value)>,
+    /// One line each, last: what went wrong in the page since the action began (footer.rs).
+    pub notices: Vec<String>,
 }
 
 impl<T> Out<T> {
@@ -82,7 +85,8 @@ impl<T> Out<T> {
             images: Vec::new(),
             snapshot: None,
             diff: None,
-            network: None,
+            sections: Vec::new(),
+            notices: Vec::new(),
         }
     }
 
@@ -108,15 +112,22 @@ impl<T: Serialize> Out<T> {
             text.push_str(&snapshot);
             fields.insert("snapshot".into(), json!(snapshot));
         }
-        if let Some((lines, requests)) = self.network {
-            text.push_str("\n\n");
-            text.push_str(&lines);
-            fields.insert("network".into(), requests);
-        }
         if let Some(diff) = self.diff {
             text.push_str("\n\n");
             text.push_str(&diff);
             fields.insert("diff".into(), json!(diff));
+        }
+        for (name, section, data) in self.sections {
+            text.push_str("\n\n");
+            text.push_str(&section);
+            fields.insert(name.into(), data);
+        }
+        if !self.notices.is_empty() {
+            for line in &self.notices {
+                text.push('\n');
+                text.push_str(line);
+            }
+            fields.insert("notices".into(), json!(self.notices));
         }
         Ok(ToolOutput {
             text,

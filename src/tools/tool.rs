@@ -5,11 +5,12 @@ use futures::future::BoxFuture;
 use schemars::JsonSchema;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use super::args::{AfterAction, SNAPSHOT_TOKENS, output_schema, parse, schema, schema_after};
 use super::ctx::Ctx;
 use super::spec::{Cli, Hints, Out, ToolOutput, ToolSpec};
+use super::{console, footer, network};
 use crate::error::ToolError;
 
 /// What a tool says about itself; its schemas come from its types.
@@ -64,7 +65,8 @@ impl Tool {
     }
 
     /// A page-changing tool: it also takes the shared after-action arguments (how long to wait
-    /// after it, and `include: "snapshot"` or `"diff"`, answered here for every such tool).
+    /// after it, and `include: "snapshot"`, `"diff"`, `"console"` or `"network"`, answered here for every such
+    /// tool), and its reply ends with what went wrong in the page meanwhile (footer.rs).
     pub fn acting<A, O>(
         about: About,
         f: for<'a> fn(&'a Ctx, A, &'a AfterAction) -> Answer<'a, O>,
@@ -79,9 +81,19 @@ impl Tool {
             Box::pin(async move {
                 let (args, after) = AfterAction::split(name, args)?;
                 let a: A = parse(name, args)?;
-                let since = super::issues::now_ms();
+                cx.take_probes();
                 let mut out = f(cx, a, &after).await?;
-                super::issues::after_action(cx, since, after.wants_network(), &mut out).await;
+                let probes = cx.take_probes();
+                out.notices.extend(footer::notices(&probes));
+                if after.wants_console() {
+                    let section = console::since_action(probes.get("console"));
+                    out.sections
+                        .push(("console", section.clone(), json!(section)));
+                }
+                if after.wants_network() {
+                    let (section, requests) = network::since_action(probes.get("network"));
+                    out.sections.push(("network", section, requests));
+                }
                 if after.wants_snapshot() && out.snapshot.is_none() {
                     cx.attach_snapshot(&mut out, SNAPSHOT_TOKENS).await;
                 }

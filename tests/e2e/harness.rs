@@ -100,34 +100,27 @@ impl Mcp {
         Mcp::started(cmd)
     }
 
-    /// Spawned (stderr inherited) and initialized, with the tools' output schemas at hand.
+    /// Spawned (stderr inherited) and initialized.
     pub(crate) fn started(cmd: Command) -> Mcp {
         let mut mcp = Mcp::spawn(cmd);
         mcp.initialize("tabpilot-e2e");
-        let list = mcp.request("tools/list", json!({}));
-        for tool in list["result"]["tools"].as_array().into_iter().flatten() {
-            let name = tool["name"].as_str().unwrap_or_default().to_string();
-            // A tool profile smaller than full lists no output schemas (MCP makes them optional).
-            if tool["outputSchema"].is_object() {
-                mcp.output_schemas
-                    .insert(name, tool["outputSchema"].clone());
-            }
-        }
         mcp
     }
 
     /// Calls a tool; returns the CallToolResult. A successful result's `structuredContent` must
-    /// hold to the output schema tools/list gave for the tool, in every test's every call.
+    /// hold to the output schema the tool derives (tools/list leaves it out to save tokens), in
+    /// every test's every call.
     pub(crate) fn call(&mut self, tool: &str, args: Value) -> Value {
         let mut params = json!({ "name": tool });
         params["arguments"] = args;
         let r = self.request("tools/call", params);
         assert!(r.get("error").is_none(), "{tool} got a protocol error: {r}");
         let result = r["result"].clone();
-        if let Some(schema) = self.output_schemas.get(tool)
+        if let Some(t) = tabpilot::tools::registry::get(tool)
             && result["isError"] != true
         {
-            let validator = jsonschema::validator_for(schema).expect("an output schema compiles");
+            let validator = jsonschema::validator_for(&t.spec.output_schema)
+                .expect("an output schema compiles");
             let data = &result["structuredContent"];
             let errors: Vec<String> = validator.iter_errors(data).map(|e| e.to_string()).collect();
             assert!(

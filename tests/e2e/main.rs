@@ -5,6 +5,7 @@ mod a11y;
 mod audit;
 mod browser;
 mod budget;
+mod console;
 mod context;
 mod dialogs;
 mod eval;

@@ -43,9 +43,11 @@ fn tools_list_has_schemas_and_annotations_for_every_tool() {
     };
     for t in tools {
         assert_eq!(t["inputSchema"]["type"], "object", "{t}");
+        // Output schemas are optional in MCP and cost more tokens than every description
+        // together: the list leaves them out (results still carry structuredContent).
         assert!(
-            t["outputSchema"].is_object(),
-            "{} lacks its output schema",
+            t.get("outputSchema").is_none(),
+            "{} lists an output schema",
             t["name"]
         );
     }
@@ -56,7 +58,6 @@ fn tools_list_has_schemas_and_annotations_for_every_tool() {
     assert!(!hint(by_name("browser_click"), "destructiveHint", true));
     assert!(hint(by_name("browser_close_tab"), "destructiveHint", true));
     assert!(hint(by_name("browser_navigate"), "idempotentHint", false));
-    assert!(by_name("browser_navigate")["outputSchema"].is_object());
     let nav = &by_name("browser_navigate")["inputSchema"]["properties"];
     for arg in [
         "url",

@@ -29,9 +29,6 @@ pub(crate) struct McpClient {
     pub strict: bool,
     /// How long drop waits for the server to exit once its stdin is closed, before killing it.
     pub exit_grace: Duration,
-    /// Each tool's output schema as tools/list gave it, for a caller that checks results
-    /// against them (empty until it asks).
-    pub output_schemas: std::collections::HashMap<String, Value>,
 }
 
 impl McpClient {
@@ -66,7 +63,6 @@ impl McpClient {
             instructions: String::new(),
             strict: true,
             exit_grace: Duration::from_secs(1),
-            output_schemas: std::collections::HashMap::new(),
         }
     }
 

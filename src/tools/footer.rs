@@ -1,0 +1,55 @@
+//! What an action's reply says unasked about what went wrong in the page since the action began:
+//! one line per kind, from the probes that rode on the action's own call (`Ctx::take_probes`),
+//! nothing when all is well or a probe did not answer (the action stands either way).
+
+use serde_json::{Map, Value};
+
+/// The lines, one per kind that has something to say.
+pub(super) fn notices(probes: &Map<String, Value>) -> Vec<String> {
+    [
+        console_errors(probes.get("console")),
+        super::issues::notice(probes.get("network")),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
+}
+
+/// New console errors: `console.error`, uncaught exceptions and unhandled rejections.
+fn console_errors(probe: Option<&Value>) -> Option<String> {
+    let n = probe?.get("errors")?.as_u64().filter(|n| *n > 0)?;
+    let (what, them) = if n == 1 {
+        ("1 new console error".to_string(), "it")
+    } else {
+        (format!("{n} new console errors"), "them")
+    };
+    Some(format!(
+        "{what} since the action began: browser_get_console_logs shows {them}."
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn probes(console: Value) -> Map<String, Value> {
+        let mut m = Map::new();
+        m.insert("console".into(), console);
+        m
+    }
+
+    #[test]
+    fn new_console_errors_make_one_line_and_none_make_none() {
+        assert_eq!(
+            notices(&probes(json!({"errors": 2}))),
+            ["2 new console errors since the action began: browser_get_console_logs shows them."]
+        );
+        assert_eq!(
+            notices(&probes(json!({"errors": 1}))),
+            ["1 new console error since the action began: browser_get_console_logs shows it."]
+        );
+        assert!(notices(&probes(json!({"errors": 0}))).is_empty());
+        assert!(notices(&Map::new()).is_empty());
+    }
+}
