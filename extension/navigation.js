@@ -52,8 +52,13 @@ export function watchNavigation(tabId) {
     const start = events.findIndex((e) => (e.kind === 'start' || e.kind === 'same') && (!url || sameUrl(e.url, url)));
     if (start < 0) return null;
     if (events[start].kind === 'same') return { url: events[start].url, sameDocument: true };
-    // A redirect keeps the navigation going: the first end after our start is its end.
-    const end = events.slice(start + 1).find((e) => e.kind === 'end' || (commitOnly && e.kind === 'commit'));
+    // A redirect keeps the navigation going: the first end after our start is its end. But a
+    // navigation still under way when ours began (one a script started) ends aborted by ours,
+    // after our start: an abort at another URL is that one's, not ours.
+    const theirs = (e) => e.error === 'net::ERR_ABORTED' && !sameUrl(e.url, events[start].url);
+    const end = events
+      .slice(start + 1)
+      .find((e) => (e.kind === 'end' && !theirs(e)) || (commitOnly && e.kind === 'commit'));
     return end ? { url: end.url, error: end.error } : null;
   };
   return {
