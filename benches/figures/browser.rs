@@ -89,20 +89,6 @@ pub(crate) fn browser_figures() {
             json!({"ref": press, "waitUntil": "none"}),
         );
     });
-    // The after-action probe (one tab call the extension answers from memory) runs after every
-    // page-changing tool; a read tool call that matches nothing takes the same path and bounds
-    // its cost from above (it also goes through the MCP server's stdio).
-    timed(
-        "after-action probe, at most (empty request list)",
-        30,
-        || {
-            ok(
-                &mut mcp,
-                "browser_network_requests",
-                json!({"url": "matches-nothing"}),
-            );
-        },
-    );
     timed("browser_type (5 characters, auto)", 30, || {
         ok(
             &mut mcp,
@@ -210,9 +196,9 @@ pub(crate) fn browser_figures() {
     );
 }
 
-/// The after-action console probe's cost per click: the same click sent straight to the relay
-/// (no MCP server in the figure), with the probe on its call (`after.console`, as every action
-/// the tools send carries it) and without, taking turns so drift falls on both alike; on a page
+/// The after-action probes' cost per click: the same click sent straight to the relay (no MCP
+/// server in the figure), with the probes on its call (`after.console` and `after.network`, as
+/// every action the tools send carries them) and without, taking turns so drift falls on both alike; on a page
 /// with one frame and on the console fixture, with two frames and a log (the probe reads every
 /// frame).
 fn probe_cost(env: &BenchEnv, pages: &[(&str, &str)]) {
@@ -241,9 +227,10 @@ fn probe_cost(env: &BenchEnv, pages: &[(&str, &str)]) {
             let target = ref_of(snap["text"].as_str().unwrap(), "button", button);
             let (mut with, mut without) = (Vec::new(), Vec::new());
             for _ in 0..N {
-                let on = json!({"ref": target, "after": {"console": "errors"}});
+                let on = json!({"ref": target, "after": {"console": "errors", "network": "issues"}});
                 let (reply, took) = call(Op::Click, on).await;
-                assert!(reply["console"]["errors"].is_u64(), "the probe answered");
+                assert!(reply["console"]["errors"].is_u64(), "the console probe answered");
+                assert!(reply["network"]["failed"].is_u64(), "the network probe answered");
                 with.push(took);
                 let off = json!({"ref": target, "after": {}});
                 let (_, took) = call(Op::Click, off).await;
@@ -255,7 +242,7 @@ fn probe_cost(env: &BenchEnv, pages: &[(&str, &str)]) {
             let added = a.as_secs_f64() * 1e3 - b.as_secs_f64() * 1e3;
             let page = url.rsplit('/').next().unwrap();
             println!(
-                "  click on {page} straight to the relay: median {} with the console probe, {} without: {added:+.2} ms ({N} each)",
+                "  click on {page} straight to the relay: median {} with the probes, {} without: {added:+.2} ms ({N} each)",
                 ms(a),
                 ms(b),
             );
