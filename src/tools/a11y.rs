@@ -9,11 +9,12 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::ctx::Ctx;
+use super::paging::{footer, page_of, pages};
 use crate::error::ToolError;
 use crate::protocol::Op;
 
 /// Rules per page of the result.
-const PAGE_SIZE: usize = 8;
+const PAGE_SIZE: u64 = 8;
 const CAVEAT: &str = "Automated rules catch only part of real barriers: also try the page with a keyboard and a screen reader.";
 
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -66,9 +67,9 @@ pub(super) struct A11yOut {
     engine: String,
     /// Rules broken on the page, worst first: this page of them.
     violations: Vec<Violation>,
-    total_rules: usize,
-    page: usize,
-    pages: usize,
+    total_rules: u64,
+    page: u64,
+    pages: u64,
     /// Frames the browser kept the audit out of.
     frames_not_audited: usize,
 }
@@ -92,31 +93,15 @@ fn merge(frames: Vec<Frame>) -> Vec<Violation> {
     all
 }
 
-/// Page `page` (from 1) of the violations, and how many pages there are (one when there are
-/// none).
-fn page_of(all: Vec<Violation>, page: usize) -> Result<(Vec<Violation>, usize), ToolError> {
-    let pages = all.len().div_ceil(PAGE_SIZE).max(1);
-    if page == 0 || page > pages {
-        return Err(ToolError::bad_args(format!(
-            "page is 1-{pages} for this audit"
-        )));
-    }
-    let shown = all
-        .into_iter()
-        .skip((page - 1) * PAGE_SIZE)
-        .take(PAGE_SIZE)
-        .collect();
-    Ok((shown, pages))
-}
-
 /// Page `page` (from 1) of the audit: the reply's text and its data.
-pub(super) async fn audit(cx: &Ctx, page: usize) -> Result<(String, A11yOut), ToolError> {
+pub(super) async fn audit(cx: &Ctx, page: u64) -> Result<(String, A11yOut), ToolError> {
     let r: AuditReply = cx
         .page(Op::A11y, json!({}), Duration::from_secs(60))
         .await?;
     let all = merge(r.frames);
-    let total = all.len();
-    let (shown, pages) = page_of(all, page)?;
+    let total = all.len() as u64;
+    let pages = pages(total, PAGE_SIZE);
+    let shown = page_of(all, page, PAGE_SIZE)?;
     let mut text = if total == 0 {
         "Accessibility audit (axe-core): no rule broken.".to_string()
     } else {
@@ -139,12 +124,9 @@ pub(super) async fn audit(cx: &Ctx, page: usize) -> Result<(String, A11yOut), To
             text.push_str(&format!("\n  - [{at}] {}: {}", e.html, e.why));
         }
     }
-    if page < pages {
-        text.push_str(&format!(
-            "\nMore: browser_issues {{audit: \"a11y\", page: {}}}",
-            page + 1
-        ));
-    }
+    text.push('\n');
+    let again = json!({"audit": "a11y"});
+    text.push_str(&footer("browser_issues", page, total, PAGE_SIZE, again));
     if r.not_audited > 0 {
         text.push_str(&format!(
             "\n{} frame(s) not audited (the browser kept the audit out).",
@@ -185,20 +167,5 @@ mod tests {
         assert_eq!(ids, ["image-alt", "contrast", "region"]);
         assert_eq!(all[1].count, 5);
         assert_eq!(all[1].examples.len(), 2);
-    }
-
-    #[test]
-    fn violations_come_a_page_at_a_time() {
-        let many: Vec<Frame> = serde_json::from_value(json!([{"violations":
-            (0..PAGE_SIZE + 2).map(|i| rule(&format!("r{i}"), "minor", 1)).collect::<Vec<_>>()}]))
-        .unwrap();
-        let (second, pages) = page_of(merge(many), 2).unwrap();
-        assert_eq!(pages, 2);
-        assert_eq!(second.len(), 2);
-        assert_eq!(page_of(Vec::new(), 1).unwrap().1, 1);
-        assert_eq!(
-            page_of(Vec::new(), 2).err().map(|e| e.code),
-            Some(crate::error::Code::BadArgs)
-        );
     }
 }

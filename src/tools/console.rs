@@ -12,12 +12,14 @@ use serde_json::{Value, json};
 
 use super::args::read_only;
 use super::ctx::Ctx;
+use super::paging::{footer, page_arg, page_of, pages};
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
 use crate::error::ToolError;
 use crate::protocol::Op;
 
-const PAGE_SIZE: usize = 25;
+const NAME: &str = "browser_get_console_logs";
+const PAGE_SIZE: u64 = 25;
 /// Lines of a stack shown under its error.
 const STACK_LINES: usize = 8;
 /// Entries an action's reply includes; the rest are one call away.
@@ -29,7 +31,7 @@ struct ConsoleArgs {
     /// Least severe level shown (default debug: all).
     level: Option<Level>,
     /// 1 = newest.
-    page: Option<usize>,
+    page: Option<u64>,
     /// Also the tab's earlier pages.
     include_preserved: Option<bool>,
 }
@@ -131,10 +133,10 @@ struct Log {
 struct ConsoleOut {
     /// This page's entries, newest first.
     entries: Vec<Entry>,
-    page: usize,
-    pages: usize,
+    page: u64,
+    pages: u64,
     /// Entries at this level or above, on all pages.
-    total: usize,
+    total: u64,
     /// Entries the page's bounds dropped (the oldest).
     dropped: u64,
 }
@@ -142,7 +144,7 @@ struct ConsoleOut {
 pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
-            name: "browser_get_console_logs",
+            name: NAME,
             description: "The tab's console: messages, uncaught errors with stacks, service-worker events; newest first. Not seen: logs inside a service worker.",
             hints: read_only(),
             cli: Cli {
@@ -155,10 +157,7 @@ pub(super) fn tools() -> Vec<Tool> {
 }
 
 async fn console_logs(cx: &Ctx, a: ConsoleArgs) -> Result<Out<ConsoleOut>, ToolError> {
-    let page = a.page.unwrap_or(1);
-    if page == 0 {
-        return Err(ToolError::bad_args("page starts at 1"));
-    }
+    let page = page_arg(a.page)?;
     let least = a.level.unwrap_or(Level::Debug).severity();
     let preserved = a.include_preserved.unwrap_or(false);
     let log: Log = cx
@@ -175,25 +174,15 @@ async fn console_logs(cx: &Ctx, a: ConsoleArgs) -> Result<Out<ConsoleOut>, ToolE
         .map(Wire::shaped)
         .filter(|e| e.level.severity() >= least)
         .collect();
-    let total = all.len();
-    let pages = total.div_ceil(PAGE_SIZE).max(1);
-    if page > pages {
-        return Err(ToolError::bad_args(format!(
-            "page {page} is past the last, {pages}"
-        )));
-    }
-    let entries: Vec<Entry> = all
-        .into_iter()
-        .skip((page - 1) * PAGE_SIZE)
-        .take(PAGE_SIZE)
-        .collect();
+    let total = all.len() as u64;
+    let entries = page_of(all, page, PAGE_SIZE)?;
     let mut text = if total == 0 {
         "No console entries in this tab.".to_string()
     } else {
         let first = (page - 1) * PAGE_SIZE + 1;
         format!(
             "Console entries {first}-{} of {total}, newest first:\n{}",
-            first + entries.len() - 1,
+            first + entries.len() as u64 - 1,
             render(&entries)
         )
     };
@@ -206,20 +195,19 @@ async fn console_logs(cx: &Ctx, a: ConsoleArgs) -> Result<Out<ConsoleOut>, ToolE
             log.dropped
         ));
     }
-    if page < pages {
-        let mut next = json!({"page": page + 1});
-        if let Some(level) = a.level {
-            next["level"] = json!(level);
-        }
-        if preserved {
-            next["includePreserved"] = json!(true);
-        }
-        text.push_str(&format!("\nNext: browser_get_console_logs {next}"));
+    let mut again = json!({});
+    if let Some(level) = a.level {
+        again["level"] = json!(level);
     }
+    if preserved {
+        again["includePreserved"] = json!(true);
+    }
+    text.push('\n');
+    text.push_str(&footer(NAME, page, total, PAGE_SIZE, again));
     let data = ConsoleOut {
         entries,
         page,
-        pages,
+        pages: pages(total, PAGE_SIZE),
         total,
         dropped: log.dropped,
     };

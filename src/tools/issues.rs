@@ -141,7 +141,7 @@ pub(super) fn tools() -> Vec<Tool> {
 async fn issues(cx: &Ctx, a: IssuesArgs) -> Result<Out<Reply>, ToolError> {
     let page = page_arg(a.page)?;
     if a.audit == Some(Audit::A11y) {
-        let (text, data) = a11y::audit(cx, page as usize).await?;
+        let (text, data) = a11y::audit(cx, page).await?;
         return Ok(Out::new(
             text,
             Reply {
@@ -163,7 +163,7 @@ async fn issues(cx: &Ctx, a: IssuesArgs) -> Result<Out<Reply>, ToolError> {
     for code in codes.into_iter().filter_map(Code::parse) {
         lines.push(format!("{code}: {}", code.meaning()));
     }
-    lines.push(footer(NAME, page, r.total, json!({})));
+    lines.push(footer(NAME, page, r.total, PAGE_SIZE, json!({})));
     Ok(Out::new(
         lines.join("\n"),
         Reply {

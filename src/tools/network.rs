@@ -280,7 +280,7 @@ async fn list(cx: &Ctx, a: ListArgs) -> Result<Out<ListOut>, ToolError> {
             again[key] = value;
         }
     }
-    lines.push(footer(LIST, page, r.total, again));
+    lines.push(footer(LIST, page, r.total, PAGE_SIZE, again));
     if r.dropped > 0 {
         lines.push(format!("({} older requests were let go.)", r.dropped));
     }

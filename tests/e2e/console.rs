@@ -23,13 +23,13 @@ fn all_pages(agent: &mut Mcp, args: Value) -> Vec<Value> {
         assert!(!text.contains("debugger"), "{text}");
         entries.extend(page.iter().cloned());
         if n == of {
-            assert!(!text.contains("Next:"), "{text}");
+            assert!(!text.contains("; next:"), "{text}");
             assert!(page.len() <= 25);
             return entries;
         }
         assert_eq!(page.len(), 25, "a page before the last is full");
         args["page"] = json!(n + 1);
-        let next = format!("Next: browser_get_console_logs {args}");
+        let next = format!("; next: browser_get_console_logs {args}");
         assert!(text.ends_with(&next), "{text}\nwanted: {next}");
     }
 }
