@@ -69,7 +69,7 @@ settings! {
     Tools = "TABPILOT_TOOLS", InUse, "which tools the MCP server lists: `full`, `core` (17 tools), `slim` (4), or a comma list of those, groups and tool names (the CLI keeps every tool)", "`full`";
     ChromiumArgs = "TABPILOT_CHROMIUM_ARGS", InUse, "extra flags for a Chromium that tabpilot launches, space-separated (e.g. `--enable-features=WebMCPTesting` for pages' own tools); tabpilot never changes a browser's flags by itself", "none";
     WebmcpTrustedOrigins = "TABPILOT_WEBMCP_TRUSTED_ORIGINS", InUse, "origins whose own tools (`browser_page_tools` `call`) run without the person's approval in the browser (same patterns as the site policy)", "none: every call asks";
-    Token = "TABPILOT_TOKEN", Reserved, "reserved: the token for HTTP and a remote relay", "not read yet";
+    Token = "TABPILOT_TOKEN", InUse, "the token `tabpilot mcp --http` asks of every request (`Authorization: Bearer TOKEN`, or `?token=TOKEN` in the URL); a remote relay's is not read yet", "one made on first use, owner-only, in the state directory (`http-token`)";
     LeaseTtlMs = "TABPILOT_LEASE_TTL_MS", Reserved, "reserved: tab leases", "not read yet";
     ConnectWaitMs = "TABPILOT_CONNECT_WAIT_MS", Reserved, "reserved: connecting to the relay", "not read yet";
     BrowserLabel = "TABPILOT_BROWSER_LABEL", Reserved, "reserved: pins an agent to the browser with this label", "not read yet";

@@ -71,6 +71,15 @@ pub fn session_key(name: &str) -> io::Result<String> {
     Ok(String::from_utf8_lossy(&token).into_owned())
 }
 
+/// The token `tabpilot mcp --http` asks of every request when `TABPILOT_TOKEN` names none; made
+/// on first use, owner-only, the same for every later server of this user.
+pub fn http_token() -> io::Result<String> {
+    let dir = state_dir();
+    ensure_private_dir(&dir)?;
+    let token = private_token(&dir.join("http-token"))?;
+    Ok(String::from_utf8_lossy(&token).into_owned())
+}
+
 /// A random token in an owner-only file, made on first use. Two processes racing to make it end
 /// up with the same one: the file is created exclusively, and the loser reads it.
 fn private_token(path: &Path) -> io::Result<Vec<u8>> {

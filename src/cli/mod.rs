@@ -24,14 +24,19 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Serve MCP on stdio.
+    /// Serve MCP on stdio, or over Streamable HTTP with --http.
     Mcp {
-        /// Launch a managed Chromium the first time a tool needs a browser and none is connected.
+        /// Launch a managed Chromium the first time a tool needs a browser and none is connected
+        /// (with --http: at start, for every session).
         #[arg(long)]
         launch: bool,
         /// With --launch: run it headless.
         #[arg(long)]
         headless: bool,
+        /// Serve MCP over Streamable HTTP at HOST:PORT (default: the first free of
+        /// 127.0.0.1:47320-47329); every request needs the token it prints.
+        #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
+        http: Option<String>,
     },
     /// Run the relay in the foreground (controllers start one on demand).
     Relay,
@@ -116,15 +121,24 @@ pub fn run() -> ExitCode {
 
 async fn dispatch(command: Command, parent: i32) -> ExitCode {
     let outcome: anyhow::Result<ExitCode> = match command {
-        Command::Mcp { launch, headless } => {
+        Command::Mcp {
+            launch,
+            headless,
+            http,
+        } => {
             let launch = launch.then_some(LaunchOptions {
                 headless,
                 isolated: false,
                 tied_to_us: true,
             });
-            crate::mcp::serve_stdio(crate::mcp::McpOptions { launch, parent })
-                .await
-                .map(|_| ExitCode::SUCCESS)
+            let served = match http {
+                Some(addr) => {
+                    let addr = (!addr.is_empty()).then_some(addr);
+                    crate::mcp::serve_http(crate::mcp::HttpOptions { addr, launch }).await
+                }
+                None => crate::mcp::serve_stdio(crate::mcp::McpOptions { launch, parent }).await,
+            };
+            served.map(|_| ExitCode::SUCCESS)
         }
         Command::Relay => crate::relay::run().await.map(|_| ExitCode::SUCCESS),
         Command::Launch { headless, isolated } => launch_cmd(headless, isolated).await,

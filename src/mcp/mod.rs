@@ -1,15 +1,19 @@
-//! The MCP server (`tabpilot mcp`): the tool catalog over rmcp, calls run one at a time in the
-//! order they arrive, and an exit within seconds of the client going away.
+//! The MCP server (`tabpilot mcp`): the tool catalog over rmcp, on stdio (calls run one at a time
+//! in the order they arrive, and an exit within seconds of the client going away) or over
+//! Streamable HTTP (http.rs).
 
+mod http;
 mod order;
+
+pub use http::{HttpOptions, serve_http};
 
 use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ContentBlock as Content, InitializeRequestParams,
-    InitializeResult, ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig,
-    Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResult, ContentBlock as Content, Implementation,
+    InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
+    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
@@ -102,6 +106,7 @@ impl ServerHandler for Server {
             None => INSTRUCTIONS.to_string(),
         };
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("tabpilot", env!("CARGO_PKG_VERSION")))
             .with_instructions(text)
     }
 

@@ -15,6 +15,7 @@ mod fixtures;
 mod frames;
 mod harness;
 mod holes;
+mod http;
 mod interact;
 mod mcp;
 #[path = "../support/mcp_client.rs"]

@@ -1,0 +1,229 @@
+//! `tabpilot mcp --http`: MCP over Streamable HTTP, with rmcp's transport (sessions, SSE streams,
+//! resumption). Each MCP session is an agent of its own, as a stdio server is: its own link to
+//! the relay, its own tab, its books ended with the session (DELETE, or rmcp's idle timeout).
+//!
+//! Every request carries the token, on loopback too: another user's process on this machine can
+//! reach a loopback port as well as ours can, and a browser page can be made to (DNS
+//! rebinding), so the port alone proves nothing. `Host` and `Origin` are checked besides, by
+//! rmcp: loopback names only when bound to loopback, and no browser origin but a loopback one.
+
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+
+use axum::extract::Request;
+use axum::http::{StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use hmac::{Hmac, Mac};
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use sha2::Sha256;
+use tokio_util::sync::CancellationToken;
+
+use super::Server;
+use crate::launch::{self, LaunchOptions};
+use crate::protocol::PeerInfo;
+use crate::settings::Setting;
+use crate::tools::Session;
+use crate::tools::profile::Profile;
+
+/// Where the server listens when no address is given: the first free of these on loopback,
+/// beside the relay's range (47311-47315).
+const PORTS: std::ops::RangeInclusive<u16> = 47320..=47329;
+
+/// Browser origins a request may come from: loopback pages only (a local web client).
+const ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
+
+pub struct HttpOptions {
+    /// `HOST:PORT` to bind, or none for the first free of [`PORTS`] on loopback.
+    pub addr: Option<String>,
+    pub launch: Option<LaunchOptions>,
+}
+
+/// Serves MCP over Streamable HTTP until interrupted (Ctrl-C or SIGTERM).
+pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
+    let profile = Profile::from_env().map_err(anyhow::Error::msg)?;
+    // One session made now, for what every session needs (the policy, the relay's secret), so a
+    // setting that cannot work stops the server at start, not its first client; it also owns a
+    // browser launched for all of them.
+    let first = Session::new(info(), None)?;
+    let listener = bind(opts.addr.as_deref()).await?;
+    let addr = listener.local_addr()?;
+    let token = token()?;
+    let launched = match &opts.launch {
+        Some(o) => Some(
+            launch::start(o, first.link(), std::time::Duration::from_secs(30))
+                .await
+                .map_err(|e| anyhow::anyhow!("{}", e.text()))?,
+        ),
+        None => None,
+    };
+
+    let stop = CancellationToken::new();
+    let catalog = super::catalog(&profile);
+    let service = StreamableHttpService::new(
+        move || {
+            let session =
+                Session::new(info(), None).map_err(|e| std::io::Error::other(e.text()))?;
+            Ok(Server {
+                session: Arc::new(session),
+                profile: profile.clone(),
+                catalog: catalog.clone(),
+            })
+        },
+        Arc::new(LocalSessionManager::default()),
+        config(addr.ip(), stop.child_token()),
+    );
+    let key = Arc::new(Key::new(&token));
+    let app = axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(move |req, next| {
+            let key = key.clone();
+            async move { key.admit(req, next).await }
+        }));
+
+    println!("tabpilot mcp: MCP over Streamable HTTP at http://{addr}/mcp");
+    println!(
+        "token: {token} (send `Authorization: Bearer TOKEN`, or put `?token=TOKEN` in the URL)"
+    );
+    let stopped = stop.clone();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            interrupted().await;
+            stopped.cancel();
+        })
+        .await?;
+    if let Some(browser) = launched {
+        browser.close();
+    }
+    tokio::task::spawn_blocking(move || first.shutdown()).await?;
+    Ok(())
+}
+
+fn info() -> PeerInfo {
+    PeerInfo {
+        name: "tabpilot mcp --http".into(),
+        pid: std::process::id(),
+        ..Default::default()
+    }
+}
+
+/// The address asked for, or the first free port of [`PORTS`] on loopback.
+async fn bind(addr: Option<&str>) -> anyhow::Result<tokio::net::TcpListener> {
+    if let Some(addr) = addr {
+        let addr: SocketAddr = addr
+            .parse()
+            .map_err(|e| anyhow::anyhow!("--http takes HOST:PORT, like 127.0.0.1:47320 ({e})"))?;
+        return Ok(tokio::net::TcpListener::bind(addr).await?);
+    }
+    for port in PORTS {
+        if let Ok(l) = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await {
+            return Ok(l);
+        }
+    }
+    anyhow::bail!(
+        "ports {}-{} on 127.0.0.1 are all taken; give --http HOST:PORT",
+        PORTS.start(),
+        PORTS.end()
+    )
+}
+
+/// `TABPILOT_TOKEN`, or the one made on first use in the state directory.
+fn token() -> anyhow::Result<String> {
+    match Setting::Token.get() {
+        Some(t) if t.trim().len() >= 16 => Ok(t.trim().to_string()),
+        Some(_) => anyhow::bail!("{} must be at least 16 characters", Setting::Token),
+        None => Ok(crate::state::http_token()?),
+    }
+}
+
+/// rmcp's checks against DNS rebinding: on loopback, a `Host` that is a loopback name; past
+/// loopback, any `Host` (the token is what a rebinding page cannot have); and no `Origin` but a
+/// loopback one.
+fn config(ip: IpAddr, stop: CancellationToken) -> StreamableHttpServerConfig {
+    let config = StreamableHttpServerConfig::default()
+        .with_cancellation_token(stop)
+        .with_allowed_origins(ORIGINS)
+        .enforce_origin_validation();
+    if ip.is_loopback() {
+        config
+    } else {
+        config.disable_allowed_hosts()
+    }
+}
+
+/// The token, held as a MAC key so that comparing a request's token takes the same time
+/// whatever it shares with ours.
+struct Key {
+    mac: Hmac<Sha256>,
+    expected: Vec<u8>,
+}
+
+impl Key {
+    fn new(token: &str) -> Key {
+        let mac = Hmac::<Sha256>::new_from_slice(&rand::random::<[u8; 32]>())
+            .expect("HMAC takes any key length");
+        let expected = Self::digest(&mac, token);
+        Key { mac, expected }
+    }
+
+    fn digest(mac: &Hmac<Sha256>, token: &str) -> Vec<u8> {
+        let mut m = mac.clone();
+        m.update(token.as_bytes());
+        m.finalize().into_bytes().to_vec()
+    }
+
+    fn matches(&self, given: &str) -> bool {
+        let mut m = self.mac.clone();
+        m.update(given.as_bytes());
+        m.verify_slice(&self.expected).is_ok()
+    }
+
+    /// Lets a request with the token through: `Authorization: Bearer TOKEN`, or `token=TOKEN`
+    /// in the query (for clients that take only a URL). Anything else is 401.
+    async fn admit(&self, req: Request, next: Next) -> Response {
+        let bearer = req
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.strip_prefix("Bearer "));
+        let query = req.uri().query().and_then(|q| {
+            url::form_urlencoded::parse(q.as_bytes())
+                .find(|(k, _)| k == "token")
+                .map(|(_, v)| v.into_owned())
+        });
+        let given = bearer.map(str::to_string).or(query);
+        if given.is_some_and(|t| self.matches(&t)) {
+            return next.run(req).await;
+        }
+        (
+            StatusCode::UNAUTHORIZED,
+            [(header::WWW_AUTHENTICATE, "Bearer")],
+            "tabpilot: this needs the token `tabpilot mcp --http` printed (TABPILOT_TOKEN)",
+        )
+            .into_response()
+    }
+}
+
+async fn interrupted() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+        .expect("a SIGTERM handler installs");
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term.recv() => {}
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_the_token_itself_matches() {
+        let key = Key::new("0123456789abcdef0123");
+        assert!(key.matches("0123456789abcdef0123"));
+        assert!(!key.matches("0123456789abcdef012"));
+        assert!(!key.matches("0123456789abcdef01234"));
+        assert!(!key.matches(""));
+    }
+}

@@ -1,0 +1,231 @@
+//! `tabpilot mcp --http`: a browser task over Streamable HTTP with the token, each MCP session its
+//! own agent, and the requests a hostile neighbour would send refused: no token, a wrong one, a
+//! foreign `Origin` (a page in the browser), a foreign `Host` (DNS rebinding).
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::process::{Child, Stdio};
+
+use serde_json::{Value, json};
+
+use crate::harness::shared;
+
+/// A `tabpilot mcp --http` on a port the system picks, on the shared browser's relay.
+struct HttpServer {
+    child: Child,
+    addr: String,
+    token: String,
+}
+
+impl HttpServer {
+    fn start() -> HttpServer {
+        let s = shared();
+        let mut child = s
+            .env
+            .command(&["mcp", "--http", "127.0.0.1:0"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .spawn()
+            .expect("tabpilot mcp --http starts");
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let (mut first, mut second) = (String::new(), String::new());
+        out.read_line(&mut first).unwrap();
+        out.read_line(&mut second).unwrap();
+        let addr = first
+            .trim()
+            .strip_prefix("tabpilot mcp: MCP over Streamable HTTP at http://")
+            .and_then(|rest| rest.strip_suffix("/mcp"))
+            .unwrap_or_else(|| panic!("the server prints its address: {first}"))
+            .to_string();
+        let token = second
+            .strip_prefix("token: ")
+            .and_then(|rest| rest.split(' ').next())
+            .unwrap_or_else(|| panic!("the server prints its token: {second}"))
+            .to_string();
+        HttpServer { child, addr, token }
+    }
+
+    /// One HTTP/1.0 request to /mcp (so the answer ends when the connection does); returns the
+    /// status, the session id header if any, and the body.
+    fn post(&self, headers: &[(&str, &str)], body: &Value) -> (u16, Option<String>, String) {
+        let body = body.to_string();
+        let mut req = format!(
+            "POST /mcp HTTP/1.0\r\nHost: {}\r\nContent-Type: application/json\r\n\
+             Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
+            self.addr,
+            body.len()
+        );
+        for (name, value) in headers {
+            req.push_str(&format!("{name}: {value}\r\n"));
+        }
+        req.push_str("\r\n");
+        req.push_str(&body);
+        let mut stream = TcpStream::connect(&self.addr).unwrap();
+        stream.write_all(req.as_bytes()).unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+        let status = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or_else(|| panic!("an HTTP answer: {head}"));
+        let session = head.lines().find_map(|l| {
+            let (name, value) = l.split_once(':')?;
+            name.eq_ignore_ascii_case("mcp-session-id")
+                .then(|| value.trim().to_string())
+        });
+        (status, session, body.to_string())
+    }
+
+    fn bearer(&self) -> String {
+        format!("Bearer {}", self.token)
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The JSON-RPC answer to request `id` in an SSE (or JSON) body.
+fn answer(body: &str, id: u64) -> Value {
+    body.lines()
+        .map(|l| l.strip_prefix("data:").unwrap_or(l).trim())
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .find(|v| v["id"] == id)
+        .unwrap_or_else(|| panic!("no answer to request {id} in: {body}"))
+}
+
+fn initialize(id: u64) -> Value {
+    json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
+        "protocolVersion": "2025-06-18", "capabilities": {},
+        "clientInfo": {"name": "http-e2e", "version": "1"}}})
+}
+
+/// An MCP session over HTTP: initialized, ready for tool calls.
+struct Client<'a> {
+    server: &'a HttpServer,
+    session: String,
+    next: u64,
+}
+
+impl<'a> Client<'a> {
+    fn open(server: &'a HttpServer) -> Client<'a> {
+        let auth = server.bearer();
+        let (status, session, body) = server.post(&[("Authorization", &auth)], &initialize(1));
+        assert_eq!(status, 200, "{body}");
+        assert_eq!(answer(&body, 1)["result"]["serverInfo"]["name"], "tabpilot");
+        let session = session.expect("a session id");
+        let done = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
+        let (status, _, _) = server.post(
+            &[("Authorization", &auth), ("Mcp-Session-Id", &session)],
+            &done,
+        );
+        assert!(status == 202 || status == 200, "{status}");
+        Client {
+            server,
+            session,
+            next: 2,
+        }
+    }
+
+    /// A tool call that must succeed; returns (text, structuredContent).
+    fn ok(&mut self, tool: &str, args: Value) -> (String, Value) {
+        let id = self.next;
+        self.next += 1;
+        let mut call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+            "params": {"name": tool}});
+        call["params"]["arguments"] = args;
+        let auth = self.server.bearer();
+        let (status, _, body) = self.server.post(
+            &[("Authorization", &auth), ("Mcp-Session-Id", &self.session)],
+            &call,
+        );
+        assert_eq!(status, 200, "{body}");
+        let result = &answer(&body, id)["result"];
+        assert_ne!(result["isError"], true, "{tool} failed: {result}");
+        (
+            result["content"][0]["text"].as_str().unwrap().to_string(),
+            result["structuredContent"].clone(),
+        )
+    }
+}
+
+#[test]
+fn a_browser_task_over_http_with_the_token_each_session_its_own_agent() {
+    let s = shared();
+    let server = HttpServer::start();
+    let mut one = Client::open(&server);
+    let (text, _) = one.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "include": "snapshot"}),
+    );
+    let press = crate::harness::ref_of(&text, "button", "Press me");
+    let (_, clicked) = one.ok("browser_click", json!({ "ref": press }));
+    assert_eq!(clicked["outcome"], "done", "{clicked}");
+    let (_, mine) = one.ok("browser_list_tabs", json!({}));
+
+    // A second session is a second agent: it gets a tab of its own, not the first one's.
+    let mut two = Client::open(&server);
+    two.ok("browser_navigate", json!({"url": s.a("page2.html")}));
+    let (_, theirs) = two.ok("browser_list_tabs", json!({}));
+    let held = |tabs: &Value| -> Vec<Value> {
+        tabs["tabs"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|t| t["mine"] == true)
+            .map(|t| t["tabId"].clone())
+            .collect()
+    };
+    let (mine, theirs) = (held(&mine), held(&theirs));
+    assert_eq!((mine.len(), theirs.len()), (1, 1), "{mine:?} {theirs:?}");
+    assert_ne!(mine, theirs, "two sessions, two agents, two tabs");
+}
+
+#[test]
+fn requests_without_the_token_or_from_a_foreign_origin_or_host_are_refused() {
+    let server = HttpServer::start();
+    let (status, _, _) = server.post(&[], &initialize(1));
+    assert_eq!(status, 401, "no token");
+    let (status, _, _) = server.post(
+        &[("Authorization", "Bearer 0123456789abcdef")],
+        &initialize(1),
+    );
+    assert_eq!(status, 401, "a wrong token");
+
+    // A page in the browser (any site) posting to the port, token or not: its Origin gives it
+    // away. A loopback page's Origin is a local web client's, and passes with the token.
+    let auth = server.bearer();
+    let evil = [
+        ("Authorization", auth.as_str()),
+        ("Origin", "http://evil.example"),
+    ];
+    let (status, _, body) = server.post(&evil, &initialize(1));
+    assert_eq!(status, 403, "a foreign Origin: {body}");
+    let local = format!("http://{}", server.addr);
+    let ok = [("Authorization", auth.as_str()), ("Origin", local.as_str())];
+    let (status, _, body) = server.post(&ok, &initialize(1));
+    assert_eq!(status, 200, "a loopback Origin: {body}");
+
+    // DNS rebinding: a name that resolves to us, sent as Host.
+    let mut stream = TcpStream::connect(&server.addr).unwrap();
+    let body = initialize(1).to_string();
+    write!(
+        stream,
+        "POST /mcp HTTP/1.0\r\nHost: evil.example:80\r\nAuthorization: {auth}\r\n\
+         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut answer = String::new();
+    stream.read_to_string(&mut answer).unwrap();
+    assert!(
+        answer.starts_with("HTTP/1.0 403") || answer.starts_with("HTTP/1.1 403"),
+        "a foreign Host: {answer}"
+    );
+}
