@@ -13,7 +13,7 @@ use std::time::Duration;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ContentBlock as Content, Implementation,
     InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
-    ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
@@ -129,15 +129,29 @@ impl ServerHandler for Server {
         Ok(ListToolsResult::with_all_items(self.catalog.clone()))
     }
 
+    /// Runs the call, telling a client that asked (a `progressToken`) every second that it
+    /// still runs, and ending it when the client cancels it: the wait stops there, and a call
+    /// cancelled before it was sent to the browser never acts.
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<rmcp::model::CallToolResponse, McpError> {
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let listed = tools::registry::get(&request.name).is_none_or(|t| self.profile.lists(t));
         let answer = if listed {
-            self.session.call(&request.name, args).await
+            let call = self.session.call(&request.name, args);
+            let progress = progress(&context, &request.name);
+            tokio::select! {
+                answer = call => answer,
+                _ = progress => unreachable!("progress reports until the call ends"),
+                _ = context.ct.cancelled() => {
+                    return Err(McpError::invalid_request(
+                        format!("{} was cancelled by the client", request.name),
+                        None,
+                    ));
+                }
+            }
         } else {
             Err(ToolError::bad_args(format!(
                 "{} is not in this server's tools ({}={}); tools/list names them",
@@ -147,6 +161,26 @@ impl ServerHandler for Server {
             )))
         };
         Ok(to_result(answer).into())
+    }
+}
+
+/// How often a running call tells a client that asked that it still runs.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// Reports a call's progress (seconds it has run, and what) to a client that asked for it, for
+/// as long as it is polled; pending for ever when the client did not ask.
+async fn progress(context: &RequestContext<RoleServer>, tool: &str) {
+    let Some(token) = context.meta.get_progress_token() else {
+        return std::future::pending().await;
+    };
+    let mut ticks = tokio::time::interval(PROGRESS_EVERY);
+    ticks.tick().await; // the first tick is now
+    for seconds in 1u32.. {
+        ticks.tick().await;
+        let note = ProgressNotificationParam::new(token.clone(), f64::from(seconds))
+            .with_message(format!("{tool} has run {seconds} s"));
+        // A client that stopped listening still gets its answer.
+        let _ = context.peer.notify_progress(note).await;
     }
 }
 

@@ -1,7 +1,9 @@
 //! Stdio for rmcp with one guarantee rmcp does not give: `tools/call` requests reach the server
 //! one at a time, in the order the client wrote them. rmcp spawns a task per request, so two
-//! calls written back to back may otherwise start in either order. Everything else (pings,
-//! cancellations, listings) passes straight through.
+//! calls written back to back may otherwise start in either order. A call cancelled while it is
+//! held back is dropped here, never started (rmcp never saw it, and the spec wants no answer);
+//! the running one, once cancelled, lets the next start, since rmcp sends it no answer.
+//! Everything else (pings, other cancellations, listings) passes straight through.
 
 use std::collections::VecDeque;
 
@@ -36,6 +38,8 @@ where
 enum Line {
     /// A `tools/call`, held back until the one before it has answered.
     Call(Value),
+    /// `notifications/cancelled` for the request with this id.
+    Cancel(Value),
     /// Anything else that parses: straight through.
     Other,
     /// Not JSON (or nested past serde_json's depth limit): answered here, since rmcp would drop
@@ -52,6 +56,9 @@ fn classify(line: &[u8]) -> Line {
         Err(_) => Line::Unparseable,
         Ok(msg) => match msg.get("id") {
             Some(id) if msg["method"] == "tools/call" => Line::Call(id.clone()),
+            None if msg["method"] == "notifications/cancelled" => {
+                Line::Cancel(msg["params"]["requestId"].clone())
+            }
             _ => Line::Other,
         },
     }
@@ -126,10 +133,21 @@ async fn pump_in<R: AsyncRead + Unpin + Send + 'static>(
                 }
                 Some(line) => match classify(&line) {
                     Line::Call(id) => queue.push_back((id, line)),
+                    Line::Cancel(id) if queue.iter().any(|(queued, _)| *queued == id) => {
+                        queue.retain(|(queued, _)| *queued != id);
+                    }
+                    // rmcp answers a cancelled call with nothing (the spec's SHOULD), and the
+                    // call stops at once (Server::call_tool): the next one may start.
+                    Line::Cancel(id) if running.as_ref() == Some(&id) => {
+                        if to_server.write_all(&line).await.is_err() {
+                            return;
+                        }
+                        running = None;
+                    }
                     Line::Unparseable => {
                         let _ = replies.send(parse_error());
                     }
-                    Line::Other | Line::Blank => {
+                    Line::Cancel(_) | Line::Other | Line::Blank => {
                         if to_server.write_all(&line).await.is_err() {
                             return;
                         }

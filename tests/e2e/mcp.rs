@@ -459,3 +459,89 @@ fn status_says_retrying_with_the_next_delay_when_no_relay_can_be_reached() {
         "the delay did not grow: {text}"
     );
 }
+
+/// A tools/call request with a progress token, written without waiting for its answer.
+fn call_with_progress(agent: &mut Mcp, id: u64, tool: &str, args: Value) {
+    let mut msg = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+        "params": {"name": tool, "_meta": {"progressToken": format!("p-{id}")}}});
+    msg["params"]["arguments"] = args;
+    agent.send(&msg);
+}
+
+// A long call tells a client that asked how long it has run, and one the client cancels stops
+// waiting: it is not answered (the spec's SHOULD), and the next call runs at once, not after the
+// cancelled one's own timeout.
+#[test]
+fn a_long_call_reports_progress_when_asked_and_a_cancelled_one_stops_waiting() {
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let never = json!({"text": "never on this page", "timeout": 2500});
+    call_with_progress(&mut agent, 900, "browser_wait_for", never);
+    let r = agent.response(900);
+    assert_eq!(
+        r["result"]["structuredContent"]["error"]["code"], "TIMEOUT",
+        "{r}"
+    );
+    let progress: Vec<&Value> = agent
+        .notifications
+        .iter()
+        .filter(|n| n["method"] == "notifications/progress")
+        .collect();
+    assert!(
+        !progress.is_empty(),
+        "no progress: {:?}",
+        agent.notifications
+    );
+    for p in &progress {
+        assert_eq!(p["params"]["progressToken"], "p-900", "{p}");
+    }
+    assert!(
+        progress[0]["params"]["message"]
+            .as_str()
+            .unwrap()
+            .starts_with("browser_wait_for has run 1 s"),
+        "{}",
+        progress[0]
+    );
+
+    let long = json!({"text": "never on this page", "timeout": 30000});
+    call_with_progress(&mut agent, 901, "browser_wait_for", long);
+    std::thread::sleep(Duration::from_millis(300));
+    let started = Instant::now();
+    agent.notify("notifications/cancelled", &json!({"requestId": 901}));
+    agent.ok("browser_snapshot", json!({}));
+    assert!(started.elapsed() < Duration::from_secs(10));
+    assert!(
+        agent.early.iter().all(|m| m["id"] != 901),
+        "{:?}",
+        agent.early
+    );
+}
+
+// A call the client cancels while it waits behind another never reaches the page.
+#[test]
+fn a_call_cancelled_before_it_started_never_acts() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "include": "snapshot"}),
+    );
+    let press = ref_of(&snap, "button", "Press me");
+    let wait = json!({"text": "never on this page", "timeout": 1500});
+    call_with_progress(&mut agent, 910, "browser_wait_for", wait);
+    call_with_progress(&mut agent, 911, "browser_click", json!({ "ref": press }));
+    agent.notify("notifications/cancelled", &json!({"requestId": 911}));
+    agent.response(910);
+    let (_, read) = agent.ok("browser_snapshot", json!({}));
+    let page = read["snapshot"].as_str().unwrap();
+    assert!(
+        page.contains("Not pressed"),
+        "the cancelled click ran: {page}"
+    );
+    assert!(
+        agent.early.iter().all(|m| m["id"] != 911),
+        "a cancelled call that never ran is not answered"
+    );
+}

@@ -22,13 +22,15 @@ pub(crate) struct McpClient {
     lines: Receiver<Result<Value, String>>,
     next_id: u64,
     /// Answers read while waiting for another one.
-    early: Vec<Value>,
+    pub early: Vec<Value>,
     /// The server's instructions, from `initialize`.
     pub instructions: String,
     /// Panic on a line of stdout that is not JSON (the tests); else report it and skip it.
     pub strict: bool,
     /// How long drop waits for the server to exit once its stdin is closed, before killing it.
     pub exit_grace: Duration,
+    /// The server's notifications (progress, say) seen while waiting for answers, oldest first.
+    pub notifications: Vec<Value>,
 }
 
 impl McpClient {
@@ -63,6 +65,7 @@ impl McpClient {
             instructions: String::new(),
             strict: true,
             exit_grace: Duration::from_secs(1),
+            notifications: Vec::new(),
         }
     }
 
@@ -149,6 +152,9 @@ impl McpClient {
             };
             // Server-initiated notifications and requests are not answers.
             if msg.get("method").is_some() {
+                if msg.get("id").is_none() {
+                    self.notifications.push(msg);
+                }
                 continue;
             }
             if msg["id"] == *id {
