@@ -4,6 +4,7 @@
 mod audit;
 mod call;
 mod demo;
+mod skill;
 
 use std::process::ExitCode;
 
@@ -61,9 +62,20 @@ enum Command {
     Tools,
     /// Print the audit trail: one line per tool call, newest last.
     Audit(audit::AuditArgs),
+    /// The agent skill that teaches the tools.
+    Skill {
+        #[command(subcommand)]
+        what: SkillCommand,
+    },
     /// Call a tool: `tabpilot navigate URL`, `tabpilot browser_click --args '{"ref":"e1abc"}'`.
     #[command(external_subcommand)]
     Call(Vec<String>),
+}
+
+#[derive(Subcommand)]
+enum SkillCommand {
+    /// Put it in ~/.agents/skills/tabpilot, where agents and the context tools find it.
+    Install,
 }
 
 #[derive(Subcommand)]
@@ -154,6 +166,9 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
         Command::Audit(args) => audit::run(&args),
+        Command::Skill {
+            what: SkillCommand::Install,
+        } => skill::install(),
         Command::Call(words) => Ok(call::run(words).await),
     };
     outcome.unwrap_or_else(|e| {

@@ -244,3 +244,52 @@ fn a_world_writable_or_foreign_project_runs_nothing_and_tells_the_agent_nothing(
         assert!(!marker.exists(), "the foreign command ran ({name})");
     }
 }
+
+// The skill tabpilot ships goes where the context tools look for the user's skills, is found
+// there, and is the one loaded for a browser task.
+#[test]
+fn the_shipped_skill_installs_where_it_is_found_and_loaded_for_a_browser_task() {
+    let (project, home) = tree("skill");
+    skill(
+        &project,
+        "db-migrate",
+        "db-migrate",
+        "Create and apply a database schema migration",
+    );
+    let env = Env::fresh("ctx-skill");
+    let mut cmd = env.command(&["skill", "install"]);
+    crate::harness::in_project(&mut cmd, &project, &home);
+    let (ok, out, err) = crate::harness::run(cmd);
+    assert!(ok, "{err}");
+    let installed = home.join(".agents/skills/tabpilot/SKILL.md");
+    assert_eq!(out.trim(), installed.display().to_string());
+
+    let mut mcp = Mcp::start_in(&env, &project, &home);
+    let (_, data) = mcp.ok("list_local_skills", json!({}));
+    let names: Vec<&str> = data["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
+    assert!(names.contains(&"tabpilot"), "{data}");
+    for task in [
+        "test the signup form of my web app in the browser",
+        "find out why the checkout button does nothing on the page",
+    ] {
+        let (_, data) = mcp.ok("resolve_task_capabilities", json!({ "task": task }));
+        assert_eq!(data["selected_skill"]["name"], "tabpilot", "{task}: {data}");
+        assert!(
+            data["selected_skill"]["content"]
+                .as_str()
+                .unwrap()
+                .contains("browser_fill_form"),
+            "{data}"
+        );
+    }
+    let (_, data) = mcp.ok(
+        "resolve_task_capabilities",
+        json!({"task": "apply the new database migration"}),
+    );
+    assert_eq!(data["selected_skill"]["name"], "db-migrate", "{data}");
+}
