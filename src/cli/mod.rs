@@ -4,6 +4,7 @@
 mod audit;
 mod call;
 mod demo;
+mod install;
 mod skill;
 
 use std::process::ExitCode;
@@ -62,6 +63,10 @@ enum Command {
     Tools,
     /// Print the audit trail: one line per tool call, newest last.
     Audit(audit::AuditArgs),
+    /// Add tabpilot to an MCP client's config (shows the diff first).
+    Install(install::InstallArgs),
+    /// Remove tabpilot's entry from an MCP client's config, and nothing else.
+    Uninstall(install::UninstallArgs),
     /// The agent skill that teaches the tools.
     Skill {
         #[command(subcommand)]
@@ -166,6 +171,8 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
             Ok(ExitCode::SUCCESS)
         }
         Command::Audit(args) => audit::run(&args),
+        Command::Install(args) => install::install(&args),
+        Command::Uninstall(args) => install::uninstall(&args),
         Command::Skill {
             what: SkillCommand::Install,
         } => skill::install(),

@@ -16,6 +16,7 @@ mod frames;
 mod harness;
 mod holes;
 mod http;
+mod install;
 mod interact;
 mod mcp;
 #[path = "../support/mcp_client.rs"]

@@ -1,0 +1,460 @@
+//! `tabpilot install CLIENT` and `tabpilot uninstall CLIENT`: tabpilot's entry in an MCP client's
+//! own config file, for the running binary. The change is shown as a diff before it is written
+//! (`--dry-run` stops there). Only the `tabpilot` entry is touched: the client's other servers and
+//! settings keep their order and text (JSON values are carried over verbatim, TOML through
+//! `toml_edit`), so an uninstall gives back what an install found.
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use anyhow::{Context, bail};
+use clap::{Args, ValueEnum};
+use indexmap::IndexMap;
+use serde::Serialize;
+use serde_json::value::RawValue;
+use serde_json::{Value, json};
+
+use crate::settings::Setting;
+
+/// The entry's name in every client's list of servers.
+const NAME: &str = "tabpilot";
+/// Where `tabpilot mcp --http` listens when given no address.
+const DEFAULT_URL: &str = "http://127.0.0.1:47320/mcp";
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(super) enum Client {
+    /// Claude Code (~/.claude.json)
+    Claude,
+    /// Cursor (~/.cursor/mcp.json)
+    Cursor,
+    /// VS Code, user settings (~/.config/Code/User/mcp.json)
+    Vscode,
+    /// Codex (~/.codex/config.toml, or $CODEX_HOME)
+    Codex,
+    /// Gemini CLI (~/.gemini/settings.json)
+    Gemini,
+}
+
+#[derive(Args)]
+pub(super) struct InstallArgs {
+    client: Client,
+    /// The server launches a managed Chromium when no browser is connected.
+    #[arg(long)]
+    launch: bool,
+    /// With --launch: headless.
+    #[arg(long)]
+    headless: bool,
+    /// Connect to a running `tabpilot mcp --http` at URL (default: its default address) instead
+    /// of starting a server; the token goes with it.
+    #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = DEFAULT_URL)]
+    http: Option<String>,
+    /// The tool profile (TABPILOT_TOOLS): full, core, slim, or a list.
+    #[arg(long, value_name = "PROFILE")]
+    tools: Option<String>,
+    /// Refuse every tool that changes a page (TABPILOT_READ_ONLY).
+    #[arg(long)]
+    read_only: bool,
+    /// Refuse the agent's own scripts (TABPILOT_NO_EVAL).
+    #[arg(long)]
+    no_eval: bool,
+    /// The only origins agents may drive (TABPILOT_ALLOW_ORIGINS).
+    #[arg(long, value_name = "PATTERNS")]
+    allow_origins: Option<String>,
+    /// Origins agents never drive (TABPILOT_DENY_ORIGINS).
+    #[arg(long, value_name = "PATTERNS")]
+    deny_origins: Option<String>,
+    /// Show the change without writing it.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+#[derive(Args)]
+pub(super) struct UninstallArgs {
+    client: Client,
+    /// Show the change without writing it.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+/// What the client is told to run or reach.
+#[derive(Debug, PartialEq)]
+enum Entry {
+    Stdio {
+        command: String,
+        args: Vec<String>,
+        env: Vec<(String, String)>,
+    },
+    Http {
+        url: String,
+        token: String,
+    },
+}
+
+pub(super) fn install(a: &InstallArgs) -> anyhow::Result<ExitCode> {
+    let entry = entry(a)?;
+    let path = config_path(a.client)?;
+    change(a.client, &path, Some(&entry), a.dry_run)?;
+    if let (Client::Codex, Entry::Http { .. }) = (a.client, &entry) {
+        println!(
+            "Codex reads the token from the environment: export {}=<the token `tabpilot mcp --http` printed>",
+            Setting::Token
+        );
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+pub(super) fn uninstall(a: &UninstallArgs) -> anyhow::Result<ExitCode> {
+    let path = config_path(a.client)?;
+    change(a.client, &path, None, a.dry_run)?;
+    Ok(ExitCode::SUCCESS)
+}
+
+fn entry(a: &InstallArgs) -> anyhow::Result<Entry> {
+    let mut env = Vec::new();
+    let mut set = |setting: Setting, value: Option<&str>| {
+        if let Some(v) = value {
+            env.push((setting.to_string(), v.to_string()));
+        }
+    };
+    set(Setting::Tools, a.tools.as_deref());
+    set(Setting::ReadOnly, a.read_only.then_some("1"));
+    set(Setting::NoEval, a.no_eval.then_some("1"));
+    set(Setting::AllowOrigins, a.allow_origins.as_deref());
+    set(Setting::DenyOrigins, a.deny_origins.as_deref());
+    if let Some(url) = &a.http {
+        if !env.is_empty() || a.launch || a.headless {
+            bail!(
+                "with --http the client reaches a server already running: give --launch, --headless, \
+                 the profile and the policy to `tabpilot mcp --http` instead"
+            );
+        }
+        let token = match Setting::Token.get() {
+            Some(t) => t,
+            None => crate::state::http_token()?,
+        };
+        return Ok(Entry::Http {
+            url: url.clone(),
+            token,
+        });
+    }
+    let exe = std::env::current_exe().context("finding this tabpilot binary")?;
+    let mut args = vec!["mcp".to_string()];
+    if a.launch {
+        args.push("--launch".into());
+    }
+    if a.headless {
+        args.push("--headless".into());
+    }
+    Ok(Entry::Stdio {
+        command: exe.display().to_string(),
+        args,
+        env,
+    })
+}
+
+fn home() -> anyhow::Result<PathBuf> {
+    std::env::var_os("HOME")
+        .map(PathBuf::from)
+        .context("HOME is not set: cannot find the client's config")
+}
+
+fn config_path(client: Client) -> anyhow::Result<PathBuf> {
+    let home = home()?;
+    Ok(match client {
+        Client::Claude => home.join(".claude.json"),
+        Client::Cursor => home.join(".cursor/mcp.json"),
+        Client::Vscode => std::env::var_os("XDG_CONFIG_HOME")
+            .map_or_else(|| home.join(".config"), PathBuf::from)
+            .join("Code/User/mcp.json"),
+        Client::Codex => std::env::var_os("CODEX_HOME")
+            .map_or_else(|| home.join(".codex"), PathBuf::from)
+            .join("config.toml"),
+        Client::Gemini => home.join(".gemini/settings.json"),
+    })
+}
+
+/// Shows the change to `path` as a diff, and writes it unless `dry_run`. `entry` none removes
+/// tabpilot's entry.
+fn change(client: Client, path: &Path, entry: Option<&Entry>, dry_run: bool) -> anyhow::Result<()> {
+    let old = match fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
+    };
+    let new = edited(client, &old, entry).with_context(|| format!("in {}", path.display()))?;
+    if new == old {
+        println!("{}: nothing to change", path.display());
+        return Ok(());
+    }
+    let shown = path.display().to_string();
+    print!(
+        "{}",
+        similar::TextDiff::from_lines(&old, &new)
+            .unified_diff()
+            .header(&shown, &shown)
+    );
+    if dry_run {
+        println!("(dry run: {} not written)", path.display());
+        return Ok(());
+    }
+    write(path, &new)?;
+    println!("wrote {}", path.display());
+    Ok(())
+}
+
+/// The file's new text (empty: the file goes).
+fn edited(client: Client, old: &str, entry: Option<&Entry>) -> anyhow::Result<String> {
+    let key = match client {
+        Client::Vscode => "servers",
+        Client::Codex => return edited_toml(old, entry),
+        _ => "mcpServers",
+    };
+    edited_json(old, key, entry.map(|e| json_entry(client, e)).as_ref())
+}
+
+/// The entry as the JSON clients write it.
+fn json_entry(client: Client, entry: &Entry) -> Value {
+    match entry {
+        Entry::Stdio { command, args, env } => {
+            let mut e = json!({"command": command, "args": args});
+            if !env.is_empty() {
+                e["env"] = env.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
+            }
+            if matches!(client, Client::Claude | Client::Vscode) {
+                e["type"] = json!("stdio");
+            }
+            e
+        }
+        Entry::Http { url, token } => {
+            let headers = json!({"Authorization": format!("Bearer {token}")});
+            match client {
+                Client::Gemini => json!({"httpUrl": url, "headers": headers}),
+                Client::Cursor => json!({"url": url, "headers": headers}),
+                _ => json!({"type": "http", "url": url, "headers": headers}),
+            }
+        }
+    }
+}
+
+/// A JSON document as written back: the values we do not touch carried over as their own text.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Node {
+    Raw(Box<RawValue>),
+    Map(IndexMap<String, Node>),
+}
+
+impl Node {
+    /// A value of ours, its objects as maps so that it is laid out like the rest.
+    fn of(v: &Value) -> anyhow::Result<Node> {
+        Ok(match v {
+            Value::Object(o) => Node::Map(
+                o.iter()
+                    .map(|(k, v)| Ok((k.clone(), Node::of(v)?)))
+                    .collect::<anyhow::Result<_>>()?,
+            ),
+            _ => Node::Raw(serde_json::value::to_raw_value(v)?),
+        })
+    }
+}
+
+fn edited_json(old: &str, key: &str, entry: Option<&Value>) -> anyhow::Result<String> {
+    let top: IndexMap<String, Box<RawValue>> = if old.trim().is_empty() {
+        IndexMap::new()
+    } else {
+        serde_json::from_str(old).context("the file is not a JSON object")?
+    };
+    let mut servers: IndexMap<String, Node> = match top.get(key) {
+        Some(raw) => serde_json::from_str::<IndexMap<String, Box<RawValue>>>(raw.get())
+            .with_context(|| format!("\"{key}\" is not an object"))?
+            .into_iter()
+            .map(|(k, v)| (k, Node::Raw(v)))
+            .collect(),
+        None => IndexMap::new(),
+    };
+    match entry {
+        Some(e) => {
+            servers.insert(NAME.to_string(), Node::of(e)?);
+        }
+        None => {
+            if servers.shift_remove(NAME).is_none() {
+                return Ok(old.to_string());
+            }
+        }
+    }
+    let mut out: IndexMap<String, Node> = top.into_iter().map(|(k, v)| (k, Node::Raw(v))).collect();
+    if servers.is_empty() {
+        out.shift_remove(key);
+    } else {
+        out.insert(key.to_string(), Node::Map(servers));
+    }
+    if out.is_empty() {
+        return Ok(String::new());
+    }
+    let mut text = serde_json::to_string_pretty(&out)?;
+    if old.is_empty() || old.ends_with('\n') {
+        text.push('\n');
+    }
+    Ok(text)
+}
+
+fn edited_toml(old: &str, entry: Option<&Entry>) -> anyhow::Result<String> {
+    use toml_edit::{Array, DocumentMut, InlineTable, Item, Table, value};
+    let mut doc: DocumentMut = old.parse().context("the file is not TOML")?;
+    let Some(entry) = entry else {
+        let Some(servers) = doc.get_mut("mcp_servers").and_then(Item::as_table_like_mut) else {
+            return Ok(old.to_string());
+        };
+        if servers.remove(NAME).is_none() {
+            return Ok(old.to_string());
+        }
+        if servers.is_empty() {
+            doc.remove("mcp_servers");
+        }
+        return Ok(doc.to_string());
+    };
+    let mut t = Table::new();
+    match entry {
+        Entry::Stdio { command, args, env } => {
+            t["command"] = value(command.as_str());
+            t["args"] = value(args.iter().map(String::as_str).collect::<Array>());
+            if !env.is_empty() {
+                let mut e = InlineTable::new();
+                for (k, v) in env {
+                    e.insert(k, v.as_str().into());
+                }
+                t["env"] = value(e);
+            }
+        }
+        // Codex takes no token in its file, only the name of a variable holding it.
+        Entry::Http { url, .. } => {
+            t["url"] = value(url.as_str());
+            t["bearer_token_env_var"] = value(Setting::Token.to_string());
+        }
+    }
+    let servers = doc
+        .entry("mcp_servers")
+        .or_insert_with(|| {
+            let mut s = Table::new();
+            s.set_implicit(true);
+            Item::Table(s)
+        })
+        .as_table_like_mut()
+        .context("mcp_servers is not a table")?;
+    servers.insert(NAME, Item::Table(t));
+    Ok(doc.to_string())
+}
+
+/// Writes `text` in place of `path` (or removes it when empty), keeping the file's mode; a new
+/// file is owner-only, since it may hold a token.
+fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+    if text.is_empty() {
+        return fs::remove_file(path).with_context(|| format!("removing {}", path.display()));
+    }
+    if let Some(dir) = path.parent() {
+        fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
+    }
+    let mode = fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o777);
+    let tmp = path.with_extension(format!("tabpilot-{}", std::process::id()));
+    let mut file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(mode)
+        .open(&tmp)
+        .with_context(|| format!("writing {}", tmp.display()))?;
+    file.write_all(text.as_bytes())?;
+    file.sync_all()?;
+    fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stdio() -> Entry {
+        Entry::Stdio {
+            command: "/bin/tabpilot".into(),
+            args: vec!["mcp".into(), "--launch".into()],
+            env: vec![("TABPILOT_TOOLS".into(), "core".into())],
+        }
+    }
+
+    #[test]
+    fn json_keeps_the_other_keys_and_servers_in_order_and_uninstall_gives_the_text_back() {
+        let old = "{\n  \"zeta\": 1,\n  \"mcpServers\": {\n    \"other\": {\n      \"command\": \"x\"\n    }\n  },\n  \"alpha\": [\n    1,\n    2\n  ]\n}\n";
+        let new = edited(Client::Claude, old, Some(&stdio())).unwrap();
+        let v: Value = serde_json::from_str(&new).unwrap();
+        assert_eq!(v["mcpServers"]["other"]["command"], "x");
+        assert_eq!(v["mcpServers"]["tabpilot"]["type"], "stdio");
+        assert_eq!(
+            v["mcpServers"]["tabpilot"]["args"],
+            json!(["mcp", "--launch"])
+        );
+        assert_eq!(v["mcpServers"]["tabpilot"]["env"]["TABPILOT_TOOLS"], "core");
+        let z = new.find("zeta").unwrap();
+        assert!(z < new.find("mcpServers").unwrap() && new.find("alpha").unwrap() > z);
+        assert_eq!(edited(Client::Claude, &new, None).unwrap(), old);
+    }
+
+    #[test]
+    fn a_file_tabpilot_made_goes_with_its_entry_and_a_missing_entry_changes_nothing() {
+        let new = edited(Client::Cursor, "", Some(&stdio())).unwrap();
+        assert!(new.contains("\"mcpServers\""), "{new}");
+        assert_eq!(edited(Client::Cursor, &new, None).unwrap(), "");
+        let other = "{\"mcpServers\": {\"other\": {}}}";
+        assert_eq!(edited(Client::Cursor, other, None).unwrap(), other);
+        assert!(edited(Client::Cursor, "[1]", Some(&stdio())).is_err());
+    }
+
+    #[test]
+    fn each_client_gets_its_own_shape_for_http() {
+        let http = Entry::Http {
+            url: "http://127.0.0.1:47320/mcp".into(),
+            token: "t0k3n".into(),
+        };
+        let vs: Value =
+            serde_json::from_str(&edited(Client::Vscode, "", Some(&http)).unwrap()).unwrap();
+        assert_eq!(vs["servers"]["tabpilot"]["type"], "http");
+        assert_eq!(
+            vs["servers"]["tabpilot"]["headers"]["Authorization"],
+            "Bearer t0k3n"
+        );
+        let gem: Value =
+            serde_json::from_str(&edited(Client::Gemini, "", Some(&http)).unwrap()).unwrap();
+        assert_eq!(
+            gem["mcpServers"]["tabpilot"]["httpUrl"],
+            "http://127.0.0.1:47320/mcp"
+        );
+        let codex = edited(Client::Codex, "", Some(&http)).unwrap();
+        assert!(!codex.contains("t0k3n"), "{codex}");
+        let doc: toml_edit::DocumentMut = codex.parse().unwrap();
+        assert_eq!(
+            doc["mcp_servers"]["tabpilot"]["bearer_token_env_var"].as_str(),
+            Some("TABPILOT_TOKEN")
+        );
+    }
+
+    #[test]
+    fn toml_keeps_comments_and_other_servers_and_uninstall_gives_the_text_back() {
+        let old =
+            "# my settings\nmodel = \"o4\"\n\n[mcp_servers.other]\ncommand = \"x\" # keep me\n";
+        let new = edited(Client::Codex, old, Some(&stdio())).unwrap();
+        assert!(new.starts_with(old), "{new}");
+        let doc: toml_edit::DocumentMut = new.parse().unwrap();
+        assert_eq!(
+            doc["mcp_servers"]["tabpilot"]["command"].as_str(),
+            Some("/bin/tabpilot")
+        );
+        assert_eq!(
+            doc["mcp_servers"]["tabpilot"]["env"]["TABPILOT_TOOLS"].as_str(),
+            Some("core")
+        );
+        assert_eq!(edited(Client::Codex, &new, None).unwrap(), old);
+        let alone = edited(Client::Codex, "", Some(&stdio())).unwrap();
+        assert!(alone.starts_with("[mcp_servers.tabpilot]"), "{alone}");
+        assert_eq!(edited(Client::Codex, &alone, None).unwrap(), "");
+    }
+}
