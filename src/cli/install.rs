@@ -245,10 +245,11 @@ fn json_entry(client: Client, entry: &Entry) -> Value {
 enum Node {
     Raw(Box<RawValue>),
     Map(IndexMap<String, Node>),
+    List(Vec<Node>),
 }
 
 impl Node {
-    /// A value of ours, its objects as maps so that it is laid out like the rest.
+    /// A value of ours, its objects and arrays taken apart so that it is laid out like the rest.
     fn of(v: &Value) -> anyhow::Result<Node> {
         Ok(match v {
             Value::Object(o) => Node::Map(
@@ -256,6 +257,7 @@ impl Node {
                     .map(|(k, v)| Ok((k.clone(), Node::of(v)?)))
                     .collect::<anyhow::Result<_>>()?,
             ),
+            Value::Array(a) => Node::List(a.iter().map(Node::of).collect::<anyhow::Result<_>>()?),
             _ => Node::Raw(serde_json::value::to_raw_value(v)?),
         })
     }
