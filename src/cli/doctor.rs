@@ -357,7 +357,7 @@ fn browsers(status: Option<&RelayStatus>) -> Vec<Check> {
         .collect()
 }
 
-/// An MCP client's config file, relative to the home directory, and where servers are in it.
+/// An MCP client's config file, and where the servers are in it.
 struct Client {
     name: &'static str,
     path: PathBuf,
@@ -372,24 +372,23 @@ enum Format {
 }
 
 fn known_clients(home: &Path) -> Vec<Client> {
-    let vscode = if cfg!(target_os = "macos") {
-        "Library/Application Support/Code/User/mcp.json"
-    } else {
-        ".config/Code/User/mcp.json"
-    };
+    let vscode = std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| home.join(".config"), PathBuf::from)
+        .join("Code/User/mcp.json");
     let codex = std::env::var_os("CODEX_HOME")
         .filter(|d| !d.is_empty())
         .map_or_else(|| home.join(".codex"), PathBuf::from);
-    let json = |name, path: &str, key| Client {
+    let json = |name, path, key| Client {
         name,
-        path: home.join(path),
+        path,
         format: Format::Json(key),
     };
     vec![
-        json("claude", ".claude.json", "mcpServers"),
-        json("cursor", ".cursor/mcp.json", "mcpServers"),
+        json("claude", home.join(".claude.json"), "mcpServers"),
+        json("cursor", home.join(".cursor/mcp.json"), "mcpServers"),
         json("vscode", vscode, "servers"),
-        json("gemini", ".gemini/settings.json", "mcpServers"),
+        json("gemini", home.join(".gemini/settings.json"), "mcpServers"),
         Client {
             name: "codex",
             path: codex.join("config.toml"),
