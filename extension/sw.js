@@ -66,7 +66,7 @@ async function identity() {
   }
   const brands = navigator.userAgentData?.brands?.map((b) => b.brand) || [];
   const browser = brands.find((b) => !/Not.?A.?Brand|Chromium/i.test(b)) || 'Chromium';
-  return { browserId, browser };
+  return { browserId, browser, extension: chrome.runtime.getManifest().version };
 }
 
 function setState(state) {

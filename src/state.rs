@@ -62,6 +62,16 @@ pub fn secret() -> io::Result<Vec<u8>> {
     private_token(&dir.join("secret"))
 }
 
+/// The relay secret if one was made, read without making one: for a look that changes nothing.
+pub fn existing_secret() -> io::Result<Option<Vec<u8>>> {
+    let path = state_dir().join("secret");
+    match fs::symlink_metadata(&path) {
+        Ok(_) => read_secret(&path).map(Some),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Ok(None),
+        Err(e) => Err(e),
+    }
+}
+
 /// The key that makes the named session `name` (the CLI's) this user's to join; created on first
 /// use, owner-only.
 pub fn session_key(name: &str) -> io::Result<String> {

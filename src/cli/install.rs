@@ -95,7 +95,7 @@ enum Entry {
 
 pub(super) fn install(a: &InstallArgs) -> anyhow::Result<ExitCode> {
     let entry = entry(a)?;
-    let path = config_path(a.client)?;
+    let path = config_path(a.client, &home()?);
     change(a.client, &path, Some(&entry), a.dry_run)?;
     if let (Client::Codex, Entry::Http { .. }) = (a.client, &entry) {
         println!(
@@ -107,7 +107,7 @@ pub(super) fn install(a: &InstallArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub(super) fn uninstall(a: &UninstallArgs) -> anyhow::Result<ExitCode> {
-    let path = config_path(a.client)?;
+    let path = config_path(a.client, &home()?);
     change(a.client, &path, None, a.dry_run)?;
     Ok(ExitCode::SUCCESS)
 }
@@ -161,19 +161,89 @@ fn home() -> anyhow::Result<PathBuf> {
         .context("HOME is not set: cannot find the client's config")
 }
 
-fn config_path(client: Client) -> anyhow::Result<PathBuf> {
-    let home = home()?;
-    Ok(match client {
+/// The client's config file under `home`.
+pub(super) fn config_path(client: Client, home: &Path) -> PathBuf {
+    let from = |var: &str, default: &str| {
+        std::env::var_os(var)
+            .filter(|d| !d.is_empty())
+            .map_or_else(|| home.join(default), PathBuf::from)
+    };
+    match client {
         Client::Claude => home.join(".claude.json"),
         Client::Cursor => home.join(".cursor/mcp.json"),
-        Client::Vscode => std::env::var_os("XDG_CONFIG_HOME")
-            .map_or_else(|| home.join(".config"), PathBuf::from)
-            .join("Code/User/mcp.json"),
-        Client::Codex => std::env::var_os("CODEX_HOME")
-            .map_or_else(|| home.join(".codex"), PathBuf::from)
-            .join("config.toml"),
+        Client::Vscode => from("XDG_CONFIG_HOME", ".config").join("Code/User/mcp.json"),
+        Client::Codex => from("CODEX_HOME", ".codex").join("config.toml"),
         Client::Gemini => home.join(".gemini/settings.json"),
-    })
+    }
+}
+
+impl Client {
+    pub(super) const ALL: [Client; 5] = [
+        Client::Claude,
+        Client::Cursor,
+        Client::Vscode,
+        Client::Codex,
+        Client::Gemini,
+    ];
+
+    /// Its name on the command line.
+    pub(super) fn name(self) -> &'static str {
+        match self {
+            Client::Claude => "claude",
+            Client::Cursor => "cursor",
+            Client::Vscode => "vscode",
+            Client::Codex => "codex",
+            Client::Gemini => "gemini",
+        }
+    }
+
+    /// The key of its JSON config's servers; none for Codex's TOML.
+    fn servers_key(self) -> Option<&'static str> {
+        match self {
+            Client::Vscode => Some("servers"),
+            Client::Codex => None,
+            _ => Some("mcpServers"),
+        }
+    }
+}
+
+/// How a client's config starts tabpilot.
+#[derive(Debug, PartialEq)]
+pub(super) enum Listed {
+    /// A command to run (empty when the entry names none).
+    Command(String),
+    Url(String),
+}
+
+/// tabpilot's entry in a client's config text, if it has one.
+pub(super) fn listed(client: Client, text: &str) -> anyhow::Result<Option<Listed>> {
+    let field = |f: Option<&str>| f.map(str::to_string);
+    let (command, url) = match client.servers_key() {
+        Some(key) => {
+            let config: Value = serde_json::from_str(text)?;
+            let Some(e) = config.get(key).and_then(|s| s.get(NAME)) else {
+                return Ok(None);
+            };
+            let url = e.get("url").or_else(|| e.get("httpUrl"));
+            (
+                field(e["command"].as_str()),
+                field(url.and_then(Value::as_str)),
+            )
+        }
+        None => {
+            let doc: toml_edit::DocumentMut = text.parse()?;
+            let Some(e) = doc.get("mcp_servers").and_then(|s| s.get(NAME)) else {
+                return Ok(None);
+            };
+            let get = |f: &str| e.get(f).and_then(toml_edit::Item::as_str);
+            (field(get("command")), field(get("url")))
+        }
+    };
+    Ok(Some(match (command, url) {
+        (Some(c), _) => Listed::Command(c),
+        (None, Some(u)) => Listed::Url(u),
+        (None, None) => Listed::Command(String::new()),
+    }))
 }
 
 /// Shows the change to `path` as a diff, and writes it unless `dry_run`. `entry` none removes
@@ -207,12 +277,10 @@ fn change(client: Client, path: &Path, entry: Option<&Entry>, dry_run: bool) -> 
 
 /// The file's new text (empty: the file goes).
 fn edited(client: Client, old: &str, entry: Option<&Entry>) -> anyhow::Result<String> {
-    let key = match client {
-        Client::Vscode => "servers",
-        Client::Codex => return edited_toml(old, entry),
-        _ => "mcpServers",
-    };
-    edited_json(old, key, entry.map(|e| json_entry(client, e)).as_ref())
+    match client.servers_key() {
+        Some(key) => edited_json(old, key, entry.map(|e| json_entry(client, e)).as_ref()),
+        None => edited_toml(old, entry),
+    }
 }
 
 /// The entry as the JSON clients write it.
@@ -436,6 +504,43 @@ mod tests {
         assert_eq!(
             doc["mcp_servers"]["tabpilot"]["bearer_token_env_var"].as_str(),
             Some("TABPILOT_TOKEN")
+        );
+    }
+
+    #[test]
+    fn what_a_config_lists_is_read_back_in_each_format() {
+        for client in Client::ALL {
+            let made = edited(client, "", Some(&stdio())).unwrap();
+            assert_eq!(
+                listed(client, &made).unwrap(),
+                Some(Listed::Command("/bin/tabpilot".into())),
+                "{}",
+                client.name()
+            );
+            let http = Entry::Http {
+                url: "http://h/mcp".into(),
+                token: "t".into(),
+            };
+            let made = edited(client, "", Some(&http)).unwrap();
+            assert_eq!(
+                listed(client, &made).unwrap(),
+                Some(Listed::Url("http://h/mcp".into())),
+                "{}",
+                client.name()
+            );
+        }
+        let other = r#"{"mcpServers": {"other": {"command": "tabpilot"}}}"#;
+        assert_eq!(listed(Client::Claude, other).unwrap(), None);
+        assert!(listed(Client::Claude, "{").is_err());
+        let literal = "[mcp_servers.\"tabpilot\"]\ncommand = '/a\\b'\n";
+        assert_eq!(
+            listed(Client::Codex, literal).unwrap(),
+            Some(Listed::Command("/a\\b".into()))
+        );
+        let empty = "[mcp_servers.tabpilot]\n[mcp_servers.other]\ncommand = \"x\"\n";
+        assert_eq!(
+            listed(Client::Codex, empty).unwrap(),
+            Some(Listed::Command(String::new()))
         );
     }
 

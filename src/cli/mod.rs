@@ -4,6 +4,7 @@
 mod audit;
 mod call;
 mod demo;
+mod doctor;
 mod install;
 mod skill;
 
@@ -57,6 +58,9 @@ enum Command {
     },
     /// Pair your own browser (with the extension loaded) with the relay.
     Pair,
+    /// Check Chromium, the state dir, the relay, the browsers, the MCP clients' configs and the
+    /// skill; say how to fix each problem. Exits non-zero when a check fails.
+    Doctor,
     /// Launch a headless Chromium, serve a demo page, and run a short session through the tools.
     Demo,
     /// List the tools.
@@ -87,6 +91,11 @@ enum SkillCommand {
 enum ExtensionCommand {
     /// Write the extension out and print the folder to load with "Load unpacked".
     Path,
+    /// Write a zip of the extension for a Chrome Web Store upload and print its path.
+    Pack {
+        /// Default: tabpilot-extension-VERSION.zip in the current directory.
+        out: Option<std::path::PathBuf>,
+    },
 }
 
 /// The crates under us that log whole messages (frames with typed text, page content) at debug
@@ -162,7 +171,11 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
         Command::Extension {
             what: ExtensionCommand::Path,
         } => extension_path(),
+        Command::Extension {
+            what: ExtensionCommand::Pack { out },
+        } => extension_pack(out),
         Command::Pair => call::pair().await,
+        Command::Doctor => doctor::run().await,
         Command::Demo => demo::run().await,
         Command::Tools => {
             for tool in crate::tools::registry::all() {
@@ -206,6 +219,23 @@ fn extension_path() -> anyhow::Result<ExitCode> {
     println!("{}", dir.display());
     eprintln!(
         "Load it in chrome://extensions (Developer mode, Load unpacked), then run `tabpilot pair`."
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn extension_pack(out: Option<std::path::PathBuf>) -> anyhow::Result<ExitCode> {
+    use anyhow::Context;
+    let out = out
+        .unwrap_or_else(|| format!("tabpilot-extension-{}.zip", crate::protocol::VERSION).into());
+    let file =
+        std::fs::File::create(&out).with_context(|| format!("creating {}", out.display()))?;
+    crate::extension::pack(file).with_context(|| format!("writing {}", out.display()))?;
+    println!("{}", out.display());
+    eprintln!(
+        "manifest.json goes without its \"key\": the Chrome Web Store refuses one and gives the \
+         extension an ID of its own. The relay accepts only the key's ID ({}), so a copy \
+         installed from the store cannot pair with this tabpilot.",
+        crate::extension::id()
     );
     Ok(ExitCode::SUCCESS)
 }

@@ -422,6 +422,7 @@ impl Hub {
                         browser: b.info.browser.clone(),
                         profile: b.info.profile.clone(),
                         label: b.info.label.clone(),
+                        extension: b.info.extension.clone(),
                     })
                     .collect();
                 let agents = r

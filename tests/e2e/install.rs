@@ -50,19 +50,16 @@ fn install_merges_into_a_claude_config_and_uninstall_gives_it_back_as_it_was() {
         "dry run wrote"
     );
 
-    let (ok, out, err) = tabpilot(
-        &env,
-        &home,
-        &[
-            "install",
-            "claude",
-            "--launch",
-            "--headless",
-            "--tools",
-            "core",
-            "--read-only",
-        ],
-    );
+    let install = [
+        "install",
+        "claude",
+        "--launch",
+        "--headless",
+        "--tools",
+        "core",
+        "--read-only",
+    ];
+    let (ok, out, err) = tabpilot(&env, &home, &install);
     assert!(ok, "{err}");
     assert!(out.contains("wrote "), "{out}");
     let config: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
@@ -82,19 +79,7 @@ fn install_merges_into_a_claude_config_and_uninstall_gives_it_back_as_it_was() {
     );
 
     // Again: the same entry, nothing to change.
-    let (ok, out, _) = tabpilot(
-        &env,
-        &home,
-        &[
-            "install",
-            "claude",
-            "--launch",
-            "--headless",
-            "--tools",
-            "core",
-            "--read-only",
-        ],
-    );
+    let (ok, out, _) = tabpilot(&env, &home, &install);
     assert!(ok && out.contains("nothing to change"), "{out}");
 
     let (ok, _, err) = tabpilot(&env, &home, &["uninstall", "claude"]);

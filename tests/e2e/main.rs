@@ -8,6 +8,7 @@ mod budget;
 mod console;
 mod context;
 mod dialogs;
+mod doctor;
 mod eval;
 mod find;
 #[path = "../support/fixtures.rs"]

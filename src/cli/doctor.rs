@@ -1,0 +1,518 @@
+//! `tabpilot doctor`: looks at what tabpilot needs (Chromium, the state dir, the relay, the
+//! browsers on it, the MCP clients' configs, the skill), changes nothing, and prints one line per
+//! check with the command that fixes a problem. It exits non-zero when a check fails.
+
+use std::fmt;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::time::Duration;
+
+use super::install::{Client, Listed, config_path, listed};
+use crate::link::Link;
+use crate::protocol::{self, PeerInfo, RelayOp, RelayStatus};
+use crate::state;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Verdict {
+    Ok,
+    /// Worth knowing, and not in the way.
+    Note,
+    Fail,
+}
+
+#[derive(Debug)]
+struct Check {
+    verdict: Verdict,
+    name: String,
+    text: String,
+    fix: Option<String>,
+}
+
+impl Check {
+    fn ok(name: impl Into<String>, text: impl Into<String>) -> Check {
+        Check::new(Verdict::Ok, name, text, None)
+    }
+
+    fn note(name: impl Into<String>, text: impl Into<String>, fix: Option<String>) -> Check {
+        Check::new(Verdict::Note, name, text, fix)
+    }
+
+    fn fail(name: impl Into<String>, text: impl Into<String>, fix: Option<String>) -> Check {
+        Check::new(Verdict::Fail, name, text, fix)
+    }
+
+    fn new(
+        verdict: Verdict,
+        name: impl Into<String>,
+        text: impl Into<String>,
+        fix: Option<String>,
+    ) -> Check {
+        Check {
+            verdict,
+            name: name.into(),
+            text: text.into(),
+            fix,
+        }
+    }
+}
+
+impl fmt::Display for Check {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let word = match self.verdict {
+            Verdict::Ok => "ok",
+            Verdict::Note => "--",
+            Verdict::Fail => "FAIL",
+        };
+        write!(f, "{word:<5} {}: {}", self.name, self.text)?;
+        match (&self.fix, self.verdict) {
+            (Some(fix), Verdict::Fail) => write!(f, "; fix: {fix}"),
+            (Some(hint), _) => write!(f, "; {hint}"),
+            (None, _) => Ok(()),
+        }
+    }
+}
+
+pub(super) async fn run() -> anyhow::Result<ExitCode> {
+    // SAFETY: getuid has no preconditions and cannot fail.
+    let uid = unsafe { libc::getuid() };
+    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let mut checks = vec![chromium().await];
+    // The state dir is looked at before anything reads from it; nothing here makes or mends it.
+    checks.extend(state_dir(&state::state_dir(), uid));
+    let (relay, status) = relay(uid).await;
+    checks.extend(relay);
+    checks.extend(browsers(status.as_ref()));
+    match &home {
+        Some(home) => checks.extend(clients(home)),
+        None => checks.push(Check::fail(
+            "mcp clients",
+            "HOME is not set: no client config to look at",
+            None,
+        )),
+    }
+    checks.push(skill());
+    let failed = checks.iter().any(|c| c.verdict == Verdict::Fail);
+    for check in &checks {
+        println!("{check}");
+    }
+    Ok(if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+async fn chromium() -> Check {
+    let path = match crate::launch::find_chromium() {
+        Ok(path) => path,
+        Err(e) => return Check::fail("chromium", e.message, None),
+    };
+    let mut cmd = tokio::process::Command::new(&path);
+    cmd.arg("--version")
+        .stdin(std::process::Stdio::null())
+        .kill_on_drop(true);
+    match tokio::time::timeout(Duration::from_secs(10), cmd.output()).await {
+        Ok(Ok(out)) if out.status.success() => {
+            let version = String::from_utf8_lossy(&out.stdout).trim().to_string();
+            Check::ok("chromium", format!("{} ({version})", path.display()))
+        }
+        _ => Check::fail(
+            "chromium",
+            format!("{} does not answer --version", path.display()),
+            Some(format!(
+                "point {} at a working Chromium",
+                crate::settings::Setting::Browser
+            )),
+        ),
+    }
+}
+
+/// The state dir and the owner-only things in it: this user's, and closed to group and others.
+fn state_dir(dir: &Path, uid: u32) -> Vec<Check> {
+    let meta = match std::fs::symlink_metadata(dir) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            return vec![Check::ok(
+                "state dir",
+                format!(
+                    "{} not made yet (made owner-only on first use)",
+                    dir.display()
+                ),
+            )];
+        }
+        Err(e) => {
+            return vec![Check::fail(
+                "state dir",
+                format!("{}: {e}", dir.display()),
+                None,
+            )];
+        }
+    };
+    let mut checks = vec![private("state dir", dir, &meta, uid, 0o700)];
+    for (name, file) in [("relay secret", "secret"), ("http token", "http-token")] {
+        let path = dir.join(file);
+        if let Ok(meta) = std::fs::symlink_metadata(&path) {
+            checks.push(private(name, &path, &meta, uid, 0o600));
+        }
+    }
+    checks
+}
+
+/// Whether `path` is this user's and closed to group and others; the fix sets `mode`.
+fn private(name: &str, path: &Path, meta: &std::fs::Metadata, uid: u32, mode: u32) -> Check {
+    let shown = path.display();
+    if meta.uid() != uid {
+        return Check::fail(
+            name,
+            format!("{shown} belongs to uid {}, not you (uid {uid})", meta.uid()),
+            Some(format!(
+                "use a state dir of your own: {}=DIR",
+                crate::settings::Setting::StateDir
+            )),
+        );
+    }
+    if meta.file_type().is_symlink() {
+        return Check::fail(
+            name,
+            format!("{shown} is a symbolic link"),
+            Some(format!("rm {}", quoted(path))),
+        );
+    }
+    let bits = meta.permissions().mode() & 0o777;
+    if bits & 0o077 != 0 {
+        return Check::fail(
+            name,
+            format!("{shown} is open to group or others (mode {bits:o})"),
+            Some(format!("chmod {mode:o} {}", quoted(path))),
+        );
+    }
+    Check::ok(name, format!("{shown} is yours alone (mode {bits:o})"))
+}
+
+/// The relay of this state dir and port range: one answering with our secret, its version; and
+/// whatever else listens in the range, with its owner where the system says.
+async fn relay(uid: u32) -> (Vec<Check>, Option<RelayStatus>) {
+    let ports = match protocol::port_range() {
+        Ok(ports) => ports,
+        Err(e) => return (vec![Check::fail("relay", e, None)], None),
+    };
+    let status = match state::existing_secret() {
+        Ok(Some(secret)) => {
+            let info = PeerInfo {
+                name: "tabpilot doctor".into(),
+                pid: std::process::id(),
+                ..Default::default()
+            };
+            // No relay is started: the doctor reports the one there is.
+            let link = Link::with_secret(info, false, secret);
+            let answer = link.ask(RelayOp::Status).await;
+            link.stop();
+            answer
+                .ok()
+                .and_then(|r| serde_json::from_value::<RelayStatus>(r.value).ok())
+        }
+        Ok(None) => None,
+        Err(e) => {
+            return (vec![Check::fail("relay secret", e.to_string(), None)], None);
+        }
+    };
+    let ours = status.as_ref().and_then(|s| s.relay.clone());
+    let mut checks = Vec::new();
+    match &ours {
+        Some(relay) if relay.version == protocol::VERSION => checks.push(Check::ok(
+            "relay",
+            format!(
+                "tabpilot {} on port {} answers with our secret",
+                relay.version, relay.port
+            ),
+        )),
+        Some(relay) => checks.push(Check::fail(
+            "relay",
+            format!(
+                "the relay on port {} is tabpilot {}, this is {}",
+                relay.port,
+                relay.version,
+                protocol::VERSION
+            ),
+            Some(format!(
+                "stop the `tabpilot relay` on port {} (the next call starts this one)",
+                relay.port
+            )),
+        )),
+        None => checks.push(Check::note(
+            "relay",
+            format!("none running on ports {}-{}", ports.start(), ports.end()),
+            Some("it starts when an agent calls a tool (or run `tabpilot relay`)".into()),
+        )),
+    }
+    let table = ["/proc/net/tcp", "/proc/net/tcp6"]
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .collect::<String>();
+    for port in ports.clone() {
+        if ours.as_ref().is_some_and(|r| r.port == port) || !listening(port) {
+            continue;
+        }
+        let owner = listener_uid(&table, port);
+        let name = format!("port {port}");
+        let what = "answers but is not this state dir's relay (it fails the handshake)";
+        checks.push(match owner {
+            Some(owner) if owner != uid => Check::fail(
+                name,
+                format!("{what}: held by another user (uid {owner}); tabpilot passes it over"),
+                Some(format!(
+                    "keep clear of it with another range, e.g. {}=47400-47404, in every client's \
+                     config, then `tabpilot pair` again",
+                    crate::settings::Setting::Ports
+                )),
+            ),
+            Some(_) => Check::note(
+                name,
+                format!("{what}: one of your programs (a relay of another state dir?)"),
+                None,
+            ),
+            None => Check::note(name, format!("{what}: its owner is not known"), None),
+        });
+    }
+    (checks, status)
+}
+
+fn listening(port: u16) -> bool {
+    let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
+    std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(300)).is_ok()
+}
+
+/// The uid of the socket listening on `port` on loopback or every address, from the kernel's
+/// table (`/proc/net/tcp`: `sl local rem st ... uid ...`, the port in hex, LISTEN being `0A`).
+fn listener_uid(table: &str, port: u16) -> Option<u32> {
+    let port = format!("{port:04X}");
+    table.lines().find_map(|line| {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        let (local, st, uid) = (cols.get(1)?, cols.get(3)?, cols.get(7)?);
+        let (ip, p) = local.split_once(':')?;
+        let reaches = matches!(
+            ip,
+            "0100007F" | "00000000" | "00000000000000000000000000000000"
+        ) || ip == "0000000000000000FFFF00000100007F";
+        (p == port && *st == "0A" && reaches)
+            .then(|| uid.parse().ok())
+            .flatten()
+    })
+}
+
+/// The browsers the relay has: each paired (it proved the secret to connect) with its extension.
+fn browsers(status: Option<&RelayStatus>) -> Vec<Check> {
+    let how = "`tabpilot launch` (a managed Chromium), or load the extension into yours with \
+               `tabpilot extension path` and then `tabpilot pair`";
+    let Some(status) = status else {
+        return vec![Check::note(
+            "browsers",
+            "not known while no relay runs",
+            Some("`tabpilot browser_status` starts the relay and lists them".into()),
+        )];
+    };
+    if status.browsers.is_empty() {
+        return vec![Check::fail(
+            "browsers",
+            "none connected to the relay",
+            Some(how.into()),
+        )];
+    }
+    let reload = "`tabpilot extension path`, then Reload in chrome://extensions (a managed \
+                  browser: close it, then `tabpilot launch`)";
+    status
+        .browsers
+        .iter()
+        .map(|b| {
+            let name = format!("browser {}", b.browser_id);
+            let what = [
+                b.browser.as_deref(),
+                b.label.as_deref().or(b.profile.as_deref()),
+            ]
+            .into_iter()
+            .flatten()
+            .collect::<Vec<_>>()
+            .join(", ");
+            match b.extension.as_deref() {
+                Some(v) if v == protocol::VERSION => {
+                    Check::ok(name, format!("{what}: paired and connected, extension {v}"))
+                }
+                Some(v) => Check::fail(
+                    name,
+                    format!(
+                        "{what}: extension {v}, this tabpilot is {}",
+                        protocol::VERSION
+                    ),
+                    Some(reload.into()),
+                ),
+                None => Check::fail(
+                    name,
+                    format!("{what}: its extension is older than this tabpilot (no version)"),
+                    Some(reload.into()),
+                ),
+            }
+        })
+        .collect()
+}
+
+fn clients(home: &Path) -> Vec<Check> {
+    let mut checks = Vec::new();
+    let mut any = false;
+    for client in Client::ALL {
+        let path = config_path(client, home);
+        let name = client.name();
+        let shown = path.display().to_string();
+        let install = format!("`tabpilot install {name}`");
+        let text = match std::fs::read_to_string(&path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                checks.push(Check::note(
+                    name,
+                    format!("no {shown}"),
+                    Some(format!("if you use it, {install}")),
+                ));
+                continue;
+            }
+            Err(e) => {
+                checks.push(Check::fail(name, format!("{shown}: {e}"), None));
+                continue;
+            }
+        };
+        checks.push(match listed(client, &text) {
+            Err(e) => Check::fail(
+                name,
+                format!("{shown} does not parse ({e}): the client cannot read it either"),
+                None,
+            ),
+            Ok(None) => Check::note(name, format!("{shown} lists no tabpilot"), Some(install)),
+            Ok(Some(Listed::Url(url))) => {
+                any = true;
+                Check::ok(name, format!("tabpilot over HTTP at {url}"))
+            }
+            Ok(Some(Listed::Command(cmd))) => {
+                any = true;
+                match executable(&cmd) {
+                    Some(path) => Check::ok(name, runs(&path)),
+                    None => Check::fail(
+                        name,
+                        format!("{shown} starts tabpilot as {cmd}, which is not an executable"),
+                        Some(install),
+                    ),
+                }
+            }
+        });
+    }
+    if !any {
+        checks.push(Check::fail(
+            "mcp clients",
+            "none of them lists tabpilot",
+            Some("`tabpilot install <claude|cursor|vscode|codex|gemini>`".into()),
+        ));
+    }
+    checks
+}
+
+fn runs(path: &Path) -> String {
+    let this = std::env::current_exe().ok();
+    let same = this
+        .as_deref()
+        .is_some_and(|this| std::fs::canonicalize(path).ok().as_deref() == Some(this));
+    if same {
+        format!("starts this tabpilot, {}", path.display())
+    } else {
+        format!("starts {} (not this binary)", path.display())
+    }
+}
+
+/// `cmd` as the client runs it: a path, or a name looked up on PATH; if it is an executable file.
+fn executable(cmd: &str) -> Option<PathBuf> {
+    let is_exec = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if cmd.contains('/') {
+        let path = PathBuf::from(cmd);
+        return is_exec(&path).then_some(path);
+    }
+    let dirs = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&dirs)
+        .map(|d| d.join(cmd))
+        .find(|p| is_exec(p))
+}
+
+/// The tabpilot server of a JSON config: `{KEY: {"tabpilot": {"command": ..} or {"url": ..}}}`.
+fn skill() -> Check {
+    let fix = Some("`tabpilot skill install`".to_string());
+    let path = match super::skill::path() {
+        Ok(path) => path,
+        Err(e) => return Check::note("skill", e.to_string(), None),
+    };
+    let shown = path.display();
+    match std::fs::read_to_string(&path) {
+        Ok(text) if text == super::skill::SKILL => {
+            Check::ok("skill", format!("{shown} is this tabpilot's"))
+        }
+        Ok(_) => Check::note(
+            "skill",
+            format!("{shown} differs from this tabpilot's (older, or edited)"),
+            fix,
+        ),
+        Err(_) => Check::note("skill", format!("no {shown}"), fix),
+    }
+}
+
+/// `path` as a shell word.
+fn quoted(path: &Path) -> String {
+    let s = path.display().to_string();
+    if s.chars()
+        .all(|c| c.is_ascii_alphanumeric() || "/._-+,:@".contains(c))
+    {
+        s
+    } else {
+        format!("'{}'", s.replace('\'', r"'\''"))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_listener_s_uid_comes_from_the_kernel_table() {
+        let table = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n\
+            0: 0100007F:B8AF 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1001        0 1\n\
+            1: 0100007F:B8B0 0100007F:D431 01 00000000:00000000 00:00000000 00000000  1002        0 2\n\
+            2: 0200000A:B8B1 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1003        0 3\n\
+            3: 00000000:B8B2 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1004        0 4\n";
+        assert_eq!(listener_uid(table, 47279), Some(1001));
+        // An established connection from the port is not a listener on it.
+        assert_eq!(listener_uid(table, 47280), None);
+        // Listening on another address only: not reachable on loopback.
+        assert_eq!(listener_uid(table, 47281), None);
+        assert_eq!(listener_uid(table, 47282), Some(1004));
+    }
+
+    #[test]
+    fn a_private_path_open_to_others_is_reported_with_its_chmod() {
+        let dir = state::test_support::temp_dir("doctor").join("my state");
+        std::fs::create_dir_all(&dir).unwrap();
+        // SAFETY: getuid has no preconditions and cannot fail.
+        let uid = unsafe { libc::getuid() };
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o750)).unwrap();
+        let found = state_dir(&dir, uid);
+        assert_eq!(found.len(), 1);
+        assert_eq!(found[0].verdict, Verdict::Fail);
+        let fix = format!("chmod 700 '{}'", dir.display());
+        assert_eq!(found[0].fix.as_deref(), Some(fix.as_str()));
+        std::fs::set_permissions(&dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+        std::fs::write(dir.join("secret"), "x").unwrap();
+        std::fs::set_permissions(dir.join("secret"), std::fs::Permissions::from_mode(0o640))
+            .unwrap();
+        let found = state_dir(&dir, uid);
+        assert_eq!(found[0].verdict, Verdict::Ok);
+        assert_eq!(found[1].verdict, Verdict::Fail);
+        assert!(found[1].fix.as_deref().unwrap().starts_with("chmod 600 "));
+        assert_eq!(state_dir(&dir, uid + 1)[0].verdict, Verdict::Fail);
+        std::fs::remove_dir_all(dir.parent().unwrap()).unwrap();
+    }
+}
