@@ -89,6 +89,7 @@ codes! {
     WebmcpBusy = "WEBMCP_BUSY", "another page tool call is waiting for approval or running in this tab; nothing ran", "the same call once the other has ended";
     WebmcpExecutionUncertain = "WEBMCP_EXECUTION_UNCERTAIN", "the page tool started and its answer was lost (timeout, navigation, the page went away): it may have taken effect; never retried", "browser_snapshot, to see what the page shows now";
     NotFound = "NOT_FOUND", "no skill or registered command has that name", "list_local_skills or list_local_commands";
+    Cancelled = "CANCELLED", "the client cancelled the call; one that changes the page may have reached it first", "browser_snapshot, to see what the page shows now";
     Internal = "INTERNAL", "tabpilot hit a fault of its own; the message says where", "browser_status";
 }
 

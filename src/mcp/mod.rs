@@ -140,16 +140,15 @@ impl ServerHandler for Server {
         let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
         let listed = tools::registry::get(&request.name).is_none_or(|t| self.profile.lists(t));
         let answer = if listed {
-            let call = self.session.call(&request.name, args);
-            let progress = progress(&context, &request.name);
+            // rmcp sends no answer to a cancelled call (the spec's SHOULD): the answer made here
+            // is for the audit trail.
+            let call = self
+                .session
+                .call_until(&request.name, args, context.ct.cancelled());
             tokio::select! {
                 answer = call => answer,
-                _ = progress => unreachable!("progress reports until the call ends"),
-                _ = context.ct.cancelled() => {
-                    return Err(McpError::invalid_request(
-                        format!("{} was cancelled by the client", request.name),
-                        None,
-                    ));
+                () = progress(&context, &request.name) => {
+                    unreachable!("progress reports until the call ends")
                 }
             }
         } else {

@@ -30,7 +30,7 @@ pub mod tool;
 use serde_json::Value;
 
 use crate::audit::{Agent, Audit};
-use crate::error::ToolError;
+use crate::error::{Code, ToolError};
 use crate::launch::LaunchOptions;
 use crate::policy::Policy;
 use crate::protocol::PeerInfo;
@@ -74,8 +74,28 @@ impl Session {
     /// Runs a tool by its full name, and records the call in the audit trail, whatever its
     /// outcome. Arguments are checked before anything is sent.
     pub async fn call(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
+        self.call_until(name, args, std::future::pending()).await
+    }
+
+    /// As `call`, ended when `cancelled` resolves first (the MCP client cancelled the call): it
+    /// stops waiting there, and the trail records it as `CANCELLED`, its outcome `unknown` for a
+    /// tool that changes the page (it may have reached the page before).
+    pub async fn call_until(
+        &self,
+        name: &str,
+        args: Value,
+        cancelled: impl std::future::Future<Output = ()>,
+    ) -> Result<ToolOutput, ToolError> {
         let noted = self.audit.begin(name, &args);
-        let result = self.run(name, args).await;
+        let changes = registry::get(name).is_some_and(|t| !t.spec.hints.read_only);
+        let result = tokio::select! {
+            result = self.run(name, args) => result,
+            () = cancelled => Err(ToolError::lost(
+                Code::Cancelled,
+                format!("the client cancelled {name}"),
+                changes,
+            )),
+        };
         if let Some(noted) = noted {
             self.audit.finish(noted, self.ctx.place(), &result);
         }

@@ -469,12 +469,19 @@ fn call_with_progress(agent: &mut Mcp, id: u64, tool: &str, args: Value) {
 }
 
 // A long call tells a client that asked how long it has run, and one the client cancels stops
-// waiting: it is not answered (the spec's SHOULD), and the next call runs at once, not after the
-// cancelled one's own timeout.
+// waiting: it is not answered (the spec's SHOULD), the next call runs at once, not after the
+// cancelled one's own timeout, and the audit trail records it as cancelled.
 #[test]
 fn a_long_call_reports_progress_when_asked_and_a_cancelled_one_stops_waiting() {
     let s = shared();
-    let mut agent = s.agent();
+    let trail = std::env::temp_dir().join(format!(
+        "tabpilot-e2e-{}-cancel-audit.jsonl",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_file(&trail);
+    let mut agent = s.agent_with(|cmd| {
+        cmd.env("TABPILOT_AUDIT_FILE", &trail);
+    });
     agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
     let never = json!({"text": "never on this page", "timeout": 2500});
     call_with_progress(&mut agent, 900, "browser_wait_for", never);
@@ -517,6 +524,16 @@ fn a_long_call_reports_progress_when_asked_and_a_cancelled_one_stops_waiting() {
         "{:?}",
         agent.early
     );
+    let lines: Vec<Value> = std::fs::read_to_string(&trail)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    let cancelled: Vec<&Value> = lines.iter().filter(|l| l["code"] == "CANCELLED").collect();
+    assert_eq!(cancelled.len(), 1, "{lines:?}");
+    assert_eq!(cancelled[0]["tool"], "browser_wait_for");
+    // Waiting changes no page: safe to call again.
+    assert_eq!(cancelled[0]["outcome"], "failed");
 }
 
 // A call the client cancels while it waits behind another never reaches the page.
