@@ -131,13 +131,9 @@ fn entry(a: &InstallArgs) -> anyhow::Result<Entry> {
                  the profile and the policy to `tabpilot mcp --http` instead"
             );
         }
-        let token = match Setting::Token.get() {
-            Some(t) => t,
-            None => crate::state::http_token()?,
-        };
         return Ok(Entry::Http {
             url: url.clone(),
-            token,
+            token: crate::mcp::http_token()?,
         });
     }
     let exe = std::env::current_exe().context("finding this tabpilot binary")?;

@@ -128,8 +128,9 @@ async fn bind(addr: Option<&str>) -> anyhow::Result<tokio::net::TcpListener> {
     )
 }
 
-/// `TABPILOT_TOKEN`, or the one made on first use in the state directory.
-fn token() -> anyhow::Result<String> {
+/// The token the server asks of every request: `TABPILOT_TOKEN`, or the one made on first use in
+/// the state directory. `tabpilot install --http` writes the same into a client's config.
+pub fn token() -> anyhow::Result<String> {
     match Setting::Token.get() {
         Some(t) if t.trim().len() >= 16 => Ok(t.trim().to_string()),
         Some(_) => anyhow::bail!("{} must be at least 16 characters", Setting::Token),

@@ -5,7 +5,7 @@
 mod http;
 mod order;
 
-pub use http::{HttpOptions, serve_http};
+pub use http::{HttpOptions, serve_http, token as http_token};
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -87,14 +87,17 @@ impl Session {
         cancelled: impl std::future::Future<Output = ()>,
     ) -> Result<ToolOutput, ToolError> {
         let noted = self.audit.begin(name, &args);
-        let changes = registry::get(name).is_some_and(|t| !t.spec.hints.read_only);
-        let result = tokio::select! {
-            result = self.run(name, args) => result,
-            () = cancelled => Err(ToolError::lost(
-                Code::Cancelled,
-                format!("the client cancelled {name}"),
-                changes,
-            )),
+        let tool = registry::get(name).ok_or_else(|| registry::unknown_tool(name));
+        let result = match tool {
+            Ok(tool) => tokio::select! {
+                result = self.run(tool, args) => result,
+                () = cancelled => Err(ToolError::lost(
+                    Code::Cancelled,
+                    format!("the client cancelled {name}"),
+                    !tool.spec.hints.read_only,
+                )),
+            },
+            Err(unknown) => Err(unknown),
         };
         if let Some(noted) = noted {
             self.audit.finish(noted, self.ctx.place(), &result);
@@ -102,11 +105,10 @@ impl Session {
         result
     }
 
-    async fn run(&self, name: &str, args: Value) -> Result<ToolOutput, ToolError> {
-        let tool = registry::get(name).ok_or_else(|| registry::unknown_tool(name))?;
+    async fn run(&self, tool: &tool::Tool, args: Value) -> Result<ToolOutput, ToolError> {
         let hints = tool.spec.hints;
         if !hints.read_only && !hints.navigates && !hints.mixed {
-            self.ctx.policy().check_read_only(name)?;
+            self.ctx.policy().check_read_only(tool.spec.name)?;
         }
         tool.call(&self.ctx, args).await
     }
