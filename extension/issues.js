@@ -1,7 +1,7 @@
 // The browser issues of an agent's tab: problems that log no console error. From the tab's
 // network log (failed requests, CORS, HTTP errors) and from each frame's own notes, made from
 // its document's start (issue-watch.js: content a CSP blocked, deprecations, interventions).
-import { ToolError, getTab } from './errors.js';
+import { getTab } from './errors.js';
 import { isTracked } from './tracking.js';
 import { entriesOf, entriesSince } from './netlog.js';
 import { runInPage } from './page.js';
@@ -65,7 +65,6 @@ export async function issues(tabId, { page = 1, pageSize = 20 }) {
 // What the tab met since `since` (epoch ms): how many requests failed or were answered with an
 // error, how many problems its documents noted, and with `requests` the requests themselves.
 export function issuesSince(tabId, { since, requests }) {
-  if (typeof since !== 'number') throw new ToolError('BAD_ARGS', 'networkSince takes since, in ms', 'refused');
   const made = entriesSince(tabId, since);
   return {
     failed: made.map(issueOf).filter(Boolean).length,
