@@ -11,7 +11,7 @@ import { act, navigate, history } from './navigation.js';
 import { screenshot } from './capture.js';
 import { findInTab } from './outline.js';
 import { snapshot, read } from './content.js';
-import { openTab, tabInfo, listTabs, closeTab, endSession } from './tabs.js';
+import { openTab, tabInfo, listTabs, closeTab, release, focusTab } from './tabs.js';
 import { waitFor } from './wait.js';
 import { drag } from './drag.js';
 import { press } from './keys.js';
@@ -20,7 +20,7 @@ import { evaluate } from './eval.js';
 import { pageTools, pageToolCall } from './webmcp.js';
 import { handleDialog, unblocked } from './dialogs.js';
 import { track } from './tracking.js';
-import { mayUse } from './sharing.js';
+import { heldBy, mayUse } from './sharing.js';
 import { guardTab, judge } from './policy.js';
 import { vitals, memory, trace } from './perf.js';
 import { audit } from './a11y.js';
@@ -42,6 +42,7 @@ const scroll = ({ tab, args }) =>
 export const OPS = {
   tabOpen: (call) => openTab(call),
   tabInfo: (call) => tabInfo(call.tab),
+  tabFocus: (call) => focusTab(call.tab),
   tabList: () => listTabs(),
   tabClose: (call) => closeTab(call),
   navigate: (call) => navigate(call.tab, call.args, call.timeoutMs),
@@ -77,7 +78,7 @@ export const OPS = {
   networkReload: (call) => requestDetail(call.tab, { ...call.args, reload: true }, call.timeoutMs),
   issues: (call) => issues(call.tab, call.args),
   consoleLogs: (call) => consoleLogs(call.tab, call.args),
-  sessionEnd: (call) => endSession(call),
+  release: (call) => release(call),
 };
 
 const DEFAULT_TIMEOUT_MS = 30000;
@@ -94,6 +95,7 @@ async function run(op, scope, call) {
   if (scope !== 'tab') throw new ToolError('BAD_ARGS', `operation ${op} came with no known scope`, 'refused');
   if (call.tab === null) throw new ToolError('BAD_ARGS', `tab operation ${op} came with no tab`, 'refused');
   track(call.tab);
+  await heldBy(call.tab, call.owner);
   await guardTab(call.tab, call.owner, call.guard);
   const judged = () => judge(call.tab, call.guard).then(() => handler(call));
   return handler.whileBlocked ? judged() : unblocked(call.tab, judged);

@@ -9,12 +9,15 @@ const AREA = chrome.storage.session;
 let lists = null;
 
 function load() {
-  lists ??= Promise.all([AREA.get(['agentTabs', 'sharedTabs', 'owners']), chrome.storage.local.get('anyTab')]).then(
+  const keys = ['agentTabs', 'sharedTabs', 'owners', 'openers'];
+  lists ??= Promise.all([AREA.get(keys), chrome.storage.local.get('anyTab')]).then(
     ([s, choice]) => ({
       agentTabs: new Set(s.agentTabs || []),
       sharedTabs: new Set(s.sharedTabs || []),
-      // Each agent tab's books (the relay names them), for a relay that restarts.
+      // Whose books each agent's tab is in now (the relay names them), for a relay that restarts,
+      // and whose books it was opened for (a release closes only the tabs an agent opened).
       owners: s.owners || {},
+      openers: s.openers || {},
       // The person's choice to let agents use every tab (kept across browser restarts).
       anyTab: choice.anyTab === true,
     }),
@@ -25,14 +28,26 @@ function load() {
 async function change(edit) {
   const l = await load();
   edit(l);
-  await AREA.set({ agentTabs: [...l.agentTabs], sharedTabs: [...l.sharedTabs], owners: l.owners });
+  await AREA.set({ agentTabs: [...l.agentTabs], sharedTabs: [...l.sharedTabs], owners: l.owners, openers: l.openers });
 }
 
 // A tab opened for an agent, whose books are `owner`'s.
 export function openedForAgent(tabId, owner) {
   return change((l) => {
     l.agentTabs.add(tabId);
-    if (owner) l.owners[tabId] = owner;
+    if (owner) {
+      l.owners[tabId] = owner;
+      l.openers[tabId] = owner;
+    }
+  });
+}
+
+// An agent's call runs in the tab: it holds the tab now (the relay's books decided so; another
+// agent took it, or the person shared it).
+export async function heldBy(tabId, owner) {
+  if (!owner || (await load()).owners[tabId] === owner) return;
+  await change((l) => {
+    l.owners[tabId] = owner;
   });
 }
 
@@ -47,6 +62,7 @@ export function closed(tabId) {
     l.agentTabs.delete(tabId);
     l.sharedTabs.delete(tabId);
     delete l.owners[tabId];
+    delete l.openers[tabId];
   });
 }
 
@@ -55,6 +71,7 @@ export function replaced(old, tab) {
   return change((l) => {
     for (const set of [l.agentTabs, l.sharedTabs]) if (set.has(old)) set.add(tab);
     if (l.owners[old]) l.owners[tab] = l.owners[old];
+    if (l.openers[old]) l.openers[tab] = l.openers[old];
   });
 }
 
@@ -77,17 +94,23 @@ export async function isShared(tabId) {
   return (await load()).sharedTabs.has(tabId);
 }
 
-// The tabs opened for `owner`'s books that are still listed.
-export async function openedFor(owner) {
-  return Object.entries((await load()).owners)
-    .filter(([, o]) => o === owner)
-    .map(([tab]) => Number(tab));
+// `owner` gives up its tabs: those it opened and holds still, to close (when it asks), and the
+// rest, which are nobody's from now on.
+export async function letGo(owner) {
+  const l = await load();
+  const tabs = Object.keys(l.owners).filter((tab) => l.owners[tab] === owner);
+  await change((edit) => tabs.forEach((tab) => delete edit.owners[tab]));
+  return {
+    opened: tabs.filter((tab) => l.openers[tab] === owner).map(Number),
+    handed: tabs.filter((tab) => l.openers[tab] !== owner).map(Number),
+  };
 }
 
 // What a relay that restarted needs to have its books back: the agents' tabs still open.
 export async function held() {
   const open = new Set((await chrome.tabs.query({})).map((t) => t.id));
-  return Object.entries((await load()).owners)
+  const l = await load();
+  return Object.entries(l.owners)
     .filter(([tab]) => open.has(Number(tab)))
-    .map(([tab, owner]) => ({ tab: Number(tab), owner }));
+    .map(([tab, owner]) => ({ tab: Number(tab), owner, opened: l.openers[tab] === owner }));
 }

@@ -99,7 +99,11 @@ export async function connect() {
     }
     setState('connecting');
     const who = await identity();
-    const info = { ...who, profile: cfg.profile || null, label: cfg.label || null };
+    // The label agents pick this browser by: the person's (set in the popup), else the one it was
+    // launched with, else its brand (`chrome`, `edge`, `brave`, `chromium`).
+    const { label } = await chrome.storage.local.get('label');
+    const named = label || cfg.label || who.browser.toLowerCase().replace(/^(google|microsoft) /, '');
+    const info = { ...who, profile: cfg.profile || null, label: named };
     for (let port = cfg.ports[0]; port <= cfg.ports[1]; port++) {
       if (await tryPort(port, cfg.secret, info)) {
         link.delay = FIRST_DELAY;

@@ -1,7 +1,7 @@
 // The browser's tabs: open, describe, list and close them. Opening and closing are reported as
 // tab events on the call (`call.tabs`), so the relay keeps its books from them.
 import { getTab } from './errors.js';
-import { openedForAgent, openedFor } from './sharing.js';
+import { openedForAgent, letGo } from './sharing.js';
 import { guardTab, releaseOwner } from './policy.js';
 import { watchNavigation } from './navigation.js';
 import { track } from './tracking.js';
@@ -61,15 +61,29 @@ export async function listTabs() {
   return { tabs: (await chrome.tabs.query({})).map(describe) };
 }
 
-// An agent's session ended (the relay says so): the tabs opened for it close, then the tabs it
-// drove are held to its site policy no more. A tab the person shared stays open.
-export async function endSession({ owner, tabs }) {
-  for (const tab of owner ? await openedFor(owner) : []) {
-    // One already gone is what was wanted.
-    if (await chrome.tabs.remove(tab).then(() => true, () => false)) tabs.push({ kind: 'closed', tab });
+// An agent gave up its tabs, or its session ended (the relay says so): the tabs it opened and
+// holds still close when it asks, the others stay open and nobody's, and the tabs it drove are
+// held to its site policy no more. A tab the person shared stays open.
+export async function release({ owner, args, tabs }) {
+  if (!owner) return { closed: [] };
+  const { opened } = await letGo(owner);
+  if (args.closeOpened) {
+    for (const tab of opened) {
+      // One already gone is what was wanted.
+      if (await chrome.tabs.remove(tab).then(() => true, () => false)) tabs.push({ kind: 'closed', tab });
+    }
   }
-  if (owner) await releaseOwner(owner);
+  await releaseOwner(owner);
   return { closed: tabs.map((e) => e.tab) };
+}
+
+// Brings a tab to the front of its window, and its window to the front: the one operation that
+// takes focus from the person.
+export async function focusTab(tabId) {
+  const t = await getTab(tabId);
+  await chrome.tabs.update(tabId, { active: true });
+  await chrome.windows.update(t.windowId, { focused: true });
+  return describe(await getTab(tabId));
 }
 
 export async function closeTab({ tab, tabs }) {

@@ -61,7 +61,7 @@ codes! {
     TabNotShared = "TAB_NOT_SHARED", "the tab is the person's and they have not shared it with agents (from the tabpilot popup)", "browser_new_tab";
     LeaseLost = "LEASE_LOST", "this agent's hold on the tab ended", "browser_list_tabs";
     NoBrowser = "NO_BROWSER", "no browser is connected to the relay", "browser_status";
-    AmbiguousBrowser = "AMBIGUOUS_BROWSER", "several browsers are connected and none was named", "browser_status";
+    AmbiguousBrowser = "AMBIGUOUS_BROWSER", "several browsers are connected and none was named", "browser_select_browser";
     NavigationFailed = "NAVIGATION_FAILED", "the navigation did not reach the page", "browser_navigate";
     RestrictedPage = "RESTRICTED_PAGE", "the browser does not let extensions act on this page", "browser_navigate";
     AdvancedModeRequired = "ADVANCED_MODE_REQUIRED", "this needs a capability that is switched off", "browser_status";

@@ -70,10 +70,10 @@ settings! {
     ChromiumArgs = "TABPILOT_CHROMIUM_ARGS", InUse, "extra flags for a Chromium that tabpilot launches, space-separated (e.g. `--enable-features=WebMCPTesting` for pages' own tools); tabpilot never changes a browser's flags by itself", "none";
     WebmcpTrustedOrigins = "TABPILOT_WEBMCP_TRUSTED_ORIGINS", InUse, "origins whose own tools (`browser_page_tools` `call`) run without the person's approval in the browser (same patterns as the site policy)", "none: every call asks";
     Token = "TABPILOT_TOKEN", InUse, "the token `tabpilot mcp --http` asks of every request (`Authorization: Bearer TOKEN`, or `?token=TOKEN` in the URL); a remote relay's is not read yet", "one made on first use, owner-only, in the state directory (`http-token`)";
-    LeaseTtlMs = "TABPILOT_LEASE_TTL_MS", Reserved, "reserved: tab leases", "not read yet";
-    ConnectWaitMs = "TABPILOT_CONNECT_WAIT_MS", Reserved, "reserved: connecting to the relay", "not read yet";
-    BrowserLabel = "TABPILOT_BROWSER_LABEL", Reserved, "reserved: pins an agent to the browser with this label", "not read yet";
-    Instance = "TABPILOT_INSTANCE", Reserved, "reserved", "not read yet";
+    LeaseTtlMs = "TABPILOT_LEASE_TTL_MS", InUse, "how long this agent's hold on a tab lasts while it makes no call there, in ms; past it the tab stays open and another agent may take it", "`600000` (10 minutes)";
+    ConnectWaitMs = "TABPILOT_CONNECT_WAIT_MS", InUse, "how long a tool waits for the relay and a browser to connect before `NO_BROWSER`, in ms (a browser still starting, a relay restarting)", "`5000`";
+    BrowserLabel = "TABPILOT_BROWSER_LABEL", InUse, "pins this agent to the browser with this label (or id), as `browser_select_browser` does; it never falls back to another", "none: the only browser, or the one the agent picks";
+    Instance = "TABPILOT_INSTANCE", InUse, "who this agent is across restarts: one that comes back within 10 s of leaving gets its tabs again", "the MCP client's name and the working directory";
     WebmcpAsTools = "TABPILOT_WEBMCP_AS_TOOLS", Reserved, "reserved: WebMCP", "not read yet";
 }
 
@@ -99,6 +99,18 @@ impl Setting {
     pub fn is_on(self) -> bool {
         self.get()
             .is_some_and(|v| !v.trim().is_empty() && !says_off(&v))
+    }
+
+    /// Its value as milliseconds, when set; a value that is not a whole number of them is an
+    /// error naming the setting.
+    pub fn millis(self) -> Result<Option<std::time::Duration>, String> {
+        let Some(text) = self.get() else {
+            return Ok(None);
+        };
+        text.trim()
+            .parse()
+            .map(|ms| Some(std::time::Duration::from_millis(ms)))
+            .map_err(|_| format!("{self}={text:?} is not a whole number of milliseconds"))
     }
 
     fn check_in_use(self) {

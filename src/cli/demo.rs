@@ -49,6 +49,7 @@ pub(super) async fn run() -> anyhow::Result<ExitCode> {
         headless: true,
         isolated: true,
         tied_to_us: true,
+        label: None,
     };
     let outcome = async {
         let browser = launch::start(&opts, session.link(), Duration::from_secs(30)).await?;

@@ -50,6 +50,9 @@ enum Command {
         /// A throwaway profile instead of the managed one.
         #[arg(long)]
         isolated: bool,
+        /// The name agents pick it by (default `managed`, or `isolated-...`).
+        #[arg(long, value_name = "NAME")]
+        label: Option<String>,
     },
     /// The extension, for loading into your own browser.
     Extension {
@@ -156,6 +159,7 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
                 headless,
                 isolated: false,
                 tied_to_us: true,
+                label: crate::settings::Setting::BrowserLabel.get(),
             });
             let served = match http {
                 Some(addr) => {
@@ -167,7 +171,11 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
             served.map(|_| ExitCode::SUCCESS)
         }
         Command::Relay => crate::relay::run().await.map(|_| ExitCode::SUCCESS),
-        Command::Launch { headless, isolated } => launch_cmd(headless, isolated).await,
+        Command::Launch {
+            headless,
+            isolated,
+            label,
+        } => launch_cmd(headless, isolated, label).await,
         Command::Extension {
             what: ExtensionCommand::Path,
         } => extension_path(),
@@ -197,17 +205,23 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
     })
 }
 
-async fn launch_cmd(headless: bool, isolated: bool) -> anyhow::Result<ExitCode> {
+async fn launch_cmd(
+    headless: bool,
+    isolated: bool,
+    label: Option<String>,
+) -> anyhow::Result<ExitCode> {
     let session = call::cli_session()?;
     let opts = LaunchOptions {
         headless,
         isolated,
         tied_to_us: false,
+        label,
     };
     let browser = launch::start(&opts, session.link(), std::time::Duration::from_secs(30)).await?;
     println!(
-        "Chromium (pid {}) joined the relay as browser {}; it runs until you close it",
+        "Chromium (pid {}) joined the relay as browser {:?} (id {}); it runs until you close it",
         browser.child.id(),
+        browser.label,
         browser.browser_id
     );
     Ok(ExitCode::SUCCESS)

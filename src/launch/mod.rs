@@ -55,6 +55,9 @@ pub struct LaunchOptions {
     pub isolated: bool,
     /// Kill the browser when this process dies (the `mcp --launch` case).
     pub tied_to_us: bool,
+    /// How it names itself to the relay, and agents pick it (`--label`, or
+    /// `TABPILOT_BROWSER_LABEL` for `mcp --launch`); default `managed`, or `isolated-XXXX`.
+    pub label: Option<String>,
 }
 
 /// A browser we started; `label` is how it names itself to the relay.
@@ -138,6 +141,17 @@ pub async fn start(
     link: &Link,
     wait: Duration,
 ) -> Result<Launched, ToolError> {
+    if let Some(label) = &opts.label
+        && labelled(link, label).await.is_some()
+    {
+        return Err(ToolError::refused(
+            Code::BadArgs,
+            format!(
+                "a browser labelled {label:?} is connected already; a label names one browser, \
+                 so give this one another (--label)"
+            ),
+        ));
+    }
     let mut pending = CloseUnlessJoined(Some(launch(opts)?));
     let label = pending.0.as_ref().expect("just launched").label.clone();
     let browser_id = wait_joined(link, &label, wait).await?;
@@ -207,13 +221,14 @@ fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
     })?;
     sweep_throwaway_profiles();
     let profiles = state::state_dir().join("profiles");
-    let label = format!(
-        "managed-{}-{:04x}",
-        std::process::id(),
-        rand::random::<u16>()
-    );
+    let unique = format!("{}-{:04x}", std::process::id(), rand::random::<u16>());
+    let label = match (&opts.label, opts.isolated) {
+        (Some(label), _) => label.clone(),
+        (None, true) => format!("isolated-{unique}"),
+        (None, false) => "managed".to_string(),
+    };
     let profile = if opts.isolated {
-        profiles.join(format!("isolated-{label}"))
+        profiles.join(format!("isolated-{unique}"))
     } else {
         profiles.join("managed")
     };
@@ -271,22 +286,13 @@ fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
     })
 }
 
-/// Waits until the browser labelled `label` has joined the relay; returns its browserId. The one
-/// place launching asks the relay anything. Callers use [`start`]; public only until `tools`
-/// moves to it.
+/// Waits until the browser labelled `label` has joined the relay; returns its browserId. (No
+/// other browser has that label: `start` refuses one that is taken.)
 async fn wait_joined(link: &Link, label: &str, timeout: Duration) -> Result<String, ToolError> {
     let deadline = std::time::Instant::now() + timeout;
     loop {
-        if let Ok(reply) = link.ask(crate::protocol::RelayOp::Status).await {
-            let status = reply.value;
-            let found = status["browsers"].as_array().and_then(|bs| {
-                bs.iter()
-                    .find(|b| b["label"] == label)
-                    .and_then(|b| b["browserId"].as_str())
-            });
-            if let Some(id) = found {
-                return Ok(id.to_string());
-            }
+        if let Some(id) = labelled(link, label).await {
+            return Ok(id);
         }
         if std::time::Instant::now() > deadline {
             return Err(ToolError::failed(
@@ -296,6 +302,18 @@ async fn wait_joined(link: &Link, label: &str, timeout: Duration) -> Result<Stri
         }
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// The id of the connected browser labelled `label`, if one is. The one place launching asks
+/// the relay anything.
+async fn labelled(link: &Link, label: &str) -> Option<String> {
+    let status = link.ask(crate::protocol::RelayOp::Status).await.ok()?.value;
+    let status: crate::protocol::RelayStatus = serde_json::from_value(status).ok()?;
+    status
+        .browsers
+        .into_iter()
+        .find(|b| b.label.as_deref() == Some(label))
+        .map(|b| b.browser_id)
 }
 
 #[cfg(test)]

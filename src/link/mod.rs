@@ -50,6 +50,9 @@ struct Conn {
 
 pub struct Link {
     info: PeerInfo,
+    /// The agent's name and identity across restarts, once its client said who it is: they go
+    /// with the next handshake.
+    agent: Mutex<Option<(String, Option<String>)>>,
     spawn_relay: bool,
     secret: Vec<u8>,
     conn: tokio::sync::Mutex<Option<Conn>>,
@@ -84,6 +87,7 @@ impl Link {
         info.session_key.get_or_insert_with(auth::nonce);
         Link {
             info,
+            agent: Mutex::new(None),
             spawn_relay,
             secret,
             conn: tokio::sync::Mutex::new(None),
@@ -95,6 +99,22 @@ impl Link {
     /// Who this link says it is to the relay.
     pub fn info(&self) -> &PeerInfo {
         &self.info
+    }
+
+    /// Names the agent for the relay: the MCP client's name, and who it is across restarts
+    /// (`PeerInfo::instance`). Said at the next handshake.
+    pub fn name_agent(&self, name: &str, instance: Option<String>) {
+        *self.agent.lock().unwrap() = Some((name.to_string(), instance));
+    }
+
+    /// Who this link says it is at its handshake.
+    fn hello_info(&self) -> PeerInfo {
+        let mut info = self.info.clone();
+        if let Some((name, instance)) = self.agent.lock().unwrap().clone() {
+            info.name = name;
+            info.instance = instance;
+        }
+        info
     }
 
     pub fn state(&self) -> LinkState {
@@ -283,7 +303,7 @@ impl Link {
             role: Role::Controller,
             proof: auth::proof(&self.secret, Role::Controller.as_str(), port, &nonce),
             cnonce: cnonce.clone(),
-            info: self.info.clone(),
+            info: self.hello_info(),
             held: Vec::new(),
         };
         let text = serde_json::to_string(&hello).expect("frames serialize");

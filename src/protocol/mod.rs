@@ -86,6 +86,14 @@ pub struct PeerInfo {
     /// owner-only in the state dir). A name without it gets books of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_key: Option<String>,
+    /// Controllers: who the agent is across its own restarts (`TABPILOT_INSTANCE`, else the MCP
+    /// client's name and project directory): one that comes back within the grace period gets
+    /// its tabs again, unless an agent with that identity is still connected.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub instance: Option<String>,
+    /// Controllers: how long this agent's leases hold while it is idle (`TABPILOT_LEASE_TTL_MS`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lease_ttl_ms: Option<u64>,
     /// Browsers: a stable identity the extension stores, surviving reconnects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser_id: Option<String>,
@@ -154,10 +162,22 @@ pub struct RelayInfo {
     pub port: u16,
 }
 
+/// Whether tabpilot launched a browser or it is the person's own.
+#[derive(Clone, Copy, Debug, Serialize, Deserialize, JsonSchema, PartialEq, Eq)]
+#[serde(rename_all = "lowercase")]
+pub enum BrowserKind {
+    Managed,
+    User,
+}
+
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct BrowserEntry {
     pub browser_id: String,
+    pub kind: BrowserKind,
+    /// Agents with a tab in it, and the agents' tabs in it.
+    pub agents: usize,
+    pub tabs: usize,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -169,10 +189,32 @@ pub struct BrowserEntry {
     pub extension: Option<String>,
 }
 
+/// An agent the relay keeps books for: connected now, or within its grace period.
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
 pub struct AgentEntry {
+    /// Short, stable while the agent lives (a digest of its books' key, never the key).
+    pub id: String,
+    /// The MCP client's name (`cli` for the command line).
     pub name: String,
     pub pid: u32,
+    pub connected: bool,
+    pub tabs: Vec<LeaseEntry>,
+}
+
+/// A tab an agent holds.
+#[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
+#[serde(rename_all = "camelCase")]
+pub struct LeaseEntry {
+    pub browser_id: String,
+    pub tab: i64,
+    /// Since the agent's last call in it; past the agent's lease time another may take it.
+    pub idle_ms: u64,
+    pub lapsed: bool,
+    /// The agent opened it (a release closes it), rather than being handed it.
+    pub opened: bool,
+    /// The tab its page calls run in.
+    pub current: bool,
 }
 
 /// A failure as it crosses the wire.
@@ -284,7 +326,15 @@ impl Call {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct HeldTab {
     pub tab: i64,
+    /// The books of the agent that holds it now.
     pub owner: String,
+    /// Whether that agent opened it (an older extension says nothing: it holds only those).
+    #[serde(default = "opened_by_default")]
+    pub opened: bool,
+}
+
+fn opened_by_default() -> bool {
+    true
 }
 
 /// The answer to a call or an ask, routed back to whoever made it.
@@ -349,7 +399,8 @@ pub enum Frame {
     },
     /// controller → relay → browser: run an operation. `id` is the sender's; the relay renumbers.
     Call(Call),
-    /// controller → relay: an operation the relay answers itself.
+    /// controller → relay: an operation the relay answers itself (a browser may ask those
+    /// `RelayOp::for_browsers` allows, for its popup).
     Ask {
         id: u64,
         op: RelayOp,

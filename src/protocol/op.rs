@@ -46,6 +46,7 @@ macro_rules! ops {
 ops! {
     TabOpen = "tabOpen", Browser, true;
     TabInfo = "tabInfo", Tab, false;
+    TabFocus = "tabFocus", Tab, true;
     TabList = "tabList", Browser, false;
     TabClose = "tabClose", Browser, true;
     Navigate = "navigate", Tab, true;
@@ -81,7 +82,7 @@ ops! {
     NetworkReload = "networkReload", Tab, true;
     Issues = "issues", Tab, false;
     ConsoleLogs = "consoleLogs", Tab, false;
-    SessionEnd = "sessionEnd", Browser, true;
+    Release = "release", Browser, true;
 }
 
 impl Op {
@@ -92,20 +93,25 @@ impl Op {
         self.mutates()
             && !matches!(
                 self,
-                Op::TabOpen | Op::TabClose | Op::Navigate | Op::History | Op::SessionEnd
+                Op::TabOpen
+                    | Op::TabFocus
+                    | Op::TabClose
+                    | Op::Navigate
+                    | Op::History
+                    | Op::Release
             )
     }
 
-    /// Whether only the relay sends it: the end of an agent's session, which a controller does
-    /// not announce for itself.
+    /// Whether only the relay sends it: an agent's release, which the relay's books decide
+    /// (a controller asks the relay for it, `RelayOp::Release`).
     pub fn relay_only(self) -> bool {
-        self == Op::SessionEnd
+        self == Op::Release
     }
 }
 
 /// What the relay answers itself.
-#[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
 pub enum RelayOp {
     /// The roster: the relay, its browsers and agents.
     Status,
@@ -113,6 +119,30 @@ pub enum RelayOp {
     Pair,
     /// The tab this agent works in, from the relay's books.
     MyTab,
+    /// Takes a tab another agent holds; that agent's next call in it is LEASE_LOST.
+    ForceClaim {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        browser: Option<String>,
+        tab: i64,
+        reason: String,
+    },
+    /// Gives up an agent's tabs: this agent's, or (a person's release, from the popup or the
+    /// dashboard) the agent with this id. `close_opened` closes the tabs it opened.
+    Release {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        agent: Option<String>,
+        close_opened: bool,
+    },
+}
+
+impl RelayOp {
+    /// Whether a browser may ask it (its popup shows the agents and releases one).
+    pub fn for_browsers(&self) -> bool {
+        matches!(
+            self,
+            RelayOp::Status | RelayOp::Release { agent: Some(_), .. }
+        )
+    }
 }
 
 /// Something that happened to a tab, as the extension reports it: attached to the result of the

@@ -2,38 +2,105 @@
 //! keep two agents off one tab. Plain data: routing reads and writes it under its own lock.
 //!
 //! A session is an agent, not a connection: one with a name the caller chose (the CLI's)
-//! outlives its connections; an MCP server's ends with its connection.
+//! outlives its connections; an MCP server's ends with its connection, after a grace period.
+//!
+//! A lease is renewed by every call of its holder in the tab and lapses after the holder's lease
+//! time of idleness: the tab stays open and its holder keeps working in it, until another agent
+//! takes it (a lapsed tab may simply be claimed; a held one only by force). The agent it was
+//! taken from is told so, LEASE_LOST, on every page call until it picks another tab: it is never
+//! moved to another tab behind its back.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
+use tokio::time::Instant;
+
+use super::sessions;
 use crate::error::{Code, ToolError};
-use crate::protocol::TabEvent;
+use crate::protocol::{LeaseEntry, TabEvent};
 
 /// A tab as the relay knows it: the browser's id and the tab's id in that browser.
 pub(super) type TabKey = (String, i64);
 
+/// How long a lease holds while its agent is idle, unless the agent says otherwise
+/// (`TABPILOT_LEASE_TTL_MS`). Longer than a model's turn plus a person answering a prompt, so a
+/// working agent never loses its tab between two calls; short enough that a tab abandoned by an
+/// agent left running is free to take within a working session.
+pub(crate) const LEASE_TTL: Duration = Duration::from_secs(10 * 60);
+
+struct Lease {
+    holder: String,
+    used: Instant,
+    /// The holder opened it (its release closes it), rather than being handed it.
+    opened: bool,
+}
+
+/// Who an agent is, as the relay shows it to others.
+pub(super) struct AgentInfo {
+    pub(super) name: String,
+    pub(super) pid: u32,
+    pub(super) ttl: Duration,
+}
+
 /// One session's tabs, and the one its page calls run in.
-#[derive(Default)]
 struct Agent {
+    info: AgentInfo,
     current: Option<TabKey>,
     tabs: Vec<TabKey>,
+    /// Why its current tab is another agent's now.
+    lost: Option<String>,
+}
+
+impl Default for Agent {
+    fn default() -> Self {
+        Agent {
+            info: AgentInfo {
+                name: "agent".into(),
+                pid: 0,
+                ttl: LEASE_TTL,
+            },
+            current: None,
+            tabs: Vec::new(),
+            lost: None,
+        }
+    }
+}
+
+/// An agent's books as `status` lists them.
+pub(super) struct AgentView<'a> {
+    pub(super) session: &'a str,
+    pub(super) info: &'a AgentInfo,
+    pub(super) tabs: Vec<LeaseEntry>,
 }
 
 #[derive(Default)]
 pub(super) struct Books {
     agents: HashMap<String, Agent>,
     /// Which session holds each tab.
-    leases: HashMap<TabKey, String>,
+    leases: HashMap<TabKey, Lease>,
 }
 
 impl Books {
+    /// An agent's connection joined: its name and lease time, for the books it may already have.
+    pub(super) fn enter(&mut self, session: &str, info: AgentInfo) {
+        self.agents.entry(session.to_string()).or_default().info = info;
+    }
+
     /// The tab `session`'s page calls run in, if it has one.
     pub(super) fn current(&self, session: &str) -> Option<&TabKey> {
         self.agents.get(session).and_then(|a| a.current.as_ref())
     }
 
-    /// Whether `session` may touch `tab` with a browser-scoped call: refused with TAB_CLAIMED
-    /// when another session holds it.
+    fn lapsed(&self, lease: &Lease) -> bool {
+        let ttl = self
+            .agents
+            .get(&lease.holder)
+            .map_or(LEASE_TTL, |a| a.info.ttl);
+        lease.used.elapsed() > ttl
+    }
+
+    /// Whether `session` may touch `tab`: refused with TAB_CLAIMED while another session's lease
+    /// on it holds.
     pub(super) fn may_touch(
         &self,
         session: &str,
@@ -41,16 +108,27 @@ impl Books {
         tab: i64,
     ) -> Result<(), ToolError> {
         match self.leases.get(&(browser.to_string(), tab)) {
-            Some(holder) if holder != session => Err(ToolError::refused(
-                Code::TabClaimed,
-                format!("tab {tab} is held by another agent"),
-            )),
+            Some(lease) if lease.holder != session && !self.lapsed(lease) => {
+                let holder = self.agents.get(&lease.holder);
+                let name = holder.map_or("another agent", |a| a.info.name.as_str());
+                let ttl = holder.map_or(LEASE_TTL, |a| a.info.ttl);
+                Err(ToolError::refused(
+                    Code::TabClaimed,
+                    format!(
+                        "tab {tab} is held by {name} (agent {}), idle {} s; its lease lapses \
+                         after {} s idle, or browser_force_claim takes it",
+                        sessions::short_id(&lease.holder),
+                        lease.used.elapsed().as_secs(),
+                        ttl.as_secs()
+                    ),
+                ))
+            }
             _ => Ok(()),
         }
     }
 
     /// Hands a tab the caller named to `session`, which then works in it; refused with
-    /// TAB_CLAIMED when another session holds it.
+    /// TAB_CLAIMED while another session's lease holds. A lapsed lease passes to it.
     pub(super) fn claim(
         &mut self,
         session: &str,
@@ -58,27 +136,96 @@ impl Books {
         tab: i64,
     ) -> Result<(), ToolError> {
         self.may_touch(session, browser, tab)?;
+        self.take(session, browser, tab, "its lease had lapsed");
+        Ok(())
+    }
+
+    /// Takes a tab whoever holds it, for `reason`; returns the name of the agent it was taken
+    /// from, if any.
+    pub(super) fn force(
+        &mut self,
+        session: &str,
+        browser: &str,
+        tab: i64,
+        reason: &str,
+    ) -> Option<String> {
+        self.take(session, browser, tab, &format!("reason given: {reason}"))
+    }
+
+    /// Makes `tab` `session`'s current tab, taking its lease from another holder with `why`.
+    fn take(&mut self, session: &str, browser: &str, tab: i64, why: &str) -> Option<String> {
         let key = (browser.to_string(), tab);
-        self.leases.insert(key.clone(), session.to_string());
+        let taker = self
+            .agents
+            .get(session)
+            .map_or_else(|| "agent".to_string(), |a| a.info.name.clone());
+        let previous = self.leases.get(&key).map(|l| (l.holder.clone(), l.opened));
+        let opened = match &previous {
+            Some((holder, opened)) if holder == session => *opened,
+            Some((holder, _)) => {
+                let taken_by = format!(
+                    "tab {tab} was taken by {taker} (agent {}): {why}; browser_new_tab or \
+                     browser_select_tab to go on",
+                    sessions::short_id(session)
+                );
+                if let Some(loser) = self.agents.get_mut(holder) {
+                    loser.tabs.retain(|t| *t != key);
+                    if loser.current.as_ref() == Some(&key) {
+                        loser.current = None;
+                        loser.lost = Some(taken_by);
+                    }
+                }
+                false
+            }
+            None => false,
+        };
+        self.leases.insert(
+            key.clone(),
+            Lease {
+                holder: session.to_string(),
+                used: Instant::now(),
+                opened,
+            },
+        );
         let agent = self.agents.entry(session.to_string()).or_default();
         if !agent.tabs.contains(&key) {
             agent.tabs.push(key.clone());
         }
         agent.current = Some(key);
-        Ok(())
+        agent.lost = None;
+        let previous = previous.filter(|(holder, _)| holder != session)?;
+        Some(
+            self.agents
+                .get(&previous.0)
+                .map_or_else(|| "an agent".into(), |a| a.info.name.clone()),
+        )
     }
 
-    /// A tab the browser says it opened for `owner`, told by a browser joining a relay that
-    /// restarted: back in the owner's books, unless someone holds it now.
-    pub(super) fn restore(&mut self, owner: &str, browser: &str, tab: i64) {
-        if !self.leases.contains_key(&(browser.to_string(), tab)) {
-            self.record(Some(owner), browser, TabEvent::Opened { tab });
+    /// A call of `session` ran in `tab`: its lease is renewed.
+    pub(super) fn touch(&mut self, session: &str, browser: &str, tab: i64) {
+        if let Some(lease) = self.leases.get_mut(&(browser.to_string(), tab))
+            && lease.holder == session
+        {
+            lease.used = Instant::now();
+        }
+    }
+
+    /// A tab the browser says `owner` holds, told by a browser joining a relay that restarted:
+    /// back in the owner's books, unless someone holds it now.
+    pub(super) fn restore(&mut self, owner: &str, browser: &str, tab: i64, opened: bool) {
+        let key = (browser.to_string(), tab);
+        if !self.leases.contains_key(&key) {
+            self.take(owner, browser, tab, "");
+            if let Some(lease) = self.leases.get_mut(&key) {
+                lease.opened = opened;
+            }
         }
     }
 
     /// The tab a page call that names none runs in on `browser`: the session's current tab
     /// (`Some`), or none yet there, so one is to be opened (`None`). A current tab that someone
     /// else closed is TAB_GONE, once: it stops being current, and the next call opens a new one.
+    /// One another agent took is LEASE_LOST until this agent opens or selects another.
     pub(super) fn page_tab(
         &mut self,
         session: &str,
@@ -87,6 +234,9 @@ impl Books {
         let Some(agent) = self.agents.get_mut(session) else {
             return Ok(None);
         };
+        if let Some(why) = &agent.lost {
+            return Err(ToolError::refused(Code::LeaseLost, why.clone()));
+        }
         match &agent.current {
             Some(key @ (b, tab)) if b == browser => {
                 let tab = *tab;
@@ -110,11 +260,10 @@ impl Books {
         match event {
             TabEvent::Opened { tab } => {
                 if let Some(session) = caller {
-                    let key = (browser.to_string(), tab);
-                    self.leases.insert(key.clone(), session.to_string());
-                    let agent = self.agents.entry(session.to_string()).or_default();
-                    agent.tabs.push(key.clone());
-                    agent.current = Some(key);
+                    self.take(session, browser, tab, "");
+                    if let Some(lease) = self.leases.get_mut(&(browser.to_string(), tab)) {
+                        lease.opened = true;
+                    }
                 }
             }
             TabEvent::Closed { tab } => {
@@ -129,8 +278,8 @@ impl Books {
             }
             TabEvent::Replaced { old, tab } => {
                 let (old, new) = ((browser.to_string(), old), (browser.to_string(), tab));
-                if let Some(holder) = self.leases.remove(&old) {
-                    self.leases.insert(new.clone(), holder);
+                if let Some(lease) = self.leases.remove(&old) {
+                    self.leases.insert(new.clone(), lease);
                 }
                 for agent in self.agents.values_mut() {
                     for t in agent.tabs.iter_mut().filter(|t| **t == old) {
@@ -144,6 +293,24 @@ impl Books {
         }
     }
 
+    /// `session`'s tabs are given up (the browsers are told, and close the ones it opened if
+    /// asked). By the agent itself (`by: None`), its next page call opens a fresh tab; by
+    /// someone else (a person, in the popup or the dashboard), its next page calls are
+    /// LEASE_LOST saying so, until it opens or picks a tab.
+    pub(super) fn release(&mut self, session: &str, by: Option<&str>) {
+        if let Some(agent) = self.agents.get_mut(session) {
+            for tab in agent.tabs.drain(..) {
+                self.leases.remove(&tab);
+            }
+            agent.lost = match (agent.current.take(), by) {
+                (Some((_, tab)), Some(by)) => Some(format!(
+                    "tab {tab} was released by {by}; browser_new_tab or browser_select_tab to go on"
+                )),
+                _ => None,
+            };
+        }
+    }
+
     /// A connection of `session` left. A session the caller named outlives its connections, and
     /// so does one still connected elsewhere; any other ends here and releases every tab it held.
     /// Returns whether it ended (the browsers then close the tabs opened for it).
@@ -151,15 +318,46 @@ impl Books {
         if named || still_connected {
             return false;
         }
-        let tabs = self
-            .agents
-            .remove(session)
-            .map(|a| a.tabs)
-            .unwrap_or_default();
-        for tab in &tabs {
-            self.leases.remove(tab);
-        }
+        self.release(session, None);
+        self.agents.remove(session);
         true
+    }
+
+    /// The session whose short id is `id`.
+    pub(super) fn session_by_id(&self, id: &str) -> Option<String> {
+        self.agents
+            .keys()
+            .find(|s| sessions::short_id(s) == id)
+            .cloned()
+    }
+
+    /// Every agent with its tabs, for `status`.
+    pub(super) fn view(&self) -> Vec<AgentView<'_>> {
+        self.agents
+            .iter()
+            .map(|(session, agent)| {
+                let tabs = agent
+                    .tabs
+                    .iter()
+                    .filter_map(|key| {
+                        let lease = self.leases.get(key)?;
+                        Some(LeaseEntry {
+                            browser_id: key.0.clone(),
+                            tab: key.1,
+                            idle_ms: lease.used.elapsed().as_millis() as u64,
+                            lapsed: self.lapsed(lease),
+                            opened: lease.opened,
+                            current: agent.current.as_ref() == Some(key),
+                        })
+                    })
+                    .collect();
+                AgentView {
+                    session,
+                    info: &agent.info,
+                    tabs,
+                }
+            })
+            .collect()
     }
 }
 
@@ -178,6 +376,23 @@ mod tests {
         books.record(Some(session), B, TabEvent::Opened { tab });
     }
 
+    fn agent(books: &mut Books, session: &str, name: &str, ttl: Duration) {
+        books.enter(
+            session,
+            AgentInfo {
+                name: name.into(),
+                pid: 1,
+                ttl,
+            },
+        );
+    }
+
+    fn lease_of(books: &Books, session: &str, tab: i64) -> Option<LeaseEntry> {
+        let view = books.view();
+        let agent = view.into_iter().find(|a| a.session == session)?;
+        agent.tabs.into_iter().find(|t| t.tab == tab)
+    }
+
     #[test]
     fn a_claimed_tab_is_held_and_current() {
         let mut books = Books::default();
@@ -190,10 +405,13 @@ mod tests {
     #[test]
     fn claiming_a_tab_another_session_holds_is_tab_claimed_and_changes_nothing() {
         let mut books = Books::default();
+        agent(&mut books, "a", "claude-code", LEASE_TTL);
         books.claim("a", B, 7).unwrap();
         let e = books.claim("b", B, 7).unwrap_err();
         assert_eq!(e.code, Code::TabClaimed);
         assert_eq!(e.outcome, crate::error::Outcome::Refused);
+        assert!(e.message.contains("claude-code"), "{}", e.message);
+        assert!(e.message.contains("browser_force_claim"), "{}", e.message);
         assert_eq!(books.current("b"), None);
         assert_eq!(books.page_tab("a", B).unwrap(), Some(7), "a keeps its tab");
     }
@@ -216,27 +434,35 @@ mod tests {
     }
 
     #[test]
-    fn a_tab_the_agent_opened_is_adopted_as_held_and_current() {
+    fn a_tab_the_agent_opened_is_adopted_as_held_current_and_opened() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
         assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
         assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
+        assert!(lease_of(&books, "a", 5).unwrap().opened);
+        books.claim("a", B, 6).unwrap();
+        assert!(
+            !lease_of(&books, "a", 6).unwrap().opened,
+            "handed, not opened"
+        );
     }
 
     #[test]
     fn a_restored_tab_is_its_owners_again_unless_someone_holds_it_now() {
         let mut books = Books::default();
-        books.restore("a", B, 5);
+        books.restore("a", B, 5, true);
         assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
         assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
         books.claim("b", B, 6).unwrap();
-        books.restore("a", B, 6);
+        books.restore("a", B, 6, true);
         assert_eq!(
             books.page_tab("a", B).unwrap(),
             Some(5),
             "b's tab stayed b's"
         );
         assert_eq!(code(books.claim("a", B, 6)), Code::TabClaimed);
+        books.restore("a", B, 8, false);
+        assert!(!lease_of(&books, "a", 8).unwrap().opened);
     }
 
     #[test]
@@ -260,6 +486,104 @@ mod tests {
         );
     }
 
+    #[tokio::test(start_paused = true)]
+    async fn an_idle_lease_lapses_and_another_may_claim_the_tab() {
+        let mut books = Books::default();
+        agent(&mut books, "a", "cursor", Duration::from_secs(60));
+        agent(&mut books, "b", "claude-code", LEASE_TTL);
+        opened(&mut books, "a", 5);
+        tokio::time::advance(Duration::from_secs(50)).await;
+        books.touch("a", B, 5);
+        tokio::time::advance(Duration::from_secs(50)).await;
+        assert_eq!(
+            code(books.claim("b", B, 5)),
+            Code::TabClaimed,
+            "the call at 50 s renewed it"
+        );
+        assert!(!lease_of(&books, "a", 5).unwrap().lapsed);
+        tokio::time::advance(Duration::from_secs(11)).await;
+        assert!(lease_of(&books, "a", 5).unwrap().lapsed);
+        books.claim("b", B, 5).unwrap();
+        assert_eq!(books.page_tab("b", B).unwrap(), Some(5));
+        let e = books.page_tab("a", B).unwrap_err();
+        assert_eq!(e.code, Code::LeaseLost);
+        assert!(e.message.contains("claude-code"), "{}", e.message);
+        assert!(e.message.contains("lapsed"), "{}", e.message);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_lapsed_lease_nobody_took_is_renewed_by_its_holders_next_call() {
+        let mut books = Books::default();
+        agent(&mut books, "a", "cursor", Duration::from_secs(60));
+        opened(&mut books, "a", 5);
+        tokio::time::advance(Duration::from_secs(120)).await;
+        assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
+        books.touch("a", B, 5);
+        assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
+    }
+
+    #[test]
+    fn a_forced_claim_takes_a_held_tab_and_the_loser_gets_lease_lost_until_it_picks_another() {
+        let mut books = Books::default();
+        agent(&mut books, "a", "cursor", LEASE_TTL);
+        agent(&mut books, "b", "claude-code", LEASE_TTL);
+        opened(&mut books, "a", 5);
+        opened(&mut books, "a", 6);
+        books.claim("a", B, 5).unwrap();
+        assert_eq!(
+            books.force("b", B, 5, "the user asked me to finish it"),
+            Some("cursor".to_string())
+        );
+        assert_eq!(books.page_tab("b", B).unwrap(), Some(5));
+        for _ in 0..2 {
+            let e = books.page_tab("a", B).unwrap_err();
+            assert_eq!(e.code, Code::LeaseLost, "every call, not once");
+            assert!(e.message.contains("claude-code"), "{}", e.message);
+            assert!(e.message.contains("finish it"), "{}", e.message);
+        }
+        assert!(
+            !lease_of(&books, "b", 5).unwrap().opened,
+            "b did not open it"
+        );
+        // Picking its other tab ends it.
+        books.claim("a", B, 6).unwrap();
+        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
+    }
+
+    #[test]
+    fn a_forced_claim_of_a_tab_that_was_not_current_leaves_the_loser_working() {
+        let mut books = Books::default();
+        opened(&mut books, "a", 5);
+        opened(&mut books, "a", 6);
+        books.force("b", B, 5, "x");
+        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
+    }
+
+    #[test]
+    fn a_release_gives_up_every_tab_and_the_next_call_opens_one() {
+        let mut books = Books::default();
+        opened(&mut books, "a", 5);
+        books.claim("a", B, 6).unwrap();
+        books.release("a", None);
+        assert_eq!(books.page_tab("a", B).unwrap(), None);
+        books.claim("b", B, 5).unwrap();
+        books.claim("b", B, 6).unwrap();
+    }
+
+    #[test]
+    fn a_release_by_a_person_is_lease_lost_for_the_agent_until_it_picks_a_tab() {
+        let mut books = Books::default();
+        opened(&mut books, "a", 5);
+        books.release("a", Some("a person, from the dashboard"));
+        // The browser closing it, as its answer to the release says, changes nothing of that.
+        books.record(Some("a"), B, TabEvent::Closed { tab: 5 });
+        let e = books.page_tab("a", B).unwrap_err();
+        assert_eq!(e.code, Code::LeaseLost);
+        assert!(e.message.contains("dashboard"), "{}", e.message);
+        opened(&mut books, "a", 9);
+        assert_eq!(books.page_tab("a", B).unwrap(), Some(9));
+    }
+
     #[test]
     fn an_unnamed_session_leaving_releases_every_tab_it_held() {
         let mut books = Books::default();
@@ -267,6 +591,7 @@ mod tests {
         books.claim("peer-1", B, 6).unwrap();
         assert!(books.leave("peer-1", false, false));
         assert_eq!(books.current("peer-1"), None);
+        assert!(books.view().is_empty());
         books.claim("b", B, 5).unwrap();
         books.claim("b", B, 6).unwrap();
     }
@@ -374,5 +699,14 @@ mod tests {
         assert_eq!(books.page_tab("a", "browser-2").unwrap(), None);
         assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
         assert_eq!(books.page_tab("nobody", B).unwrap(), None);
+    }
+
+    #[test]
+    fn an_agent_is_found_by_its_short_id() {
+        let mut books = Books::default();
+        opened(&mut books, "agent:abc", 5);
+        let id = sessions::short_id("agent:abc");
+        assert_eq!(books.session_by_id(&id).as_deref(), Some("agent:abc"));
+        assert_eq!(books.session_by_id("nope"), None);
     }
 }

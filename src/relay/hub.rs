@@ -10,13 +10,14 @@ use std::time::Duration;
 use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc, oneshot};
 
+use super::books::{AgentInfo, LEASE_TTL};
 use super::codes::Codes;
-use super::route::{Browsers, Reply, Router};
+use super::route::{BrowserRef, Browsers, Reply, Router};
 use super::sessions;
 use crate::error::{Code, ToolError};
 use crate::protocol::{
-    self, AgentEntry, Answer, BrowserEntry, Call, Frame, HeldTab, PeerInfo, RelayInfo, RelayOp,
-    RelayStatus, Role, Target, WireError,
+    self, AgentEntry, Answer, BrowserEntry, BrowserKind, Call, Frame, HeldTab, Op, PeerInfo,
+    RelayInfo, RelayOp, RelayStatus, Role, Target, WireError,
 };
 
 /// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
@@ -148,13 +149,31 @@ impl Hub {
         if role == Role::Browser && !held.is_empty() {
             let mut books = self.router.books();
             for h in held {
-                books.restore(&h.owner, &key, h.tab);
+                books.restore(&h.owner, &key, h.tab, h.opened);
             }
         }
         let mut r = self.roster();
         match role {
             Role::Controller => {
-                let session = sessions::key_of(&info);
+                let mut session = sessions::key_of(&info);
+                // An identity another live agent has is not this one's to take: it gets books of
+                // its own (two agents of one client in one project, at once).
+                let taken = r
+                    .controllers
+                    .values()
+                    .any(|c| c.session == session && c.info.session_key != info.session_key);
+                if info.instance.is_some() && taken {
+                    session = sessions::own_key(&info);
+                }
+                let ttl = info.lease_ttl_ms.map_or(LEASE_TTL, Duration::from_millis);
+                self.router.books().enter(
+                    &session,
+                    AgentInfo {
+                        name: info.name.clone(),
+                        pid: info.pid,
+                        ttl,
+                    },
+                );
                 r.controllers.insert(
                     id,
                     Controller {
@@ -250,7 +269,7 @@ impl Hub {
             return;
         }
         let (hub, session) = (self.clone(), session.to_string());
-        tokio::spawn(async move { hub.router.announce_end(&*hub, &session).await });
+        tokio::spawn(async move { hub.router.announce_release(&*hub, &session, true).await });
     }
 
     /// Tells browsers who is connected (for the popup).
@@ -298,10 +317,30 @@ impl Hub {
                 self.answer_later(peer, id, move |hub| async move {
                     let session = hub.session_of(peer)?;
                     Ok(Answer {
-                        value: Some(hub.relay_op(&session, op)?),
+                        value: Some(hub.relay_op(&session, op).await?),
                         ..Answer::default()
                     })
                 })
+            }
+            // A browser's popup: the agents, and a person releasing one.
+            (Role::Browser, Frame::Ask { id, op }) if op.for_browsers() => {
+                let hub = self.clone();
+                tokio::spawn(async move {
+                    let answer = match hub.relay_op("", op).await {
+                        Ok(value) => Answer {
+                            id,
+                            value: Some(value),
+                            ..Answer::default()
+                        },
+                        Err(e) => Answer {
+                            id,
+                            error: Some(WireError::from(&e)),
+                            ..Answer::default()
+                        },
+                    };
+                    hub.send_to(Role::Browser, peer, Frame::Result(answer));
+                });
+                Ok(())
             }
             (Role::Browser, Frame::Result(answer)) => {
                 let pending = self.roster().pending.remove(&answer.id);
@@ -397,8 +436,8 @@ impl Hub {
         }
     }
 
-    /// The operations the relay answers itself.
-    fn relay_op(&self, session: &str, op: RelayOp) -> Result<Value, ToolError> {
+    /// The operations the relay answers itself, for `session` (none: a browser's popup).
+    async fn relay_op(self: &Arc<Self>, session: &str, op: RelayOp) -> Result<Value, ToolError> {
         match op {
             RelayOp::Pair => {
                 let url = format!("http://127.0.0.1:{}/pair", self.port);
@@ -413,43 +452,120 @@ impl Hub {
                 Ok(serde_json::to_value(target).expect("a target serializes"))
             }
             RelayOp::Status => {
-                let r = self.roster();
-                let browsers = r
-                    .browsers
-                    .iter()
-                    .map(|(id, b)| BrowserEntry {
-                        browser_id: id.clone(),
-                        browser: b.info.browser.clone(),
-                        profile: b.info.profile.clone(),
-                        label: b.info.label.clone(),
-                        extension: b.info.extension.clone(),
-                    })
-                    .collect();
-                let agents = r
-                    .controllers
-                    .values()
-                    .map(|c| AgentEntry {
-                        name: c.info.name.clone(),
-                        pid: c.info.pid,
-                    })
-                    .collect();
-                let status = RelayStatus {
-                    relay: Some(RelayInfo {
-                        version: protocol::VERSION.into(),
-                        port: self.port,
-                    }),
-                    browsers,
-                    agents,
-                };
-                Ok(serde_json::to_value(status).expect("a status serializes"))
+                Ok(serde_json::to_value(self.status()).expect("a status serializes"))
             }
+            RelayOp::ForceClaim {
+                browser,
+                tab,
+                reason,
+            } => {
+                let call = Call {
+                    target: Target {
+                        browser,
+                        tab: Some(tab),
+                    },
+                    ..Call::new(Op::TabInfo, Value::Null, Duration::ZERO)
+                };
+                let browser = self.router.pick_browser(&**self, session, &call)?;
+                let from = self.router.books().force(session, &browser, tab, &reason);
+                Ok(json!({ "browserId": browser, "tab": tab, "from": from }))
+            }
+            RelayOp::Release {
+                agent,
+                close_opened,
+            } => {
+                let (session, by) = match &agent {
+                    None => (session.to_string(), None),
+                    Some(id) => match self.router.books().session_by_id(id) {
+                        Some(s) => (s, Some("a person, from the popup or the dashboard")),
+                        None => {
+                            return Err(ToolError::bad_args(format!(
+                                "no agent {id:?} (browser_status lists them)"
+                            )));
+                        }
+                    },
+                };
+                let closed = self
+                    .router
+                    .release(&**self, &session, close_opened, by)
+                    .await;
+                Ok(json!({ "closed": closed }))
+            }
+        }
+    }
+
+    /// The relay, its browsers, and every agent it keeps books for.
+    fn status(&self) -> RelayStatus {
+        let books = self.router.books();
+        let view = books.view();
+        let r = self.roster();
+        let browsers = r
+            .browsers
+            .iter()
+            .map(|(id, b)| {
+                let here = |t: &&protocol::LeaseEntry| &t.browser_id == id;
+                BrowserEntry {
+                    browser_id: id.clone(),
+                    kind: kind_of(&b.info),
+                    agents: view
+                        .iter()
+                        .filter(|a| a.tabs.iter().any(|t| here(&t)))
+                        .count(),
+                    tabs: view
+                        .iter()
+                        .map(|a| a.tabs.iter().filter(here).count())
+                        .sum(),
+                    browser: b.info.browser.clone(),
+                    profile: b.info.profile.clone(),
+                    label: b.info.label.clone(),
+                    extension: b.info.extension.clone(),
+                }
+            })
+            .collect();
+        let agents = view
+            .into_iter()
+            .map(|a| AgentEntry {
+                id: sessions::short_id(a.session),
+                name: a.info.name.clone(),
+                pid: a.info.pid,
+                connected: r.controllers.values().any(|c| c.session == a.session),
+                tabs: a.tabs,
+            })
+            .collect();
+        RelayStatus {
+            relay: Some(RelayInfo {
+                version: protocol::VERSION.into(),
+                port: self.port,
+            }),
+            browsers,
+            agents,
         }
     }
 }
 
+/// Managed: a browser tabpilot launched (its pairing says which profile it runs).
+fn kind_of(info: &PeerInfo) -> BrowserKind {
+    match info.profile.as_deref() {
+        Some("managed" | "isolated") => BrowserKind::Managed,
+        _ => BrowserKind::User,
+    }
+}
+
 impl Browsers for Hub {
-    fn connected(&self) -> Vec<String> {
-        self.roster().browsers.keys().cloned().collect()
+    fn connected(&self) -> Vec<BrowserRef> {
+        let mut all: Vec<BrowserRef> = self
+            .roster()
+            .browsers
+            .iter()
+            .map(|(id, b)| BrowserRef {
+                id: id.clone(),
+                label: b.info.label.clone(),
+                kind: kind_of(&b.info),
+            })
+            .collect();
+        // In one order, so a listing reads the same each time.
+        all.sort_by(|a, b| a.id.cmp(&b.id));
+        all
     }
 
     async fn post(&self, browser: &str, mut call: Call) -> Result<(u64, Reply), ToolError> {

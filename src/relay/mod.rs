@@ -5,10 +5,10 @@
 mod books;
 mod codes;
 mod door;
-mod ending;
 mod hub;
 mod pairing;
 mod peer;
+mod release;
 mod route;
 mod sessions;
 

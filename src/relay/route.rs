@@ -10,7 +10,7 @@ use tokio::sync::oneshot;
 
 use super::books::Books;
 use crate::error::{Code, ToolError};
-use crate::protocol::{Answer, Call, Op, Scope, TabEvent, Target};
+use crate::protocol::{Answer, BrowserKind, Call, Op, Scope, TabEvent, Target};
 
 /// Longest a call may wait on a browser when the caller names no timeout.
 const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -22,10 +22,31 @@ const BACKSTOP: Duration = Duration::from_secs(2);
 /// A browser's answer to one call, or why none will come.
 pub(super) type Reply = oneshot::Receiver<Result<Answer, ToolError>>;
 
+/// A connected browser, as an agent names it.
+#[derive(Clone, Debug)]
+pub(super) struct BrowserRef {
+    pub(super) id: String,
+    pub(super) label: Option<String>,
+    pub(super) kind: BrowserKind,
+}
+
+impl std::fmt::Display for BrowserRef {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let kind = match self.kind {
+            BrowserKind::Managed => "managed",
+            BrowserKind::User => "user",
+        };
+        match &self.label {
+            Some(label) => write!(f, "{label:?} ({kind}, id {})", self.id),
+            None => write!(f, "id {} ({kind})", self.id),
+        }
+    }
+}
+
 /// What routing needs from the roster: which browsers are connected, and their outboxes.
 pub(super) trait Browsers: Sync {
-    /// The ids of the connected browsers.
-    fn connected(&self) -> Vec<String>;
+    /// The connected browsers.
+    fn connected(&self) -> Vec<BrowserRef>;
 
     /// Numbers `call` afresh and puts it in `browser`'s outbox; returns its number and where its
     /// answer comes. Refused with NO_BROWSER when that browser is not connected.
@@ -81,7 +102,9 @@ impl Router {
                 Some(self.resolve_tab(browsers, session, &browser, named).await?)
             }
             (_, Some(tab)) => {
-                self.books().may_touch(session, &browser, tab)?;
+                let mut books = self.books();
+                books.may_touch(session, &browser, tab)?;
+                books.touch(session, &browser, tab);
                 Some(tab)
             }
             (_, None) => None,
@@ -106,9 +129,10 @@ impl Router {
         Ok(Routed { value, target, url })
     }
 
-    /// The browser a call goes to: the one named, else the one holding the agent's current tab,
-    /// else the only one connected. A retry never changes browser.
-    fn pick_browser(
+    /// The browser a call goes to: the one named (by id or label), else the one holding the
+    /// agent's current tab, else the only one connected. A retry never changes browser, and an
+    /// agent that named one is never moved to another.
+    pub(super) fn pick_browser(
         &self,
         browsers: &impl Browsers,
         session: &str,
@@ -117,18 +141,11 @@ impl Router {
         let target = &call.target;
         let connected = browsers.connected();
         if let Some(name) = &target.browser {
-            return if connected.contains(name) {
-                Ok(name.clone())
-            } else {
-                Err(ToolError::refused(
-                    Code::NoBrowser,
-                    format!("no browser {name:?} is connected"),
-                ))
-            };
+            return named(&connected, name).map(|b| b.id.clone());
         }
         let holding = self.books().current(session).map(|(b, _)| b.clone());
         match holding {
-            Some(browser) if connected.contains(&browser) => return Ok(browser),
+            Some(browser) if connected.iter().any(|b| b.id == browser) => return Ok(browser),
             // The agent's tab is in a browser that left. Its page calls wait for that browser
             // (it may come back, tab and all); opening a tab or listing them is not stuck on it.
             Some(browser) if call.op.scope() == Scope::Tab || target.tab.is_some() => {
@@ -147,18 +164,8 @@ impl Router {
                 Code::NoBrowser,
                 "no browser is connected to the relay",
             )),
-            [only] => Ok(only.clone()),
-            several => {
-                let code = Code::AmbiguousBrowser;
-                Err(ToolError::refused(
-                    code,
-                    format!(
-                        "{} browsers are connected; name one (browserId from {})",
-                        several.len(),
-                        code.recover()
-                    ),
-                ))
-            }
+            [only] => Ok(only.id.clone()),
+            several => Err(ambiguous(several, "are connected")),
         }
     }
 
@@ -179,6 +186,7 @@ impl Router {
         let _opening = self.opening.lock().await;
         let current = self.books().page_tab(session, browser)?;
         if let Some(tab) = current {
+            self.books().touch(session, browser, tab);
             return Ok(tab);
         }
         let open = Call::new(Op::TabOpen, json!({}), OPEN_TIMEOUT);
@@ -232,6 +240,59 @@ impl Router {
     }
 }
 
+/// The connected browser an agent named, by id or label: NO_BROWSER naming it when none is
+/// (never another in its place), AMBIGUOUS_BROWSER when a label names several.
+pub(super) fn named<'a>(
+    connected: &'a [BrowserRef],
+    name: &str,
+) -> Result<&'a BrowserRef, ToolError> {
+    if let Some(b) = connected.iter().find(|b| b.id == name) {
+        return Ok(b);
+    }
+    let labelled: Vec<BrowserRef> = connected
+        .iter()
+        .filter(|b| b.label.as_deref() == Some(name))
+        .cloned()
+        .collect();
+    match labelled.as_slice() {
+        [_] => Ok(connected
+            .iter()
+            .find(|b| b.label.as_deref() == Some(name))
+            .expect("found above")),
+        [] => Err(ToolError::refused(
+            Code::NoBrowser,
+            format!(
+                "browser {name:?} is not connected (connected: {}); this agent waits for it \
+                 and never falls back to another",
+                listing(connected)
+            ),
+        )),
+        several => Err(ambiguous(several, &format!("are labelled {name:?}"))),
+    }
+}
+
+fn listing(browsers: &[BrowserRef]) -> String {
+    if browsers.is_empty() {
+        return "none".into();
+    }
+    browsers
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn ambiguous(several: &[BrowserRef], what: &str) -> ToolError {
+    ToolError::refused(
+        Code::AmbiguousBrowser,
+        format!(
+            "{} browsers {what}: {}; pick one by label or id with browser_select_browser",
+            several.len(),
+            listing(several)
+        ),
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -241,13 +302,21 @@ mod tests {
     /// wait: `tabOpen` with a fresh tab (from 100 up), a call on tab 13 with TAB_GONE, any
     /// other call with its own op's name (and, on tab N, the address `http://tabN.test/`).
     struct Fake {
-        connected: Vec<String>,
+        connected: Vec<BrowserRef>,
         posted: Mutex<Vec<Call>>,
     }
 
+    /// Browsers by id, each labelled with its id in upper case.
     fn browsers(ids: &[&str]) -> Fake {
         Fake {
-            connected: ids.iter().map(|s| s.to_string()).collect(),
+            connected: ids
+                .iter()
+                .map(|s| BrowserRef {
+                    id: s.to_string(),
+                    label: Some(s.to_uppercase()),
+                    kind: BrowserKind::User,
+                })
+                .collect(),
             posted: Mutex::default(),
         }
     }
@@ -260,12 +329,12 @@ mod tests {
     }
 
     impl Browsers for Fake {
-        fn connected(&self) -> Vec<String> {
+        fn connected(&self) -> Vec<BrowserRef> {
             self.connected.clone()
         }
 
         async fn post(&self, browser: &str, mut call: Call) -> Result<(u64, Reply), ToolError> {
-            assert!(self.connected.iter().any(|b| b == browser));
+            assert!(self.connected.iter().any(|b| b.id == browser));
             let mut posted = self.posted.lock().unwrap();
             let id = posted.len() as u64 + 1;
             call.id = id;
@@ -377,16 +446,21 @@ mod tests {
             "{}",
             e.message
         );
+        assert!(
+            e.message.contains("\"B1\"") && e.message.contains("\"B2\""),
+            "the refusal lists them by label: {}",
+            e.message
+        );
         let e = router
             .route(&two, "a", call(Op::Read, Some("b9"), None))
             .await;
         assert_eq!(e.unwrap_err().code, Code::NoBrowser);
 
         let Routed { target, .. } = router
-            .route(&two, "a", call(Op::Read, Some("b2"), None))
+            .route(&two, "a", call(Op::Read, Some("B2"), None))
             .await
             .unwrap();
-        assert_eq!(target.browser.as_deref(), Some("b2"));
+        assert_eq!(target.browser.as_deref(), Some("b2"), "by its label");
         // Named no more, the call goes to the browser holding the agent's tab.
         let Routed { target, .. } = router
             .route(&two, "a", call(Op::Read, None, None))
@@ -400,6 +474,40 @@ mod tests {
         let other = browsers(&["b1"]);
         let e = router.route(&other, "a", call(Op::Read, None, None)).await;
         assert_eq!(e.unwrap_err().code, Code::NoBrowser);
+        let e = router
+            .route(&other, "a", call(Op::Read, Some("B2"), None))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code, Code::NoBrowser, "named and gone: no fallback");
+        assert!(e.message.contains("\"B2\""), "it names it: {}", e.message);
+    }
+
+    #[tokio::test]
+    async fn a_label_two_browsers_share_is_ambiguous() {
+        let router = Router::default();
+        let mut two = browsers(&["b1", "b2"]);
+        for b in &mut two.connected {
+            b.label = Some("work".into());
+        }
+        let e = router
+            .route(&two, "a", call(Op::Read, Some("work"), None))
+            .await
+            .unwrap_err();
+        assert_eq!(e.code, Code::AmbiguousBrowser);
+        assert!(
+            e.message.contains("b1") && e.message.contains("b2"),
+            "{}",
+            e.message
+        );
+        let Routed { target, .. } = router
+            .route(&two, "a", call(Op::Read, Some("b1"), None))
+            .await
+            .unwrap();
+        assert_eq!(
+            target.browser.as_deref(),
+            Some("b1"),
+            "an id still picks one"
+        );
     }
 
     // Finding 9 of the security probe: a session whose browser died got NO_BROWSER for every

@@ -16,6 +16,7 @@ use crate::launch::{self, LaunchOptions, Launched};
 use crate::link::{Link, LinkState, Reply};
 use crate::policy::Policy;
 use crate::protocol::{Call, Op, PeerInfo, RelayOp, Scope, Target};
+use crate::settings::Setting;
 
 /// Reads an answer in the shape the tool expects; another shape is a bug between the two ends,
 /// said as such.
@@ -37,8 +38,11 @@ pub struct Ctx {
     current_tab: Mutex<Option<i64>>,
     /// Where this agent's calls last ran, as their answers said (the audit trail's page).
     place: Mutex<Place>,
-    /// Send every call to this browser (the one a demo or `mcp --launch` started).
+    /// Send every call to this browser, by id or label (`TABPILOT_BROWSER_LABEL`,
+    /// `browser_select_browser`, or the one a demo or `mcp --launch` started).
     pinned_browser: Mutex<Option<String>>,
+    /// How long a call waits for the relay and a browser to connect (`TABPILOT_CONNECT_WAIT_MS`).
+    connect_wait: Duration,
     /// Where the project-context tools look (working directory, workspace, home).
     context_env: ContextEnv,
     policy: Policy,
@@ -48,6 +52,13 @@ pub struct Ctx {
     /// that ride on an action's own call), for its reply.
     probes: Mutex<Map<String, Value>>,
 }
+
+/// How long a call waits for the relay and a browser to connect, unless
+/// `TABPILOT_CONNECT_WAIT_MS` says otherwise: past the extension's longest pause between two
+/// attempts to reach a relay that restarted.
+const CONNECT_WAIT: Duration = Duration::from_secs(5);
+/// How often a waiting call tries again.
+const CONNECT_POLL: Duration = Duration::from_millis(100);
 
 /// The fields of an action's answer that are probes, not the action's own (src/tools/footer.rs).
 const PROBES: [&str; 2] = ["console", "network"];
@@ -83,12 +94,15 @@ impl Ctx {
         policy: Policy,
     ) -> Result<Self, ToolError> {
         let link = Link::new(info, true)?;
-        Ok(Ctx::with(
-            link,
-            launch_on_demand,
-            ContextEnv::from_process(),
-            policy,
-        ))
+        let ctx = Ctx::with(link, launch_on_demand, ContextEnv::from_process(), policy);
+        let wait = Setting::ConnectWaitMs
+            .millis()
+            .map_err(ToolError::bad_args)?;
+        *ctx.pinned_browser.lock().unwrap() = Setting::BrowserLabel.get();
+        Ok(Ctx {
+            connect_wait: wait.unwrap_or(CONNECT_WAIT),
+            ..ctx
+        })
     }
 
     /// A context whose tools never reach a relay (unit tests of the tools that need none).
@@ -118,6 +132,7 @@ impl Ctx {
             current_tab: Mutex::new(None),
             place: Mutex::default(),
             pinned_browser: Mutex::new(None),
+            connect_wait: Duration::ZERO,
             context_env,
             policy,
             seen: Mutex::default(),
@@ -175,7 +190,20 @@ impl Ctx {
         tab: Option<i64>,
         args: Value,
     ) -> Result<T, ToolError> {
-        let call = Call::new(op, args, Duration::from_secs(15)).on_tab(tab);
+        self.in_browser(op, None, tab, args).await
+    }
+
+    /// A browser operation in the browser the caller named (by label or id; none: this agent's),
+    /// on the tab it named (or none).
+    pub async fn in_browser<T: DeserializeOwned>(
+        &self,
+        op: Op,
+        browser: Option<String>,
+        tab: Option<i64>,
+        args: Value,
+    ) -> Result<T, ToolError> {
+        let mut call = Call::new(op, args, Duration::from_secs(15)).on_tab(tab);
+        call.target.browser = browser;
         read_reply(op.name(), self.relay(call).await?.value)
     }
 
@@ -196,18 +224,20 @@ impl Ctx {
         }
         call.guard = self.policy.guard(call.op);
         let scope = call.op.scope();
-        let first = self.link.call(call.clone()).await;
-        let reply = match first {
-            Err(e)
-                if e.code == Code::NoBrowser
-                    && e.outcome == Outcome::Refused
-                    && self.launch_on_demand.is_some() =>
-            {
-                self.launch_once().await?;
-                self.link.call(call).await?
-            }
-            other => other?,
-        };
+        let no_browser = |r: &Result<Reply, ToolError>| matches!(r, Err(e) if e.code == Code::NoBrowser && e.outcome == Outcome::Refused);
+        let mut reply = self.link.call(call.clone()).await;
+        if no_browser(&reply) && self.may_launch() {
+            self.launch_once().await?;
+            reply = self.link.call(call.clone()).await;
+        }
+        // A relay restarting, or a browser still starting (or rejoining one that restarted),
+        // is waited for a while.
+        let deadline = tokio::time::Instant::now() + self.connect_wait;
+        while no_browser(&reply) && tokio::time::Instant::now() < deadline {
+            tokio::time::sleep(CONNECT_POLL).await;
+            reply = self.link.call(call.clone()).await;
+        }
+        let reply = reply?;
         if scope == Scope::Tab {
             *self.current_tab.lock().unwrap() = reply.target.as_ref().and_then(|t| t.tab);
         }
@@ -233,6 +263,16 @@ impl Ctx {
         self.place.lock().unwrap().clone()
     }
 
+    /// Whether a call that found no browser launches one: under `mcp --launch`, unless this agent
+    /// is pinned to a browser it did not launch (it never falls back to another).
+    fn may_launch(&self) -> bool {
+        let Some(opts) = &self.launch_on_demand else {
+            return false;
+        };
+        let pinned = self.pinned_browser();
+        pinned.is_none() || pinned == opts.label
+    }
+
     async fn launch_once(&self) -> Result<(), ToolError> {
         let _guard = self.launching.lock().await;
         if self.launched.lock().unwrap().is_some() {
@@ -251,6 +291,11 @@ impl Ctx {
     /// Sends every later call to this browser.
     pub fn pin_browser(&self, browser_id: String) {
         *self.pinned_browser.lock().unwrap() = Some(browser_id);
+    }
+
+    /// The browser this agent is pinned to, by label or id.
+    pub fn pinned_browser(&self) -> Option<String> {
+        self.pinned_browser.lock().unwrap().clone()
     }
 
     /// The tab's fresh lean snapshot within `budget` tokens, remembered as this agent's last.

@@ -4,6 +4,7 @@
 mod a11y;
 mod act;
 mod args;
+mod browsers;
 mod capture;
 mod console;
 mod context;
@@ -34,6 +35,7 @@ use crate::error::{Code, ToolError};
 use crate::launch::LaunchOptions;
 use crate::policy::Policy;
 use crate::protocol::PeerInfo;
+use crate::settings::Setting;
 use ctx::Ctx;
 use spec::ToolOutput;
 
@@ -46,8 +48,13 @@ pub struct Session {
 impl Session {
     /// A session under the policy its environment sets; a policy it cannot read is an error
     /// naming the setting, so nothing runs under half of one.
-    pub fn new(info: PeerInfo, launch_on_demand: Option<LaunchOptions>) -> Result<Self, ToolError> {
+    pub fn new(
+        mut info: PeerInfo,
+        launch_on_demand: Option<LaunchOptions>,
+    ) -> Result<Self, ToolError> {
         let policy = Policy::from_env().map_err(ToolError::bad_args)?;
+        let ttl = Setting::LeaseTtlMs.millis().map_err(ToolError::bad_args)?;
+        info.lease_ttl_ms = ttl.map(|t| t.as_millis() as u64);
         let audit = policy.audit.clone();
         let ctx = Ctx::new(info, launch_on_demand, policy)?;
         let agent = Agent::of(ctx.link().info());
@@ -57,9 +64,17 @@ impl Session {
         })
     }
 
-    /// Names the client whose calls these are, for the audit trail (the MCP client's name).
+    /// Names the client whose calls these are (the MCP client's name): for the audit trail, and
+    /// for the relay, which shows other agents and the person who holds a tab. The agent's
+    /// identity across restarts is `TABPILOT_INSTANCE`, else the client's name and the working
+    /// directory: a server its client restarts finds its tabs again.
     pub fn set_client(&self, name: &str) {
         self.audit.set_client(name);
+        let instance = Setting::Instance.get().unwrap_or_else(|| {
+            let dir = std::env::current_dir().unwrap_or_default();
+            format!("{name} {}", dir.display())
+        });
+        self.ctx.link().name_agent(name, Some(instance));
     }
 
     pub fn link(&self) -> &crate::link::Link {

@@ -143,7 +143,7 @@ mod tests {
         assert_eq!(Profile::parse("core,full").unwrap(), Profile::default());
         let e = Profile::parse("slim,browser_nope").unwrap_err();
         assert!(
-            e.contains("\"browser_nope\"") && e.contains("groups: tabs, navigate"),
+            e.contains("\"browser_nope\"") && e.contains("groups: browsers, tabs, navigate"),
             "{e}"
         );
         assert!(Profile::parse(" , ").is_err());

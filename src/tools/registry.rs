@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use super::tool::Tool;
 use super::{
-    act, capture, console, context, dialog, eval, find, issues, navigate, network, page_tools,
-    perf, read, tabs,
+    act, browsers, capture, console, context, dialog, eval, find, issues, navigate, network,
+    page_tools, perf, read, tabs,
 };
 use crate::error::ToolError;
 
@@ -15,6 +15,7 @@ type Group = fn() -> Vec<Tool>;
 
 /// The groups of tools, by the module that makes them; `TABPILOT_TOOLS` can name a group.
 pub const GROUPS: &[(&str, Group)] = &[
+    ("browsers", browsers::tools),
     ("tabs", tabs::tools),
     ("navigate", navigate::tools),
     ("read", read::tools),

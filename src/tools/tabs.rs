@@ -1,18 +1,16 @@
-//! The browser and its tabs: the relay's view of who is connected, and the tabs this agent
-//! lists, opens, works in and closes.
+//! The tabs this agent lists, opens, works in, brings to the front and closes.
 
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::args::{NoArgs, moves, read_only};
+use super::args::{moves, read_only};
 use super::ctx::Ctx;
+use super::paging::{PAGE_SIZE, footer, page_arg, page_of};
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
-use crate::error::ToolError;
-use crate::link::LinkState;
-use crate::policy::PolicyView;
+use crate::error::{Code, ToolError};
 use crate::protocol::{Op, RelayOp, RelayStatus};
 
 #[derive(Deserialize, JsonSchema)]
@@ -22,6 +20,17 @@ struct NewTabArgs {
     url: Option<String>,
     /// Bring the tab to the front (default false: it opens in the background).
     active: Option<bool>,
+    /// Label or id (default: this agent's browser).
+    browser: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ListTabsArgs {
+    /// Label or id (default: this agent's browser).
+    browser: Option<String>,
+    /// From 1 (default).
+    page: Option<u64>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -34,32 +43,38 @@ struct CloseTabArgs {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct SelectTabArgs {
-    /// The tab to work in (from browser_list_tabs).
-    tab_id: i64,
+    /// The tab to work in (from browser_list_tabs); or pick it by one of:
+    tab_id: Option<i64>,
+    /// Address glob, `*` for any characters.
+    url: Option<String>,
+    /// Part of the title.
+    title: Option<String>,
+    /// Place in browser_list_tabs, from 0.
+    index: Option<usize>,
+    /// Label or id (default: this agent's browser).
+    browser: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SwitchTabArgs {
+    /// Default: this agent's tab.
+    tab_id: Option<i64>,
 }
 
 pub(super) fn tools() -> Vec<Tool> {
     vec![
         Tool::new(
             About {
-                name: "browser_status",
-                description: "Relay link state, connected browsers and agents.",
-                hints: read_only(),
-                cli: Cli::default(),
-            },
-            |cx, _: NoArgs| status(cx).boxed(),
-        ),
-        Tool::new(
-            About {
                 name: "browser_list_tabs",
-                description: "All tabs of the browser, marking this agent's.",
+                description: "The browser's tabs, marking this agent's and who holds each.",
                 hints: read_only(),
                 cli: Cli {
                     aliases: &["tabs"],
                     ..Cli::default()
                 },
             },
-            |cx, _: NoArgs| list_tabs(cx).boxed(),
+            |cx, a| list_tabs(cx, a).boxed(),
         ),
         Tool::new(
             About {
@@ -77,7 +92,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: "browser_select_tab",
-                description: "Work in this tab from now on (a tab handed to this agent); refused while another agent holds it.",
+                description: "Work in this tab from now on, picked by id, url, title or index; refused while another agent holds it.",
                 hints: Hints {
                     idempotent: true,
                     ..moves()
@@ -88,6 +103,21 @@ pub(super) fn tools() -> Vec<Tool> {
                 },
             },
             |cx, a| select_tab(cx, a).boxed(),
+        ),
+        Tool::new(
+            About {
+                name: "browser_switch_tab",
+                description: "Bring a tab to the front and work in it: the one tool that takes the person's focus.",
+                hints: Hints {
+                    idempotent: true,
+                    ..moves()
+                },
+                cli: Cli {
+                    positional: &["tabId"],
+                    ..Cli::default()
+                },
+            },
+            |cx, a| switch_tab(cx, a).boxed(),
         ),
         Tool::new(
             About {
@@ -106,93 +136,6 @@ pub(super) fn tools() -> Vec<Tool> {
             |cx, a| close_tab(cx, a).boxed(),
         ),
     ]
-}
-
-/// The link as `browser_status` names it.
-#[derive(Serialize, JsonSchema, Clone, Copy, PartialEq)]
-#[serde(rename_all = "UPPERCASE")]
-enum Link {
-    Connected,
-    Waiting,
-    Retrying,
-    Stopped,
-}
-
-#[derive(Serialize, JsonSchema)]
-struct StatusOut {
-    link: Link,
-    policy: PolicyView,
-    #[serde(flatten)]
-    relay: RelayStatus,
-}
-
-async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
-    let status: RelayStatus = match cx.ask(RelayOp::Status).await {
-        Ok(status) => status,
-        Err(e) => {
-            let (link, text) = match cx.link_state() {
-                LinkState::Retrying { next, reason } => (
-                    Link::Retrying,
-                    format!(
-                        "RETRYING: {reason}; next attempt in {} ms",
-                        next.as_millis()
-                    ),
-                ),
-                LinkState::Stopped => (
-                    Link::Stopped,
-                    "STOPPED: tabpilot is shutting down".to_string(),
-                ),
-                LinkState::Connected => (Link::Retrying, format!("RETRYING: {}", e.message)),
-            };
-            let text = format!("{text}\n{}", cx.policy().view());
-            let relay = RelayStatus::default();
-            let policy = cx.policy().view();
-            return Ok(Out::new(
-                text,
-                StatusOut {
-                    link,
-                    policy,
-                    relay,
-                },
-            ));
-        }
-    };
-    let link = if status.browsers.is_empty() {
-        Link::Waiting
-    } else {
-        Link::Connected
-    };
-    let word = serde_json::to_value(link).expect("a link state serializes");
-    let relay = status.relay.as_ref();
-    let mut text = format!(
-        "{}: relay {} on port {}; {} browser(s), {} agent(s)",
-        word.as_str().unwrap_or_default(),
-        relay.map_or("", |r| r.version.as_str()),
-        relay.map_or(0, |r| r.port),
-        status.browsers.len(),
-        status.agents.len()
-    );
-    for b in &status.browsers {
-        let label = b.label.as_deref().or(b.profile.as_deref()).unwrap_or("");
-        text.push_str(&format!(
-            "\n- browser {} {} {label}",
-            b.browser_id,
-            b.browser.as_deref().unwrap_or("")
-        ));
-    }
-    for a in &status.agents {
-        text.push_str(&format!("\n- agent {} (pid {})", a.name, a.pid));
-    }
-    let policy = cx.policy().view();
-    text.push_str(&format!("\n{policy}"));
-    Ok(Out::new(
-        text,
-        StatusOut {
-            link,
-            policy,
-            relay: status,
-        },
-    ))
 }
 
 /// A tab as the extension lists it.
@@ -218,46 +161,96 @@ struct ListedTab {
     tab: TabInfo,
     /// This agent's tab.
     mine: bool,
+    /// The agent holding it: its name and id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    holder: Option<String>,
 }
 
 #[derive(Serialize, JsonSchema)]
 struct TabsOut {
     tabs: Vec<ListedTab>,
+    total: usize,
 }
 
-async fn list_tabs(cx: &Ctx) -> Result<Out<TabsOut>, ToolError> {
-    let r: TabList = cx.on_tab(Op::TabList, None, json!({})).await?;
+/// Tabs listed in one page: enough for a person's browser, few enough to stay cheap.
+const TABS_PAGE: u64 = PAGE_SIZE;
+
+async fn list_tabs(cx: &Ctx, a: ListTabsArgs) -> Result<Out<TabsOut>, ToolError> {
+    let page = page_arg(a.page)?;
+    let all = all_tabs(cx, a.browser.clone()).await?;
+    let total = all.len();
+    let tabs = page_of(all, page, TABS_PAGE)?;
+    let mut lines = vec![format!("{total} tab(s)")];
+    lines.extend(tabs.iter().map(|t| {
+        format!(
+            "- [{}] tab {}{}{}{} {} \"{}\"",
+            t.index,
+            t.listed.tab.tab_id,
+            if t.listed.mine { " (yours)" } else { "" },
+            if t.listed.tab.active { " (active)" } else { "" },
+            t.listed
+                .holder
+                .as_ref()
+                .map_or(String::new(), |h| format!(" (held by {h})")),
+            t.listed.tab.url,
+            t.listed.tab.title
+        )
+    }));
+    if total as u64 > TABS_PAGE {
+        let args = json!({ "browser": a.browser });
+        lines.push(footer(
+            "browser_list_tabs",
+            page,
+            total as u64,
+            TABS_PAGE,
+            args,
+        ));
+    }
+    let tabs = tabs.into_iter().map(|t| t.listed).collect();
+    Ok(Out::new(lines.join("\n"), TabsOut { tabs, total }))
+}
+
+/// A tab with its place in the whole list.
+struct Indexed {
+    index: usize,
+    listed: ListedTab,
+}
+
+/// Every tab of the browser, in the browser's order, with who holds each. Another tab's address
+/// can carry a token or a session id: its origin is enough to tell the tabs apart.
+async fn all_tabs(cx: &Ctx, browser: Option<String>) -> Result<Vec<Indexed>, ToolError> {
+    let r: TabList = cx.in_browser(Op::TabList, browser, None, json!({})).await?;
+    let browser_id = cx.place().browser;
+    let status: RelayStatus = cx.ask(RelayOp::Status).await?;
     let mine = cx.current_tab().await;
-    let tabs: Vec<ListedTab> = r
-        .tabs
+    let holder = |tab: i64| {
+        status.agents.iter().find_map(|agent| {
+            agent
+                .tabs
+                .iter()
+                .any(|t| t.tab == tab && Some(&t.browser_id) == browser_id.as_ref())
+                .then(|| format!("{} ({})", agent.name, agent.id))
+        })
+    };
+    Ok(r.tabs
         .into_iter()
-        .map(|mut tab| {
+        .enumerate()
+        .map(|(index, mut tab)| {
             let is_mine = Some(tab.tab_id) == mine;
-            // Another tab's address can carry a token or a session id: its origin is enough to
-            // tell the tabs apart.
             if !is_mine {
                 tab.url = origin_of(&tab.url);
             }
-            ListedTab { mine: is_mine, tab }
+            let holder = holder(tab.tab_id).filter(|_| !is_mine);
+            Indexed {
+                index,
+                listed: ListedTab {
+                    mine: is_mine,
+                    holder,
+                    tab,
+                },
+            }
         })
-        .collect();
-    let lines: Vec<String> = tabs
-        .iter()
-        .map(|t| {
-            format!(
-                "- tab {}{}{} {} \"{}\"",
-                t.tab.tab_id,
-                if t.mine { " (yours)" } else { "" },
-                if t.tab.active { " (active)" } else { "" },
-                t.tab.url,
-                t.tab.title
-            )
-        })
-        .collect();
-    Ok(Out::new(
-        format!("{} tab(s)\n{}", tabs.len(), lines.join("\n")),
-        TabsOut { tabs },
-    ))
+        .collect())
 }
 
 /// `scheme://host[:port]` of an http(s) address; a page of another kind by its scheme alone.
@@ -277,7 +270,7 @@ fn origin_of(url: &str) -> String {
 
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
-struct TabOut {
+pub(super) struct TabOut {
     tab_id: i64,
     url: String,
     active: bool,
@@ -288,8 +281,9 @@ async fn new_tab(cx: &Ctx, a: NewTabArgs) -> Result<Out<TabOut>, ToolError> {
         cx.may_visit(url)?;
     }
     let r: TabInfo = cx
-        .on_tab(
+        .in_browser(
             Op::TabOpen,
+            a.browser,
             None,
             json!({"url": a.url, "active": a.active.unwrap_or(false)}),
         )
@@ -313,15 +307,111 @@ async fn new_tab(cx: &Ctx, a: NewTabArgs) -> Result<Out<TabOut>, ToolError> {
 }
 
 async fn select_tab(cx: &Ctx, a: SelectTabArgs) -> Result<Out<TabOut>, ToolError> {
-    let tab: TabInfo = cx.on_tab(Op::TabInfo, Some(a.tab_id), json!({})).await?;
+    let pickers = [
+        a.tab_id.is_some(),
+        a.url.is_some(),
+        a.title.is_some(),
+        a.index.is_some(),
+    ];
+    let tab = match pickers.iter().filter(|p| **p).count() {
+        0 => return Err(ToolError::bad_args("give tabId, url, title or index")),
+        1 => match a.tab_id {
+            Some(tab) => tab,
+            None => pick(cx, &a).await?,
+        },
+        _ => {
+            return Err(ToolError::bad_args(
+                "give one of tabId, url, title and index",
+            ));
+        }
+    };
+    let (title, data) = work_in(cx, tab, a.browser).await?;
     let text = format!(
-        "This agent now works in tab {} ({} \"{}\")",
-        a.tab_id, tab.url, tab.title
+        "This agent now works in tab {} ({} \"{title}\")",
+        data.tab_id, data.url
     );
+    Ok(Out::new(text, data))
+}
+
+/// The one tab of the list that `url`, `title` or `index` picks: NOT_FOUND for none,
+/// ELEMENT_AMBIGUOUS listing them for several.
+async fn pick(cx: &Ctx, a: &SelectTabArgs) -> Result<i64, ToolError> {
+    let url = a.url.as_deref().map(glob).transpose()?;
+    let all = all_tabs(cx, a.browser.clone()).await?;
+    let matching: Vec<&Indexed> = all
+        .iter()
+        .filter(|t| {
+            let tab = &t.listed.tab;
+            // Only this agent's own tab shows its whole address; the others, their origins.
+            url.as_ref().is_none_or(|re| re.is_match(&tab.url))
+                && a.title
+                    .as_ref()
+                    .is_none_or(|part| tab.title.contains(part.as_str()))
+                && a.index.is_none_or(|i| i == t.index)
+        })
+        .collect();
+    match matching.as_slice() {
+        [one] => Ok(one.listed.tab.tab_id),
+        [] => Err(ToolError::refused(
+            Code::NotFound,
+            format!(
+                "no tab matches, of {}; browser_list_tabs lists them",
+                all.len()
+            ),
+        )),
+        several => {
+            let list: Vec<String> = several
+                .iter()
+                .map(|t| {
+                    format!(
+                        "tab {} {} \"{}\"",
+                        t.listed.tab.tab_id, t.listed.tab.url, t.listed.tab.title
+                    )
+                })
+                .collect();
+            Err(ToolError::refused(
+                Code::ElementAmbiguous,
+                format!(
+                    "{} tabs match: {}; give tabId",
+                    several.len(),
+                    list.join("; ")
+                ),
+            ))
+        }
+    }
+}
+
+/// A URL glob as a whole-address pattern: `*` stands for any characters, the rest for itself.
+fn glob(pattern: &str) -> Result<regex::Regex, ToolError> {
+    let source = regex::escape(pattern).replace(r"\*", ".*");
+    regex::Regex::new(&format!("^{source}$")).map_err(|e| ToolError::bad_args(format!("url: {e}")))
+}
+
+/// Makes `tab` this agent's tab: the relay's books hand it over unless another agent holds it,
+/// and the browser learns who holds it now. Returns the tab's title beside it.
+pub(super) async fn work_in(
+    cx: &Ctx,
+    tab: i64,
+    browser: Option<String>,
+) -> Result<(String, TabOut), ToolError> {
+    let info: TabInfo = cx
+        .in_browser(Op::TabInfo, browser, Some(tab), json!({}))
+        .await?;
     let data = TabOut {
-        tab_id: a.tab_id,
-        url: tab.url,
-        active: tab.active,
+        tab_id: tab,
+        url: info.url,
+        active: info.active,
+    };
+    Ok((info.title, data))
+}
+
+async fn switch_tab(cx: &Ctx, a: SwitchTabArgs) -> Result<Out<TabOut>, ToolError> {
+    let r: TabInfo = cx.on_tab(Op::TabFocus, a.tab_id, json!({})).await?;
+    let text = format!("Tab {} is in front; this agent works in it", r.tab_id);
+    let data = TabOut {
+        tab_id: r.tab_id,
+        url: r.url,
+        active: r.active,
     };
     Ok(Out::new(text, data))
 }
@@ -348,7 +438,19 @@ async fn close_tab(cx: &Ctx, a: CloseTabArgs) -> Result<Out<ClosedOut>, ToolErro
 
 #[cfg(test)]
 mod tests {
-    use super::origin_of;
+    use super::{glob, origin_of};
+
+    #[test]
+    fn a_url_glob_matches_whole_addresses_with_star_for_anything() {
+        let g = glob("http://127.0.0.1:*/page?x=1").unwrap();
+        assert!(g.is_match("http://127.0.0.1:9000/page?x=1"));
+        assert!(
+            !g.is_match("http://127.0.0.1:9000/page?x=12"),
+            "whole address"
+        );
+        assert!(!g.is_match("http://127.0.0.1:9000/pageQx=1"), "? is itself");
+        assert!(glob("*docs*").unwrap().is_match("https://a.test/docs/x"));
+    }
 
     #[test]
     fn another_tabs_address_is_cut_to_its_origin() {

@@ -480,10 +480,17 @@ async fn a_frame_not_valid_from_its_sender_closes_with_4002() {
         assert_eq!(closed(&mut ws).await, wrong, "controller sent {frame:?}");
     }
 
-    // A browser may not make calls.
+    // A browser may not make calls, nor ask the relay anything but what its popup shows.
     let mut ws = relay.browser("wrong-envelope-browser").await;
-    send(&mut ws, &relay_call(1, RelayOp::Status)).await;
+    send(&mut ws, &tab_call(1, Op::Click, json!({"ref": "e1"}))).await;
     assert_eq!(closed(&mut ws).await, wrong, "browser sent a call");
+    let mut ws = relay.browser("wrong-envelope-browser-2").await;
+    send(&mut ws, &relay_call(1, RelayOp::Pair)).await;
+    assert_eq!(
+        closed(&mut ws).await,
+        wrong,
+        "browser asked for a pairing code"
+    );
 }
 
 #[tokio::test]
@@ -720,8 +727,19 @@ async fn another_session_naming_a_held_tab_gets_tab_claimed_and_status_lists_pee
     assert_eq!(status["relay"]["version"], json!(protocol::VERSION));
     assert_eq!(
         status["browsers"],
-        json!([{"browserId": "fake-b2", "browser": "FakeChrome", "profile": "Default", "label": "test browser"}])
+        json!([{"browserId": "fake-b2", "kind": "user", "agents": 1, "tabs": 1,
+                "browser": "FakeChrome", "profile": "Default", "label": "test browser"}])
     );
+    let alpha_tabs = status["agents"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|a| a["name"] == "agent alpha")
+        .map(|a| a["tabs"].clone())
+        .unwrap();
+    assert_eq!(alpha_tabs[0]["tab"], 7);
+    assert_eq!(alpha_tabs[0]["current"], true);
+    assert_eq!(alpha_tabs[0]["opened"], true, "alpha opened tab 7");
     let mut agents: Vec<String> = status["agents"]
         .as_array()
         .unwrap()
@@ -786,10 +804,10 @@ async fn an_agent_comes_back_to_its_tab_and_a_gone_agents_tab_is_closed() {
     assert_eq!(snap.owner, open.owner, "every call names its session");
     answer(&mut browser, snap.id, json!("ok")).await;
     assert_eq!(result(&mut agent).await.0, 1);
-    // Ending a session is the relay's word, not a controller's.
+    // Releasing for the browsers is the relay's word, not a controller's.
     send(
         &mut agent,
-        &call(2, Op::SessionEnd, Target::default(), Value::Null),
+        &call(2, Op::Release, Target::default(), Value::Null),
     )
     .await;
     let (_, value, _) = result(&mut agent).await;
@@ -810,10 +828,10 @@ async fn an_agent_comes_back_to_its_tab_and_a_gone_agents_tab_is_closed() {
 
     // Gone for good: after the grace, the relay tells the browser the session ended, naming it
     // as the books its tab was opened into; the browser closes that tab.
-    let end = tokio::time::timeout(Duration::from_secs(10), browser_call(&mut browser))
+    let end = tokio::time::timeout(Duration::from_secs(20), browser_call(&mut browser))
         .await
         .expect("the browser never heard that the agent's session ended");
-    assert_eq!((end.op, end.tab), (Op::SessionEnd, None));
+    assert_eq!((end.op, end.tab), (Op::Release, None));
     assert_eq!(end.owner, open.owner);
     let closing = Answer {
         id: end.id,
@@ -852,7 +870,11 @@ async fn after_a_relay_restart_the_browser_gives_the_books_back() {
     // A new relay; the browser joins it saying which agents' tabs it still has open, and the
     // agent's very next call finds its tab (the books are back before the browser is routable).
     let relay = Relay::start(env);
-    let held = vec![protocol::HeldTab { tab: 41, owner }];
+    let held = vec![protocol::HeldTab {
+        tab: 41,
+        owner,
+        opened: true,
+    }];
     let mut browser = relay.browser_holding("fake-restart", held).await;
     let mut agent = relay.agent_with_key("k-77").await;
     send(&mut agent, &tab_call(2, Op::Read, Value::Null)).await;

@@ -1,0 +1,54 @@
+//! An agent giving up its tabs: by `browser_release`, by a person in the popup or the dashboard,
+//! or because its session ended. Its leases leave the books, and every connected browser is
+//! told, so that it closes the tabs the agent opened and still holds (when asked to; a session
+//! that ends always does), frees the ones it was handed (a tab the person shared stays open,
+//! theirs again), and drops the network rules the agent's site policy put on the tabs it drove.
+//! Each browser knows all of that from the session the relay stamped on the agent's calls, so
+//! what one agent's release takes away is that agent's alone.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use super::route::{Browsers, Router};
+use crate::protocol::{Call, Op};
+
+/// How long a browser has to close a released agent's tabs.
+const RELEASE_TIMEOUT: Duration = Duration::from_secs(10);
+
+impl Router {
+    /// Releases `session`'s tabs in the books and in every connected browser (`by`: who, when
+    /// not the agent itself); returns the tabs the browsers closed.
+    pub(super) async fn release(
+        &self,
+        browsers: &impl Browsers,
+        session: &str,
+        close_opened: bool,
+        by: Option<&str>,
+    ) -> Vec<i64> {
+        self.books().release(session, by);
+        self.announce_release(browsers, session, close_opened).await
+    }
+
+    /// Tells every connected browser that `session` gave up its tabs (its books already did).
+    pub(super) async fn announce_release(
+        &self,
+        browsers: &impl Browsers,
+        session: &str,
+        close_opened: bool,
+    ) -> Vec<i64> {
+        let told = browsers.connected().into_iter().map(|browser| async move {
+            let release = Call::new(
+                Op::Release,
+                json!({ "closeOpened": close_opened }),
+                RELEASE_TIMEOUT,
+            );
+            // A browser not connected now is not told: what it keeps for the agent stays until
+            // the tabs close or the browser's session ends (docs/security.md, known gaps).
+            let answer = self.ask(browsers, session, &browser.id, release).await;
+            let closed = answer.ok().map(|(value, _)| value["closed"].clone());
+            serde_json::from_value::<Vec<i64>>(closed.unwrap_or_default()).unwrap_or_default()
+        });
+        futures::future::join_all(told).await.concat()
+    }
+}

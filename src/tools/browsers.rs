@@ -1,0 +1,351 @@
+//! The relay's view, and this agent's place in it: the link, the browsers and the agents with
+//! their leases; which browser this agent works in; taking a tab another agent holds; giving up
+//! this agent's tabs.
+
+use futures::FutureExt;
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::args::{NoArgs, moves, read_only};
+use super::ctx::Ctx;
+use super::spec::{Cli, Hints, Out};
+use super::tool::{About, Tool};
+use crate::error::{Code, ToolError};
+use crate::link::LinkState;
+use crate::policy::PolicyView;
+use crate::protocol::{BrowserEntry, BrowserKind, RelayOp, RelayStatus};
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct SelectBrowserArgs {
+    /// Label or id (from browser_status).
+    browser: String,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ForceClaimArgs {
+    tab_id: i64,
+    /// Why: the agent that held it is told.
+    reason: String,
+    /// Label or id (default: this agent's browser).
+    browser: Option<String>,
+}
+
+#[derive(Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+struct ReleaseArgs {
+    /// Close the tabs this agent opened (default true); tabs it was handed stay open.
+    close_opened: Option<bool>,
+}
+
+pub(super) fn tools() -> Vec<Tool> {
+    vec![
+        Tool::new(
+            About {
+                name: "browser_status",
+                description: "Relay link state, connected browsers, and agents with their tabs.",
+                hints: read_only(),
+                cli: Cli::default(),
+            },
+            |cx, _: NoArgs| status(cx).boxed(),
+        ),
+        Tool::new(
+            About {
+                name: "browser_select_browser",
+                description: "Work in this browser from now on; this agent is never moved to another.",
+                hints: Hints {
+                    idempotent: true,
+                    ..read_only()
+                },
+                cli: Cli {
+                    positional: &["browser"],
+                    ..Cli::default()
+                },
+            },
+            |cx, a| select_browser(cx, a).boxed(),
+        ),
+        Tool::new(
+            About {
+                name: "browser_force_claim",
+                description: "Take a tab another agent holds and work in it; that agent is told who took it and why.",
+                hints: moves(),
+                cli: Cli {
+                    positional: &["tabId", "reason"],
+                    ..Cli::default()
+                },
+            },
+            |cx, a| force_claim(cx, a).boxed(),
+        ),
+        Tool::new(
+            About {
+                name: "browser_release",
+                description: "Give up this agent's tabs; the next page call opens a fresh one.",
+                hints: Hints {
+                    destructive: true,
+                    ..moves()
+                },
+                cli: Cli::default(),
+            },
+            |cx, a| release(cx, a).boxed(),
+        ),
+    ]
+}
+
+/// The link as `browser_status` names it.
+#[derive(Serialize, JsonSchema, Clone, Copy, PartialEq)]
+#[serde(rename_all = "UPPERCASE")]
+enum Link {
+    Connected,
+    Waiting,
+    Retrying,
+    Stopped,
+}
+
+#[derive(Serialize, JsonSchema)]
+struct StatusOut {
+    link: Link,
+    policy: PolicyView,
+    /// The browser this agent is pinned to, by label or id.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pinned: Option<String>,
+    #[serde(flatten)]
+    relay: RelayStatus,
+}
+
+async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
+    let policy = cx.policy().view();
+    let pinned = cx.pinned_browser();
+    let status: RelayStatus = match cx.ask(RelayOp::Status).await {
+        Ok(status) => status,
+        Err(e) => {
+            let (link, text) = match cx.link_state() {
+                LinkState::Retrying { next, reason } => (
+                    Link::Retrying,
+                    format!(
+                        "RETRYING: {reason}; next attempt in {} ms",
+                        next.as_millis()
+                    ),
+                ),
+                LinkState::Stopped => (
+                    Link::Stopped,
+                    "STOPPED: tabpilot is shutting down".to_string(),
+                ),
+                LinkState::Connected => (Link::Retrying, format!("RETRYING: {}", e.message)),
+            };
+            let text = format!("{text}\n{policy}");
+            let relay = RelayStatus::default();
+            let data = StatusOut {
+                link,
+                policy,
+                pinned,
+                relay,
+            };
+            return Ok(Out::new(text, data));
+        }
+    };
+    let link = if status.browsers.is_empty() {
+        Link::Waiting
+    } else {
+        Link::Connected
+    };
+    let word = serde_json::to_value(link).expect("a link state serializes");
+    let relay = status.relay.as_ref();
+    let mut text = format!(
+        "{}: relay {} on port {}; {} browser(s), {} agent(s)",
+        word.as_str().unwrap_or_default(),
+        relay.map_or("", |r| r.version.as_str()),
+        relay.map_or(0, |r| r.port),
+        status.browsers.len(),
+        status.agents.len()
+    );
+    for b in &status.browsers {
+        text.push_str(&format!("\n- browser {}", browser_line(b)));
+    }
+    let mine = cx.current_tab().await;
+    let place = cx.place();
+    for a in &status.agents {
+        let tabs: Vec<String> = a
+            .tabs
+            .iter()
+            .map(|t| {
+                let yours =
+                    place.browser.as_deref() == Some(t.browser_id.as_str()) && Some(t.tab) == mine;
+                format!(
+                    "tab {}{}{} idle {} s{}",
+                    t.tab,
+                    if t.current { "*" } else { "" },
+                    if yours { " (yours)" } else { "" },
+                    t.idle_ms / 1000,
+                    if t.lapsed { " (lapsed)" } else { "" }
+                )
+            })
+            .collect();
+        text.push_str(&format!(
+            "\n- agent {} {}{}: {}",
+            a.id,
+            a.name,
+            if a.connected {
+                ""
+            } else {
+                " (gone; grace period)"
+            },
+            if tabs.is_empty() {
+                "no tabs".to_string()
+            } else {
+                tabs.join(", ")
+            }
+        ));
+    }
+    if let Some(pin) = &pinned {
+        text.push_str(&format!("\nThis agent works in browser {pin:?}."));
+    }
+    text.push_str(&format!("\n{policy}"));
+    let data = StatusOut {
+        link,
+        policy,
+        pinned,
+        relay: status,
+    };
+    Ok(Out::new(text, data))
+}
+
+/// `"work" (user, id 3f2a..., Chrome, extension 0.4.0): 2 agent(s), 3 tab(s)`
+fn browser_line(b: &BrowserEntry) -> String {
+    let kind = match b.kind {
+        BrowserKind::Managed => "managed",
+        BrowserKind::User => "user",
+    };
+    format!(
+        "{} ({kind}, id {}, {}, extension {}): {} agent(s), {} tab(s)",
+        b.label
+            .as_deref()
+            .map_or("(no label)".into(), |l| format!("{l:?}")),
+        b.browser_id,
+        b.browser.as_deref().unwrap_or("Chromium"),
+        b.extension.as_deref().unwrap_or("?"),
+        b.agents,
+        b.tabs
+    )
+}
+
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct SelectedOut {
+    browser_id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    label: Option<String>,
+}
+
+/// Pins the browser by its id (stable across its restarts), once the relay has it connected:
+/// a label that names none, or several, is refused here and changes nothing.
+async fn select_browser(cx: &Ctx, a: SelectBrowserArgs) -> Result<Out<SelectedOut>, ToolError> {
+    let name = a.browser.trim();
+    if name.is_empty() {
+        return Err(ToolError::bad_args(
+            "browser is empty; browser_status lists them",
+        ));
+    }
+    let status: RelayStatus = cx.ask(RelayOp::Status).await?;
+    let by_id = status.browsers.iter().find(|b| b.browser_id == name);
+    let labelled: Vec<&BrowserEntry> = status
+        .browsers
+        .iter()
+        .filter(|b| b.label.as_deref() == Some(name))
+        .collect();
+    let chosen: &BrowserEntry = match (by_id, labelled.as_slice()) {
+        (Some(b), _) => b,
+        (None, [b]) => b,
+        (None, []) => {
+            return Err(ToolError::refused(
+                Code::NoBrowser,
+                format!("no browser {name:?} is connected; browser_status lists those that are"),
+            ));
+        }
+        (None, several) => {
+            let list: Vec<String> = several.iter().map(|b| browser_line(b)).collect();
+            return Err(ToolError::refused(
+                Code::AmbiguousBrowser,
+                format!(
+                    "{} browsers are labelled {name:?}: {}; name one by id",
+                    several.len(),
+                    list.join("; ")
+                ),
+            ));
+        }
+    };
+    cx.pin_browser(chosen.browser_id.clone());
+    Ok(Out::new(
+        format!(
+            "This agent works in browser {} from now on",
+            browser_line(chosen)
+        ),
+        SelectedOut {
+            browser_id: chosen.browser_id.clone(),
+            label: chosen.label.clone(),
+        },
+    ))
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+struct ClaimedOut {
+    browser_id: String,
+    tab: i64,
+    /// The agent it was taken from.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    from: Option<String>,
+}
+
+async fn force_claim(cx: &Ctx, a: ForceClaimArgs) -> Result<Out<ClaimedOut>, ToolError> {
+    let reason = a.reason.trim();
+    if reason.is_empty() {
+        return Err(ToolError::bad_args(
+            "reason is empty: the agent that held the tab is told it",
+        ));
+    }
+    let browser = a.browser.or_else(|| cx.pinned_browser());
+    let claimed: ClaimedOut = cx
+        .ask(RelayOp::ForceClaim {
+            browser,
+            tab: a.tab_id,
+            reason: reason.to_string(),
+        })
+        .await?;
+    // The tab is this agent's in the books now; its first call in it makes it current here, and
+    // tells the browser who holds it.
+    super::tabs::work_in(cx, a.tab_id, Some(claimed.browser_id.clone())).await?;
+    let text = match &claimed.from {
+        Some(from) => format!(
+            "Took tab {} from {from}; this agent now works in it",
+            claimed.tab
+        ),
+        None => format!(
+            "Tab {} was held by nobody; this agent now works in it",
+            claimed.tab
+        ),
+    };
+    Ok(Out::new(text, claimed))
+}
+
+#[derive(Deserialize, Serialize, JsonSchema)]
+struct ReleasedOut {
+    closed: Vec<i64>,
+}
+
+async fn release(cx: &Ctx, a: ReleaseArgs) -> Result<Out<ReleasedOut>, ToolError> {
+    let released: ReleasedOut = cx
+        .ask(RelayOp::Release {
+            agent: None,
+            close_opened: a.close_opened.unwrap_or(true),
+        })
+        .await?;
+    cx.set_current_tab(None);
+    let text = if released.closed.is_empty() {
+        "Released this agent's tabs; none closed".to_string()
+    } else {
+        let closed: Vec<String> = released.closed.iter().map(i64::to_string).collect();
+        format!("Released this agent's tabs; closed {}", closed.join(", "))
+    };
+    Ok(Out::new(text, released))
+}
