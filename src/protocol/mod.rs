@@ -154,6 +154,9 @@ pub struct RelayStatus {
     pub browsers: Vec<BrowserEntry>,
     #[serde(default)]
     pub agents: Vec<AgentEntry>,
+    /// The asking agent's id among `agents`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub you: Option<String>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]

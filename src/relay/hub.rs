@@ -452,7 +452,11 @@ impl Hub {
                 Ok(serde_json::to_value(target).expect("a target serializes"))
             }
             RelayOp::Status => {
-                Ok(serde_json::to_value(self.status()).expect("a status serializes"))
+                let status = RelayStatus {
+                    you: (!session.is_empty()).then(|| sessions::short_id(session)),
+                    ..self.status()
+                };
+                Ok(serde_json::to_value(status).expect("a status serializes"))
             }
             RelayOp::ForceClaim {
                 browser,
@@ -539,6 +543,7 @@ impl Hub {
             }),
             browsers,
             agents,
+            you: None,
         }
     }
 }

@@ -237,6 +237,12 @@ impl Ctx {
             tokio::time::sleep(CONNECT_POLL).await;
             reply = self.link.call(call.clone()).await;
         }
+        // A tab this agent lost, or that is gone, is not its tab any more.
+        if let Err(e) = &reply
+            && matches!(e.code, Code::LeaseLost | Code::TabGone)
+        {
+            self.set_current_tab(None);
+        }
         let reply = reply?;
         if scope == Scope::Tab {
             *self.current_tab.lock().unwrap() = reply.target.as_ref().and_then(|t| t.tab);

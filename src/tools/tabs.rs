@@ -159,9 +159,9 @@ struct TabList {
 struct ListedTab {
     #[serde(flatten)]
     tab: TabInfo,
-    /// This agent's tab.
+    /// The tab this agent works in.
     mine: bool,
-    /// The agent holding it: its name and id.
+    /// The agent holding it, by name and id ("you": another tab this agent holds).
     #[serde(skip_serializing_if = "Option::is_none")]
     holder: Option<String>,
 }
@@ -197,7 +197,10 @@ async fn list_tabs(cx: &Ctx, a: ListTabsArgs) -> Result<Out<TabsOut>, ToolError>
         )
     }));
     if total as u64 > TABS_PAGE {
-        let args = json!({ "browser": a.browser });
+        let args = match &a.browser {
+            Some(browser) => json!({ "browser": browser }),
+            None => json!({}),
+        };
         lines.push(footer(
             "browser_list_tabs",
             page,
@@ -216,20 +219,20 @@ struct Indexed {
     listed: ListedTab,
 }
 
-/// Every tab of the browser, in the browser's order, with who holds each. Another tab's address
-/// can carry a token or a session id: its origin is enough to tell the tabs apart.
+/// Every tab of the browser, in the browser's order, with who holds each. Another agent's or the
+/// person's tab's address can carry a token or a session id: its origin is enough to tell the
+/// tabs apart.
 async fn all_tabs(cx: &Ctx, browser: Option<String>) -> Result<Vec<Indexed>, ToolError> {
     let r: TabList = cx.in_browser(Op::TabList, browser, None, json!({})).await?;
     let browser_id = cx.place().browser;
     let status: RelayStatus = cx.ask(RelayOp::Status).await?;
     let mine = cx.current_tab().await;
     let holder = |tab: i64| {
-        status.agents.iter().find_map(|agent| {
+        status.agents.iter().find(|agent| {
             agent
                 .tabs
                 .iter()
                 .any(|t| t.tab == tab && Some(&t.browser_id) == browser_id.as_ref())
-                .then(|| format!("{} ({})", agent.name, agent.id))
         })
     };
     Ok(r.tabs
@@ -237,10 +240,18 @@ async fn all_tabs(cx: &Ctx, browser: Option<String>) -> Result<Vec<Indexed>, Too
         .enumerate()
         .map(|(index, mut tab)| {
             let is_mine = Some(tab.tab_id) == mine;
-            if !is_mine {
+            let held = holder(tab.tab_id);
+            let ours = held.is_some_and(|a| status.you.as_ref() == Some(&a.id));
+            // Only this agent's own tabs show their whole address.
+            if !ours && !is_mine {
                 tab.url = origin_of(&tab.url);
             }
-            let holder = holder(tab.tab_id).filter(|_| !is_mine);
+            let holder = match held {
+                _ if is_mine => None,
+                Some(_) if ours => Some("you".to_string()),
+                Some(a) => Some(format!("{} ({})", a.name, a.id)),
+                None => None,
+            };
             Indexed {
                 index,
                 listed: ListedTab {
@@ -342,7 +353,7 @@ async fn pick(cx: &Ctx, a: &SelectTabArgs) -> Result<i64, ToolError> {
         .iter()
         .filter(|t| {
             let tab = &t.listed.tab;
-            // Only this agent's own tab shows its whole address; the others, their origins.
+            // Only this agent's own tabs show their whole address; the others, their origins.
             url.as_ref().is_none_or(|re| re.is_match(&tab.url))
                 && a.title
                     .as_ref()

@@ -44,12 +44,22 @@ impl Env {
         }
     }
 
+    /// `tabpilot ARGS` in this environment. Each process is an agent of its own
+    /// (`TABPILOT_INSTANCE`): the tests' agents share a client name and a directory, which would
+    /// otherwise let one take up the tabs another left a moment ago.
     pub(crate) fn command(&self, args: &[&str]) -> Command {
+        static NEXT: AtomicU16 = AtomicU16::new(0);
+        let instance = format!(
+            "e2e-{}-{}",
+            std::process::id(),
+            NEXT.fetch_add(1, Ordering::SeqCst)
+        );
         let mut cmd = Command::new(BIN);
         cmd.args(args)
             .env("TABPILOT_STATE_DIR", &self.state_dir)
             .env("TABPILOT_PORTS", &self.ports)
             .env("TABPILOT_RELAY_IDLE_MS", "4000")
+            .env("TABPILOT_INSTANCE", instance)
             .env_remove("TABPILOT_SESSION");
         cmd
     }
@@ -323,13 +333,22 @@ impl Shared {
         format!("{}/{page}", self.fixtures.b)
     }
 
-    /// The tabs as the launching session sees them.
+    /// The tabs as the launching session sees them, every page of them.
     pub(crate) fn tabs(&self) -> Vec<Value> {
-        let (_, data) = self
-            .launcher
-            .lock()
-            .unwrap()
-            .ok("browser_list_tabs", json!({}));
-        data["tabs"].as_array().unwrap().clone()
+        let mut launcher = self.launcher.lock().unwrap();
+        all_tabs(&mut launcher)
     }
+}
+
+/// Every tab `agent` lists, page after page.
+pub(crate) fn all_tabs(agent: &mut Mcp) -> Vec<Value> {
+    let mut tabs = Vec::new();
+    for page in 1.. {
+        let (_, data) = agent.ok("browser_list_tabs", json!({ "page": page }));
+        tabs.extend(data["tabs"].as_array().unwrap().iter().cloned());
+        if tabs.len() as u64 >= data["total"].as_u64().unwrap() {
+            return tabs;
+        }
+    }
+    unreachable!("pages end")
 }

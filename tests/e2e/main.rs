@@ -19,6 +19,7 @@ mod holes;
 mod http;
 mod install;
 mod interact;
+mod leases;
 mod mcp;
 #[path = "../support/mcp_client.rs"]
 mod mcp_client;
