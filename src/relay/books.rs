@@ -249,7 +249,12 @@ impl Books {
                     format!("this agent's tab {tab} was closed; the next call opens a new one"),
                 ))
             }
-            _ => Ok(None),
+            // Back in a browser it worked in before: its last tab there.
+            _ => {
+                let back = agent.tabs.iter().rev().find(|(b, _)| b == browser).cloned();
+                agent.current = back.clone().or(agent.current.take());
+                Ok(back.map(|(_, tab)| tab))
+            }
         }
     }
 
@@ -699,6 +704,18 @@ mod tests {
         assert_eq!(books.page_tab("a", "browser-2").unwrap(), None);
         assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
         assert_eq!(books.page_tab("nobody", B).unwrap(), None);
+    }
+
+    #[test]
+    fn an_agent_back_in_a_browser_it_worked_in_gets_its_last_tab_there() {
+        let mut books = Books::default();
+        opened(&mut books, "a", 5);
+        opened(&mut books, "a", 6);
+        books.record(Some("a"), "browser-2", TabEvent::Opened { tab: 7 });
+        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
+        assert_eq!(books.current("a"), Some(&(B.to_string(), 6)));
+        assert_eq!(books.page_tab("a", "browser-2").unwrap(), Some(7));
+        assert_eq!(books.page_tab("a", "browser-3").unwrap(), None);
     }
 
     #[test]

@@ -4,6 +4,7 @@
 mod a11y;
 mod audit;
 mod browser;
+mod browsers;
 mod budget;
 mod console;
 mod context;

@@ -179,6 +179,12 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     let tab = opened["tabId"].clone();
     tour.call("browser_list_tabs", json!({}));
     tour.call("browser_select_tab", json!({"tabId": tab}));
+    tour.call("browser_select_browser", json!({"browser": "managed"}));
+    tour.call(
+        "browser_force_claim",
+        json!({"tabId": tab, "reason": "the schema tour"}),
+    );
+    tour.call("browser_switch_tab", json!({}));
     tour.call("browser_close_tab", json!({"tabId": tab}));
 
     let (_, boot) = tour.call("session_bootstrap", json!({}));
@@ -192,6 +198,8 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     tour.call("list_local_commands", json!({}));
     let (said, _) = tour.call("run_local_command", json!({"name": "hello"}));
     assert!(said.contains("hello"), "{said}");
+
+    tour.call("browser_release", json!({}));
 
     let listed: BTreeSet<String> = tour.listed.iter().cloned().collect();
     let missed: Vec<&String> = listed.difference(&tour.called).collect();
