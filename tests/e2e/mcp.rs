@@ -446,7 +446,10 @@ fn status_says_retrying_with_the_next_delay_when_no_relay_can_be_reached() {
     // Something else holds both ports of the range, so no relay can start or answer there.
     let _a = std::net::TcpListener::bind(("127.0.0.1", env.first_port)).unwrap();
     let _b = std::net::TcpListener::bind(("127.0.0.1", env.first_port + 1)).unwrap();
-    let mut mcp = Mcp::start(&env, &[]);
+    // One call, one attempt: no waiting for the relay to come.
+    let mut mcp = Mcp::start_with(&env, &[], |c| {
+        c.env("TABPILOT_CONNECT_WAIT_MS", "0");
+    });
     let (text, data) = mcp.ok("browser_status", json!({}));
     assert_eq!(data["link"], "RETRYING", "{text}");
     assert!(text.contains("next attempt in 500 ms"), "{text}");

@@ -589,6 +589,7 @@ fn reading_args(tool: &str) -> Value {
         "browser_wait" => json!({"time": 1}),
         "browser_find" => json!({"role": "button"}),
         "browser_issues" => json!({"audit": "a11y"}),
+        "browser_select_browser" => json!({"browser": "managed"}),
         "load_local_skill" => json!({"skill": "release-notes"}),
         "resolve_task_capabilities" => json!({"task": "write the release notes"}),
         _ => json!({}),
