@@ -1,6 +1,6 @@
 // Navigations: loading a URL and waiting for that load, and actions that may navigate.
 import { ToolError, getTab } from './errors.js';
-import { runInPage, runOnRef } from './page.js';
+import { PageReplaced, runInPage, runOnRef } from './page.js';
 import { networkIdle, requestsSince } from './network.js';
 
 // The frame's next document, as soon as it commits: the page the script was in is gone then.
@@ -74,6 +74,10 @@ export function watchNavigation(tabId) {
         };
         wake();
       });
+    },
+    // The first navigation of the top frame that began while watching, if one did.
+    began() {
+      return events.find((e) => e.kind === 'start') || null;
     },
     stop() {
       for (const [event, listener] of listeners) event.removeListener(listener);
@@ -224,10 +228,11 @@ export async function act(tabId, op, args, timeoutMs) {
     const auto = after.waitUntil === 'auto';
     const pageArgs = auto ? { ...args, settle: { maxMs: settleCap(after, deadline), deadline } } : args;
     // No ref (a viewport point, the focused element): the op runs in the frame args.frameId names.
-    const out =
+    const out = await answered(watch, () =>
       args.ref === undefined
-        ? { ...(await runInPage(tabId, op, pageArgs, args.frameId || 0)), frameId: args.frameId || 0 }
-        : await runOnRef(tabId, op, pageArgs);
+        ? runInPage(tabId, op, pageArgs, args.frameId || 0).then((r) => ({ ...r, frameId: args.frameId || 0 }))
+        : runOnRef(tabId, op, pageArgs),
+    );
     const acted = Date.now();
     const seen = out.settle;
     // A navigation the page saw while it settled came after the action's own.
@@ -249,6 +254,20 @@ export async function act(tabId, op, args, timeoutMs) {
     return { ...out, navigated: true, ...report(s), url: tab.url || r?.url, title: tab.title || '' };
   } finally {
     watch.stop();
+  }
+}
+
+// The action's own answer. A document replaced while the action's call was still out (a load
+// that failed commits the browser's error page in its place, and a fast one can land while the
+// page still settles) is the navigation the action began, and is reported as one; with no
+// navigation begun since the watch started, the page went away on its own: STALE_REF.
+async function answered(watch, run) {
+  try {
+    return await run();
+  } catch (e) {
+    const began = watch.began();
+    if (!(e instanceof PageReplaced) || !began) throw e;
+    return { frameId: 0, navigation: { url: began.url, sameDocument: false } };
   }
 }
 
