@@ -119,6 +119,9 @@ pub enum RelayOp {
     Pair,
     /// The tab this agent works in, from the relay's books.
     MyTab,
+    /// The connected browser a label or id names (NO_BROWSER for none, AMBIGUOUS_BROWSER for
+    /// several), as status lists it.
+    Browser { name: String },
     /// Takes a tab another agent holds; that agent's next call in it is LEASE_LOST.
     ForceClaim {
         #[serde(default, skip_serializing_if = "Option::is_none")]

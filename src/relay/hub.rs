@@ -12,7 +12,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 
 use super::books::{AgentInfo, LEASE_TTL};
 use super::codes::Codes;
-use super::route::{BrowserRef, Browsers, Reply, Router};
+use super::route::{BrowserRef, Browsers, Reply, Router, named};
 use super::sessions;
 use crate::error::{Code, ToolError};
 use crate::protocol::{
@@ -457,6 +457,15 @@ impl Hub {
                     ..self.status()
                 };
                 Ok(serde_json::to_value(status).expect("a status serializes"))
+            }
+            RelayOp::Browser { name } => {
+                let id = named(&self.connected(), &name)?.id.clone();
+                let entry = self
+                    .status()
+                    .browsers
+                    .into_iter()
+                    .find(|b| b.browser_id == id);
+                Ok(serde_json::to_value(entry).expect("a browser serializes"))
             }
             RelayOp::ForceClaim {
                 browser,

@@ -10,7 +10,7 @@ use super::args::{NoArgs, moves, read_only};
 use super::ctx::Ctx;
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
-use crate::error::{Code, ToolError};
+use crate::error::ToolError;
 use crate::link::LinkState;
 use crate::policy::PolicyView;
 use crate::protocol::{BrowserEntry, BrowserKind, RelayOp, RelayStatus};
@@ -238,51 +238,24 @@ struct SelectedOut {
 }
 
 /// Pins the browser by its id (stable across its restarts), once the relay has it connected:
-/// a label that names none, or several, is refused here and changes nothing.
+/// a label that names none, or several, is refused there and changes nothing.
 async fn select_browser(cx: &Ctx, a: SelectBrowserArgs) -> Result<Out<SelectedOut>, ToolError> {
-    let name = a.browser.trim();
+    let name = a.browser.trim().to_string();
     if name.is_empty() {
         return Err(ToolError::bad_args(
             "browser is empty; browser_status lists them",
         ));
     }
-    let status: RelayStatus = cx.ask(RelayOp::Status).await?;
-    let by_id = status.browsers.iter().find(|b| b.browser_id == name);
-    let labelled: Vec<&BrowserEntry> = status
-        .browsers
-        .iter()
-        .filter(|b| b.label.as_deref() == Some(name))
-        .collect();
-    let chosen: &BrowserEntry = match (by_id, labelled.as_slice()) {
-        (Some(b), _) => b,
-        (None, [b]) => b,
-        (None, []) => {
-            return Err(ToolError::refused(
-                Code::NoBrowser,
-                format!("no browser {name:?} is connected; browser_status lists those that are"),
-            ));
-        }
-        (None, several) => {
-            let list: Vec<String> = several.iter().map(|b| browser_line(b)).collect();
-            return Err(ToolError::refused(
-                Code::AmbiguousBrowser,
-                format!(
-                    "{} browsers are labelled {name:?}: {}; name one by id",
-                    several.len(),
-                    list.join("; ")
-                ),
-            ));
-        }
-    };
+    let chosen: BrowserEntry = cx.ask(RelayOp::Browser { name }).await?;
     cx.pin_browser(chosen.browser_id.clone());
     Ok(Out::new(
         format!(
             "This agent works in browser {} from now on",
-            browser_line(chosen)
+            browser_line(&chosen)
         ),
         SelectedOut {
-            browser_id: chosen.browser_id.clone(),
-            label: chosen.label.clone(),
+            browser_id: chosen.browser_id,
+            label: chosen.label,
         },
     ))
 }

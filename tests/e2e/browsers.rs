@@ -83,6 +83,8 @@ fn two_browsers_each_picked_by_label_and_one_that_leaves_is_never_replaced() {
     }
 
     // One agent picks `left` with the tool, another `right` from its configuration.
+    let (code, _) = one.fails("browser_select_browser", json!({"browser": "middle"}));
+    assert_eq!(code, "NO_BROWSER", "no browser is labelled so");
     one.ok("browser_select_browser", json!({"browser": "left"}));
     one.ok(
         "browser_navigate",
