@@ -178,9 +178,10 @@ const FIRST_DELAY: Duration = Duration::from_millis(500);
 /// range is given up on after this.
 const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(1);
 const MAX_DELAY: Duration = Duration::from_secs(8);
-/// A connection that lived this long dropped, rather than was refused: the next attempt is at
-/// once. One that ends sooner counts as a failed attempt, so a relay that accepts and closes at
-/// once is not dialled in a loop.
+/// A connection that lived this long dropped, rather than was refused. A drop, however soon, is
+/// followed by an attempt at once (the relay may just have been killed); a second drop soon after
+/// opening, with no failed attempt between, counts as a failed attempt itself, so a relay that
+/// accepts and closes at once is not dialled in a loop.
 const STEADY: Duration = Duration::from_secs(1);
 
 /// The wait before the next attempt after `failures` in a row.
@@ -415,6 +416,8 @@ impl Shared {
     async fn keep_up(self: Arc<Self>) {
         let mut failures = 0;
         let mut attempt = 0;
+        // Drops in a row, each soon after its socket opened, with no failed attempt between.
+        let mut quick_drops = 0;
         loop {
             attempt += 1;
             self.phase.send_replace(Phase::Connecting { attempt });
@@ -422,13 +425,24 @@ impl Shared {
                 Ok((socket, port)) => {
                     let since = Instant::now();
                     self.serve(socket, port).await;
-                    if since.elapsed() >= STEADY {
+                    tracing::debug!(port, "relay link: the socket dropped");
+                    quick_drops = if since.elapsed() < STEADY {
+                        quick_drops + 1
+                    } else {
+                        0
+                    };
+                    if quick_drops <= 1 {
                         failures = 0;
                         continue;
                     }
-                    Failure::Unreachable(format!("the relay on port {port} closed the connection"))
+                    Failure::Unreachable(format!(
+                        "the relay on port {port} closed the connection just after it opened"
+                    ))
                 }
-                Err(reason) => reason,
+                Err(reason) => {
+                    quick_drops = 0;
+                    reason
+                }
             };
             failures += 1;
             let next = backoff(failures);

@@ -5,6 +5,8 @@ mod a11y;
 mod audit;
 mod browser;
 mod budget;
+#[path = "../support/cdp.rs"]
+mod cdp;
 mod console;
 mod context;
 mod dialogs;
@@ -30,6 +32,7 @@ mod peers;
 mod perf;
 mod person;
 mod policy;
+mod recovery;
 mod relay;
 mod sandbox;
 mod schemas;
