@@ -95,8 +95,8 @@ impl Mismatch {
             None => format!("stop the `tabpilot relay` process on port {}", self.port),
         };
         format!(
-            "stop the old relay ({stop}) and this link starts a {} one by itself (left alone, it \
-             exits only once every browser and agent has left it for {})",
+            "stop the old relay ({stop}), and tabpilot {} starts its own at its next attempt \
+             (left alone, the old one exits only once every browser and agent has left it for {})",
             protocol::VERSION,
             crate::settings::Setting::RelayIdleMs
         )

@@ -266,3 +266,108 @@ async fn mark(cdp: &mut Cdp, worker: &str, expression: &str) -> String {
         other => other.to_string(),
     }
 }
+
+/// Stands in for a relay of another tabpilot on the environment's first port, as a controller
+/// sees one: it proves it holds the secret, says it is tabpilot 0.0.1, and records its port and
+/// pid in the lock as a relay does.
+fn old_relay(env: &Env) -> u16 {
+    use std::os::unix::fs::PermissionsExt;
+    let secret = hex_secret();
+    std::fs::create_dir_all(&env.state_dir).unwrap();
+    std::fs::set_permissions(&env.state_dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let path = env.state_dir.join("secret");
+    std::fs::write(&path, &secret).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let port = env.first_port;
+    let lock = env
+        .state_dir
+        .join(format!("relay-{port}-{}.lock", port + 1));
+    std::fs::write(lock, format!("{port} {}", std::process::id())).unwrap();
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        runtime().block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            loop {
+                let (tcp, _) = listener.accept().await.unwrap();
+                let secret = secret.clone();
+                tokio::spawn(async move {
+                    let Ok(mut ws) = tokio_tungstenite::accept_async(tcp).await else {
+                        return;
+                    };
+                    let _ = old_welcome(&mut ws, port, &secret).await;
+                });
+            }
+        })
+    });
+    port
+}
+
+fn hex_secret() -> Vec<u8> {
+    (0..32)
+        .map(|i| format!("{:02x}", i * 7 + 3))
+        .collect::<String>()
+        .into_bytes()
+}
+
+async fn old_welcome(
+    ws: &mut tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
+    port: u16,
+    secret: &[u8],
+) -> Option<()> {
+    use futures::{SinkExt, StreamExt};
+    use tabpilot::protocol::{Frame, auth};
+    use tokio_tungstenite::tungstenite::Message;
+    let text = |f: &Frame| Message::Text(serde_json::to_string(f).unwrap().into());
+    let nonce = auth::nonce();
+    let version = "0.0.1".to_string();
+    let challenge = Frame::Challenge {
+        nonce: nonce.clone(),
+        version: version.clone(),
+    };
+    ws.send(text(&challenge)).await.ok()?;
+    let Message::Text(hello) = ws.next().await?.ok()? else {
+        return None;
+    };
+    let Frame::Hello { proof, cnonce, .. } = serde_json::from_str(&hello).ok()? else {
+        return None;
+    };
+    auth::verify(secret, "controller", port, &nonce, &proof).then_some(())?;
+    let welcome = Frame::Welcome {
+        proof: auth::proof(secret, "relay", port, &cnonce),
+        peer_id: 1,
+        version,
+        port,
+    };
+    ws.send(text(&welcome)).await.ok()?;
+    while let Some(Ok(_)) = ws.next().await {}
+    Some(())
+}
+
+#[test]
+fn a_relay_of_another_version_is_named_with_what_to_do_by_status_and_doctor() {
+    let env = Env::fresh("recovery-version");
+    let port = old_relay(&env);
+    let pid = std::process::id();
+    let said = format!(
+        "the relay on port {port} (pid {pid}) runs tabpilot 0.0.1, and this is tabpilot {}",
+        env!("CARGO_PKG_VERSION")
+    );
+
+    let (_, out, err) = env.cli(&["status"]);
+    assert!(out.contains(&format!("RETRYING: {said}")), "{out}{err}");
+    assert!(out.contains(&format!("`kill {pid}`")), "{out}");
+
+    let (_, out, _) = env.cli(&["doctor"]);
+    let relay = out
+        .lines()
+        .find(|l| l.contains(" relay: "))
+        .unwrap_or_else(|| panic!("no relay line:\n{out}"));
+    assert!(relay.starts_with(&format!("FAIL  relay: {said}")), "{out}");
+    assert!(
+        relay.contains(&format!("; fix: stop the old relay (`kill {pid}`)")),
+        "{out}"
+    );
+    // Beside it, no relay of this version was started (it could not have taken the range).
+    assert!(!env.state_dir.join("relay.log").exists());
+}
