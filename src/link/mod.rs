@@ -670,10 +670,10 @@ where
 const MAX_LOG_BYTES: u64 = 1 << 20;
 
 /// Starts `tabpilot relay` detached in its own session, so it outlives this process and its
-/// terminal. Its log goes to `relay.log` in the state dir.
-fn spawn_relay() -> std::io::Result<std::process::Child> {
+/// terminal. Its log goes to `relay.log` in the state dir. Tokio reaps it once dropped, so a relay
+/// that dies while this process lives (and restarts relays) is not left a zombie.
+fn spawn_relay() -> std::io::Result<tokio::process::Child> {
     use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    use std::os::unix::process::CommandExt;
     let dir = state::state_dir();
     state::ensure_private_dir(&dir)?;
     let path = dir.join("relay.log");
@@ -687,7 +687,7 @@ fn spawn_relay() -> std::io::Result<std::process::Child> {
         .mode(0o600)
         .open(&path)?;
     log.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-    let mut cmd = std::process::Command::new(std::env::current_exe()?);
+    let mut cmd = tokio::process::Command::new(std::env::current_exe()?);
     cmd.arg("relay")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
