@@ -13,9 +13,6 @@ const FIRST_DELAY = 500;
 // socket per port of the range), while a relay that a controller restarts is back within a
 // second: the cap is how long this browser can lag behind a restarted relay, so it is short.
 const MAX_DELAY = 2000;
-// Chrome stops a service worker after 30 s without an event; traffic on its WebSocket counts as
-// one (Chrome 116+), so a link with no calls pings the relay well inside that.
-const KEEPALIVE = 20000;
 
 const link = {
   ws: null,
@@ -23,7 +20,6 @@ const link = {
   port: null,
   delay: FIRST_DELAY,
   timer: null,
-  keepalive: null,
   connecting: false,
   again: false,
   controllers: [],
@@ -170,7 +166,6 @@ function tryPort(port, secret, info) {
         clearTimeout(give_up);
         link.ws = ws;
         link.port = port;
-        link.keepalive = setInterval(() => send({ t: 'ping' }), KEEPALIVE);
         setState('connected');
         resolve(true);
       } else if (joined) {
@@ -186,7 +181,6 @@ function tryPort(port, secret, info) {
         return;
       }
       if (link.ws === ws) {
-        clearInterval(link.keepalive);
         link.ws = null;
         link.port = null;
         link.controllers = [];
