@@ -31,10 +31,11 @@ pub enum LinkState {
     Connected,
     /// An attempt to reach the relay (starting one if none answers) is in progress.
     Connecting,
-    /// The last attempt failed; the next is due in `next`.
+    /// The last `failures` attempts failed, the last for `reason`; the next is due in `next`.
     Retrying {
         next: Duration,
         reason: Failure,
+        failures: u32,
     },
     Stopped,
 }
@@ -151,6 +152,7 @@ enum Phase {
         at: Instant,
         reason: Failure,
         attempt: u64,
+        failures: u32,
     },
     Stopped,
 }
@@ -239,9 +241,15 @@ impl Link {
             Phase::Connecting { .. } => LinkState::Connecting,
             Phase::Up(conn) if !conn.tx.is_closed() => LinkState::Connected,
             Phase::Up(_) => LinkState::Connecting,
-            Phase::Retrying { at, reason, .. } => LinkState::Retrying {
+            Phase::Retrying {
+                at,
+                reason,
+                failures,
+                ..
+            } => LinkState::Retrying {
                 next: at.saturating_duration_since(Instant::now()),
                 reason: reason.clone(),
+                failures: *failures,
             },
             Phase::Stopped => LinkState::Stopped,
         }
@@ -451,6 +459,7 @@ impl Shared {
                 at: Instant::now() + next,
                 reason,
                 attempt,
+                failures,
             });
             tokio::select! {
                 _ = tokio::time::sleep(next) => {}
@@ -840,7 +849,7 @@ mod tests {
         let e = link.ask(RelayOp::Status).await.unwrap_err();
         assert_eq!(e.code, Code::NoBrowser, "{e:?}");
         assert!(e.message.contains("no relay answers"), "{}", e.message);
-        let LinkState::Retrying { next, reason } = link.state() else {
+        let LinkState::Retrying { next, reason, .. } = link.state() else {
             panic!("not retrying: {:?}", link.state());
         };
         assert!(next <= FIRST_DELAY, "{next:?}");

@@ -138,10 +138,14 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
         Some(Ok(status)) => status,
         failed => {
             let (link, text) = match cx.link_state() {
-                LinkState::Retrying { next, reason } => (
+                LinkState::Retrying {
+                    next,
+                    reason,
+                    failures,
+                } => (
                     Link::Retrying,
                     format!(
-                        "RETRYING: {reason}; next attempt in {} ms",
+                        "RETRYING: {reason}; next attempt in {} ms ({failures} failed in a row)",
                         next.as_millis()
                     ),
                 ),

@@ -115,6 +115,7 @@ fn after_the_relay_is_killed_the_link_comes_back_by_itself_and_the_agent_keeps_i
         let (link, _, text) = agent.status();
         if link == "RETRYING" && text.contains("the relay could not start") {
             assert!(text.contains("; next attempt in "), "{text}");
+            assert!(text.contains(" failed in a row)"), "{text}");
             break;
         }
         assert!(Instant::now() < deadline, "never RETRYING: {link} {text}");
