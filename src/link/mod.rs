@@ -255,6 +255,17 @@ impl Link {
         }
     }
 
+    /// Whether the last attempt found our relay running another version.
+    pub fn refuses_relay(&self) -> bool {
+        matches!(
+            &*self.shared.phase.borrow(),
+            Phase::Retrying {
+                reason: Failure::Version(_),
+                ..
+            }
+        )
+    }
+
     /// Ends the link: its task, its socket, and any call still waiting (as lost).
     pub fn stop(&self) {
         if let Some(task) = self.task.lock().unwrap().take() {

@@ -198,10 +198,13 @@ impl Ctx {
         let scope = call.op.scope();
         let first = self.link.call(call.clone()).await;
         let reply = match first {
+            // A browser launched beside a relay of another version would join a relay this
+            // link refuses.
             Err(e)
                 if e.code == Code::NoBrowser
                     && e.outcome == Outcome::Refused
-                    && self.launch_on_demand.is_some() =>
+                    && self.launch_on_demand.is_some()
+                    && !self.link.refuses_relay() =>
             {
                 self.launch_once().await?;
                 self.link.call(call).await?

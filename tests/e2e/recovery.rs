@@ -375,6 +375,16 @@ fn a_relay_of_another_version_is_named_with_what_to_do_by_status_and_doctor() {
         relay.contains(&format!("; fix: stop the old relay (`kill {pid}`)")),
         "{out}"
     );
+    // An agent that launches its browser on demand launches none beside it (the browser would
+    // join the relay its link refuses): its call says why at once.
+    let mut agent = Mcp::start(&env, &["--launch", "--headless"]);
+    let (code, r) = agent.fails("browser_snapshot", json!({}));
+    assert_eq!(code, "NO_BROWSER");
+    assert!(crate::harness::text(&r).contains(&said), "{r}");
+    assert!(
+        !env.state_dir.join("profiles").exists(),
+        "a browser was launched"
+    );
     // Beside it, no relay of this version was started (it could not have taken the range).
     assert!(!env.state_dir.join("relay.log").exists());
 }
