@@ -9,7 +9,10 @@ import { approvalMessage } from './approval.js';
 import { keepDocument, registerCapture } from './console.js';
 
 const FIRST_DELAY = 500;
-const MAX_DELAY = 8000;
+// On loopback a refused connect fails at once and costs next to nothing (a storage read and a
+// socket per port of the range), while a relay that a controller restarts is back within a
+// second: the cap is how long this browser can lag behind a restarted relay, so it is short.
+const MAX_DELAY = 2000;
 
 const link = {
   ws: null,
@@ -53,6 +56,7 @@ async function pairWith(msg) {
     link.ws?.close();
     link.delay = FIRST_DELAY;
     clearTimeout(link.timer);
+    link.timer = null;
     await connect();
   }
   return r;
@@ -78,8 +82,17 @@ function setState(state) {
 function schedule() {
   clearTimeout(link.timer);
   setState('retrying');
-  link.timer = setTimeout(connect, link.delay);
+  link.timer = setTimeout(() => {
+    link.timer = null;
+    connect();
+  }, link.delay);
   link.delay = Math.min(link.delay * 2, MAX_DELAY);
+}
+
+// Chrome runs this file again for any event it starts a stopped worker for, and so `connect()`
+// at its end. On a running worker, an event reconnects only a link neither up nor due to retry.
+function wake() {
+  if (!link.ws && !link.connecting && link.timer === null) connect();
 }
 
 export async function connect() {
@@ -230,11 +243,15 @@ chrome.tabs.onReplaced.addListener((added, removed) => {
   send({ t: 'tab', kind: 'replaced', old: removed, tab: added });
 });
 
-// Chrome stops an idle service worker; the alarm wakes it, and waking reconnects.
+// Chrome stops a service worker it finds idle (or when told to); the alarm wakes it within 30 s,
+// as does the person's next tab, and waking reconnects. What must outlive the worker (the tabs
+// held for agents, the tabs shared) is in chrome.storage.session.
 chrome.alarms.create('tabpilot-keepalive', { periodInMinutes: 0.5 });
-chrome.alarms.onAlarm.addListener(() => connect());
-chrome.runtime.onStartup.addListener(() => connect());
-chrome.runtime.onInstalled.addListener(() => connect());
+chrome.alarms.onAlarm.addListener(wake);
+chrome.runtime.onStartup.addListener(wake);
+chrome.runtime.onInstalled.addListener(wake);
+chrome.tabs.onCreated.addListener(wake);
+chrome.tabs.onActivated.addListener(wake);
 registerCapture();
 
 chrome.runtime.onMessage.addListener((msg, sender, reply) => {

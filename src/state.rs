@@ -21,15 +21,27 @@ pub fn state_dir() -> PathBuf {
 }
 
 /// The relay's lock for a port range. The running relay holds it, and writes into it the port it
-/// bound, so that controllers dial that port before any other of the range.
+/// bound and its pid (`PORT PID`), so that controllers dial that port before any other of the
+/// range, and can say which process to stop.
 pub fn relay_lock(ports: &std::ops::RangeInclusive<u16>) -> PathBuf {
     state_dir().join(format!("relay-{}-{}.lock", ports.start(), ports.end()))
 }
 
+/// What the relay of this range recorded in its lock, word by word.
+fn relay_record(ports: &std::ops::RangeInclusive<u16>) -> Vec<String> {
+    let text = fs::read_to_string(relay_lock(ports)).unwrap_or_default();
+    text.split_whitespace().map(String::from).collect()
+}
+
 /// The port the relay of this range recorded, if it is one of the range.
 pub fn recorded_relay_port(ports: &std::ops::RangeInclusive<u16>) -> Option<u16> {
-    let text = fs::read_to_string(relay_lock(ports)).ok()?;
-    text.trim().parse().ok().filter(|p| ports.contains(p))
+    let port = relay_record(ports).first()?.parse().ok()?;
+    ports.contains(&port).then_some(port)
+}
+
+/// The pid the relay of this range recorded (a relay older than the record has none).
+pub fn recorded_relay_pid(ports: &std::ops::RangeInclusive<u16>) -> Option<u32> {
+    relay_record(ports).get(1)?.parse().ok()
 }
 
 /// Creates `dir` (and parents) and makes it 0700.

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use super::install::{Client, Listed, config_path, listed};
-use crate::link::Link;
+use crate::link::{Failure, Link, LinkState};
 use crate::protocol::{self, PeerInfo, RelayOp, RelayStatus};
 use crate::state;
 
@@ -197,6 +197,9 @@ async fn relay(uid: u32) -> (Vec<Check>, Option<RelayStatus>) {
         Ok(ports) => ports,
         Err(e) => return (vec![Check::fail("relay", e, None)], None),
     };
+    // A relay of ours that runs another version is refused by the link: the doctor says which,
+    // and what to do, in the link's words.
+    let mut mismatch = None;
     let status = match state::existing_secret() {
         Ok(Some(secret)) => {
             let info = PeerInfo {
@@ -207,6 +210,13 @@ async fn relay(uid: u32) -> (Vec<Check>, Option<RelayStatus>) {
             // No relay is started: the doctor reports the one there is.
             let link = Link::with_secret(info, false, secret);
             let answer = link.ask(RelayOp::Status).await;
+            if let LinkState::Retrying {
+                reason: Failure::Version(m),
+                ..
+            } = link.state()
+            {
+                mismatch = Some(m);
+            }
             link.stop();
             answer
                 .ok()
@@ -219,28 +229,16 @@ async fn relay(uid: u32) -> (Vec<Check>, Option<RelayStatus>) {
     };
     let ours = status.as_ref().and_then(|s| s.relay.clone());
     let mut checks = Vec::new();
-    match &ours {
-        Some(relay) if relay.version == protocol::VERSION => checks.push(Check::ok(
+    match (&ours, &mismatch) {
+        (Some(relay), _) => checks.push(Check::ok(
             "relay",
             format!(
                 "tabpilot {} on port {} answers with our secret",
                 relay.version, relay.port
             ),
         )),
-        Some(relay) => checks.push(Check::fail(
-            "relay",
-            format!(
-                "the relay on port {} is tabpilot {}, this is {}",
-                relay.port,
-                relay.version,
-                protocol::VERSION
-            ),
-            Some(format!(
-                "stop the `tabpilot relay` on port {} (the next call starts this one)",
-                relay.port
-            )),
-        )),
-        None => checks.push(Check::note(
+        (None, Some(m)) => checks.push(Check::fail("relay", m.to_string(), Some(m.fix()))),
+        (None, None) => checks.push(Check::note(
             "relay",
             format!("none running on ports {}-{}", ports.start(), ports.end()),
             Some("it starts when an agent calls a tool (or run `tabpilot relay`)".into()),
@@ -251,7 +249,11 @@ async fn relay(uid: u32) -> (Vec<Check>, Option<RelayStatus>) {
         .filter_map(|p| std::fs::read_to_string(p).ok())
         .collect::<String>();
     for port in ports.clone() {
-        if ours.as_ref().is_some_and(|r| r.port == port) || !listening(port) {
+        let ours = ours
+            .as_ref()
+            .map(|r| r.port)
+            .or(mismatch.as_ref().map(|m| m.port));
+        if ours == Some(port) || !listening(port) {
             continue;
         }
         let owner = listener_uid(&table, port);

@@ -71,7 +71,7 @@ pub async fn run() -> anyhow::Result<()> {
     };
     tracing::info!(port, "relay listening on 127.0.0.1");
     lock.set_len(0)?;
-    lock.write_all(port.to_string().as_bytes())?;
+    lock.write_all(format!("{port} {}", std::process::id()).as_bytes())?;
     let hub = Arc::new(Hub::new(secret, port, (*ports.start(), *ports.end())));
     let app = Router::new()
         .route("/browser", get(browser_endpoint))

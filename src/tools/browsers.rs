@@ -98,6 +98,7 @@ pub(super) fn tools() -> Vec<Tool> {
 enum Link {
     Connected,
     Waiting,
+    Connecting,
     Retrying,
     Stopped,
 }
@@ -116,14 +117,24 @@ struct StatusOut {
 async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
     let policy = cx.policy().view();
     let pinned = cx.pinned_browser();
-    let status: RelayStatus = match cx.ask(RelayOp::Status).await {
-        Ok(status) => status,
-        Err(e) => {
+    // Only a link that is up (or not started) is asked: one that is reconnecting is reported as
+    // it stands, so polling the status never makes an attempt; the link's own task makes them.
+    let asked = match cx.link_state() {
+        LinkState::Idle | LinkState::Connected => Some(cx.ask(RelayOp::Status).await),
+        _ => None,
+    };
+    let status: RelayStatus = match asked {
+        Some(Ok(status)) => status,
+        failed => {
             let (link, text) = match cx.link_state() {
-                LinkState::Retrying { next, reason } => (
+                LinkState::Retrying {
+                    next,
+                    reason,
+                    failures,
+                } => (
                     Link::Retrying,
                     format!(
-                        "RETRYING: {reason}; next attempt in {} ms",
+                        "RETRYING: {reason}; next attempt in {} ms ({failures} failed in a row)",
                         next.as_millis()
                     ),
                 ),
@@ -131,7 +142,17 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
                     Link::Stopped,
                     "STOPPED: tabpilot is shutting down".to_string(),
                 ),
-                LinkState::Connected => (Link::Retrying, format!("RETRYING: {}", e.message)),
+                LinkState::Idle | LinkState::Connecting => (
+                    Link::Connecting,
+                    "CONNECTING: reaching the relay (starting one if none answers)".to_string(),
+                ),
+                LinkState::Connected => {
+                    let why = failed.and_then(Result::err).map(|e| e.message);
+                    (
+                        Link::Retrying,
+                        format!("RETRYING: {}", why.unwrap_or_default()),
+                    )
+                }
             };
             let text = format!("{text}\n{policy}");
             let relay = RelayStatus::default();

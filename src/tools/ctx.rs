@@ -226,15 +226,26 @@ impl Ctx {
         let scope = call.op.scope();
         let no_browser = |r: &Result<Reply, ToolError>| matches!(r, Err(e) if e.code == Code::NoBrowser && e.outcome == Outcome::Refused);
         let mut reply = self.link.call(call.clone()).await;
-        if no_browser(&reply) && self.may_launch() {
+        // A browser launched beside a relay of another version would join a relay this link
+        // refuses.
+        if no_browser(&reply) && self.may_launch() && !self.link.refuses_relay() {
             self.launch_once().await?;
             reply = self.link.call(call.clone()).await;
         }
         // A relay restarting, or a browser still starting (or rejoining one that restarted),
-        // is waited for a while.
+        // is waited for a while: the relay is asked again every moment, and a relay that cannot
+        // be reached at the pace of the link's own attempts (asking sooner would bring the next
+        // one forward).
         let deadline = tokio::time::Instant::now() + self.connect_wait;
-        while no_browser(&reply) && tokio::time::Instant::now() < deadline {
-            tokio::time::sleep(CONNECT_POLL).await;
+        while no_browser(&reply) {
+            let pause = match self.link.state() {
+                LinkState::Retrying { next, .. } => next.max(CONNECT_POLL),
+                _ => CONNECT_POLL,
+            };
+            if tokio::time::Instant::now() + pause > deadline {
+                break;
+            }
+            tokio::time::sleep(pause).await;
             reply = self.link.call(call.clone()).await;
         }
         // A tab this agent lost, or that is gone, is not its tab any more.

@@ -6,6 +6,8 @@ mod audit;
 mod browser;
 mod browsers;
 mod budget;
+#[path = "../support/cdp.rs"]
+mod cdp;
 mod console;
 mod context;
 mod dialogs;
@@ -32,6 +34,7 @@ mod peers;
 mod perf;
 mod person;
 mod policy;
+mod recovery;
 mod relay;
 mod sandbox;
 mod schemas;

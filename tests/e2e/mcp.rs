@@ -452,15 +452,38 @@ fn status_says_retrying_with_the_next_delay_when_no_relay_can_be_reached() {
     });
     let (text, data) = mcp.ok("browser_status", json!({}));
     assert_eq!(data["link"], "RETRYING", "{text}");
-    assert!(text.contains("next attempt in 500 ms"), "{text}");
+    let first = retrying(&text);
     let (code, r) = mcp.fails("browser_snapshot", json!({}));
     assert_eq!(code, "NO_BROWSER");
     assert_eq!(r["structuredContent"]["outcome"], "refused");
+    // The call waited for an attempt of its own (the status makes none), and it failed too.
     let (text, _) = mcp.ok("browser_status", json!({}));
+    assert!(retrying(&text) > first, "no attempt failed since: {text}");
+}
+
+/// The failures in a row a RETRYING status counts, checking the wait it names is within the
+/// backoff: 500 ms after the first, doubling, at most 8 s.
+fn retrying(text: &str) -> u32 {
+    let number = |after: &str| -> u64 {
+        let at = text
+            .find(after)
+            .unwrap_or_else(|| panic!("no {after:?} in {text}"))
+            + after.len();
+        text[at..]
+            .split(|c: char| !c.is_ascii_digit())
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    };
+    let (next, failures) = (number("next attempt in "), number(" ms ("));
+    assert!(failures >= 1, "{text}");
+    let most = (500u64 << (failures - 1).min(4)).min(8000);
     assert!(
-        text.contains("next attempt in 2000 ms"),
-        "the delay did not grow: {text}"
+        next <= most,
+        "a wait of {next} ms after {failures} failures: {text}"
     );
+    failures as u32
 }
 
 /// A tools/call request with a progress token, written without waiting for its answer.

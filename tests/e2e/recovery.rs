@@ -1,0 +1,390 @@
+//! The link repairs itself: after the relay is killed, or the extension's service worker is
+//! stopped, an agent's next call works with no action from anyone, in the tab it had, as it left
+//! it. Each test has its own environment and browser, so the shared one is not disturbed.
+
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::cdp::Cdp;
+use crate::harness::{Env, Fixtures, Mcp, ref_of, runtime};
+
+/// Bound on a recovery: the relay's restart and the browser's rejoining (the extension retries
+/// at most 2 s apart) take seconds; a stopped service worker waits for its alarm (30 s).
+const RECOVERY: Duration = Duration::from_secs(60);
+
+/// An agent in its own managed headless browser, on a fixture page with a typed value in it.
+struct Agent {
+    env: Env,
+    mcp: Mcp,
+    _fixtures: Fixtures,
+    tab: i64,
+    url: String,
+}
+
+impl Agent {
+    fn start(name: &str, chromium_args: &str) -> Agent {
+        let env = Env::fresh(name);
+        let fixtures = crate::fixtures::serve(env.first_port);
+        let mut mcp = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
+            cmd.env("TABPILOT_CHROMIUM_ARGS", chromium_args);
+        });
+        let url = format!("{}/fields.html", fixtures.a);
+        let (snap, _) = mcp.ok("browser_navigate", json!({"url": url}));
+        let name = ref_of(&snap, "textbox", "Name");
+        mcp.ok("browser_type", json!({"ref": name, "text": "Ada Lovelace"}));
+        let tab = my_tab(&mut mcp)["tabId"].as_i64().expect("a tab id");
+        Agent {
+            env,
+            mcp,
+            _fixtures: fixtures,
+            tab,
+            url,
+        }
+    }
+
+    /// The link's word and the browsers the relay has, polling the status only.
+    fn status(&mut self) -> (String, usize, String) {
+        let (text, data) = self.mcp.ok("browser_status", json!({}));
+        let browsers = data["browsers"].as_array().map_or(0, Vec::len);
+        (
+            data["link"].as_str().unwrap_or("").to_string(),
+            browsers,
+            text,
+        )
+    }
+
+    /// Checks the agent is in the tab it had, on its page, with what it typed still there.
+    fn still_in_its_tab(&mut self) {
+        let (_, data) = self.mcp.ok("browser_snapshot", json!({}));
+        let snap = data["snapshot"].as_str().unwrap();
+        let name = ref_of(snap, "textbox", "Name");
+        assert!(
+            snap.contains(&format!("[ref={name}]: \"Ada Lovelace\"")),
+            "the typed value is gone:\n{snap}"
+        );
+        let mine = my_tab(&mut self.mcp);
+        assert_eq!(mine["tabId"], self.tab, "the agent is in another tab");
+        assert_eq!(mine["url"], self.url.as_str());
+    }
+
+    /// The relay's lock in this environment's state dir: `PORT PID`.
+    fn relay_lock(&self) -> PathBuf {
+        let (a, b) = self.env.ports.split_once('-').unwrap();
+        self.env.state_dir.join(format!("relay-{a}-{b}.lock"))
+    }
+
+    fn relay_pid(&self) -> i32 {
+        let text = std::fs::read_to_string(self.relay_lock()).expect("the relay's lock");
+        let pid = text.split_whitespace().nth(1);
+        pid.and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no pid in the relay's lock: {text:?}"))
+    }
+}
+
+/// This agent's tab in the tab list.
+fn my_tab(mcp: &mut Mcp) -> Value {
+    let (_, data) = mcp.ok("browser_list_tabs", json!({}));
+    let tabs = data["tabs"].as_array().expect("a tab list");
+    let mine: Vec<&Value> = tabs.iter().filter(|t| t["mine"] == true).collect();
+    assert_eq!(mine.len(), 1, "{tabs:?}");
+    mine[0].clone()
+}
+
+fn kill(pid: i32) {
+    // SAFETY: signalling a relay this test's environment started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0, "kill {pid}");
+}
+
+#[test]
+fn after_the_relay_is_killed_the_link_comes_back_by_itself_and_the_agent_keeps_its_tab() {
+    let mut agent = Agent::start("recovery-relay", "");
+    let (link, browsers, text) = agent.status();
+    assert_eq!((link.as_str(), browsers), ("CONNECTED", 1), "{text}");
+
+    // While its lock's path is a directory, no relay can start: that holds the link in RETRYING
+    // for as long as the test needs to see it, however fast or slow the machine is.
+    let lock = agent.relay_lock();
+    let pid = agent.relay_pid();
+    std::fs::remove_file(&lock).unwrap();
+    std::fs::create_dir(&lock).unwrap();
+    kill(pid);
+    let deadline = Instant::now() + RECOVERY;
+    loop {
+        let (link, _, text) = agent.status();
+        if link == "RETRYING" && text.contains("the relay could not start") {
+            assert!(text.contains("; next attempt in "), "{text}");
+            assert!(text.contains(" failed in a row)"), "{text}");
+            break;
+        }
+        assert!(Instant::now() < deadline, "never RETRYING: {link} {text}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    // The way clear, a relay starts with no call made at all: only the agent's link, on its
+    // own, could have started it. Then the status (which asks nothing of a link that is not up)
+    // sees the browser back.
+    std::fs::remove_dir(&lock).unwrap();
+    let relay = agent.new_relay(pid);
+    let mut seen = vec!["RETRYING".to_string()];
+    loop {
+        let (link, browsers, text) = agent.status();
+        if seen.last() != Some(&link) {
+            seen.push(link.clone());
+        }
+        if link == "CONNECTED" && browsers == 1 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "not back: {seen:?} {text}");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    agent.still_in_its_tab();
+
+    // Killed again, with nothing in the way: the link restarts it as soon as it sees it go.
+    let killed = Instant::now();
+    kill(relay);
+    agent.new_relay(relay);
+    let restarted = killed.elapsed();
+    let deadline = Instant::now() + RECOVERY;
+    loop {
+        let (link, browsers, text) = agent.status();
+        if link == "CONNECTED" && browsers == 1 {
+            break;
+        }
+        assert!(Instant::now() < deadline, "not back: {link} {text}");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    eprintln!(
+        "recovery: relay killed; a new one up in {} ms, the browser back in it by {} ms",
+        restarted.as_millis(),
+        killed.elapsed().as_millis()
+    );
+    agent.still_in_its_tab();
+    // The link's process started both relays it saw killed, and reaped them: no zombies.
+    for killed in [pid, relay] {
+        let proc = PathBuf::from(format!("/proc/{killed}"));
+        while proc.exists() {
+            assert!(Instant::now() < deadline, "relay {killed} left a zombie");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+}
+
+impl Agent {
+    /// Waits, making no call, for a relay other than `old` to record itself; returns its pid.
+    fn new_relay(&self, old: i32) -> i32 {
+        let deadline = Instant::now() + RECOVERY;
+        loop {
+            let text = std::fs::read_to_string(self.relay_lock()).unwrap_or_default();
+            let pid = text.split_whitespace().nth(1).and_then(|p| p.parse().ok());
+            if let Some(pid) = pid.filter(|p| *p != old) {
+                return pid;
+            }
+            assert!(Instant::now() < deadline, "no relay came back: {text:?}");
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
+
+#[test]
+fn after_the_service_worker_is_stopped_the_extension_comes_back_and_the_agent_keeps_its_tab() {
+    // The one browser here with a DevTools port, through the person's own flags.
+    let mut agent = Agent::start("recovery-worker", "--remote-debugging-port=0");
+    let data_dir = agent.env.state_dir.join("profiles/managed/data");
+    let rt = runtime();
+    let origin = format!("chrome-extension://{}/", tabpilot::extension::id());
+    rt.block_on(async {
+        let mut cdp = Cdp::connect(&data_dir, Duration::from_secs(15)).await;
+        let worker = service_worker(&mut cdp, &origin).await;
+        mark(&mut cdp, &worker, "globalThis.tabpilotTestMark = 'before'").await;
+        cdp.call("Target.closeTarget", json!({"targetId": worker}))
+            .await
+            .expect("the worker's target closes");
+    });
+
+    // The next call works once the worker is back (its alarm wakes it): until then a call is
+    // refused with NO_BROWSER, nothing else.
+    let stopped = Instant::now();
+    let deadline = Instant::now() + RECOVERY;
+    loop {
+        let r = agent.mcp.call("browser_snapshot", json!({}));
+        if r["isError"] != true {
+            break;
+        }
+        let code = &r["structuredContent"]["error"]["code"];
+        assert_eq!(code, "NO_BROWSER", "{r}");
+        assert!(Instant::now() < deadline, "the worker never came back: {r}");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    eprintln!(
+        "recovery: the stopped service worker back and the call through in {} ms",
+        stopped.elapsed().as_millis()
+    );
+    agent.still_in_its_tab();
+
+    // It is a new worker: the old one's globals went with it.
+    rt.block_on(async {
+        let mut cdp = Cdp::connect(&data_dir, Duration::from_secs(15)).await;
+        let worker = service_worker(&mut cdp, &origin).await;
+        let mark = mark(&mut cdp, &worker, "typeof globalThis.tabpilotTestMark").await;
+        assert_eq!(mark, "undefined", "the service worker was never stopped");
+    });
+}
+
+/// The target id of the extension's service worker.
+async fn service_worker(cdp: &mut Cdp, origin: &str) -> String {
+    let targets = cdp.call("Target.getTargets", json!({})).await.unwrap();
+    let workers: Vec<&Value> = targets["targetInfos"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["type"] == "service_worker")
+        .filter(|t| t["url"].as_str().is_some_and(|u| u.starts_with(origin)))
+        .collect();
+    assert_eq!(workers.len(), 1, "{targets}");
+    workers[0]["targetId"].as_str().unwrap().to_string()
+}
+
+/// Evaluates `expression` in the worker, detached again after (Chrome keeps a worker a session
+/// is attached to); returns its value as text.
+async fn mark(cdp: &mut Cdp, worker: &str, expression: &str) -> String {
+    let attached = cdp
+        .call(
+            "Target.attachToTarget",
+            json!({"targetId": worker, "flatten": true}),
+        )
+        .await
+        .unwrap();
+    let session = attached["sessionId"].as_str().unwrap().to_string();
+    let r = cdp
+        .call_in(
+            Some(&session),
+            "Runtime.evaluate",
+            json!({"expression": expression, "returnByValue": true}),
+        )
+        .await
+        .unwrap();
+    cdp.call("Target.detachFromTarget", json!({"sessionId": session}))
+        .await
+        .unwrap();
+    match &r["result"]["value"] {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    }
+}
+
+/// Stands in for a relay of another tabpilot on the environment's first port, as a controller
+/// sees one: it proves it holds the secret, says it is tabpilot 0.0.1, and records its port and
+/// pid in the lock as a relay does.
+fn old_relay(env: &Env) -> u16 {
+    use std::os::unix::fs::PermissionsExt;
+    let secret = hex_secret();
+    std::fs::create_dir_all(&env.state_dir).unwrap();
+    std::fs::set_permissions(&env.state_dir, std::fs::Permissions::from_mode(0o700)).unwrap();
+    let path = env.state_dir.join("secret");
+    std::fs::write(&path, &secret).unwrap();
+    std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600)).unwrap();
+    let port = env.first_port;
+    let lock = env
+        .state_dir
+        .join(format!("relay-{port}-{}.lock", port + 1));
+    std::fs::write(lock, format!("{port} {}", std::process::id())).unwrap();
+    let listener = std::net::TcpListener::bind(("127.0.0.1", port)).unwrap();
+    listener.set_nonblocking(true).unwrap();
+    std::thread::spawn(move || {
+        runtime().block_on(async move {
+            let listener = tokio::net::TcpListener::from_std(listener).unwrap();
+            loop {
+                let (tcp, _) = listener.accept().await.unwrap();
+                let secret = secret.clone();
+                tokio::spawn(async move {
+                    let Ok(mut ws) = tokio_tungstenite::accept_async(tcp).await else {
+                        return;
+                    };
+                    let _ = old_welcome(&mut ws, port, &secret).await;
+                });
+            }
+        })
+    });
+    port
+}
+
+fn hex_secret() -> Vec<u8> {
+    (0..32)
+        .map(|i| format!("{:02x}", i * 7 + 3))
+        .collect::<String>()
+        .into_bytes()
+}
+
+async fn old_welcome(
+    ws: &mut tokio_tungstenite::WebSocketStream<tokio::net::TcpStream>,
+    port: u16,
+    secret: &[u8],
+) -> Option<()> {
+    use futures::{SinkExt, StreamExt};
+    use tabpilot::protocol::{Frame, auth};
+    use tokio_tungstenite::tungstenite::Message;
+    let text = |f: &Frame| Message::Text(serde_json::to_string(f).unwrap().into());
+    let nonce = auth::nonce();
+    let version = "0.0.1".to_string();
+    let challenge = Frame::Challenge {
+        nonce: nonce.clone(),
+        version: version.clone(),
+    };
+    ws.send(text(&challenge)).await.ok()?;
+    let Message::Text(hello) = ws.next().await?.ok()? else {
+        return None;
+    };
+    let Frame::Hello { proof, cnonce, .. } = serde_json::from_str(&hello).ok()? else {
+        return None;
+    };
+    auth::verify(secret, "controller", port, &nonce, &proof).then_some(())?;
+    let welcome = Frame::Welcome {
+        proof: auth::proof(secret, "relay", port, &cnonce),
+        peer_id: 1,
+        version,
+        port,
+    };
+    ws.send(text(&welcome)).await.ok()?;
+    while let Some(Ok(_)) = ws.next().await {}
+    Some(())
+}
+
+#[test]
+fn a_relay_of_another_version_is_named_with_what_to_do_by_status_and_doctor() {
+    let env = Env::fresh("recovery-version");
+    let port = old_relay(&env);
+    let pid = std::process::id();
+    let said = format!(
+        "the relay on port {port} (pid {pid}) runs tabpilot 0.0.1, and this is tabpilot {}",
+        env!("CARGO_PKG_VERSION")
+    );
+
+    let (_, out, err) = env.cli(&["status"]);
+    assert!(out.contains(&format!("RETRYING: {said}")), "{out}{err}");
+    assert!(out.contains(&format!("`kill {pid}`")), "{out}");
+
+    let (_, out, _) = env.cli(&["doctor"]);
+    let relay = out
+        .lines()
+        .find(|l| l.contains(" relay: "))
+        .unwrap_or_else(|| panic!("no relay line:\n{out}"));
+    assert!(relay.starts_with(&format!("FAIL  relay: {said}")), "{out}");
+    assert!(
+        relay.contains(&format!("; fix: stop the old relay (`kill {pid}`)")),
+        "{out}"
+    );
+    // An agent that launches its browser on demand launches none beside it (the browser would
+    // join the relay its link refuses): its call says why at once.
+    let mut agent = Mcp::start(&env, &["--launch", "--headless"]);
+    let (code, r) = agent.fails("browser_snapshot", json!({}));
+    assert_eq!(code, "NO_BROWSER");
+    assert!(crate::harness::text(&r).contains(&said), "{r}");
+    assert!(
+        !env.state_dir.join("profiles").exists(),
+        "a browser was launched"
+    );
+    // Beside it, no relay of this version was started (it could not have taken the range).
+    assert!(!env.state_dir.join("relay.log").exists());
+}
