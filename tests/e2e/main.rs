@@ -30,6 +30,7 @@ mod peers;
 mod perf;
 mod person;
 mod policy;
+mod popup;
 mod relay;
 mod sandbox;
 mod schemas;
