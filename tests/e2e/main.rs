@@ -7,6 +7,7 @@ mod browser;
 mod budget;
 mod console;
 mod context;
+mod dashboard;
 mod dialogs;
 mod doctor;
 mod eval;
