@@ -1,5 +1,6 @@
 //! What tabpilot's local HTTP servers (`mcp --http`, `dashboard`) share: a secret a request
-//! presents, compared in constant time, and serving until interrupted.
+//! presents, compared in constant time, a port of their own on loopback, and serving until
+//! interrupted.
 
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
@@ -39,6 +40,25 @@ pub fn query_value(uri: &axum::http::Uri, name: &str) -> Option<String> {
     url::form_urlencoded::parse(query.as_bytes())
         .find(|(k, _)| k == name)
         .map(|(_, v)| v.into_owned())
+}
+
+/// A listener on the first free port of `ports` on 127.0.0.1; `instead` says what the person
+/// gives when all are taken (`--port PORT`).
+pub async fn first_free(
+    ports: std::ops::RangeInclusive<u16>,
+    instead: &str,
+) -> anyhow::Result<tokio::net::TcpListener> {
+    for port in ports.clone() {
+        let addr = (std::net::Ipv4Addr::LOCALHOST, port);
+        if let Ok(l) = tokio::net::TcpListener::bind(addr).await {
+            return Ok(l);
+        }
+    }
+    anyhow::bail!(
+        "ports {}-{} on 127.0.0.1 are all taken; give {instead}",
+        ports.start(),
+        ports.end()
+    )
 }
 
 /// Resolves on Ctrl-C or SIGTERM.

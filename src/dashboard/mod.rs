@@ -86,16 +86,7 @@ async fn bind(port: Option<u16>) -> anyhow::Result<tokio::net::TcpListener> {
     if let Some(port) = port {
         return Ok(tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await?);
     }
-    for port in PORTS {
-        if let Ok(l) = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await {
-            return Ok(l);
-        }
-    }
-    anyhow::bail!(
-        "ports {}-{} on 127.0.0.1 are all taken; give --port PORT",
-        PORTS.start(),
-        PORTS.end()
-    )
+    crate::serve::first_free(PORTS, "--port PORT").await
 }
 
 async fn file(kind: &'static str, body: &'static str) -> Response {

@@ -84,7 +84,8 @@ struct Listed {
     title: String,
 }
 
-/// The view now. The dashboard's own link is an agent to the relay too; it is left out.
+/// The view now. A dashboard's link is an agent to the relay too, one that never holds a tab;
+/// those are left out.
 pub(super) async fn gather(link: &Link, audit: &std::path::Path) -> View {
     let calls = recent_calls(audit);
     let status: RelayStatus = match link.ask(RelayOp::Status).await {
@@ -105,11 +106,10 @@ pub(super) async fn gather(link: &Link, audit: &std::path::Path) -> View {
             pages.insert((b.browser_id.clone(), tab.tab_id), tab);
         }
     }
-    let me = std::process::id();
-    let agents = status
+    let mut agents: Vec<Agent> = status
         .agents
         .into_iter()
-        .filter(|a| !(a.pid == me && a.name == super::NAME))
+        .filter(|a| !(a.name == super::NAME && a.tabs.is_empty()))
         .map(|a| Agent {
             tabs: a
                 .tabs
@@ -129,6 +129,8 @@ pub(super) async fn gather(link: &Link, audit: &std::path::Path) -> View {
             connected: a.connected,
         })
         .collect();
+    // In one order, so the cards stay put from one poll to the next.
+    agents.sort_by(|a, b| (&a.name, &a.id).cmp(&(&b.name, &b.id)));
     View {
         relay: status.relay,
         error: None,

@@ -7,7 +7,7 @@
 //! rebinding), so the port alone proves nothing. `Host` and `Origin` are checked besides, by
 //! rmcp: loopback names only when bound to loopback, and no browser origin but a loopback one.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::extract::Request;
@@ -115,16 +115,7 @@ async fn bind(addr: Option<&str>) -> anyhow::Result<tokio::net::TcpListener> {
             .map_err(|e| anyhow::anyhow!("--http takes HOST:PORT, like 127.0.0.1:47320 ({e})"))?;
         return Ok(tokio::net::TcpListener::bind(addr).await?);
     }
-    for port in PORTS {
-        if let Ok(l) = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await {
-            return Ok(l);
-        }
-    }
-    anyhow::bail!(
-        "ports {}-{} on 127.0.0.1 are all taken; give --http HOST:PORT",
-        PORTS.start(),
-        PORTS.end()
-    )
+    crate::serve::first_free(PORTS, "--http HOST:PORT").await
 }
 
 /// The token the server asks of every request: `TABPILOT_TOKEN`, or the one made on first use in

@@ -90,7 +90,7 @@ function drawCalls(calls) {
     .map((c) => {
       const outcome = el('td', c.code ? `${c.outcome} ${c.code}` : c.outcome || '', `outcome-${c.outcome}`);
       const time = new Date(c.time);
-      const clock = Number.isNaN(time.getTime()) ? c.time : time.toLocaleTimeString();
+      const clock = Number.isNaN(time.getTime()) ? c.time : time.toTimeString().slice(0, 8);
       return [clock, c.agent, c.tool, c.tab === undefined ? '' : String(c.tab), c.origin || '', outcome,
         el('td', `${c.ms} ms`, 'ms')];
     });
