@@ -1,6 +1,9 @@
 //! Who may use the dashboard: the person who opened the one-time link `tabpilot dashboard`
 //! printed, in a page of the dashboard's own. The first load with the key sets an HttpOnly,
-//! SameSite=Strict cookie and spends the key; every other request needs the cookie.
+//! SameSite=Strict cookie and spends the key; every other request needs the cookie. A browser
+//! sends a cookie to every port of its host, so the cookie is scoped to the dashboard's own path,
+//! a random one (`/d/RANDOM/`): a server of someone else's on another port of 127.0.0.1 never
+//! sees a request for that path, so never gets the cookie.
 //!
 //! Loopback is no boundary: every local page and every local user can reach the port. So a
 //! request is refused when its `Host` is not this server by a loopback name (a page on a domain
@@ -27,6 +30,8 @@ pub(super) struct Access {
     port: u16,
     /// The one-time key, until it is spent.
     key: Mutex<Option<Secret>>,
+    /// The path the dashboard is served under, and its cookie's scope.
+    base: String,
     /// The cookie the key is traded for, and its value.
     cookie: String,
     session: (String, Secret),
@@ -40,11 +45,17 @@ impl Access {
         let access = Access {
             port,
             key: Mutex::new(Some(Secret::new(&key))),
+            base: format!("/d/{}/", crate::serve::random()),
             // Cookies are kept per host, not per port: a name of its own per dashboard.
             cookie: format!("tabpilot_dashboard_{port}"),
             session: (session.clone(), Secret::new(&session)),
         };
         (access, key)
+    }
+
+    /// The path the pages are served under: `/d/RANDOM/`.
+    pub(super) fn base(&self) -> &str {
+        &self.base
     }
 
     /// Checks a request, lets it through or answers it, and puts the headers every answer
@@ -125,13 +136,13 @@ impl Access {
         }
         *unspent = None;
         let cookie = format!(
-            "{}={}; HttpOnly; SameSite=Strict; Path=/",
-            self.cookie, self.session.0
+            "{}={}; HttpOnly; SameSite=Strict; Path={}",
+            self.cookie, self.session.0, self.base
         );
         (
             StatusCode::SEE_OTHER,
             [
-                (header::LOCATION, "/".to_string()),
+                (header::LOCATION, self.base.clone()),
                 (header::SET_COOKIE, cookie),
             ],
         )

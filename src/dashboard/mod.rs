@@ -49,21 +49,22 @@ pub async fn run(port: Option<u16>) -> anyhow::Result<()> {
         link: link.clone(),
         audit: crate::audit::configured_file(),
     };
+    let base = access.base().to_string();
     let app = axum::Router::new()
         .route(
-            "/",
+            &base,
             get(|| file("text/html", include_str!("page/index.html"))),
         )
         .route(
-            "/dashboard.js",
+            &format!("{base}dashboard.js"),
             get(|| file("text/javascript", include_str!("page/dashboard.js"))),
         )
         .route(
-            "/dashboard.css",
+            &format!("{base}dashboard.css"),
             get(|| file("text/css", include_str!("page/dashboard.css"))),
         )
-        .route("/api/state", get(state))
-        .route("/api/release", post(release))
+        .route(&format!("{base}api/state"), get(state))
+        .route(&format!("{base}api/release"), post(release))
         .with_state(shared)
         .layer(axum::middleware::from_fn(move |req, next| {
             let access = access.clone();

@@ -169,7 +169,7 @@ fn the_dashboard_answers_only_its_own_page() {
     let ours = format!("http://127.0.0.1:{}", d.port);
     let key = d.key_path();
 
-    let (status, head, _) = d.request("GET", "/api/state", &[]);
+    let (status, head, _) = d.request("GET", "/", &[]);
     assert_eq!(status, 401, "no cookie: {head}");
     for (name, header) in [
         ("a wrong key", ("X-Nothing", "1")),
@@ -187,13 +187,21 @@ fn the_dashboard_answers_only_its_own_page() {
     // None of those spent the key; the first good load does, once.
     let (status, head, _) = d.request("GET", &key, &[]);
     assert_eq!(status, 303, "{head}");
-    assert!(head.contains("location: /\r\n"), "{head}");
-    let cookie = head
-        .lines()
-        .find_map(|l| l.strip_prefix("set-cookie: "))
-        .unwrap_or_else(|| panic!("a cookie: {head}"));
+    let field = |name: &str| {
+        head.lines()
+            .find_map(|l| l.strip_prefix(name))
+            .unwrap_or_else(|| panic!("no {name} in {head}"))
+            .to_string()
+    };
+    // The page lives under a path of its own, and the cookie goes to that path only: a browser
+    // sends a cookie to every port of 127.0.0.1.
+    let base = field("location: ");
+    assert!(base.starts_with("/d/") && base.ends_with('/'), "{base}");
+    let cookie = field("set-cookie: ");
     assert!(
-        cookie.contains("; httponly") && cookie.contains("; samesite=strict"),
+        cookie.contains("; httponly")
+            && cookie.contains("; samesite=strict")
+            && cookie.ends_with(&format!("; path={base}")),
         "{cookie}"
     );
     let (status, _, _) = d.request("GET", &key, &[]);
@@ -204,7 +212,11 @@ fn the_dashboard_answers_only_its_own_page() {
     fn with<'a>(cookie: &'a str, extra: &[(&'a str, &'a str)]) -> Vec<(&'a str, &'a str)> {
         [&[("Cookie", cookie)], extra].concat()
     }
-    let (status, head, body) = d.request("GET", "/api/state", &with(&cookie, &[]));
+    let state_path = format!("{base}api/state");
+    let release_path = format!("{base}api/release");
+    let (status, _, _) = d.request("GET", &state_path, &[]);
+    assert_eq!(status, 401, "no cookie on the page's own path");
+    let (status, head, body) = d.request("GET", &state_path, &with(&cookie, &[]));
     assert_eq!(status, 200, "{head}");
     let state: Value = serde_json::from_str(&body).unwrap();
     assert!(
@@ -216,7 +228,7 @@ fn the_dashboard_answers_only_its_own_page() {
     }
     assert!(!head.contains("access-control-"), "{head}");
     let localhost = format!("localhost:{}", d.port);
-    let (status, _, _) = d.request("GET", "/", &with(&cookie, &[("Host", &localhost)]));
+    let (status, _, _) = d.request("GET", &base, &with(&cookie, &[("Host", &localhost)]));
     assert_eq!(status, 200);
 
     let other = format!("127.0.0.1:{}", d.port + 1);
@@ -225,19 +237,19 @@ fn the_dashboard_answers_only_its_own_page() {
         ("a rebound name", ("Origin", "http://rebound.example")),
         ("another port", ("Host", other.as_str())),
     ] {
-        let (status, head, _) = d.request("GET", "/api/state", &with(&cookie, &[header]));
+        let (status, head, _) = d.request("GET", &state_path, &with(&cookie, &[header]));
         assert_eq!(status, 403, "{name}: {head}");
     }
     // A release needs the page's own Origin: a form posted from elsewhere sends its own.
-    let (status, _, _) = d.request("POST", "/api/release", &with(&cookie, &[]));
+    let (status, _, _) = d.request("POST", &release_path, &with(&cookie, &[]));
     assert_eq!(status, 403, "a POST without an Origin");
     let (status, _, _) = d.request(
         "POST",
-        "/api/release",
+        &release_path,
         &with(&cookie, &[("Origin", "http://127.0.0.1:8080")]),
     );
     assert_eq!(status, 403, "a POST from another local page");
-    let (status, _, body) = d.request("POST", "/api/release", &with(&cookie, &[("Origin", &ours)]));
+    let (status, _, body) = d.request("POST", &release_path, &with(&cookie, &[("Origin", &ours)]));
     assert_eq!(status, 400, "{body}");
     assert!(body.contains("no agent \\\"00000000\\\""), "{body}");
 }

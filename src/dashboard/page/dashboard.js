@@ -1,6 +1,7 @@
 'use strict';
-// The dashboard's page: asks its server for the state every second and shows it. Everything
-// shown is text (titles and addresses are the pages' own words); nothing is put in as HTML.
+// The dashboard's page: asks its server for the state every second and shows it. Addresses are
+// relative: the page lives under a path of its own (/d/RANDOM/). Everything shown is text
+// (titles and addresses are the pages' own words); nothing is put in as HTML.
 
 const POLL_MS = 1000;
 const shown = { browsers: '', agents: '', calls: '' };
@@ -101,7 +102,7 @@ async function releaseAgent(agent, button) {
   button.disabled = true;
   const said = document.getElementById('said');
   try {
-    const r = await fetch('/api/release', {
+    const r = await fetch('api/release', {
       method: 'POST',
       headers: { 'Content-Type': 'application/json' },
       body: JSON.stringify({ agent: agent.id }),
@@ -119,7 +120,7 @@ async function releaseAgent(agent, button) {
 async function poll() {
   let state;
   try {
-    const r = await fetch('/api/state');
+    const r = await fetch('api/state');
     if (!r.ok) throw new Error(await r.text());
     state = await r.json();
   } catch (e) {
