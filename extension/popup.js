@@ -1,5 +1,18 @@
 // The popup: whether the relay link is up, the agents in this browser (a person releases one
 // here), this browser's label, sharing the tab in front, and pairing.
+
+// The person's label for this browser; the link reconnects so the relay sees it. (Handled before
+// anything is awaited: a form submitted with no handler would reload the popup.)
+document.getElementById('label-form').onsubmit = async (event) => {
+  event.preventDefault();
+  const r = await chrome.runtime.sendMessage({ type: 'set-label', label: document.getElementById('label').value });
+  const said = r.error ? `Not saved: ${r.error}` : r.label ? `Saved: agents now see "${r.label}".` : 'Label cleared.';
+  document.getElementById('label-result').textContent = said;
+};
+// The label as stored (with none, the relay's is the field's placeholder).
+const { label } = await chrome.storage.local.get('label');
+document.getElementById('label').value = label || '';
+
 const s = await chrome.runtime.sendMessage({ type: 'status' });
 const words = {
   connected: `connected on port ${s.port}, ${s.controllers.length} agent(s) connected`,
@@ -56,16 +69,6 @@ async function releaseAgent(agent, button) {
   else said.textContent = `Released ${agent.name} (${agent.id}); closed ${r.closed.length} tab(s).`;
   await showAgents();
 }
-
-// The person's label for this browser; the link reconnects so the relay sees it.
-const { label } = await chrome.storage.local.get('label');
-document.getElementById('label').value = label || '';
-document.getElementById('label-form').onsubmit = async (event) => {
-  event.preventDefault();
-  const r = await chrome.runtime.sendMessage({ type: 'set-label', label: document.getElementById('label').value });
-  const said = r.error ? `Not saved: ${r.error}` : r.label ? `Saved: agents now see "${r.label}".` : 'Label cleared.';
-  document.getElementById('label-result').textContent = said;
-};
 
 // The tab in front is the person's: agents may use it only once shared here. (A popup opened as
 // a page for a given tab says which in its address, `#tab=<id>`.)

@@ -44,8 +44,9 @@ impl Cdp {
     /// What a person does: types a label for this browser in the popup and saves it.
     async fn label_in_popup(&mut self, label: &str) -> String {
         let popup = self.open(&format!("{EXTENSION_ORIGIN}/popup.html")).await;
+        // Its script has run once it says how the link is.
         let script = in_popup(
-            "document.getElementById('label-form')",
+            "document.getElementById('state').textContent !== '…'",
             &format!(
                 "document.getElementById('label').value = {label:?};
                  document.getElementById('label-button').click();
