@@ -1,7 +1,21 @@
-// The popup: whether the relay link is up, which agents are connected, and pairing.
+// The popup: whether the relay link is up, the agents in this browser (a person releases one
+// here), this browser's label, sharing the tab in front, and pairing.
+
+// The person's label for this browser; the link reconnects so the relay sees it. (Handled before
+// anything is awaited: a form submitted with no handler would reload the popup.)
+document.getElementById('label-form').onsubmit = async (event) => {
+  event.preventDefault();
+  const r = await chrome.runtime.sendMessage({ type: 'set-label', label: document.getElementById('label').value });
+  const said = r.error ? `Not saved: ${r.error}` : r.label ? `Saved: agents now see "${r.label}".` : 'Label cleared.';
+  document.getElementById('label-result').textContent = said;
+};
+// The label as stored (with none, the relay's is the field's placeholder).
+const { label } = await chrome.storage.local.get('label');
+document.getElementById('label').value = label || '';
+
 const s = await chrome.runtime.sendMessage({ type: 'status' });
 const words = {
-  connected: `connected on port ${s.port}`,
+  connected: `connected on port ${s.port}, ${s.controllers.length} agent(s) connected`,
   retrying: `not connected; retrying in ${s.retryMs / 1000} s`,
   unpaired: 'not paired; run tabpilot pair',
   connecting: 'connecting…',
@@ -9,15 +23,53 @@ const words = {
 };
 document.getElementById('state').textContent = words[s.state] || s.state;
 const agents = document.getElementById('agents');
-if (s.state === 'connected') {
-  const names = s.controllers.map((c) => `${c.name} (pid ${c.pid})`);
-  agents.textContent = names.length ? 'Agents:' : 'No agents connected.';
-  if (names.length) {
-    const ul = document.createElement('ul');
-    for (const n of names) ul.appendChild(document.createElement('li')).textContent = n;
-    agents.appendChild(ul);
+if (s.state === 'connected') await showAgents();
+
+// The agents holding tabs in this browser, each tab with its page's title and how long the agent
+// left it idle, and a button for the person to release the agent: the tabs it opened close, and
+// its next call is LEASE_LOST saying a person released it.
+async function showAgents() {
+  const r = await chrome.runtime.sendMessage({ type: 'agents' });
+  agents.replaceChildren();
+  if (r.error) {
+    agents.textContent = `Agents: ${r.error}`;
+    return;
+  }
+  const here = r.status.agents
+    .map((a) => ({ ...a, tabs: a.tabs.filter((t) => t.browserId === r.browserId) }))
+    .filter((a) => a.tabs.length);
+  const mine = r.status.browsers.find((b) => b.browserId === r.browserId);
+  if (mine?.label) document.getElementById('label').placeholder = mine.label;
+  agents.textContent = here.length ? 'Agents in this browser:' : 'No agent holds a tab in this browser.';
+  const list = agents.appendChild(document.createElement('ul'));
+  for (const a of here) {
+    const item = list.appendChild(document.createElement('li'));
+    item.className = 'agent';
+    item.dataset.agent = a.id;
+    item.append(`${a.name} (${a.id})${a.connected ? '' : ', disconnected'}`);
+    const release = item.appendChild(document.createElement('button'));
+    release.type = 'button';
+    release.textContent = 'Release';
+    release.onclick = () => releaseAgent(a, release);
+    const tabs = item.appendChild(document.createElement('ul'));
+    tabs.className = 'tabs';
+    for (const t of a.tabs) {
+      const title = await chrome.tabs.get(t.tab).then((tab) => tab.title || tab.url, () => '(closed)');
+      const age = t.lapsed ? 'lapsed' : `idle ${Math.round(t.idleMs / 1000)} s`;
+      tabs.appendChild(document.createElement('li')).textContent = `tab ${t.tab}: ${title}, ${age}`;
+    }
   }
 }
+
+async function releaseAgent(agent, button) {
+  button.disabled = true;
+  const r = await chrome.runtime.sendMessage({ type: 'release-agent', agent: agent.id });
+  const said = document.getElementById('release-result');
+  if (r.error) said.textContent = `Not released: ${r.error}`;
+  else said.textContent = `Released ${agent.name} (${agent.id}); closed ${r.closed.length} tab(s).`;
+  await showAgents();
+}
+
 // The tab in front is the person's: agents may use it only once shared here. (A popup opened as
 // a page for a given tab says which in its address, `#tab=<id>`.)
 const [front] = await chrome.tabs.query({ active: true, currentWindow: true });

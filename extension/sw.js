@@ -217,10 +217,59 @@ function send(frame) {
   }
 }
 
+// What the popup asks the relay itself (its status, a person's release of an agent): each ask
+// waits for the result under its id, and for no longer than ASK_TIMEOUT.
+const ASK_TIMEOUT = 5000;
+const asks = new Map();
+let nextAsk = 1;
+
+function askRelay(op) {
+  if (link.ws?.readyState !== WebSocket.OPEN) return Promise.reject(new Error('not connected to the relay'));
+  const id = nextAsk++;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      asks.delete(id);
+      reject(new Error('the relay did not answer'));
+    }, ASK_TIMEOUT);
+    asks.set(id, { resolve, reject, timer });
+    send({ t: 'ask', id, op });
+  });
+}
+
+function settleAsk(frame) {
+  const ask = asks.get(frame.id);
+  if (!ask) return;
+  asks.delete(frame.id);
+  clearTimeout(ask.timer);
+  if (frame.error) ask.reject(new Error(`${frame.error.code}: ${frame.error.message}`));
+  else ask.resolve(frame.value);
+}
+
+// The agents as the popup shows them: the relay's status, and which browser this is.
+async function agentsHere() {
+  const [status, who] = await Promise.all([askRelay('status'), identity()]);
+  return { status, browserId: who.browserId };
+}
+
+// The person names this browser: agents pick it by this label. The relay learns it from the
+// hello, so the link goes round again (closed, it reconnects).
+const MAX_LABEL = 64;
+
+async function setLabel(text) {
+  const label = String(text ?? '').trim().slice(0, MAX_LABEL);
+  if (label) await chrome.storage.local.set({ label });
+  else await chrome.storage.local.remove('label');
+  link.ws?.close();
+  return { label };
+}
+
 async function onFrame(ws, frame) {
   switch (frame.t) {
     case 'call':
       send(await answer(frame));
+      break;
+    case 'result':
+      settleAsk(frame);
       break;
     case 'roster':
       link.controllers = frame.controllers || [];
@@ -294,6 +343,20 @@ chrome.runtime.onMessage.addListener((msg, sender, reply) => {
   }
   if (msg?.type === 'any-tab' && ours) {
     setAnyTab(msg.on).then(() => reply({ any: !!msg.on }));
+    return true;
+  }
+  // The popup lists the agents in this browser, releases one for the person, and names the browser.
+  const failed = (e) => reply({ error: String(e?.message || e) });
+  if (msg?.type === 'agents' && ours) {
+    agentsHere().then(reply, failed);
+    return true;
+  }
+  if (msg?.type === 'release-agent' && ours) {
+    askRelay({ release: { agent: String(msg.agent), closeOpened: true } }).then(reply, failed);
+    return true;
+  }
+  if (msg?.type === 'set-label' && ours) {
+    setLabel(msg.label).then(reply, failed);
     return true;
   }
   // The popup claims a pairing with the code the person typed.

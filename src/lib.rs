@@ -3,6 +3,7 @@
 pub mod audit; // the audit trail: one line per tool call, what the agent typed as lengths
 pub mod cli; // the command line: long-running commands, setup, and every tool
 pub mod context; // the project's own instructions, skills and registered commands
+pub mod dashboard; // a live local page: browsers, agents and their tabs, recent calls, release
 pub mod error; // the closed set of error codes and outcomes
 pub mod extension; // the packaged extension: its files, manifest and id, written out
 pub mod launch; // find and start a Chromium with the embedded extension
@@ -11,6 +12,7 @@ pub mod mcp; // the MCP server over rmcp
 pub mod policy; // checks made before anything is sent: the path sandbox
 pub mod protocol; // wire frames, auth, ports and limits shared by every part
 pub mod relay; // the broker: auth, roster, books of tabs, routing
+pub mod serve; // what the local HTTP servers share: secrets compared in constant time, a port, Ctrl-C
 pub mod settings; // every TABPILOT_* environment variable: meaning, default, the one way to read it
 pub mod state; // owner-only files under the state dir
 pub mod tools; // every tool: schema, validation, the call, result shaping

@@ -5,6 +5,7 @@
 //! `TABPILOT_AUDIT=off` stops it; `tabpilot audit` prints it.
 
 pub mod file;
+pub mod read;
 mod redact;
 
 use std::path::PathBuf;

@@ -67,10 +67,10 @@ fn read(path: &Path) -> anyhow::Result<Vec<(String, Record)>> {
     for file in files {
         let text = std::fs::read_to_string(&file)
             .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", file.display()))?;
-        for line in text.lines().filter(|l| !l.trim().is_empty()) {
-            match serde_json::from_str::<Record>(line) {
-                Ok(record) => lines.push((line.to_string(), record)),
-                Err(_) => unreadable += 1,
+        for (line, record) in audit::read::lines(&text) {
+            match record {
+                Some(record) => lines.push((line.to_string(), record)),
+                None => unreadable += 1,
             }
         }
     }

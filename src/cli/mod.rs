@@ -68,6 +68,13 @@ enum Command {
     Demo,
     /// List the tools.
     Tools,
+    /// Serve a live page of the browsers, the agents and their tabs, and the recent calls, on
+    /// 127.0.0.1; open it with the one-time link it prints.
+    Dashboard {
+        /// Default: the first free of 47330-47339; 0 lets the system pick.
+        #[arg(long)]
+        port: Option<u16>,
+    },
     /// Print the audit trail: one line per tool call, newest last.
     Audit(audit::AuditArgs),
     /// Add tabpilot to an MCP client's config (shows the diff first).
@@ -191,6 +198,7 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
             }
             Ok(ExitCode::SUCCESS)
         }
+        Command::Dashboard { port } => crate::dashboard::run(port).await.map(|_| ExitCode::SUCCESS),
         Command::Audit(args) => audit::run(&args),
         Command::Install(args) => install::install(&args),
         Command::Uninstall(args) => install::uninstall(&args),

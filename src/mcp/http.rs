@@ -7,22 +7,21 @@
 //! rebinding), so the port alone proves nothing. `Host` and `Origin` are checked besides, by
 //! rmcp: loopback names only when bound to loopback, and no browser origin but a loopback one.
 
-use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
 use axum::extract::Request;
 use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use hmac::{Hmac, Mac};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use sha2::Sha256;
 use tokio_util::sync::CancellationToken;
 
 use super::Server;
 use crate::launch::{self, LaunchOptions};
 use crate::protocol::PeerInfo;
+use crate::serve::Secret;
 use crate::settings::Setting;
 use crate::tools::Session;
 use crate::tools::profile::Profile;
@@ -74,7 +73,7 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
         Arc::new(LocalSessionManager::default()),
         config(addr.ip(), stop.child_token()),
     );
-    let key = Arc::new(Key::new(&token));
+    let key = Arc::new(Key(Secret::new(&token)));
     let app = axum::Router::new()
         .nest_service("/mcp", service)
         .layer(axum::middleware::from_fn(move |req, next| {
@@ -89,7 +88,7 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
     let stopped = stop.clone();
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
-            interrupted().await;
+            crate::serve::interrupted().await;
             stopped.cancel();
         })
         .await?;
@@ -116,16 +115,7 @@ async fn bind(addr: Option<&str>) -> anyhow::Result<tokio::net::TcpListener> {
             .map_err(|e| anyhow::anyhow!("--http takes HOST:PORT, like 127.0.0.1:47320 ({e})"))?;
         return Ok(tokio::net::TcpListener::bind(addr).await?);
     }
-    for port in PORTS {
-        if let Ok(l) = tokio::net::TcpListener::bind((Ipv4Addr::LOCALHOST, port)).await {
-            return Ok(l);
-        }
-    }
-    anyhow::bail!(
-        "ports {}-{} on 127.0.0.1 are all taken; give --http HOST:PORT",
-        PORTS.start(),
-        PORTS.end()
-    )
+    crate::serve::first_free(PORTS, "--http HOST:PORT").await
 }
 
 /// The token the server asks of every request: `TABPILOT_TOKEN`, or the one made on first use in
@@ -153,33 +143,10 @@ fn config(ip: IpAddr, stop: CancellationToken) -> StreamableHttpServerConfig {
     }
 }
 
-/// The token, held as a MAC key so that comparing a request's token takes the same time
-/// whatever it shares with ours.
-struct Key {
-    mac: Hmac<Sha256>,
-    expected: Vec<u8>,
-}
+/// The token every request must carry.
+struct Key(Secret);
 
 impl Key {
-    fn new(token: &str) -> Key {
-        let mac = Hmac::<Sha256>::new_from_slice(&rand::random::<[u8; 32]>())
-            .expect("HMAC takes any key length");
-        let expected = Self::digest(&mac, token);
-        Key { mac, expected }
-    }
-
-    fn digest(mac: &Hmac<Sha256>, token: &str) -> Vec<u8> {
-        let mut m = mac.clone();
-        m.update(token.as_bytes());
-        m.finalize().into_bytes().to_vec()
-    }
-
-    fn matches(&self, given: &str) -> bool {
-        let mut m = self.mac.clone();
-        m.update(given.as_bytes());
-        m.verify_slice(&self.expected).is_ok()
-    }
-
     /// Lets a request with the token through: `Authorization: Bearer TOKEN`, or `token=TOKEN`
     /// in the query (for clients that take only a URL). Anything else is 401.
     async fn admit(&self, req: Request, next: Next) -> Response {
@@ -188,13 +155,9 @@ impl Key {
             .get(header::AUTHORIZATION)
             .and_then(|v| v.to_str().ok())
             .and_then(|v| v.strip_prefix("Bearer "));
-        let query = req.uri().query().and_then(|q| {
-            url::form_urlencoded::parse(q.as_bytes())
-                .find(|(k, _)| k == "token")
-                .map(|(_, v)| v.into_owned())
-        });
+        let query = crate::serve::query_value(req.uri(), "token");
         let given = bearer.map(str::to_string).or(query);
-        if given.is_some_and(|t| self.matches(&t)) {
+        if given.is_some_and(|t| self.0.matches(&t)) {
             return next.run(req).await;
         }
         (
@@ -203,28 +166,5 @@ impl Key {
             "tabpilot: this needs the token `tabpilot mcp --http` printed (TABPILOT_TOKEN)",
         )
             .into_response()
-    }
-}
-
-async fn interrupted() {
-    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
-        .expect("a SIGTERM handler installs");
-    tokio::select! {
-        _ = tokio::signal::ctrl_c() => {}
-        _ = term.recv() => {}
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn only_the_token_itself_matches() {
-        let key = Key::new("0123456789abcdef0123");
-        assert!(key.matches("0123456789abcdef0123"));
-        assert!(!key.matches("0123456789abcdef012"));
-        assert!(!key.matches("0123456789abcdef01234"));
-        assert!(!key.matches(""));
     }
 }

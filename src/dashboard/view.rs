@@ -1,0 +1,176 @@
+//! What the page shows, gathered afresh for each poll: the relay's browsers and agents (its
+//! status), each agent's tabs with their page's title and address (each browser's tab list, an
+//! operation that reads and holds no tab), and the last calls in the audit trail.
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+use crate::audit::Record;
+use crate::error::Outcome;
+use crate::link::Link;
+use crate::protocol::{
+    BrowserEntry, Call, LeaseEntry, Op, RelayInfo, RelayOp, RelayStatus, Target,
+};
+
+/// The calls the timeline shows.
+const CALLS: usize = 50;
+/// A title or address is cut to this many characters: the page writes its own title.
+const MAX_TEXT: usize = 200;
+const LIST_TIMEOUT: Duration = Duration::from_secs(3);
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct View {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    relay: Option<RelayInfo>,
+    /// Why the relay could not be asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<String>,
+    browsers: Vec<BrowserEntry>,
+    agents: Vec<Agent>,
+    calls: Vec<CallLine>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Agent {
+    id: String,
+    name: String,
+    pid: u32,
+    connected: bool,
+    tabs: Vec<Tab>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Tab {
+    #[serde(flatten)]
+    lease: LeaseEntry,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    title: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    url: Option<String>,
+}
+
+/// One call of the timeline: who, what, where, how it ended, how long it took.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CallLine {
+    time: String,
+    agent: String,
+    tool: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    tab: Option<i64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    origin: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<Outcome>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    code: Option<String>,
+    ms: u64,
+}
+
+/// A tab as a browser's tab list gives it.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Listed {
+    tab_id: i64,
+    #[serde(default)]
+    url: String,
+    #[serde(default)]
+    title: String,
+}
+
+/// The view now. A dashboard's link is an agent to the relay too, one that never holds a tab;
+/// those are left out.
+pub(super) async fn gather(link: &Link, audit: &std::path::Path) -> View {
+    let calls = recent_calls(audit);
+    let status: RelayStatus = match link.ask(RelayOp::Status).await {
+        Ok(reply) => serde_json::from_value(reply.value).unwrap_or_default(),
+        Err(e) => {
+            return View {
+                relay: None,
+                error: Some(e.message),
+                browsers: Vec::new(),
+                agents: Vec::new(),
+                calls,
+            };
+        }
+    };
+    let mut pages: HashMap<(String, i64), Listed> = HashMap::new();
+    for b in status.browsers.iter().filter(|b| b.tabs > 0) {
+        for tab in tab_list(link, &b.browser_id).await {
+            pages.insert((b.browser_id.clone(), tab.tab_id), tab);
+        }
+    }
+    let mut agents: Vec<Agent> = status
+        .agents
+        .into_iter()
+        .filter(|a| !(a.name == super::NAME && a.tabs.is_empty()))
+        .map(|a| Agent {
+            tabs: a
+                .tabs
+                .into_iter()
+                .map(|lease| {
+                    let page = pages.get(&(lease.browser_id.clone(), lease.tab));
+                    Tab {
+                        title: page.map(|p| cut(&p.title)),
+                        url: page.map(|p| cut(&p.url)),
+                        lease,
+                    }
+                })
+                .collect(),
+            id: a.id,
+            name: a.name,
+            pid: a.pid,
+            connected: a.connected,
+        })
+        .collect();
+    // In one order, so the cards stay put from one poll to the next.
+    agents.sort_by(|a, b| (&a.name, &a.id).cmp(&(&b.name, &b.id)));
+    View {
+        relay: status.relay,
+        error: None,
+        browsers: status.browsers,
+        agents,
+        calls,
+    }
+}
+
+/// A browser's tabs; none when it does not answer (the view goes without titles).
+async fn tab_list(link: &Link, browser: &str) -> Vec<Listed> {
+    let call = Call {
+        target: Target {
+            browser: Some(browser.to_string()),
+            tab: None,
+        },
+        ..Call::new(Op::TabList, Value::Null, LIST_TIMEOUT)
+    };
+    let Ok(reply) = link.call(call).await else {
+        return Vec::new();
+    };
+    serde_json::from_value(reply.value["tabs"].clone()).unwrap_or_default()
+}
+
+fn recent_calls(audit: &std::path::Path) -> Vec<CallLine> {
+    crate::audit::read::recent(audit, CALLS)
+        .into_iter()
+        .map(|r: Record| CallLine {
+            time: r.time,
+            agent: r.agent.client,
+            tool: r.tool,
+            tab: r.tab,
+            origin: r.origin,
+            outcome: r.outcome,
+            code: r.code,
+            ms: r.ms,
+        })
+        .collect()
+}
+
+fn cut(text: &str) -> String {
+    text.chars().take(MAX_TEXT).collect()
+}
