@@ -196,6 +196,20 @@ fn the_tab_list_comes_in_pages_and_a_tab_is_picked_by_its_place() {
         .unwrap();
     agent.ok("browser_select_tab", json!({"index": place}));
     assert_eq!(my_tab(&mut agent), opened[4]);
+
+    // Every tab opened in the background; switching brings one to the front, and works in it.
+    let active = |agent: &mut Mcp| -> Vec<i64> {
+        let tabs = all_tabs(agent);
+        tabs.iter()
+            .filter(|t| t["active"] == true)
+            .map(|t| t["tabId"].as_i64().unwrap())
+            .collect()
+    };
+    assert!(opened.iter().all(|t| !active(&mut agent).contains(t)));
+    let (_, data) = agent.ok("browser_switch_tab", json!({"tabId": opened[7]}));
+    assert_eq!(data["active"], true);
+    assert_eq!(active(&mut agent), [opened[7]]);
+    assert_eq!(my_tab(&mut agent), opened[7]);
     let (_, data) = agent.ok("browser_release", json!({}));
     assert_eq!(data["closed"].as_array().unwrap().len(), 21);
 }
