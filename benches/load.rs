@@ -310,7 +310,12 @@ pub(crate) struct Churn {
     pub(crate) took: Vec<Duration>,
     /// Why the figure is missing, if it is.
     pub(crate) missing: Option<String>,
+    /// Of `DROPPED_LINKS` controllers that dropped their `Link` (as `mcp --http` drops an
+    /// ended session's), how many the relay still listed a second later.
+    pub(crate) dropped_still_listed: Option<usize>,
 }
+
+pub(crate) const DROPPED_LINKS: usize = 20;
 
 async fn churn(watcher: &Link, lock: &Path, ports: (u16, u16)) -> Churn {
     // The relay the run ended with (started again if the last fault left none).
@@ -319,6 +324,7 @@ async fn churn(watcher: &Link, lock: &Path, ports: (u16, u16)) -> Churn {
         kib: Vec::new(),
         took: Vec::new(),
         missing: None,
+        dropped_still_listed: None,
     };
     let Some(pid) = browsers::wait_relay_pid(lock, Duration::from_secs(10)).await else {
         churn.missing = Some("no relay holds the lock".into());
@@ -348,7 +354,21 @@ async fn churn(watcher: &Link, lock: &Path, ports: (u16, u16)) -> Churn {
             }
         }
     }
+    churn.dropped_still_listed = dropped_links(watcher).await;
     churn
+}
+
+/// How many of `DROPPED_LINKS` links, each dropped after one call, the relay still lists.
+async fn dropped_links(watcher: &Link) -> Option<usize> {
+    const NAME: &str = "load dropped link";
+    for _ in 0..DROPPED_LINKS {
+        let link = Link::new(peer(NAME), true).expect("a link");
+        let _ = link.ask(RelayOp::Status).await;
+    }
+    tokio::time::sleep(Duration::from_secs(1)).await;
+    let status = watcher.ask(RelayOp::Status).await.ok()?.value;
+    let agents = status["agents"].as_array()?;
+    Some(agents.iter().filter(|a| a["name"] == NAME).count())
 }
 
 /// One controller's life: connect as a new agent, ask the relay's status, close.

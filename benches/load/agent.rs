@@ -4,6 +4,7 @@
 //! nothing sent is tried again after a pause, any other failure never is (an `unknown` one
 //! least of all).
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -117,10 +118,30 @@ impl Shared {
 pub(crate) struct Log {
     pub(crate) agent: usize,
     pub(crate) actions: Vec<Action>,
-    /// Codes of the attempts refused with nothing sent (each tried again).
-    pub(crate) refused_attempts: Vec<Code>,
+    /// Every failed call, by code and outcome (the attempts refused with nothing sent, which
+    /// were tried again, apart): how many, and the first one's message.
+    pub(crate) failures: BTreeMap<(&'static str, &'static str), (usize, String)>,
     /// The tabs its calls ran in, in order, each with when it was first seen (since `t0`).
     pub(crate) tabs: Vec<(i64, Duration)>,
+}
+
+impl Log {
+    /// Notes a failed call; `tried_again` when it was refused and is tried again.
+    fn failed(&mut self, e: &ToolError, tried_again: bool) {
+        let outcome = match e.outcome {
+            _ if tried_again => "refused, tried again",
+            Outcome::Refused => "refused",
+            Outcome::Done => "done",
+            Outcome::Partial => "partial",
+            Outcome::Failed => "failed",
+            Outcome::Unknown => "unknown",
+        };
+        let entry = self
+            .failures
+            .entry((e.code.as_str(), outcome))
+            .or_insert_with(|| (0, e.message.clone()));
+        entry.0 += 1;
+    }
 }
 
 /// The refs of load.html's controls, from a snapshot.
@@ -169,7 +190,7 @@ impl Agent {
         let mut log = Log {
             agent: self.index,
             actions: Vec::new(),
-            refused_attempts: Vec::new(),
+            failures: BTreeMap::new(),
             tabs: Vec::new(),
         };
         // Whether the tab shows this agent's page, and the refs of its last snapshot.
@@ -217,6 +238,7 @@ impl Agent {
                     Ok(())
                 }
                 Err(e) => {
+                    log.failed(e, false);
                     // A ref that no longer resolves, or a page that is not ours: look again.
                     if matches!(e.code, Code::StaleRef | Code::NotFound | Code::BadArgs) {
                         refs = None;
@@ -292,7 +314,7 @@ impl Agent {
                     return Ok(reply);
                 }
                 Err(e) if e.outcome == Outcome::Refused && first.elapsed() < GIVE_UP_AFTER => {
-                    log.refused_attempts.push(e.code);
+                    log.failed(&e, true);
                     tokio::time::sleep(pause).await;
                     pause = (pause * 2).min(Duration::from_secs(1));
                 }

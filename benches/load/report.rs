@@ -32,16 +32,6 @@ fn secs(d: Duration) -> String {
     }
 }
 
-fn outcome_name(o: Outcome) -> &'static str {
-    match o {
-        Outcome::Refused => "refused",
-        Outcome::Done => "done",
-        Outcome::Partial => "partial",
-        Outcome::Failed => "failed",
-        Outcome::Unknown => "unknown",
-    }
-}
-
 fn describe(fault: Fault, browsers: &[String]) -> String {
     match fault {
         Fault::KillRelay => "relay SIGKILL".into(),
@@ -275,26 +265,19 @@ pub(crate) fn print(run: &Run) {
 
     println!();
     println!("  failed calls by code (outcome)");
-    let mut codes: BTreeMap<String, usize> = BTreeMap::new();
+    let mut codes: BTreeMap<(&str, &str), (usize, &str)> = BTreeMap::new();
     for log in &run.logs {
-        for a in &log.actions {
-            if let Err((code, outcome)) = a.ended {
-                *codes
-                    .entry(format!("{} ({})", code.as_str(), outcome_name(outcome)))
-                    .or_default() += 1;
-            }
-        }
-        for code in &log.refused_attempts {
-            *codes
-                .entry(format!("{} (refused, tried again)", code.as_str()))
-                .or_default() += 1;
+        for (&key, (n, message)) in &log.failures {
+            codes.entry(key).or_insert((0, message)).0 += n;
         }
     }
     if codes.is_empty() {
         println!("    none");
     }
-    for (code, n) in codes {
-        println!("    {code:<44} {n:>5}");
+    for ((code, outcome), (n, message)) in codes {
+        let what = format!("{code} ({outcome})");
+        let message: String = message.chars().take(110).collect();
+        println!("    {what:<36} {n:>5}  e.g. {message}");
     }
 
     println!();
@@ -367,5 +350,12 @@ pub(crate) fn print(run: &Run) {
             "  relay resident memory: not measured ({})",
             why.as_deref().unwrap_or("?")
         ),
+    }
+    match ch.dropped_still_listed {
+        Some(n) => println!(
+            "  controllers that dropped their Link and that the relay still lists 1 s later: {n} of {}",
+            crate::DROPPED_LINKS
+        ),
+        None => println!("  dropped Links: not measured (the relay's status did not answer)"),
     }
 }
