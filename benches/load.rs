@@ -2,8 +2,13 @@
 //! extension, 1,000 mixed actions (navigate, click, type, snapshot, fillForm), while the relay is
 //! killed (SIGKILL) and a browser's service worker is stopped at seeded random moments. It
 //! asserts nothing; it prints what the pages received against what the agents were told, the
-//! failures by code, the time to recover from each fault, and the relay's resident memory across
-//! 600 controller connect/disconnect cycles.
+//! failures by code, the time to recover from each fault, the relay's resident memory across
+//! 600 controller connect/disconnect cycles, and whether controllers that drop their `Link`
+//! leave the relay.
+//!
+//! Each tab's page (tests/fixtures/load.html) logs what it received, and the run reads those
+//! logs over the DevTools protocol at the end, so "delivered elsewhere" and "applied twice" are
+//! measured from the pages, not from tabpilot's own answers.
 //!
 //! `cargo bench --bench load` (with a fresh seed, printed), or `cargo bench --bench load -- SEED`
 //! to run a seed again (the same actions and faults at the same points; the interleaving is the

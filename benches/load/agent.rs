@@ -239,11 +239,11 @@ impl Agent {
                 }
                 Err(e) => {
                     log.failed(e, false);
-                    // A ref that no longer resolves, or a page that is not ours: look again.
-                    if matches!(e.code, Code::StaleRef | Code::NotFound | Code::BadArgs) {
-                        refs = None;
-                    }
-                    if kind == Kind::Navigate || e.outcome == Outcome::Unknown {
+                    // A navigation that may have replaced the page, a ref that no longer
+                    // resolves, or a page that is not ours: look again.
+                    if kind == Kind::Navigate
+                        || matches!(e.code, Code::StaleRef | Code::NotFound | Code::BadArgs)
+                    {
                         refs = None;
                     }
                     Err((e.code, e.outcome))

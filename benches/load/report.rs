@@ -50,9 +50,13 @@ struct Checked {
     done_unseen: usize,
     /// Failed or refused, but its token is in a page.
     failed_applied: usize,
-    /// `unknown` outcomes of page-changing calls, and how many of those the pages received.
+    /// `unknown` outcomes; those of calls that carry a token, and how many of those the pages
+    /// received; those of clicks, and how many clicks the pages received past the done ones.
     unknown: usize,
-    unknown_applied: usize,
+    unknown_tokens: usize,
+    unknown_tokens_applied: usize,
+    unknown_clicks: usize,
+    unknown_clicks_applied: usize,
     /// Clicks a page received beyond those its agent was told were done or unknown.
     clicks_extra: usize,
     /// Clicks an agent was told were done that its page never received.
@@ -90,12 +94,13 @@ fn check(run: &Run) -> Checked {
                 unknown_clicks += unknown as usize;
             }
             let Some(token) = &a.token else { continue };
+            c.unknown_tokens += unknown as usize;
             let owners = seen.get(token.as_str()).map_or(&[][..], Vec::as_slice);
             c.tokens_elsewhere += owners.iter().filter(|&&o| o != log.agent).count();
             c.tokens_repeated += owners.len().saturating_sub(1);
             match (&a.ended, owners.is_empty()) {
                 (Ok(()), true) => c.done_unseen += 1,
-                (Err((_, Outcome::Unknown)), false) => c.unknown_applied += 1,
+                (Err((_, Outcome::Unknown)), false) => c.unknown_tokens_applied += 1,
                 (Err((_, Outcome::Refused | Outcome::Failed)), false) => c.failed_applied += 1,
                 _ => {}
             }
@@ -104,6 +109,8 @@ fn check(run: &Run) -> Checked {
         c.clicks_received += got;
         c.clicks_extra += got.saturating_sub(done_clicks + unknown_clicks);
         c.clicks_missing += done_clicks.saturating_sub(got);
+        c.unknown_clicks += unknown_clicks;
+        c.unknown_clicks_applied += got.saturating_sub(done_clicks).min(unknown_clicks);
     }
     c
 }
@@ -165,12 +172,24 @@ pub(crate) fn print(run: &Run) {
         secs(run.setup),
         secs(run.took)
     );
+    actions(run);
+    pages(run);
+    codes(run);
+    recovery(run);
+    memory(&run.churn);
+}
 
+fn row(cells: [&dyn std::fmt::Display; 6]) {
+    let [a, b, c, d, e, f] = cells;
+    println!("  {a:<10} {b:>6} {c:>6} {d:>8} {e:>8} {f:>8}");
+}
+
+/// The actions by kind and how they ended.
+fn actions(run: &Run) {
     println!();
-    println!(
-        "  {:<10} {:>6} {:>6} {:>8} {:>8} {:>8}",
-        "action", "taken", "done", "failed", "unknown", "refused"
-    );
+    row([
+        &"action", &"taken", &"done", &"failed", &"unknown", &"refused",
+    ]);
     let mut total = [0usize; 5];
     for kind in Kind::ALL {
         let ended: Vec<_> = run
@@ -186,31 +205,25 @@ pub(crate) fn print(run: &Run) {
                 .filter(|e| matches!(e, Err((_, x)) if *x == o))
                 .count()
         };
-        let row = [
+        let counts = [
             ended.len(),
             ended.iter().filter(|e| e.is_ok()).count(),
             count(Outcome::Failed) + count(Outcome::Partial),
             count(Outcome::Unknown),
             count(Outcome::Refused),
         ];
-        for (t, r) in total.iter_mut().zip(row) {
-            *t += r;
+        for (t, n) in total.iter_mut().zip(counts) {
+            *t += n;
         }
-        println!(
-            "  {:<10} {:>6} {:>6} {:>8} {:>8} {:>8}",
-            kind.name(),
-            row[0],
-            row[1],
-            row[2],
-            row[3],
-            row[4]
-        );
+        let [a, b, c, d, e] = counts;
+        row([&kind.name(), &a, &b, &c, &d, &e]);
     }
-    println!(
-        "  {:<10} {:>6} {:>6} {:>8} {:>8} {:>8}",
-        "all", total[0], total[1], total[2], total[3], total[4]
-    );
+    let [a, b, c, d, e] = total;
+    row([&"all", &a, &b, &c, &d, &e]);
+}
 
+/// What the pages received against what the agents were told.
+fn pages(run: &Run) {
     let c = check(run);
     println!();
     println!("  from the pages (each tab's own log, read over DevTools; must be 0 where marked)");
@@ -227,8 +240,12 @@ pub(crate) fn print(run: &Run) {
         c.clicks_extra
     );
     println!(
-        "  lost replies (outcome unknown; never repeated)  {:>5}   of the token-carrying ones, {} were applied",
-        c.unknown, c.unknown_applied
+        "  lost replies (outcome unknown; never repeated)  {:>5}   applied: {} of {} carrying a token, {} of {} clicks",
+        c.unknown,
+        c.unknown_tokens_applied,
+        c.unknown_tokens,
+        c.unknown_clicks_applied,
+        c.unknown_clicks
     );
     println!(
         "  done but absent from the page                   {:>5}",
@@ -262,7 +279,10 @@ pub(crate) fn print(run: &Run) {
     for m in moved {
         println!("    {m}");
     }
+}
 
+/// Every failed call by code and outcome, with an example of its message.
+fn codes(run: &Run) {
     println!();
     println!("  failed calls by code (outcome)");
     let mut codes: BTreeMap<(&str, &str), (usize, &str)> = BTreeMap::new();
@@ -279,10 +299,15 @@ pub(crate) fn print(run: &Run) {
         let message: String = message.chars().take(110).collect();
         println!("    {what:<36} {n:>5}  e.g. {message}");
     }
+}
 
+fn recovery(run: &Run) {
     println!();
     println!(
         "  time to recover: from the fault to the answer of each agent's first later call that succeeded"
+    );
+    println!(
+        "  (an agent pauses 100 ms, doubling to 1 s, between attempts refused with nothing sent)"
     );
     println!(
         "  {:<22} {:>9} {:>8} {:>7}  {:>9}  {:>9}",
@@ -325,9 +350,10 @@ pub(crate) fn print(run: &Run) {
             planned - run.fired.len()
         );
     }
+}
 
+fn memory(ch: &Churn) {
     println!();
-    let ch = &run.churn;
     let mb = |k: u64| format!("{:.2} MB", k as f64 / 1024.0);
     match (&ch.missing, ch.kib.as_slice()) {
         (None, [before, one, two]) => {
