@@ -283,17 +283,14 @@ async fn inject(
         {
             fault = Fault::StopWorker((b + 1) % BROWSERS);
         }
-        let after_actions = shared.taken.load(Ordering::SeqCst).min(ACTIONS);
-        let at = shared.t0.elapsed();
         let failed = match fault {
-            Fault::KillRelay => match browsers::relay_pid(lock) {
-                // SAFETY: killing the relay this run started (the holder of its private lock).
-                Some(pid) => (unsafe { libc::kill(pid, libc::SIGKILL) } != 0)
-                    .then(|| std::io::Error::last_os_error().to_string()),
-                None => Some("no relay held the lock".into()),
-            },
+            Fault::KillRelay => kill_relay(lock).await.err(),
             Fault::StopWorker(b) => browsers[b].stop_worker().await.err(),
         };
+        // The fault's time is when it has taken effect: a call sent before that may still have
+        // been answered by the relay or the worker it ends.
+        let at = shared.t0.elapsed();
+        let after_actions = shared.taken.load(Ordering::SeqCst).min(ACTIONS);
         fired.push(Fired {
             fault,
             at,
@@ -302,6 +299,23 @@ async fn inject(
         });
     }
     fired
+}
+
+/// SIGKILLs the relay that holds the lock, and waits until it is dead.
+async fn kill_relay(lock: &Path) -> Result<(), String> {
+    let pid = browsers::relay_pid(lock).ok_or("no relay held the lock")?;
+    // SAFETY: killing the relay this run started (the holder of its private lock).
+    if unsafe { libc::kill(pid, libc::SIGKILL) } != 0 {
+        return Err(std::io::Error::last_os_error().to_string());
+    }
+    let deadline = Instant::now() + Duration::from_secs(5);
+    while browsers::alive(pid) {
+        if Instant::now() > deadline {
+            return Err(format!("relay {pid} still runs 5 s after SIGKILL"));
+        }
+        tokio::time::sleep(Duration::from_millis(1)).await;
+    }
+    Ok(())
 }
 
 /// The relay's resident memory before `CHURN_CYCLES` controllers connect, ask its status and

@@ -225,6 +225,17 @@ pub(crate) async fn wait_relay_pid(lock: &Path, within: Duration) -> Option<i32>
     }
 }
 
+/// Whether a process runs: it exists and is not a zombie (a relay a link started is this
+/// process's child, and nobody reaps it).
+pub(crate) fn alive(pid: i32) -> bool {
+    std::fs::read_to_string(format!("/proc/{pid}/stat")).is_ok_and(|stat| {
+        // `pid (comm) S ...`: the state follows the command's closing parenthesis.
+        stat.rsplit_once(')')
+            .and_then(|(_, rest)| rest.split_whitespace().next())
+            .is_some_and(|state| state != "Z" && state != "X")
+    })
+}
+
 /// A process's resident memory (VmRSS), in KiB.
 pub(crate) fn rss_kib(pid: i32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;

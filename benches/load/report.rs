@@ -321,12 +321,17 @@ fn recovery(run: &Run) {
             println!("  {what:<22} {:>9} not done: {why}", secs(f.at));
             continue;
         }
+        let each: Vec<String> = r
+            .iter()
+            .map(|d| d.map_or("never".into(), |d| format!("{:.1}", d.as_secs_f64())))
+            .collect();
         println!(
-            "  {what:<22} {:>9} {:>8} {:>7}  {}",
+            "  {what:<22} {:>9} {:>8} {:>7}  {}   each (s): {}",
             secs(f.at),
             f.after_actions,
             r.len(),
-            spread(r)
+            spread(r),
+            each.join(" ")
         );
         let kind = match f.fault {
             Fault::KillRelay => "all relay SIGKILLs",
