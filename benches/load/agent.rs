@@ -123,6 +123,10 @@ pub(crate) struct Log {
     pub(crate) failures: BTreeMap<(&'static str, &'static str), (usize, String)>,
     /// The tabs its calls ran in, in order, each with when it was first seen (since `t0`).
     pub(crate) tabs: Vec<(i64, Duration)>,
+    /// Snapshots that showed a load.html page (its title names the tab's owner), and those of
+    /// them that read another agent's.
+    pub(crate) owned_reads: usize,
+    pub(crate) foreign_reads: usize,
 }
 
 impl Log {
@@ -192,6 +196,8 @@ impl Agent {
             actions: Vec::new(),
             failures: BTreeMap::new(),
             tabs: Vec::new(),
+            owned_reads: 0,
+            foreign_reads: 0,
         };
         // Whether the tab shows this agent's page, and the refs of its last snapshot.
         let (mut on_page, mut refs): (bool, Option<Refs>) = (false, None);
@@ -232,6 +238,15 @@ impl Agent {
                         Kind::Snapshot => {
                             refs = reply.value["text"].as_str().and_then(refs_in);
                             on_page = refs.is_some();
+                            // load.html titles itself `load OWNER: N clicks`.
+                            let owner = reply.value["title"]
+                                .as_str()
+                                .and_then(|t| t.strip_prefix("load "))
+                                .and_then(|t| t.split(':').next());
+                            if let Some(owner) = owner {
+                                log.owned_reads += 1;
+                                log.foreign_reads += (owner != self.index.to_string()) as usize;
+                            }
                         }
                         _ => {}
                     }

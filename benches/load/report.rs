@@ -248,6 +248,11 @@ fn pages(run: &Run) {
         c.unknown_clicks
     );
     println!(
+        "  snapshots of another agent's tab (must be 0)    {:>5}   of {} that show a page's owner in its title",
+        run.logs.iter().map(|l| l.foreign_reads).sum::<usize>(),
+        run.logs.iter().map(|l| l.owned_reads).sum::<usize>()
+    );
+    println!(
         "  done but absent from the page                   {:>5}",
         c.done_unseen
     );
