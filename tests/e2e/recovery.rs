@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::cdp::Cdp;
+use crate::cdp::{Cdp, browser_url};
 use crate::harness::{Env, Fixtures, Mcp, ref_of, runtime};
 
 /// Bound on a recovery: the relay's restart and the browser's rejoining (the extension retries
@@ -197,10 +197,10 @@ fn after_the_service_worker_is_stopped_the_extension_comes_back_and_the_agent_ke
     let rt = runtime();
     let origin = format!("chrome-extension://{}/", tabpilot::extension::id());
     rt.block_on(async {
-        let mut cdp = Cdp::connect(&data_dir, Duration::from_secs(15)).await;
+        let mut cdp = Cdp::connect(&browser_url(&data_dir, Duration::from_secs(15))).await;
         let worker = service_worker(&mut cdp, &origin).await;
         mark(&mut cdp, &worker, "globalThis.tabpilotTestMark = 'before'").await;
-        cdp.call("Target.closeTarget", json!({"targetId": worker}))
+        cdp.send("Target.closeTarget", json!({"targetId": worker}))
             .await
             .expect("the worker's target closes");
     });
@@ -217,7 +217,7 @@ fn after_the_service_worker_is_stopped_the_extension_comes_back_and_the_agent_ke
 
     // It is a new worker: the old one's globals went with it.
     rt.block_on(async {
-        let mut cdp = Cdp::connect(&data_dir, Duration::from_secs(15)).await;
+        let mut cdp = Cdp::connect(&browser_url(&data_dir, Duration::from_secs(15))).await;
         let worker = service_worker(&mut cdp, &origin).await;
         let mark = mark(&mut cdp, &worker, "typeof globalThis.tabpilotTestMark").await;
         assert_eq!(mark, "undefined", "the service worker was never stopped");
@@ -226,42 +226,26 @@ fn after_the_service_worker_is_stopped_the_extension_comes_back_and_the_agent_ke
 
 /// The target id of the extension's service worker.
 async fn service_worker(cdp: &mut Cdp, origin: &str) -> String {
-    let targets = cdp.call("Target.getTargets", json!({})).await.unwrap();
-    let workers: Vec<&Value> = targets["targetInfos"]
-        .as_array()
-        .unwrap()
+    let targets = cdp.targets().await.unwrap();
+    let workers: Vec<&Value> = targets
         .iter()
         .filter(|t| t["type"] == "service_worker")
         .filter(|t| t["url"].as_str().is_some_and(|u| u.starts_with(origin)))
         .collect();
-    assert_eq!(workers.len(), 1, "{targets}");
+    assert_eq!(workers.len(), 1, "{targets:?}");
     workers[0]["targetId"].as_str().unwrap().to_string()
 }
 
 /// Evaluates `expression` in the worker, detached again after (Chrome keeps a worker a session
 /// is attached to); returns its value as text.
 async fn mark(cdp: &mut Cdp, worker: &str, expression: &str) -> String {
-    let attached = cdp
-        .call(
-            "Target.attachToTarget",
-            json!({"targetId": worker, "flatten": true}),
-        )
+    let session = cdp.attach(worker).await.unwrap();
+    let value = cdp.eval(&session, expression).await.unwrap();
+    cdp.send("Target.detachFromTarget", json!({"sessionId": session}))
         .await
         .unwrap();
-    let session = attached["sessionId"].as_str().unwrap().to_string();
-    let r = cdp
-        .call_in(
-            Some(&session),
-            "Runtime.evaluate",
-            json!({"expression": expression, "returnByValue": true}),
-        )
-        .await
-        .unwrap();
-    cdp.call("Target.detachFromTarget", json!({"sessionId": session}))
-        .await
-        .unwrap();
-    match &r["result"]["value"] {
-        Value::String(s) => s.clone(),
+    match value {
+        Value::String(s) => s,
         other => other.to_string(),
     }
 }
