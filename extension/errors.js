@@ -10,7 +10,11 @@ export class ToolError extends Error {
 export async function getTab(tabId) {
   try {
     return await chrome.tabs.get(tabId);
-  } catch (_) {
-    throw new ToolError('TAB_GONE', `tab ${tabId} is closed`, 'refused');
+  } catch (e) {
+    // Only the browser's word that there is no such tab makes it gone: the relay drops a gone tab
+    // from the agent's books, and a failure of another kind (a worker shutting down) is not that.
+    const msg = String(e?.message || e);
+    if (/No tab with id/i.test(msg)) throw new ToolError('TAB_GONE', `tab ${tabId} is closed`, 'refused');
+    throw new ToolError('INTERNAL', `the browser could not look up tab ${tabId}: ${msg}`);
   }
 }
