@@ -672,7 +672,13 @@ impl Conn {
     /// The socket is gone: every call still awaiting an answer has lost it.
     fn fail_waiting(&self) {
         for (_, (mutates, reply)) in self.waiters.lock().unwrap().drain() {
-            let _ = reply.send(Some(Err(lost(mutates, "the call"))));
+            let gone = ToolError::lost(
+                Code::NoBrowser,
+                "the connection to the relay dropped before the call was answered (the relay \
+                 stopped or restarted; the link reconnects by itself)",
+                mutates,
+            );
+            let _ = reply.send(Some(Err(gone)));
         }
     }
 }
