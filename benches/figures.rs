@@ -18,8 +18,12 @@ mod fixtures;
 mod mcp_client;
 #[path = "../tests/support/peers.rs"]
 mod peers;
+#[path = "../tests/support/ports.rs"]
+mod ports;
+#[path = "../tests/support/snapshot.rs"]
+mod snapshot;
 
-use std::net::{TcpListener, TcpStream as StdTcpStream};
+use std::net::TcpStream as StdTcpStream;
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -29,6 +33,7 @@ use tabpilot::protocol::{self, Answer, Frame, Op, PeerInfo, Role};
 
 use mcp_client::McpClient;
 use peers::{Ws, connect, recv, send, tab_call};
+use ports::free_port_pair;
 
 /// Cargo builds the binary with the bench profile (release settings) and names it here.
 const BIN: &str = env!("CARGO_BIN_EXE_tabpilot");
@@ -70,7 +75,7 @@ impl BenchEnv {
         let _ = std::fs::remove_dir_all(&state_dir);
         BenchEnv {
             state_dir,
-            first_port: free_port_pair(),
+            first_port: free_port_pair(40_100..41_000),
         }
     }
 
@@ -109,17 +114,6 @@ impl Drop for BenchEnv {
     fn drop(&mut self) {
         let _ = std::fs::remove_dir_all(&self.state_dir);
     }
-}
-
-/// Two consecutive free loopback ports, away from the default range and the tests' ranges.
-fn free_port_pair() -> u16 {
-    (40_100..41_000)
-        .step_by(2)
-        .find(|&p| {
-            TcpListener::bind(("127.0.0.1", p)).is_ok()
-                && TcpListener::bind(("127.0.0.1", p + 1)).is_ok()
-        })
-        .expect("two free ports in 40100-41000")
 }
 
 /// A `tabpilot relay` child, killed when dropped.

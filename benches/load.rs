@@ -27,10 +27,11 @@ mod cdp;
 mod fixtures;
 #[path = "../tests/support/peers.rs"]
 mod peers;
+#[path = "../tests/support/ports.rs"]
+mod ports;
 #[path = "load/report.rs"]
 mod report;
 
-use std::net::TcpListener;
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::sync::Arc;
@@ -45,6 +46,7 @@ use tabpilot::protocol::{PeerInfo, RelayOp, Role, auth};
 
 use agent::{Agent, Shared};
 use browsers::Browser;
+use ports::free_port_pair;
 
 /// Cargo builds the binary with the bench profile and names it here.
 const BIN: &str = env!("CARGO_BIN_EXE_tabpilot");
@@ -75,7 +77,8 @@ fn main() {
         .unwrap_or_else(|| rand::random::<u32>() as u64);
     let state_dir = std::env::temp_dir().join(format!("tabpilot-load-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&state_dir);
-    let first_port = free_port_pair();
+    // Away from the default range, the tests' and the figures'.
+    let first_port = free_port_pair(41_000..42_000);
     // SAFETY: no other thread runs yet; the links, the relay they start and the browsers' pairing
     // read these.
     unsafe {
@@ -98,17 +101,6 @@ fn main() {
     ));
     drop(rt);
     let _ = std::fs::remove_dir_all(&state_dir);
-}
-
-/// Two consecutive free loopback ports, away from the default range, the tests' and the figures'.
-fn free_port_pair() -> u16 {
-    (41_000..42_000)
-        .step_by(2)
-        .find(|&p| {
-            TcpListener::bind(("127.0.0.1", p)).is_ok()
-                && TcpListener::bind(("127.0.0.1", p + 1)).is_ok()
-        })
-        .expect("two free ports in 41000-42000")
 }
 
 /// What a fault does.

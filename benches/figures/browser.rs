@@ -9,6 +9,7 @@ use tabpilot::protocol::{Op, PeerInfo, Role};
 
 use crate::mcp_client::McpClient;
 use crate::peers::{connect, result, send, tab_call};
+use crate::snapshot::ref_of;
 use crate::{BenchEnv, ms, quantile};
 
 fn ok(mcp: &mut McpClient, tool: &str, args: Value) -> Value {
@@ -16,16 +17,6 @@ fn ok(mcp: &mut McpClient, tool: &str, args: Value) -> Value {
     let r = mcp.call_tool(tool, args);
     assert_ne!(r["isError"], true, "{tool} {shown} failed: {r}");
     r["structuredContent"].clone()
-}
-
-fn ref_of(snapshot: &str, role: &str, name: &str) -> String {
-    let needle = format!("- {role} \"{name}\"");
-    let line = snapshot
-        .lines()
-        .find(|l| l.trim_start().starts_with(&needle))
-        .expect("the element is in the snapshot");
-    let start = line.find("[ref=").unwrap() + 5;
-    line[start..].split(']').next().unwrap().to_string()
 }
 
 /// Runs `call` `n` times and prints its median and p95.

@@ -15,6 +15,7 @@ use serde_json::{Value, json};
 use tabpilot::error::{Code, Outcome, ToolError};
 use tabpilot::link::{Link, Reply};
 use tabpilot::protocol::{Call, Op, Target};
+use tabpilot::tools::snapshot::ref_of;
 
 /// How long an agent keeps trying an action that was refused with nothing sent (a relay or a
 /// browser that is coming back) before it counts the action as refused.
@@ -156,21 +157,12 @@ struct Refs {
     size: String,
 }
 
-fn ref_of(snapshot: &str, role: &str, name: &str) -> Option<String> {
-    let needle = format!("- {role} \"{name}\"");
-    let line = snapshot
-        .lines()
-        .find(|l| l.trim_start().starts_with(&needle))?;
-    let start = line.find("[ref=")? + 5;
-    Some(line[start..].split(']').next()?.to_string())
-}
-
 fn refs_in(snapshot: &str) -> Option<Refs> {
     Some(Refs {
-        press: ref_of(snapshot, "button", "Count me")?,
-        note: ref_of(snapshot, "textbox", "Note")?,
-        name: ref_of(snapshot, "textbox", "Name")?,
-        size: ref_of(snapshot, "combobox", "Size")?,
+        press: ref_of(snapshot, "button", "Count me")?.to_string(),
+        note: ref_of(snapshot, "textbox", "Note")?.to_string(),
+        name: ref_of(snapshot, "textbox", "Name")?.to_string(),
+        size: ref_of(snapshot, "combobox", "Size")?.to_string(),
     })
 }
 

@@ -113,38 +113,21 @@ impl Browser {
 
     async fn any_page(&mut self) -> Result<String, String> {
         self.cdp
-            .targets()
+            .pages()
             .await?
-            .iter()
-            .find(|t| t["type"] == "page")
-            .and_then(|t| t["targetId"].as_str().map(String::from))
+            .into_iter()
+            .next()
+            .map(|(id, _)| id)
             .ok_or_else(|| "the browser has no page to reach its service workers from".into())
     }
 
     /// What load.html's pages of `origin` logged (localStorage, read in a fresh tab of that
     /// origin that logs nothing itself): `{"load:OWNER": {"clicks": n, "tokens": [...]}}`.
     pub(crate) async fn page_logs(&mut self, origin: &str) -> Result<serde_json::Value, String> {
-        let r = self
-            .cdp
-            .send(
-                "Target.createTarget",
-                json!({"url": format!("{origin}/load.html"), "background": true}),
-            )
-            .await?;
-        let target = r["targetId"].as_str().ok_or("no target")?.to_string();
-        let session = self.cdp.attach(&target).await?;
-        let deadline = Instant::now() + Duration::from_secs(10);
-        while self.cdp.eval(&session, "document.readyState").await? != "complete"
-            || self.cdp.eval(&session, "location.origin").await? != origin
-        {
-            if Instant::now() > deadline {
-                return Err("the reader's page did not load".into());
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
+        let (target, session) = self.cdp.open(&format!("{origin}/load.html"), true).await?;
         let text = self
             .cdp
-            .eval(
+            .eval_loaded(
                 &session,
                 "JSON.stringify(Object.fromEntries(Object.entries(localStorage)\
                  .filter(([k]) => k.startsWith('load:')).map(([k, v]) => [k, JSON.parse(v)])))",

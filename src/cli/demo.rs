@@ -12,18 +12,9 @@ use serde_json::{Value, json};
 use crate::launch::{self, LaunchOptions};
 use crate::protocol::PeerInfo;
 use crate::tools::Session;
+use crate::tools::snapshot::ref_of;
 
 const PAGE: &str = include_str!("demo.html");
-
-/// The ref on the first snapshot line with this role and name.
-fn find_ref(snapshot: &str, role: &str, name: &str) -> Option<String> {
-    let needle = format!("- {role} \"{name}\"");
-    let line = snapshot
-        .lines()
-        .find(|l| l.trim_start().starts_with(&needle))?;
-    let start = line.find("[ref=")? + 5;
-    Some(line[start..].split(']').next()?.to_string())
-}
 
 fn step(n: u32, what: &str, text: &str) {
     println!("\n[{n}] {what}");
@@ -91,8 +82,8 @@ async fn tour(session: &Session, url: &str) -> Result<(), crate::error::ToolErro
             "the demo page lacks its form",
         )
     };
-    let field = find_ref(&snap.text, "textbox", "Your name").ok_or_else(missing)?;
-    let button = find_ref(&snap.text, "button", "Say hello").ok_or_else(missing)?;
+    let field = ref_of(&snap.text, "textbox", "Your name").ok_or_else(missing)?;
+    let button = ref_of(&snap.text, "button", "Say hello").ok_or_else(missing)?;
     let typed = call("browser_type", json!({"ref": field, "text": "Ada"})).await?;
     step(
         3,
@@ -116,24 +107,4 @@ async fn tour(session: &Session, url: &str) -> Result<(), crate::error::ToolErro
     step(6, "browser_screenshot", &shot.text);
     println!("\nThe screenshot is at {}", file.display());
     Ok(())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn refs_are_found_by_role_and_name() {
-        let snap =
-            "- main:\n  - textbox \"Your name\" [ref=eab12]\n  - button \"Say hello\" [ref=e0001]";
-        assert_eq!(
-            find_ref(snap, "textbox", "Your name").as_deref(),
-            Some("eab12")
-        );
-        assert_eq!(
-            find_ref(snap, "button", "Say hello").as_deref(),
-            Some("e0001")
-        );
-        assert_eq!(find_ref(snap, "link", "Nope"), None);
-    }
 }

@@ -1,6 +1,8 @@
 //! What changed between two snapshots of one tab, line by line: lines added, lines removed, and
 //! elements whose line changed (a value typed, a box checked), matched by their ref.
 
+use super::snapshot::ref_in;
+
 /// The longest stretch of lines compared line against line; past it (a page that changed
 /// almost whole) lines are matched as sets, which still says what came and went.
 const MAX_CELLS: usize = 4_000_000;
@@ -46,12 +48,6 @@ pub(super) fn diff(old: &str, new: &str) -> String {
 /// A snapshot line without its list marker.
 fn bare(line: &str) -> &str {
     line.strip_prefix("- ").unwrap_or(line)
-}
-
-/// The ref a line carries, `[ref=...]`.
-fn ref_in(line: &str) -> Option<&str> {
-    let start = line.find("[ref=")? + 5;
-    line[start..].split(']').next()
 }
 
 /// What a changed line said, without its ref (the new line carries it).

@@ -24,6 +24,7 @@ mod perf;
 pub mod profile;
 mod read;
 pub mod registry;
+pub mod snapshot;
 pub mod spec;
 mod tabs;
 pub mod tool;

@@ -7,7 +7,8 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::harness::{ref_of, run, shared, text};
+use crate::harness::{run, shared, text};
+use crate::snapshot::ref_of;
 
 fn mode(p: &Path) -> u32 {
     std::fs::metadata(p).unwrap().permissions().mode() & 0o777

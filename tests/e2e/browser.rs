@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, ref_of, sandbox_dir, shared, text};
+use crate::harness::{Mcp, sandbox_dir, shared, text};
+use crate::snapshot::ref_of;
 
 fn snapshot(agent: &mut Mcp) -> String {
     let (_, data) = agent.ok("browser_snapshot", json!({}));

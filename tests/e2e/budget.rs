@@ -9,7 +9,8 @@ use std::sync::OnceLock;
 use serde_json::{Value, json};
 
 use crate::fixtures::rustdoc_dir;
-use crate::harness::{Mcp, ref_of, shared};
+use crate::harness::{Mcp, shared};
+use crate::snapshot::ref_of;
 
 const HASHMAP: &str = "rustdoc/std/collections/struct.HashMap.html";
 

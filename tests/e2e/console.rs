@@ -5,7 +5,8 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, ref_of, shared};
+use crate::harness::{Mcp, shared};
+use crate::snapshot::ref_of;
 
 /// Every entry of the tab's log, newest first, page by page as the footers name them; checks
 /// each page's size and that the next call is the one its footer names.

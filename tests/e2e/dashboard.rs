@@ -9,7 +9,8 @@ use std::process::{Child, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, Mcp, ref_of};
+use crate::harness::{Env, Mcp};
+use crate::snapshot::ref_of;
 
 /// A `tabpilot dashboard` on a port the system picks, and the link it printed.
 struct Dashboard {

@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::harness::{Env, Mcp, ref_of, shared, text};
+use crate::harness::{Env, Mcp, shared, text};
+use crate::snapshot::ref_of;
 
 fn status(agent: &mut Mcp) -> String {
     let (_, data) = agent.ok("browser_find", json!({"selector": "#out"}));

@@ -6,7 +6,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::harness::{ref_of, shared};
+use crate::harness::shared;
+use crate::snapshot::ref_of;
 
 #[test]
 fn eval_answers_with_the_pages_own_values_and_awaits_promises() {

@@ -4,7 +4,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
-use crate::harness::{ref_of, sandbox_dir, shared, text};
+use crate::harness::{sandbox_dir, shared, text};
+use crate::snapshot::ref_of;
 
 #[test]
 fn find_matches_by_text_role_and_selector_in_every_frame_with_working_refs() {

@@ -3,7 +3,8 @@
 
 use serde_json::json;
 
-use crate::harness::{ref_of, shared};
+use crate::harness::shared;
+use crate::snapshot::ref_of;
 
 #[test]
 fn the_snapshot_covers_a_cross_origin_frame_and_an_open_shadow_root() {

@@ -8,6 +8,8 @@ use std::sync::{Mutex, OnceLock};
 
 use serde_json::{Value, json};
 
+use crate::ports::pair_free;
+
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_tabpilot");
 
 /// A private state dir and port range, so tests never touch a developer's relay or each other.
@@ -25,12 +27,11 @@ impl Env {
         // Below the kernel's ephemeral range, apart per process, and skipping a pair still held
         // (by a relay an earlier run left to idle out, say), which would answer in our place.
         let base = 20_000 + (std::process::id() % 90) as u16 * 128;
-        let free = |p: u16| std::net::TcpListener::bind(("127.0.0.1", p)).is_ok();
         let first_port = loop {
             let n = NEXT_ENV.fetch_add(1, Ordering::SeqCst);
             assert!(n < 64, "each test binary has room for 64 environments");
             let port = base + n * 2;
-            if free(port) && free(port + 1) {
+            if pair_free(port) {
                 break port;
             }
         };
@@ -220,17 +221,6 @@ pub(crate) fn text(result: &Value) -> String {
                 .join("\n")
         })
         .unwrap_or_default()
-}
-
-/// The ref on the first snapshot line with this role and name.
-pub(crate) fn ref_of(snapshot: &str, role: &str, name: &str) -> String {
-    let needle = format!("- {role} \"{name}\"");
-    let line = snapshot
-        .lines()
-        .find(|l| l.trim_start().starts_with(&needle))
-        .unwrap_or_else(|| panic!("no {role} {name:?} in the snapshot:\n{snapshot}"));
-    let start = line.find("[ref=").expect("the line has a ref") + 5;
-    line[start..].split(']').next().unwrap().to_string()
 }
 
 /// Where a planted secret turned up: each file under `root` (recursively) that holds one of

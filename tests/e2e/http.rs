@@ -163,7 +163,7 @@ fn a_browser_task_over_http_with_the_token_each_session_its_own_agent() {
         "browser_navigate",
         json!({"url": s.a("basic.html"), "include": "snapshot"}),
     );
-    let press = crate::harness::ref_of(&text, "button", "Press me");
+    let press = crate::snapshot::ref_of(&text, "button", "Press me");
     let (_, clicked) = one.ok("browser_click", json!({ "ref": press }));
     assert_eq!(clicked["outcome"], "done", "{clicked}");
     let (_, mine) = one.ok("browser_list_tabs", json!({}));

@@ -5,7 +5,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, ref_of, sandbox_dir, shared, text};
+use crate::harness::{Mcp, sandbox_dir, shared, text};
+use crate::snapshot::ref_of;
 
 /// The page's text as browser_read_page gives it.
 fn page_text(agent: &mut Mcp) -> String {

@@ -36,10 +36,14 @@ mod perf;
 mod person;
 mod policy;
 mod popup;
+#[path = "../support/ports.rs"]
+mod ports;
 mod recovery;
 mod relay;
 mod sandbox;
 mod schemas;
 mod secrets;
 mod settle;
+#[path = "../support/snapshot.rs"]
+mod snapshot;
 mod webmcp;

@@ -4,7 +4,8 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, Mcp, ref_of, run, shared, text};
+use crate::harness::{Env, Mcp, run, shared, text};
+use crate::snapshot::ref_of;
 
 #[test]
 fn tools_list_has_schemas_and_annotations_for_every_tool() {

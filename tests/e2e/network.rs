@@ -4,7 +4,8 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, ref_of, shared, text};
+use crate::harness::{Mcp, shared, text};
+use crate::snapshot::ref_of;
 
 /// Loads net.html and waits until its four requests have ended.
 fn load_net_page(agent: &mut Mcp) -> String {

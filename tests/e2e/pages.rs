@@ -3,7 +3,8 @@
 
 use serde_json::json;
 
-use crate::harness::{ref_of, shared};
+use crate::harness::shared;
+use crate::snapshot::ref_of;
 
 #[test]
 fn a_long_articles_lean_snapshot_fits_its_budget_and_every_link_has_a_ref() {

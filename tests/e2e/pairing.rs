@@ -8,9 +8,12 @@ use std::time::{Duration, Instant};
 
 use serde_json::json;
 
+use crate::cdp::{Cdp, browser_url};
 use crate::harness::{Env, Mcp, runtime, shared};
 use crate::peers::EXTENSION_ORIGIN;
-use crate::person::{Cdp, browsers, code_in, hand_loaded_browser, pair, paired_browser};
+use crate::person::{
+    DEVTOOLS_WITHIN, browsers, code_in, hand_loaded_browser, pair, paired_browser,
+};
 
 /// A raw HTTP request to a loopback port; returns the status code and the body.
 fn http(port: u16, method: &str, path: &str, origin: Option<&str>, body: &str) -> (u16, String) {
@@ -48,9 +51,9 @@ fn a_hand_loaded_extension_pairs_only_with_the_code_typed_in_its_popup() {
     );
     let (_browser, profile) = hand_loaded_browser(&env, "hand-profile");
     let rt = runtime();
-    let mut cdp = rt.block_on(Cdp::connect(&profile));
+    let mut cdp = rt.block_on(Cdp::connect(&browser_url(&profile, DEVTOOLS_WITHIN)));
     // The pairing page alone pairs nothing.
-    rt.block_on(cdp.open(&url));
+    rt.block_on(cdp.open(&url, false)).unwrap();
     std::thread::sleep(Duration::from_secs(2));
     assert!(
         browsers(&mut mcp).is_empty(),
@@ -126,9 +129,9 @@ fn a_rogue_pairing_page_pairs_nothing_and_drops_no_link() {
     let env = Env::fresh("pairing-rogue");
     let (_browser, profile) = hand_loaded_browser(&env, "rogue-profile");
     let rt = runtime();
-    let mut cdp = rt.block_on(Cdp::connect(&profile));
+    let mut cdp = rt.block_on(Cdp::connect(&browser_url(&profile, DEVTOOLS_WITHIN)));
     for page in &pages {
-        rt.block_on(cdp.open(page));
+        rt.block_on(cdp.open(page, false)).unwrap();
     }
     // An already paired managed browser, in the middle of an agent's work.
     let s = shared();
@@ -225,7 +228,7 @@ fn the_persons_tab_is_an_agents_only_once_they_share_it() {
     let deadline = Instant::now() + Duration::from_secs(15);
     // The person opens a page of their own.
     let page = shared().a("basic.html");
-    rt.block_on(cdp.open(&page));
+    rt.block_on(cdp.open(&page, false)).unwrap();
     let persons = || {
         let (_, data) = Mcp::start(&env, &[]).ok("browser_list_tabs", json!({}));
         data["tabs"]

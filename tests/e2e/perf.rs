@@ -5,9 +5,11 @@
 
 use serde_json::{Value, json};
 
+use crate::cdp::{Cdp, browser_url};
 use crate::fixtures::serve;
-use crate::harness::{Env, Mcp, ref_of, runtime, sandbox_dir, shared};
-use crate::person::Cdp;
+use crate::harness::{Env, Mcp, runtime, sandbox_dir, shared};
+use crate::person::DEVTOOLS_WITHIN;
+use crate::snapshot::ref_of;
 
 fn metric<'a>(data: &'a Value, name: &str) -> &'a Value {
     data["vitals"]["metrics"]
@@ -39,7 +41,10 @@ fn vitals_of_a_page_in_front_name_its_lcp_image_and_what_a_late_shift_moved() {
     agent.ok("browser_new_tab", json!({"url": url, "active": true}));
     // DevTools' own view: each client (a debugger) that attaches to a page from now on.
     let rt = runtime();
-    let mut cdp = rt.block_on(Cdp::connect(&env.state_dir.join("profiles/managed/data")));
+    let mut cdp = rt.block_on(Cdp::connect(&browser_url(
+        &env.state_dir.join("profiles/managed/data"),
+        DEVTOOLS_WITHIN,
+    )));
     rt.block_on(cdp.watch_attaching());
     let (text, data) = agent.ok("browser_perf_trace", json!({"reload": true}));
     assert_eq!(data["debugger"], false, "{text}");
@@ -115,12 +120,12 @@ fn vitals_of_a_page_in_front_name_its_lcp_image_and_what_a_late_shift_moved() {
     // page 250 ms: that interaction is the INP, on that button.
     let slow = ref_of(&snap, "button", "Slow");
     rt.block_on(async {
-        let pages = cdp.pages().await;
+        let pages = cdp.pages().await.unwrap();
         let (target, _) = pages.iter().find(|(_, u)| *u == url).expect("the tab");
-        let session = cdp.attach(target).await;
+        let session = cdp.attach(target).await.unwrap();
         let at = "slow.scrollIntoView(); const r = slow.getBoundingClientRect(); \
                   [r.x + r.width / 2, r.y + r.height / 2]";
-        let at = cdp.eval(&session, at).await;
+        let at = cdp.eval_loaded(&session, at).await.unwrap();
         let (x, y) = (at[0].as_f64().unwrap(), at[1].as_f64().unwrap());
         cdp.click_at(&session, x, y).await;
     });

@@ -2,15 +2,17 @@
 //! `tabpilot pair` prints, and driven the way a person would, through Chrome's DevTools protocol
 //! on the test's own Chromium (the popup, tabs the person opens and shares).
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
-use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use tokio_tungstenite::tungstenite::Message;
 
+use crate::cdp::{Cdp, browser_url};
 use crate::harness::{Env, Kill, Mcp, run};
 use crate::peers::EXTENSION_ORIGIN;
+
+/// How long a browser we started has to open its DevTools socket.
+pub(crate) const DEVTOOLS_WITHIN: Duration = Duration::from_secs(20);
 
 /// The one-time code (`XXXX-XXXX`) in what `tabpilot pair` printed.
 pub(crate) fn code_in(text: &str) -> String {
@@ -66,7 +68,7 @@ pub(crate) fn paired_browser(
 ) -> (Kill, Cdp) {
     let (code, _) = pair(env);
     let (browser, profile) = hand_loaded_browser(env, name);
-    let mut cdp = rt.block_on(Cdp::connect(&profile));
+    let mut cdp = rt.block_on(Cdp::connect(&browser_url(&profile, DEVTOOLS_WITHIN)));
     assert_eq!(
         rt.block_on(cdp.pair_in_popup(env.first_port, &code)),
         "Paired."
@@ -79,232 +81,102 @@ pub(crate) fn paired_browser(
     (browser, cdp)
 }
 
-/// Chrome's DevTools protocol on the browser's own socket.
-pub(crate) struct Cdp {
-    ws: tokio_tungstenite::WebSocketStream<
-        tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>,
-    >,
-    next: u64,
-    /// Whether a page target has had a client attached since `watch_attaching` (the URLs).
-    attached: Vec<String>,
-}
-
+/// What the person tests do through DevTools, on top of the shared client.
 impl Cdp {
-    pub(crate) async fn connect(profile: &Path) -> Cdp {
-        let file = profile.join("DevToolsActivePort");
-        let deadline = Instant::now() + Duration::from_secs(20);
-        let text = loop {
-            if let Ok(text) = std::fs::read_to_string(&file)
-                && text.lines().count() >= 2
-            {
-                break text;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "Chromium wrote no DevToolsActivePort"
-            );
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        };
-        let mut lines = text.lines();
-        let (port, path) = (lines.next().unwrap(), lines.next().unwrap());
-        let (ws, _) = tokio_tungstenite::connect_async(format!("ws://127.0.0.1:{port}{path}"))
-            .await
-            .expect("DevTools answers");
-        Cdp {
-            ws,
-            next: 1,
-            attached: Vec::new(),
-        }
-    }
-
-    async fn send(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
-        let reply = self.try_send(session, method, params).await;
-        assert!(reply.get("error").is_none(), "{method}: {reply}");
-        reply["result"].clone()
-    }
-
-    /// The whole reply, an error included.
-    async fn try_send(&mut self, session: Option<&str>, method: &str, params: Value) -> Value {
-        let id = self.next;
-        self.next += 1;
-        let mut msg = json!({"id": id, "method": method, "params": params});
-        if let Some(s) = session {
-            msg["sessionId"] = json!(s);
-        }
-        self.ws
-            .send(Message::Text(msg.to_string().into()))
+    /// From now on, has the browser tell each page a client (a debugger) attaches to.
+    pub(crate) async fn watch_attaching(&mut self) {
+        self.send("Target.setDiscoverTargets", json!({"discover": true}))
             .await
             .unwrap();
-        // A browser that stops answering fails the test by name rather than hanging it.
-        let answer = async {
-            loop {
-                let Some(Ok(Message::Text(text))) = self.ws.next().await else {
-                    panic!("DevTools closed");
-                };
-                let reply: Value = serde_json::from_str(&text).unwrap();
-                if reply["id"] == id {
-                    return reply;
-                }
-                let info = &reply["params"]["targetInfo"];
-                if reply["method"] == "Target.targetInfoChanged" && info["attached"] == true {
-                    self.attached
-                        .push(info["url"].as_str().unwrap_or_default().into());
-                }
-            }
-        };
-        tokio::time::timeout(Duration::from_secs(60), answer)
-            .await
-            .unwrap_or_else(|_| panic!("DevTools did not answer {method} within 60 s"))
-    }
-
-    /// The pages the browser shows, windows of its own included, as a person's window list
-    /// does: (target id, address).
-    pub(crate) async fn pages(&mut self) -> Vec<(String, String)> {
-        let r = self.send(None, "Target.getTargets", json!({})).await;
-        r["targetInfos"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|t| t["type"] == "page")
-            .map(|t| {
-                (
-                    t["targetId"].as_str().unwrap().into(),
-                    t["url"].as_str().unwrap().into(),
-                )
-            })
-            .collect()
-    }
-
-    /// A session on a page the browser already shows.
-    pub(crate) async fn attach(&mut self, target_id: &str) -> String {
-        let attached = self
-            .send(
-                None,
-                "Target.attachToTarget",
-                json!({"targetId": target_id, "flatten": true}),
-            )
-            .await;
-        attached["sessionId"].as_str().unwrap().to_string()
-    }
-
-    /// Opens `url` in a new tab; returns a session attached to it.
-    pub(crate) async fn open(&mut self, url: &str) -> String {
-        let target = self
-            .send(None, "Target.createTarget", json!({"url": url}))
-            .await;
-        let attached = self
-            .send(
-                None,
-                "Target.attachToTarget",
-                json!({"targetId": target["targetId"], "flatten": true}),
-            )
-            .await;
-        attached["sessionId"].as_str().unwrap().to_string()
-    }
-
-    /// Evaluates in the tab's page once it has loaded (a new tab starts on about:blank, and a
-    /// context it leaves is destroyed under an evaluation).
-    pub(crate) async fn eval(&mut self, session: &str, expression: &str) -> Value {
-        let params =
-            |e: &str| json!({"expression": e, "awaitPromise": true, "returnByValue": true});
-        let deadline = Instant::now() + Duration::from_secs(20);
-        loop {
-            let ready = self
-                .try_send(
-                    Some(session),
-                    "Runtime.evaluate",
-                    params("location.href !== 'about:blank' && document.readyState === 'complete'"),
-                )
-                .await;
-            if ready["result"]["result"]["value"] == true {
-                break;
-            }
-            assert!(Instant::now() < deadline, "the tab never loaded: {ready}");
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
-        let r = self
-            .send(Some(session), "Runtime.evaluate", params(expression))
-            .await;
-        r["result"]["value"].clone()
-    }
-
-    /// From now on, notes each page a client (a debugger) attaches to.
-    pub(crate) async fn watch_attaching(&mut self) {
-        self.send(None, "Target.setDiscoverTargets", json!({"discover": true}))
-            .await;
     }
 
     /// The pages a client attached to since `watch_attaching`, as far as the browser has told
-    /// (what it told before an answer to a call made now).
+    /// (what it told before an answer to a call made now); each told once.
     pub(crate) async fn attached_since(&mut self) -> Vec<String> {
-        self.send(None, "Target.getTargets", json!({})).await;
-        std::mem::take(&mut self.attached)
+        self.targets().await.unwrap();
+        let attached = |e: &Value| {
+            e["method"] == "Target.targetInfoChanged"
+                && e["params"]["targetInfo"]["attached"] == true
+        };
+        self.take_events(attached)
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let url = &e["params"]["targetInfo"]["url"];
+                url.as_str().unwrap_or_default().to_string()
+            })
+            .collect()
     }
 
     /// What a person does: clicks at a point of the tab's viewport, with trusted input.
     pub(crate) async fn click_at(&mut self, session: &str, x: f64, y: f64) {
         for kind in ["mousePressed", "mouseReleased"] {
             let at = json!({"type": kind, "x": x, "y": y, "button": "left", "clickCount": 1});
-            self.send(Some(session), "Input.dispatchMouseEvent", at)
-                .await;
+            self.send_to(session, "Input.dispatchMouseEvent", at)
+                .await
+                .unwrap();
         }
     }
 
     /// What a person does: goes to `url` in the tab of `session`.
     pub(crate) async fn go(&mut self, session: &str, url: &str) {
-        self.send(Some(session), "Page.navigate", json!({ "url": url }))
-            .await;
+        self.send_to(session, "Page.navigate", json!({ "url": url }))
+            .await
+            .unwrap();
     }
 
     /// The title of the page in the tab of `session`, or None while it has no page to ask.
     pub(crate) async fn title(&mut self, session: &str) -> Option<String> {
-        let params = json!({"expression": "document.title", "returnByValue": true});
-        let reply = self
-            .try_send(Some(session), "Runtime.evaluate", params)
-            .await;
-        reply["result"]["result"]["value"]
-            .as_str()
-            .map(String::from)
+        let title = self.eval(session, "document.title").await.ok()?;
+        title.as_str().map(String::from)
+    }
+
+    /// What a person does in the extension's popup, opened at `popup.html` + `hash`: waits there
+    /// until `ready` (a JS expression) holds, then runs `then` (JS statements ending in
+    /// `return ...`); returns what they returned.
+    pub(crate) async fn in_popup(&mut self, hash: &str, ready: &str, then: &str) -> Value {
+        let url = format!("{EXTENSION_ORIGIN}/popup.html{hash}");
+        let (_, popup) = self.open(&url, false).await.unwrap();
+        let script = format!(
+            "(async () => {{
+              const wait = async (f) => {{ for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 50)); }};
+              await wait(() => {ready});
+              {then}
+            }})()"
+        );
+        self.eval_loaded(&popup, &script).await.unwrap()
     }
 
     /// What a person does: opens the popup for tab `tab`, clicks Share; returns what it says.
     pub(crate) async fn share_in_popup(&mut self, tab: i64) -> String {
-        let popup = self
-            .open(&format!("{EXTENSION_ORIGIN}/popup.html#tab={tab}"))
+        let said = self
+            .in_popup(
+                &format!("#tab={tab}"),
+                "document.getElementById('sharing') && !document.getElementById('sharing').hidden",
+                "document.getElementById('share').click();
+                 await wait(() => document.getElementById('share-result').textContent);
+                 return document.getElementById('share-result').textContent;",
+            )
             .await;
-        let script = "(async () => {
-              const wait = async (f) => { for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 50)); };
-              await wait(() => document.getElementById('sharing') && !document.getElementById('sharing').hidden);
-              document.getElementById('share').click();
-              await wait(() => document.getElementById('share-result').textContent);
-              return document.getElementById('share-result').textContent;
-            })()";
-        self.eval(&popup, script)
-            .await
-            .as_str()
-            .unwrap_or("")
-            .to_string()
+        said.as_str().unwrap_or("").to_string()
     }
 
     /// What a person does: opens the extension's popup, types the port and the code, clicks
     /// Pair; returns what the popup then says.
     pub(crate) async fn pair_in_popup(&mut self, port: u16, code: &str) -> String {
-        let popup = self.open(&format!("{EXTENSION_ORIGIN}/popup.html")).await;
-        let script = format!(
-            "(async () => {{
-              const wait = async (f) => {{ for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 50)); }};
-              await wait(() => document.getElementById('pair') && !document.getElementById('pair').hidden);
-              document.getElementById('port').value = '{port}';
-              document.getElementById('code').value = '{code}';
-              document.getElementById('pair-button').click();
-              await wait(() => document.getElementById('pair-result').textContent);
-              return document.getElementById('pair-result').textContent;
-            }})()"
-        );
-        self.eval(&popup, &script)
-            .await
-            .as_str()
-            .unwrap_or("")
-            .to_string()
+        let said = self
+            .in_popup(
+                "",
+                "document.getElementById('pair') && !document.getElementById('pair').hidden",
+                &format!(
+                    "document.getElementById('port').value = '{port}';
+                     document.getElementById('code').value = '{code}';
+                     document.getElementById('pair-button').click();
+                     await wait(() => document.getElementById('pair-result').textContent);
+                     return document.getElementById('pair-result').textContent;"
+                ),
+            )
+            .await;
+        said.as_str().unwrap_or("").to_string()
     }
 }

@@ -13,8 +13,10 @@ use axum::response::{IntoResponse, Response};
 use serde_json::{Value, json};
 use tokio::sync::Notify;
 
-use crate::harness::{Env, Mcp, in_project, ref_of, run, runtime, shared, text};
-use crate::person::{Cdp, paired_browser};
+use crate::cdp::Cdp;
+use crate::harness::{Env, Mcp, in_project, run, runtime, shared, text};
+use crate::person::paired_browser;
+use crate::snapshot::ref_of;
 
 /// A loopback server of the test's own that keeps every request it gets, by the host name the
 /// browser asked for: `127.0.0.1` serves the pages under test, and `localhost` and `b.localhost`
@@ -497,7 +499,7 @@ fn agents_with_different_deny_lists_keep_each_others_blocks_and_take_away_only_t
 
     // The person's own tab, shared with agents: it reaches both.
     let page = w.url("127.0.0.1", &format!("/embed?to={both}&run=0"));
-    let persons = rt.block_on(cdp.open(&page));
+    let (_, persons) = rt.block_on(cdp.open(&page, false)).unwrap();
     person_waits(&rt, &mut cdp, &persons, 0);
     assert_eq!(
         (w.heard_in("localhost", 0), w.heard_in("b.localhost", 0)),

@@ -5,28 +5,16 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
+use crate::cdp::Cdp;
 use crate::harness::{Env, Mcp, runtime};
-use crate::peers::EXTENSION_ORIGIN;
-use crate::person::{Cdp, browsers, paired_browser};
-
-/// Waits in the popup's page until `ready` (a JS expression) holds, then runs `then` (JS
-/// statements ending in `return ...`).
-fn in_popup(ready: &str, then: &str) -> String {
-    format!(
-        "(async () => {{
-          const wait = async (f) => {{ for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 50)); }};
-          await wait(() => {ready});
-          {then}
-        }})()"
-    )
-}
+use crate::person::{browsers, paired_browser};
 
 impl Cdp {
     /// What a person does: opens the popup, reads the entry of agent `id`, clicks its Release;
     /// returns (the entry as shown, what the popup said, the agent list after).
     async fn release_in_popup(&mut self, id: &str) -> Value {
-        let popup = self.open(&format!("{EXTENSION_ORIGIN}/popup.html")).await;
-        let script = in_popup(
+        self.in_popup(
+            "",
             &format!("document.querySelector('li.agent[data-agent=\"{id}\"]')"),
             &format!(
                 "const item = document.querySelector('li.agent[data-agent=\"{id}\"]');
@@ -37,28 +25,26 @@ impl Cdp {
                  return {{ shown, said: document.getElementById('release-result').textContent,
                           after: document.getElementById('agents').textContent }};"
             ),
-        );
-        self.eval(&popup, &script).await
+        )
+        .await
     }
 
     /// What a person does: types a label for this browser in the popup and saves it.
     async fn label_in_popup(&mut self, label: &str) -> String {
-        let popup = self.open(&format!("{EXTENSION_ORIGIN}/popup.html")).await;
         // Its script has run once it says how the link is.
-        let script = in_popup(
-            "document.getElementById('state').textContent !== '…'",
-            &format!(
-                "document.getElementById('label').value = {label:?};
-                 document.getElementById('label-button').click();
-                 await wait(() => document.getElementById('label-result').textContent);
-                 return document.getElementById('label-result').textContent;"
-            ),
-        );
-        self.eval(&popup, &script)
-            .await
-            .as_str()
-            .unwrap_or("")
-            .to_string()
+        let said = self
+            .in_popup(
+                "",
+                "document.getElementById('state').textContent !== '…'",
+                &format!(
+                    "document.getElementById('label').value = {label:?};
+                     document.getElementById('label-button').click();
+                     await wait(() => document.getElementById('label-result').textContent);
+                     return document.getElementById('label-result').textContent;"
+                ),
+            )
+            .await;
+        said.as_str().unwrap_or("").to_string()
     }
 }
 
@@ -111,7 +97,7 @@ fn the_popup_shows_an_agents_tab_and_a_person_releases_it() {
         message.contains(&format!("tab {tab} was released by a person")),
         "{message}"
     );
-    let pages = rt.block_on(cdp.pages());
+    let pages = rt.block_on(cdp.pages()).unwrap();
     assert!(
         pages.iter().all(|(_, url)| !url.contains("basic.html")),
         "the tab the agent opened is still open: {pages:?}"

@@ -8,7 +8,8 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::cdp::{Cdp, browser_url};
-use crate::harness::{Env, Fixtures, Mcp, ref_of, runtime};
+use crate::harness::{Env, Fixtures, Mcp, runtime};
+use crate::snapshot::ref_of;
 
 /// Bound on a recovery: the relay's restart and the browser's rejoining (the extension retries
 /// at most 2 s apart) take seconds; a stopped service worker waits for its alarm (30 s).

@@ -6,7 +6,8 @@ use std::path::Path;
 
 use serde_json::json;
 
-use crate::harness::{Mcp, ref_of, sandbox_dir, shared, text};
+use crate::harness::{Mcp, sandbox_dir, shared, text};
+use crate::snapshot::ref_of;
 
 /// The page's text as browser_read_page gives it.
 fn page_text(agent: &mut Mcp) -> String {

@@ -7,7 +7,8 @@ use std::path::PathBuf;
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, ref_of, sandbox_dir, shared};
+use crate::harness::{Mcp, sandbox_dir, shared};
+use crate::snapshot::ref_of;
 
 /// A project with a skill and a registered command, for the context tools, in a folder named
 /// for the test (its repository and its home directory).

@@ -10,7 +10,8 @@ use std::time::{SystemTime, UNIX_EPOCH};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, Mcp, holding, ref_of};
+use crate::harness::{Env, Mcp, holding};
+use crate::snapshot::ref_of;
 
 /// Calls a tool that must succeed, keeping its text and data for the leak check.
 fn ok(agent: &mut Mcp, seen: &mut Vec<String>, tool: &str, args: Value) -> (String, Value) {

@@ -6,8 +6,9 @@
 use serde_json::{Value, json};
 use tabpilot::protocol::{Op, PeerInfo, Role};
 
-use crate::harness::{ref_of, runtime, shared};
+use crate::harness::{runtime, shared};
 use crate::peers::{Ws, connect, result, send, tab_call};
+use crate::snapshot::ref_of;
 
 /// A controller that talks to the relay itself, so it reads the extension's answers whole.
 struct Direct {

@@ -9,8 +9,10 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Env, Mcp, ref_of, shared};
-use crate::person::Cdp;
+use crate::cdp::{Cdp, browser_url};
+use crate::harness::{Env, Mcp, shared};
+use crate::person::DEVTOOLS_WITHIN;
+use crate::snapshot::ref_of;
 
 struct Browser {
     env: Env,
@@ -223,16 +225,19 @@ async fn approval_window(cdp: &mut Cdp) -> (String, String) {
         if let Some((id, _)) = cdp
             .pages()
             .await
+            .unwrap()
             .into_iter()
             .find(|(_, url)| url.contains("/approve.html#"))
         {
-            let session = cdp.attach(&id).await;
+            let session = cdp.attach(&id).await.unwrap();
+            // Until the window's script has filled it in, `arguments` may not be there.
             let text = cdp
-                .eval(
+                .eval_loaded(
                     &session,
                     "document.getElementById('arguments').textContent && document.body.innerText",
                 )
-                .await;
+                .await
+                .unwrap_or_default();
             if let Some(text) = text.as_str() {
                 return (session, text.to_string());
             }
@@ -249,7 +254,7 @@ fn without_trust_the_person_approves_in_a_window_of_the_extension_or_nothing_run
     let tools = on_fixture(&mut agent);
     let add = ref_named(&tools, "add");
     let profile = browser().env.state_dir.join("profiles/managed/data");
-    let mut cdp = rt.block_on(Cdp::connect(&profile));
+    let mut cdp = rt.block_on(Cdp::connect(&browser_url(&profile, DEVTOOLS_WITHIN)));
 
     // Approved in the window: the tool runs with the arguments shown.
     let args = json!({"action": "call", "toolRef": add, "arguments": {"n": 2, "note": "approved"}});
@@ -263,7 +268,8 @@ fn without_trust_the_person_approves_in_a_window_of_the_extension_or_nothing_run
         text.contains("add") && text.contains("\"note\": \"approved\""),
         "{text}"
     );
-    rt.block_on(cdp.eval(&session, "document.getElementById('approve').click(), true"));
+    rt.block_on(cdp.eval_loaded(&session, "document.getElementById('approve').click(), true"))
+        .unwrap();
     let (mut agent, (_, data)) = call.join().unwrap();
     assert_eq!(data["approvedBy"], "person");
     assert_eq!(data["result"], json!({"count": 2}));
@@ -281,6 +287,7 @@ fn without_trust_the_person_approves_in_a_window_of_the_extension_or_nothing_run
     assert_eq!(counter(&mut agent), json!(["2", 0]), "the tool never ran");
     let gone = rt
         .block_on(cdp.pages())
+        .unwrap()
         .into_iter()
         .all(|(_, url)| !url.contains("/approve.html"));
     assert!(gone, "the approval window closes with its call");

@@ -1,8 +1,8 @@
 //! A minimal DevTools protocol client, for what only the DevTools protocol can do to a browser
-//! we launched with `--remote-debugging-port=0` (stop its service workers, read a page's storage
-//! as the page holds it): connect to the browser's socket, send a command, await its result, and
-//! wait for an event. Commands run one at a time; events that come meanwhile are kept (the newest
-//! `KEPT_EVENTS`) for `event` to find.
+//! launched with `--remote-debugging-port=0` (stop its service workers, read a page's storage as
+//! the page holds it, act in it as a person does): connect to the browser's socket, send a
+//! command, await its result, and wait for an event. Commands run one at a time; events that
+//! come meanwhile are kept (the newest `KEPT_EVENTS`) for `event` and `take_events` to find.
 
 // Each user calls a part of it.
 #![allow(dead_code)]
@@ -17,8 +17,11 @@ use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::Message;
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-/// The bound on one command's answer.
-const ANSWER_WITHIN: Duration = Duration::from_secs(15);
+/// The bound on one command's answer: a browser that stops answering fails the run by name
+/// rather than hanging it. Generous, as an evaluation may wait on its page (a popup's form).
+const ANSWER_WITHIN: Duration = Duration::from_secs(60);
+/// The bound on a new tab's page loading, for `eval_loaded`.
+const LOAD_WITHIN: Duration = Duration::from_secs(20);
 /// Events kept while nobody waits for them.
 const KEPT_EVENTS: usize = 1000;
 
@@ -26,6 +29,9 @@ pub(crate) struct Cdp {
     ws: WebSocketStream<MaybeTlsStream<TcpStream>>,
     next_id: u64,
     events: VecDeque<Value>,
+    /// Events dropped for want of room since the last `take_events`, which then cannot vouch
+    /// for what it takes.
+    dropped: usize,
 }
 
 /// The browser's DevTools socket, from the `DevToolsActivePort` file Chromium writes into its
@@ -59,6 +65,7 @@ impl Cdp {
             ws,
             next_id: 0,
             events: VecDeque::new(),
+            dropped: 0,
         }
     }
 
@@ -135,10 +142,28 @@ impl Cdp {
         }
     }
 
+    /// The kept events `wanted` picks (all that came before the latest answer), oldest first;
+    /// the others are dropped. An error if any came unkept, for want of room, since the last
+    /// take (one of them could have been wanted).
+    pub(crate) fn take_events(
+        &mut self,
+        wanted: impl Fn(&Value) -> bool,
+    ) -> Result<Vec<Value>, String> {
+        let events = std::mem::take(&mut self.events);
+        let dropped = std::mem::take(&mut self.dropped);
+        if dropped > 0 {
+            return Err(format!(
+                "{dropped} DevTools events went unkept (more than {KEPT_EVENTS} waiting)"
+            ));
+        }
+        Ok(events.into_iter().filter(|e| wanted(e)).collect())
+    }
+
     fn keep(&mut self, msg: Value) {
         if msg.get("method").is_some() {
             if self.events.len() == KEPT_EVENTS {
                 self.events.pop_front();
+                self.dropped += 1;
             }
             self.events.push_back(msg);
         }
@@ -193,5 +218,68 @@ impl Cdp {
             return Err(format!("{expression:?} threw: {e}"));
         }
         Ok(r["result"]["value"].clone())
+    }
+
+    /// The pages the browser shows, windows of its own included: (target id, address).
+    pub(crate) async fn pages(&mut self) -> Result<Vec<(String, String)>, String> {
+        Ok(self
+            .targets()
+            .await?
+            .iter()
+            .filter(|t| t["type"] == "page")
+            .map(|t| {
+                let field = |k: &str| t[k].as_str().unwrap_or_default().to_string();
+                (field("targetId"), field("url"))
+            })
+            .collect())
+    }
+
+    /// Opens `url` in a new tab, in front or in the `background`; returns its target id and a
+    /// session attached to it.
+    pub(crate) async fn open(
+        &mut self,
+        url: &str,
+        background: bool,
+    ) -> Result<(String, String), String> {
+        let r = self
+            .send(
+                "Target.createTarget",
+                json!({"url": url, "background": background}),
+            )
+            .await?;
+        let target = r["targetId"]
+            .as_str()
+            .ok_or_else(|| format!("Target.createTarget answered no target: {r}"))?
+            .to_string();
+        let session = self.attach(&target).await?;
+        Ok((target, session))
+    }
+
+    /// `eval`, once the page in the tab of `session` has loaded: a new tab starts on
+    /// about:blank, and a context it leaves is destroyed under an evaluation.
+    pub(crate) async fn eval_loaded(
+        &mut self,
+        session: &str,
+        expression: &str,
+    ) -> Result<Value, String> {
+        let deadline = tokio::time::Instant::now() + LOAD_WITHIN;
+        loop {
+            let ready = self
+                .eval(
+                    session,
+                    "location.href !== 'about:blank' && document.readyState === 'complete'",
+                )
+                .await;
+            if ready == Ok(Value::Bool(true)) {
+                break;
+            }
+            if tokio::time::Instant::now() > deadline {
+                return Err(format!(
+                    "the tab never loaded within {LOAD_WITHIN:?}: {ready:?}"
+                ));
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        self.eval(session, expression).await
     }
 }
