@@ -343,8 +343,9 @@ async fn churn(watcher: &Link, lock: &Path, ports: (u16, u16)) -> Churn {
     };
     let port = tabpilot::state::recorded_relay_port(&(ports.0..=ports.1)).unwrap_or(ports.0);
     let secret = tabpilot::state::secret().expect("the relay secret");
-    // An ended agent's books go a grace period after it leaves (src/relay/sessions.rs).
-    let settle = Duration::from_secs(6);
+    // An ended agent's books go a grace period (10 s, src/relay/sessions.rs) after it leaves:
+    // memory is read once they have.
+    let settle = Duration::from_secs(12);
     for _ in 0..20 {
         cycle(port, &secret).await;
     }
@@ -369,7 +370,8 @@ async fn churn(watcher: &Link, lock: &Path, ports: (u16, u16)) -> Churn {
     churn
 }
 
-/// How many of `DROPPED_LINKS` links, each dropped after one call, the relay still lists.
+/// How many of `DROPPED_LINKS` links, each dropped after one call, the relay still lists as
+/// connected (their books stay the grace period, listed as gone).
 async fn dropped_links(watcher: &Link) -> Option<usize> {
     const NAME: &str = "load dropped link";
     for _ in 0..DROPPED_LINKS {
@@ -379,7 +381,12 @@ async fn dropped_links(watcher: &Link) -> Option<usize> {
     tokio::time::sleep(Duration::from_secs(1)).await;
     let status = watcher.ask(RelayOp::Status).await.ok()?.value;
     let agents = status["agents"].as_array()?;
-    Some(agents.iter().filter(|a| a["name"] == NAME).count())
+    Some(
+        agents
+            .iter()
+            .filter(|a| a["name"] == NAME && a["connected"] == true)
+            .count(),
+    )
 }
 
 /// One controller's life: connect as a new agent, ask the relay's status, close.

@@ -389,7 +389,7 @@ fn memory(ch: &Churn) {
     }
     match ch.dropped_still_listed {
         Some(n) => println!(
-            "  controllers that dropped their Link and that the relay still lists 1 s later: {n} of {}",
+            "  controllers that dropped their Link and that the relay still lists as connected 1 s later: {n} of {}",
             crate::DROPPED_LINKS
         ),
         None => println!("  dropped Links: not measured (the relay's status did not answer)"),

@@ -217,18 +217,27 @@ impl Ctx {
     }
 
     /// Sends a call through the relay, launching the managed browser first when asked to and
-    /// none is connected. Only a refused call is retried: nothing of it reached a browser.
+    /// none is connected. Only a call that did nothing is retried: refused (nothing of it reached
+    /// a browser), or a read whose browser left before answering.
     async fn relay(&self, mut call: Call) -> Result<Reply, ToolError> {
         if call.target.browser.is_none() {
             call.target.browser = self.pinned_browser.lock().unwrap().clone();
         }
         call.guard = self.policy.guard(call.op);
         let scope = call.op.scope();
-        let no_browser = |r: &Result<Reply, ToolError>| matches!(r, Err(e) if e.code == Code::NoBrowser && e.outcome == Outcome::Refused);
+        // No browser to run it: nothing of it reached one (refused), or it could change nothing
+        // and its browser left before answering (a read is safe to ask again).
+        let reads = !call.op.mutates();
+        let no_browser = |r: &Result<Reply, ToolError>| {
+            matches!(r, Err(e) if e.code == Code::NoBrowser
+                && (e.outcome == Outcome::Refused || (reads && e.outcome == Outcome::Failed)))
+        };
         let mut reply = self.link.call(call.clone()).await;
         // A browser launched beside a relay of another version would join a relay this link
         // refuses.
-        if no_browser(&reply) && self.may_launch() && !self.link.refuses_relay() {
+        let refused =
+            matches!(&reply, Err(e) if e.code == Code::NoBrowser && e.outcome == Outcome::Refused);
+        if refused && self.may_launch() && !self.link.refuses_relay() {
             self.launch_once().await?;
             reply = self.link.call(call.clone()).await;
         }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, sandbox_dir, shared, text};
+use crate::harness::{Mcp, all_tabs, sandbox_dir, shared, text};
 use crate::snapshot::ref_of;
 
 fn snapshot(agent: &mut Mcp) -> String {
@@ -368,8 +368,7 @@ fn the_agents_tab_is_a_background_tab_not_the_one_with_focus() {
         "browser_navigate",
         json!({"url": s.a("page2.html"), "includeSnapshot": false}),
     );
-    let (_, data) = agent.ok("browser_list_tabs", json!({}));
-    let tabs = data["tabs"].as_array().unwrap();
+    let tabs = &all_tabs(&mut agent);
     let mine: Vec<&Value> = tabs.iter().filter(|t| t["mine"] == true).collect();
     assert_eq!(mine.len(), 1, "{tabs:?}");
     assert_eq!(mine[0]["active"], false, "the agent's tab took focus");
@@ -402,10 +401,7 @@ fn new_tab_opens_in_the_background_becomes_the_agents_and_close_tab_closes_it() 
     let (_, second) = agent.ok("browser_new_tab", json!({}));
     let second_id = second["tabId"].as_i64().unwrap();
     let ids = |agent: &mut Mcp| {
-        let (_, d) = agent.ok("browser_list_tabs", json!({}));
-        d["tabs"]
-            .as_array()
-            .unwrap()
+        all_tabs(agent)
             .iter()
             .map(|t| t["tabId"].as_i64().unwrap())
             .collect::<Vec<_>>()
@@ -441,10 +437,7 @@ fn two_agents_work_in_separate_tabs_and_cannot_take_each_others() {
     );
     assert!(snapshot(&mut one).contains("Basic page"));
     assert!(snapshot(&mut two).contains("Page two"));
-    let (_, data) = one.ok("browser_list_tabs", json!({}));
-    let ones = data["tabs"]
-        .as_array()
-        .unwrap()
+    let ones = all_tabs(&mut one)
         .iter()
         .find(|t| t["mine"] == true)
         .unwrap()["tabId"]

@@ -157,9 +157,7 @@ impl Mcp {
 
     /// Whether this agent holds no tab: nothing it called reached a page.
     pub(crate) fn holds_no_tab(&mut self) -> bool {
-        let (_, data) = self.ok("browser_list_tabs", json!({}));
-        let tabs = data["tabs"].as_array().expect("a tab list");
-        tabs.iter().all(|t| t["mine"] != true)
+        all_tabs(self).iter().all(|t| t["mine"] != true)
     }
 
     /// Calls a tool that must fail; returns its error code and the result.

@@ -166,19 +166,21 @@ fn a_browser_task_over_http_with_the_token_each_session_its_own_agent() {
     let press = crate::snapshot::ref_of(&text, "button", "Press me");
     let (_, clicked) = one.ok("browser_click", json!({ "ref": press }));
     assert_eq!(clicked["outcome"], "done", "{clicked}");
-    let (_, mine) = one.ok("browser_list_tabs", json!({}));
+    let (_, mine) = one.ok("browser_status", json!({}));
 
     // A second session is a second agent: it gets a tab of its own, not the first one's.
     let mut two = Client::open(&server);
     two.ok("browser_navigate", json!({"url": s.a("page2.html")}));
-    let (_, theirs) = two.ok("browser_list_tabs", json!({}));
-    let held = |tabs: &Value| -> Vec<Value> {
-        tabs["tabs"]
+    let (_, theirs) = two.ok("browser_status", json!({}));
+    // The tabs the asking agent holds, as the relay's books say.
+    let held = |status: &Value| -> Vec<Value> {
+        let agents = status["agents"].as_array().unwrap();
+        let me = agents.iter().find(|a| a["id"] == status["you"]).unwrap();
+        me["tabs"]
             .as_array()
             .unwrap()
             .iter()
-            .filter(|t| t["mine"] == true)
-            .map(|t| t["tabId"].clone())
+            .map(|t| t["tab"].clone())
             .collect()
     };
     let (mine, theirs) = (held(&mine), held(&theirs));

