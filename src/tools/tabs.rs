@@ -67,7 +67,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: "browser_list_tabs",
-                description: "The browser's tabs, marking this agent's and who holds each.",
+                description: "The browser's tabs, this agent's first, with who holds each.",
                 hints: read_only(),
                 cli: Cli {
                     aliases: &["tabs"],
@@ -219,7 +219,7 @@ struct Indexed {
     listed: ListedTab,
 }
 
-/// Every tab of the browser, in the browser's order, with who holds each. Another agent's or the
+/// Every tab of the browser, this agent's first, with who holds each. Another agent's or the
 /// person's tab's address can carry a token or a session id: its origin is enough to tell the
 /// tabs apart.
 async fn all_tabs(cx: &Ctx, browser: Option<String>) -> Result<Vec<Indexed>, ToolError> {
@@ -235,7 +235,19 @@ async fn all_tabs(cx: &Ctx, browser: Option<String>) -> Result<Vec<Indexed>, Too
                 .any(|t| t.tab == tab && Some(&t.browser_id) == browser_id.as_ref())
         })
     };
-    Ok(r.tabs
+    // This agent's own tabs first (the one it works in, then the others it holds), then the
+    // rest in the browser's order: what an agent looks for is on the first page.
+    let rank = |tab: &TabInfo| {
+        let ours = holder(tab.tab_id).is_some_and(|a| status.you.as_ref() == Some(&a.id));
+        match (Some(tab.tab_id) == mine, ours) {
+            (true, _) => 0,
+            (false, true) => 1,
+            _ => 2,
+        }
+    };
+    let mut tabs = r.tabs;
+    tabs.sort_by_key(rank);
+    Ok(tabs
         .into_iter()
         .enumerate()
         .map(|(index, mut tab)| {

@@ -328,15 +328,27 @@ impl Shared {
     }
 }
 
-/// Every tab `agent` lists, page after page.
+/// Every tab `agent` lists, page after page. Other tests open and close tabs in the shared
+/// browser meanwhile: a listing whose pages disagree on the total is taken again.
 pub(crate) fn all_tabs(agent: &mut Mcp) -> Vec<Value> {
-    let mut tabs = Vec::new();
-    for page in 1.. {
-        let (_, data) = agent.ok("browser_list_tabs", json!({ "page": page }));
-        tabs.extend(data["tabs"].as_array().unwrap().iter().cloned());
-        if tabs.len() as u64 >= data["total"].as_u64().unwrap() {
-            return tabs;
+    loop {
+        let mut tabs = Vec::new();
+        let mut total = None;
+        for page in 1.. {
+            let r = agent.call("browser_list_tabs", json!({ "page": page }));
+            if r["isError"] == true {
+                break; // past the last page: the list shrank
+            }
+            let data = &r["structuredContent"];
+            tabs.extend(data["tabs"].as_array().unwrap().iter().cloned());
+            let this = data["total"].as_u64();
+            if total.is_some_and(|t| Some(t) != this) {
+                break;
+            }
+            total = this;
+            if tabs.len() as u64 >= this.unwrap() {
+                return tabs;
+            }
         }
     }
-    unreachable!("pages end")
 }
