@@ -7,8 +7,13 @@
 //! back, so browsers can rejoin with no call made, and `browser_status` reads the link's state
 //! without waiting for one.
 
+mod handshake;
+mod spawn;
+mod status;
+
+pub use status::{Failure, LinkState, Mismatch};
+
 use std::collections::HashMap;
-use std::process::Stdio;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -19,100 +24,10 @@ use tokio::sync::{Notify, mpsc, oneshot, watch};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::error::{Code, ToolError};
-use crate::protocol::{self, Call, Frame, PeerInfo, RelayOp, Role, Target, auth};
+use crate::protocol::{self, Call, Frame, PeerInfo, RelayOp, Target, auth};
 use crate::state;
-
-/// The link as `browser_status` reports it.
-#[derive(Clone, Debug, PartialEq)]
-pub enum LinkState {
-    /// Not started: the first call connects.
-    Idle,
-    /// Up: calls go straight to the relay (which may have no browser: see the status call).
-    Connected,
-    /// An attempt to reach the relay (starting one if none answers) is in progress.
-    Connecting,
-    /// The last `failures` attempts failed, the last for `reason`; the next is due in `next`.
-    Retrying {
-        next: Duration,
-        reason: Failure,
-        failures: u32,
-    },
-    Stopped,
-}
-
-/// Why an attempt to reach the relay failed.
-#[derive(Clone, Debug, PartialEq)]
-pub enum Failure {
-    /// No relay of ours answered, and none could be started.
-    Unreachable(String),
-    /// Our relay answered, proved itself, and runs another version of tabpilot.
-    Version(Mismatch),
-}
-
-impl std::fmt::Display for Failure {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Failure::Unreachable(why) => f.write_str(why),
-            Failure::Version(m) => write!(f, "{m}; {}", m.fix()),
-        }
-    }
-}
-
-/// A relay of this state dir and port range that runs another version than this controller.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Mismatch {
-    pub port: u16,
-    /// As the relay recorded it beside its port (older relays record only the port).
-    pub pid: Option<u32>,
-    pub theirs: String,
-}
-
-impl std::fmt::Display for Mismatch {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let pid = self.pid.map(|p| format!(" (pid {p})")).unwrap_or_default();
-        write!(
-            f,
-            "the relay on port {}{pid} runs tabpilot {}, and this is tabpilot {}: the two do not \
-             mix",
-            self.port,
-            self.theirs,
-            protocol::VERSION
-        )
-    }
-}
-
-impl Mismatch {
-    /// What to do: the older side gives way.
-    pub fn fix(&self) -> String {
-        if newer(&self.theirs, protocol::VERSION) {
-            return format!(
-                "this program is the older one: restart it (or the MCP client that started it) \
-                 so it runs tabpilot {}",
-                self.theirs
-            );
-        }
-        let stop = match self.pid {
-            Some(pid) => format!("`kill {pid}`"),
-            None => format!("stop the `tabpilot relay` process on port {}", self.port),
-        };
-        format!(
-            "stop the old relay ({stop}), and tabpilot {} starts its own at its next attempt \
-             (left alone, the old one exits only once every browser and agent has left it for {})",
-            protocol::VERSION,
-            crate::settings::Setting::RelayIdleMs
-        )
-    }
-}
-
-/// Whether dotted version `a` is later than `b` (numbers compared as numbers).
-fn newer(a: &str, b: &str) -> bool {
-    let parts = |v: &str| -> Vec<u64> {
-        v.split(|c: char| !c.is_ascii_digit())
-            .filter_map(|p| p.parse().ok())
-            .collect()
-    };
-    parts(a) > parts(b)
-}
+use handshake::next_frame;
+use spawn::spawn_relay;
 
 /// The answer to a call: the browser's value, where the call ran, and the address of its tab.
 #[derive(Clone, Debug)]
@@ -179,9 +94,6 @@ pub struct Link {
 }
 
 const FIRST_DELAY: Duration = Duration::from_millis(500);
-/// A relay on loopback answers its challenge in milliseconds; whatever else holds a port in the
-/// range is given up on after this.
-const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(1);
 const MAX_DELAY: Duration = Duration::from_secs(8);
 /// A connection that lived this long dropped, rather than was refused. A drop, however soon, is
 /// followed by an attempt at once (the relay may just have been killed); a second drop soon after
@@ -225,13 +137,6 @@ impl Link {
             next_id: AtomicU64::new(1),
             task: Mutex::new(None),
         }
-    }
-
-    /// A link to the relay on `ports`, whatever `TABPILOT_PORTS` says.
-    #[cfg(test)]
-    fn on_ports(mut self, ports: std::ops::RangeInclusive<u16>) -> Self {
-        Arc::get_mut(&mut self.shared).expect("not started").ports = Ok(ports);
-        self
     }
 
     /// Who this link says it is to the relay.
@@ -356,7 +261,8 @@ impl Link {
                 Ok(Ok(None)) => continue,
                 Ok(Err(_)) | Err(_) => {
                     conn.waiters.lock().unwrap().remove(&id);
-                    Err(lost(mutates, what))
+                    let why = format!("no reply to {what} came in its time limit");
+                    Err(ToolError::lost(Code::Timeout, why, mutates))
                 }
             };
             let failure = answer.as_ref().err().map(|e| e.code.as_str());
@@ -558,102 +464,6 @@ impl Shared {
             "a relay was started but did not answer on ports {ports:?}"
         )))
     }
-
-    /// Tries the port the relay recorded first, then the rest of the range in order. A port
-    /// held by anything but our relay fails the handshake and is passed over; our relay of
-    /// another version ends the search (no relay of ours can start beside it).
-    async fn try_ports(
-        &self,
-        ports: std::ops::RangeInclusive<u16>,
-    ) -> Option<Result<(Socket, u16), Failure>> {
-        let recorded = state::recorded_relay_port(&ports);
-        for port in recorded
-            .into_iter()
-            .chain(ports.clone().filter(|p| Some(*p) != recorded))
-        {
-            match tokio::time::timeout(HANDSHAKE_TIMEOUT, self.handshake(port)).await {
-                Ok(Ok(socket)) => return Some(Ok((socket, port))),
-                Ok(Err(Refused::Version(theirs))) => {
-                    let pid = state::recorded_relay_pid(&ports)
-                        .filter(|_| state::recorded_relay_port(&ports) == Some(port));
-                    return Some(Err(Failure::Version(Mismatch { port, pid, theirs })));
-                }
-                Ok(Err(Refused::Other(e))) => tracing::debug!(port, "no relay: {e}"),
-                Err(_) => tracing::debug!(port, "no relay: timed out"),
-            }
-        }
-        None
-    }
-
-    /// Who this link says it is at its handshake.
-    fn hello_info(&self) -> PeerInfo {
-        let mut info = self.info.clone();
-        if let Some((name, instance)) = self.agent.lock().unwrap().clone() {
-            info.name = name;
-            info.instance = instance;
-        }
-        info
-    }
-
-    async fn handshake(&self, port: u16) -> Result<Socket, Refused> {
-        let url = format!("ws://127.0.0.1:{port}/controller");
-        let (mut ws, _) = tokio_tungstenite::connect_async(&url)
-            .await
-            .map_err(|e| Refused::Other(e.to_string()))?;
-        let nonce = match next_frame(&mut ws).await? {
-            Frame::Challenge { nonce, .. } => nonce,
-            _ => return Err(Refused::Other("expected a challenge".into())),
-        };
-        let cnonce = auth::nonce();
-        let hello = Frame::Hello {
-            role: Role::Controller,
-            proof: auth::proof(&self.secret, Role::Controller.as_str(), port, &nonce),
-            cnonce: cnonce.clone(),
-            info: self.hello_info(),
-            held: Vec::new(),
-        };
-        let text = serde_json::to_string(&hello).expect("frames serialize");
-        ws.send(Message::Text(text.into()))
-            .await
-            .map_err(|e| Refused::Other(e.to_string()))?;
-        match next_frame(&mut ws).await? {
-            // The relay's proof names the port we dialled: one passed on from another port is
-            // a relay's proof for that port, and fails here. Its version is believed only once
-            // it has proved itself: anything squatting on the range could claim one.
-            Frame::Welcome {
-                proof,
-                port: said,
-                version,
-                ..
-            } if said == port && auth::verify(&self.secret, "relay", port, &cnonce, &proof) => {
-                if version != protocol::VERSION {
-                    let _ = ws.close(None).await;
-                    return Err(Refused::Version(version));
-                }
-                Ok(ws)
-            }
-            Frame::Welcome { .. } => Err(Refused::Other(
-                "the relay could not prove it holds our secret".into(),
-            )),
-            _ => Err(Refused::Other(format!(
-                "the relay refused our proof (is {} the relay's?)",
-                crate::settings::Setting::StateDir
-            ))),
-        }
-    }
-}
-
-/// Why one port's handshake failed.
-enum Refused {
-    /// Our relay, proven, of this other version.
-    Version(String),
-    Other(String),
-}
-
-impl From<String> for Refused {
-    fn from(e: String) -> Self {
-        Refused::Other(e)
-    }
 }
 
 impl Conn {
@@ -683,74 +493,17 @@ impl Conn {
     }
 }
 
-fn lost(mutates: bool, what: &str) -> ToolError {
-    ToolError::lost(
-        Code::Timeout,
-        format!("the reply to {what} was lost"),
-        mutates,
-    )
-}
-
-async fn next_frame<S>(stream: &mut S) -> Result<Frame, String>
-where
-    S: futures::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
-{
-    loop {
-        match stream.next().await {
-            Some(Ok(Message::Text(text))) => {
-                return serde_json::from_str(&text).map_err(|e| format!("malformed frame: {e}"));
-            }
-            Some(Ok(Message::Close(frame))) => {
-                return Err(frame
-                    .map(|f| format!("closed: {} {}", f.code, f.reason))
-                    .unwrap_or("closed".into()));
-            }
-            Some(Ok(_)) => continue,
-            Some(Err(e)) => return Err(e.to_string()),
-            None => return Err("closed".into()),
-        }
-    }
-}
-
-/// Past this, the relay's log is rotated when the next relay starts.
-const MAX_LOG_BYTES: u64 = 1 << 20;
-
-/// Starts `tabpilot relay` detached in its own session, so it outlives this process and its
-/// terminal. Its log goes to `relay.log` in the state dir. Tokio reaps it once dropped, so a relay
-/// that dies while this process lives (and restarts relays) is not left a zombie.
-fn spawn_relay() -> std::io::Result<tokio::process::Child> {
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
-    let dir = state::state_dir();
-    state::ensure_private_dir(&dir)?;
-    let path = dir.join("relay.log");
-    // One relay's log at a time, and the one before it: the file never grows past two lives.
-    if std::fs::metadata(&path).is_ok_and(|m| m.len() > MAX_LOG_BYTES) {
-        std::fs::rename(&path, dir.join("relay.log.1"))?;
-    }
-    let log = std::fs::OpenOptions::new()
-        .create(true)
-        .append(true)
-        .mode(0o600)
-        .open(&path)?;
-    log.set_permissions(std::fs::Permissions::from_mode(0o600))?;
-    let mut cmd = tokio::process::Command::new(std::env::current_exe()?);
-    cmd.arg("relay")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(log);
-    // SAFETY: setsid is async-signal-safe and touches only the child.
-    unsafe {
-        cmd.pre_exec(|| {
-            libc::setsid();
-            Ok(())
-        });
-    }
-    cmd.spawn()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl Link {
+        /// A link to the relay on `ports`, whatever `TABPILOT_PORTS` says.
+        fn on_ports(mut self, ports: std::ops::RangeInclusive<u16>) -> Self {
+            Arc::get_mut(&mut self.shared).expect("not started").ports = Ok(ports);
+            self
+        }
+    }
     use std::sync::atomic::AtomicUsize;
     use tokio::net::TcpListener;
     use tokio_tungstenite::WebSocketStream;
@@ -976,19 +729,5 @@ mod tests {
         };
         assert_eq!((m.port, m.theirs.as_str()), (port, "0.0.1"));
         link.stop();
-    }
-
-    #[test]
-    fn the_older_side_is_told_to_give_way() {
-        let relay = |theirs: &str| Mismatch {
-            port: 47311,
-            pid: Some(42),
-            theirs: theirs.into(),
-        };
-        assert!(relay("0.0.1").fix().contains("`kill 42`"));
-        assert!(relay("999.0.0").fix().contains("restart it"));
-        assert!(newer("0.10.0", "0.9.3"));
-        assert!(!newer("0.9.3", "0.10.0"));
-        assert!(!newer("1.2.3", "1.2.3"));
     }
 }

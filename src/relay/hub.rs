@@ -7,18 +7,16 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use serde_json::{Value, json};
 use tokio::sync::{Notify, mpsc, oneshot};
+
+mod asks;
 
 use super::books::{AgentInfo, LEASE_TTL};
 use super::codes::Codes;
-use super::route::{BrowserRef, Browsers, Reply, Router, named};
+use super::route::{BrowserRef, Browsers, Reply, Router};
 use super::sessions;
 use crate::error::{Code, ToolError};
-use crate::protocol::{
-    self, AgentEntry, Answer, BrowserEntry, BrowserKind, Call, Frame, HeldTab, Op, PeerInfo,
-    RelayInfo, RelayOp, RelayStatus, Role, Target, WireError,
-};
+use crate::protocol::{self, Answer, BrowserKind, Call, Frame, HeldTab, PeerInfo, Role, WireError};
 
 /// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
 /// a reason.
@@ -435,134 +433,6 @@ impl Hub {
             let _ = tx.try_send(Outgoing::frame(frame));
         }
     }
-
-    /// The operations the relay answers itself, for `session` (none: a browser's popup).
-    async fn relay_op(self: &Arc<Self>, session: &str, op: RelayOp) -> Result<Value, ToolError> {
-        match op {
-            RelayOp::Pair => {
-                let url = format!("http://127.0.0.1:{}/pair", self.port);
-                Ok(json!({ "url": url, "code": self.codes.issue(), "port": self.port }))
-            }
-            RelayOp::MyTab => {
-                let current = self.router.books().current(session).cloned();
-                let target = current.map(|(browser, tab)| Target {
-                    browser: Some(browser),
-                    tab: Some(tab),
-                });
-                Ok(serde_json::to_value(target).expect("a target serializes"))
-            }
-            RelayOp::Status => {
-                let status = RelayStatus {
-                    you: (!session.is_empty()).then(|| sessions::short_id(session)),
-                    ..self.status()
-                };
-                Ok(serde_json::to_value(status).expect("a status serializes"))
-            }
-            RelayOp::Browser { name } => {
-                let id = named(&self.connected(), &name)?.id.clone();
-                let entry = self
-                    .status()
-                    .browsers
-                    .into_iter()
-                    .find(|b| b.browser_id == id);
-                Ok(serde_json::to_value(entry).expect("a browser serializes"))
-            }
-            RelayOp::ForceClaim {
-                browser,
-                tab,
-                reason,
-            } => {
-                let call = Call {
-                    target: Target {
-                        browser,
-                        tab: Some(tab),
-                    },
-                    ..Call::new(Op::TabInfo, Value::Null, Duration::ZERO)
-                };
-                let browser = self.router.pick_browser(&**self, session, &call)?;
-                let from = self.router.books().force(session, &browser, tab, &reason);
-                Ok(json!({ "browserId": browser, "tab": tab, "from": from }))
-            }
-            RelayOp::Release {
-                agent,
-                close_opened,
-            } => {
-                let (session, by) = match &agent {
-                    None => (session.to_string(), None),
-                    Some(id) => match self.router.books().session_by_id(id) {
-                        Some(s) => (s, Some("a person, from the popup or the dashboard")),
-                        None => {
-                            return Err(ToolError::bad_args(format!(
-                                "no agent {id:?} (browser_status lists them)"
-                            )));
-                        }
-                    },
-                };
-                let closed = self
-                    .router
-                    .release(&**self, &session, close_opened, by)
-                    .await;
-                Ok(json!({ "closed": closed }))
-            }
-        }
-    }
-
-    /// The relay, its browsers, and every agent it keeps books for.
-    fn status(&self) -> RelayStatus {
-        let books = self.router.books();
-        let view = books.view();
-        let r = self.roster();
-        let browsers = r
-            .browsers
-            .iter()
-            .map(|(id, b)| {
-                let here = |t: &&protocol::LeaseEntry| &t.browser_id == id;
-                BrowserEntry {
-                    browser_id: id.clone(),
-                    kind: kind_of(&b.info),
-                    agents: view
-                        .iter()
-                        .filter(|a| a.tabs.iter().any(|t| here(&t)))
-                        .count(),
-                    tabs: view
-                        .iter()
-                        .map(|a| a.tabs.iter().filter(here).count())
-                        .sum(),
-                    browser: b.info.browser.clone(),
-                    profile: b.info.profile.clone(),
-                    label: b.info.label.clone(),
-                    extension: b.info.extension.clone(),
-                }
-            })
-            .collect();
-        let agents = view
-            .into_iter()
-            .map(|a| AgentEntry {
-                id: sessions::short_id(a.session),
-                name: a.info.name.clone(),
-                pid: a.info.pid,
-                connected: r.controllers.values().any(|c| c.session == a.session),
-                tabs: a.tabs,
-            })
-            .collect();
-        RelayStatus {
-            relay: Some(RelayInfo {
-                version: protocol::VERSION.into(),
-                port: self.port,
-            }),
-            browsers,
-            agents,
-            you: None,
-        }
-    }
-}
-
-/// Managed: a browser tabpilot launched (its pairing says which profile it runs).
-fn kind_of(info: &PeerInfo) -> BrowserKind {
-    match info.profile.as_deref() {
-        Some("managed" | "isolated") => BrowserKind::Managed,
-        _ => BrowserKind::User,
-    }
 }
 
 impl Browsers for Hub {
@@ -616,5 +486,13 @@ impl Browsers for Hub {
 
     fn forget(&self, id: u64) {
         self.roster().pending.remove(&id);
+    }
+}
+
+/// Managed: a browser tabpilot launched (its pairing says which profile it runs).
+fn kind_of(info: &PeerInfo) -> BrowserKind {
+    match info.profile.as_deref() {
+        Some("managed" | "isolated") => BrowserKind::Managed,
+        _ => BrowserKind::User,
     }
 }

@@ -1,0 +1,134 @@
+//! Finding our relay on the port range and proving ourselves to it: the relay must prove it
+//! holds our secret for the port we dialled, and run our version.
+
+use std::time::Duration;
+
+use futures::{SinkExt, StreamExt};
+use tokio_tungstenite::tungstenite::Message;
+
+use super::{Failure, Mismatch, Shared, Socket};
+use crate::protocol::{self, Frame, PeerInfo, Role, auth};
+use crate::state;
+
+/// A relay on loopback answers its challenge in milliseconds; whatever else holds a port in the
+/// range is given up on after this.
+const HANDSHAKE_TIMEOUT: Duration = Duration::from_secs(1);
+
+impl Shared {
+    /// Tries the port the relay recorded first, then the rest of the range in order. A port
+    /// held by anything but our relay fails the handshake and is passed over; our relay of
+    /// another version ends the search (no relay of ours can start beside it).
+    pub(super) async fn try_ports(
+        &self,
+        ports: std::ops::RangeInclusive<u16>,
+    ) -> Option<Result<(Socket, u16), Failure>> {
+        let recorded = state::recorded_relay_port(&ports);
+        for port in recorded
+            .into_iter()
+            .chain(ports.clone().filter(|p| Some(*p) != recorded))
+        {
+            match tokio::time::timeout(HANDSHAKE_TIMEOUT, self.handshake(port)).await {
+                Ok(Ok(socket)) => return Some(Ok((socket, port))),
+                Ok(Err(Refused::Version(theirs))) => {
+                    let pid = state::recorded_relay_pid(&ports)
+                        .filter(|_| state::recorded_relay_port(&ports) == Some(port));
+                    return Some(Err(Failure::Version(Mismatch { port, pid, theirs })));
+                }
+                Ok(Err(Refused::Other(e))) => tracing::debug!(port, "no relay: {e}"),
+                Err(_) => tracing::debug!(port, "no relay: timed out"),
+            }
+        }
+        None
+    }
+
+    /// Who this link says it is at its handshake.
+    fn hello_info(&self) -> PeerInfo {
+        let mut info = self.info.clone();
+        if let Some((name, instance)) = self.agent.lock().unwrap().clone() {
+            info.name = name;
+            info.instance = instance;
+        }
+        info
+    }
+
+    async fn handshake(&self, port: u16) -> Result<Socket, Refused> {
+        let url = format!("ws://127.0.0.1:{port}/controller");
+        let (mut ws, _) = tokio_tungstenite::connect_async(&url)
+            .await
+            .map_err(|e| Refused::Other(e.to_string()))?;
+        let nonce = match next_frame(&mut ws).await? {
+            Frame::Challenge { nonce, .. } => nonce,
+            _ => return Err(Refused::Other("expected a challenge".into())),
+        };
+        let cnonce = auth::nonce();
+        let hello = Frame::Hello {
+            role: Role::Controller,
+            proof: auth::proof(&self.secret, Role::Controller.as_str(), port, &nonce),
+            cnonce: cnonce.clone(),
+            info: self.hello_info(),
+            held: Vec::new(),
+        };
+        let text = serde_json::to_string(&hello).expect("frames serialize");
+        ws.send(Message::Text(text.into()))
+            .await
+            .map_err(|e| Refused::Other(e.to_string()))?;
+        match next_frame(&mut ws).await? {
+            // The relay's proof names the port we dialled: one passed on from another port is
+            // a relay's proof for that port, and fails here. Its version is believed only once
+            // it has proved itself: anything squatting on the range could claim one.
+            Frame::Welcome {
+                proof,
+                port: said,
+                version,
+                ..
+            } if said == port && auth::verify(&self.secret, "relay", port, &cnonce, &proof) => {
+                if version != protocol::VERSION {
+                    let _ = ws.close(None).await;
+                    return Err(Refused::Version(version));
+                }
+                Ok(ws)
+            }
+            Frame::Welcome { .. } => Err(Refused::Other(
+                "the relay could not prove it holds our secret".into(),
+            )),
+            _ => Err(Refused::Other(format!(
+                "the relay refused our proof (is {} the relay's?)",
+                crate::settings::Setting::StateDir
+            ))),
+        }
+    }
+}
+
+/// Why one port's handshake failed.
+enum Refused {
+    /// Our relay, proven, of this other version.
+    Version(String),
+    Other(String),
+}
+
+impl From<String> for Refused {
+    fn from(e: String) -> Self {
+        Refused::Other(e)
+    }
+}
+
+pub(super) async fn next_frame<S>(stream: &mut S) -> Result<Frame, String>
+where
+    S: futures::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    loop {
+        match stream.next().await {
+            Some(Ok(Message::Text(text))) => {
+                return serde_json::from_str(&text).map_err(|e| format!("malformed frame: {e}"));
+            }
+            Some(Ok(Message::Close(frame))) => {
+                return Err(frame
+                    .map(|f| format!("closed: {} {}", f.code, f.reason))
+                    .unwrap_or("closed".into()));
+            }
+            Some(Ok(_)) => continue,
+            Some(Err(e)) => return Err(e.to_string()),
+            None => return Err("closed".into()),
+        }
+    }
+}
