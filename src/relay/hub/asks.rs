@@ -92,9 +92,10 @@ impl Hub {
 
     /// The relay, its browsers, and every agent it keeps books for.
     fn status(&self) -> RelayStatus {
+        // The roster before the books, the order `join` takes them in.
+        let r = self.roster();
         let books = self.router.books();
         let view = books.view();
-        let r = self.roster();
         let browsers = r
             .browsers
             .iter()
