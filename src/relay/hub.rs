@@ -324,19 +324,11 @@ impl Hub {
             (Role::Browser, Frame::Ask { id, op }) if op.for_browsers() => {
                 let hub = self.clone();
                 tokio::spawn(async move {
-                    let answer = match hub.relay_op("", op).await {
-                        Ok(value) => Answer {
-                            id,
-                            value: Some(value),
-                            ..Answer::default()
-                        },
-                        Err(e) => Answer {
-                            id,
-                            error: Some(WireError::from(&e)),
-                            ..Answer::default()
-                        },
-                    };
-                    hub.send_to(Role::Browser, peer, Frame::Result(answer));
+                    let answer = hub.relay_op("", op).await.map(|value| Answer {
+                        value: Some(value),
+                        ..Answer::default()
+                    });
+                    hub.send_to(Role::Browser, peer, Frame::Result(answer_to(id, answer)));
                 });
                 Ok(())
             }
@@ -390,15 +382,9 @@ impl Hub {
             if let Some(c) = hub.roster().controllers.get_mut(&peer) {
                 c.pending -= 1;
             }
-            let answer = match answer {
-                Ok(answer) => Answer { id, ..answer },
-                Err(e) => Answer {
-                    id,
-                    error: Some(WireError::from(&e)),
-                    ..Answer::default()
-                },
-            };
-            let _ = tx.send(Outgoing::frame(Frame::Result(answer))).await;
+            let _ = tx
+                .send(Outgoing::frame(Frame::Result(answer_to(id, answer))))
+                .await;
         });
         Ok(())
     }
@@ -494,5 +480,17 @@ fn kind_of(info: &PeerInfo) -> BrowserKind {
     match info.profile.as_deref() {
         Some("managed" | "isolated") => BrowserKind::Managed,
         _ => BrowserKind::User,
+    }
+}
+
+/// The answer frame to request `id`: its value, or its error as it crosses the wire.
+fn answer_to(id: u64, answer: Result<Answer, ToolError>) -> Answer {
+    match answer {
+        Ok(answer) => Answer { id, ..answer },
+        Err(e) => Answer {
+            id,
+            error: Some(WireError::from(&e)),
+            ..Answer::default()
+        },
     }
 }

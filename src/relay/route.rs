@@ -249,16 +249,12 @@ pub(super) fn named<'a>(
     if let Some(b) = connected.iter().find(|b| b.id == name) {
         return Ok(b);
     }
-    let labelled: Vec<BrowserRef> = connected
+    let labelled: Vec<&BrowserRef> = connected
         .iter()
         .filter(|b| b.label.as_deref() == Some(name))
-        .cloned()
         .collect();
     match labelled.as_slice() {
-        [_] => Ok(connected
-            .iter()
-            .find(|b| b.label.as_deref() == Some(name))
-            .expect("found above")),
+        [one] => Ok(one),
         [] => Err(ToolError::refused(
             Code::NoBrowser,
             format!(
@@ -271,7 +267,7 @@ pub(super) fn named<'a>(
     }
 }
 
-fn listing(browsers: &[BrowserRef]) -> String {
+fn listing<B: std::fmt::Display>(browsers: &[B]) -> String {
     if browsers.is_empty() {
         return "none".into();
     }
@@ -282,7 +278,7 @@ fn listing(browsers: &[BrowserRef]) -> String {
         .join(", ")
 }
 
-fn ambiguous(several: &[BrowserRef], what: &str) -> ToolError {
+fn ambiguous<B: std::fmt::Display>(several: &[B], what: &str) -> ToolError {
     ToolError::refused(
         Code::AmbiguousBrowser,
         format!(

@@ -21,13 +21,12 @@ pub(super) const GRACE: Duration = Duration::from_secs(10);
 const NAMED: &str = "named:";
 
 pub(super) fn key_of(info: &PeerInfo) -> String {
-    match (&info.session, &info.instance) {
-        (Some(name), _) if info.session_key.is_some() => {
-            let key = info.session_key.as_deref().unwrap_or_default();
+    match (&info.session, &info.session_key, &info.instance) {
+        (Some(name), Some(key), _) => {
             let digest = sha2::Sha256::digest(format!("{name}\0{key}"));
             format!("{NAMED}{}", hex::encode(digest))
         }
-        (None, Some(instance)) => {
+        (None, _, Some(instance)) => {
             let digest = sha2::Sha256::digest(format!("instance\0{instance}"));
             format!("agent:{}", hex::encode(digest))
         }

@@ -183,29 +183,26 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
     for b in &status.browsers {
         text.push_str(&format!("\n- browser {}", browser_line(b)));
     }
-    let mine = cx.current_tab().await;
-    let place = cx.place();
     for a in &status.agents {
         let tabs: Vec<String> = a
             .tabs
             .iter()
             .map(|t| {
-                let yours =
-                    place.browser.as_deref() == Some(t.browser_id.as_str()) && Some(t.tab) == mine;
                 format!(
-                    "tab {}{}{} idle {} s{}",
+                    "tab {}{} idle {} s{}",
                     t.tab,
                     if t.current { "*" } else { "" },
-                    if yours { " (yours)" } else { "" },
                     t.idle_ms / 1000,
                     if t.lapsed { " (lapsed)" } else { "" }
                 )
             })
             .collect();
+        let you = status.you.as_ref() == Some(&a.id);
         text.push_str(&format!(
-            "\n- agent {} {}{}: {}",
+            "\n- agent {} {}{}{}: {}",
             a.id,
             a.name,
+            if you { " (you)" } else { "" },
             if a.connected {
                 ""
             } else {

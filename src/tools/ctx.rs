@@ -93,14 +93,14 @@ impl Ctx {
         launch_on_demand: Option<LaunchOptions>,
         policy: Policy,
     ) -> Result<Self, ToolError> {
-        let link = Link::new(info, true)?;
-        let ctx = Ctx::with(link, launch_on_demand, ContextEnv::from_process(), policy);
         let wait = Setting::ConnectWaitMs
             .millis()
             .map_err(ToolError::bad_args)?;
-        *ctx.pinned_browser.lock().unwrap() = Setting::BrowserLabel.get();
+        let link = Link::new(info, true)?;
+        let ctx = Ctx::with(link, launch_on_demand, ContextEnv::from_process(), policy);
         Ok(Ctx {
             connect_wait: wait.unwrap_or(CONNECT_WAIT),
+            pinned_browser: Mutex::new(Setting::BrowserLabel.get()),
             ..ctx
         })
     }
@@ -228,16 +228,17 @@ impl Ctx {
         // No browser to run it: nothing of it reached one (refused), or it could change nothing
         // and its browser left before answering (a read is safe to ask again).
         let reads = !call.op.mutates();
+        let no_browser_as = |r: &Result<Reply, ToolError>, outcome: Outcome| matches!(r, Err(e) if e.code == Code::NoBrowser && e.outcome == outcome);
         let no_browser = |r: &Result<Reply, ToolError>| {
-            matches!(r, Err(e) if e.code == Code::NoBrowser
-                && (e.outcome == Outcome::Refused || (reads && e.outcome == Outcome::Failed)))
+            no_browser_as(r, Outcome::Refused) || (reads && no_browser_as(r, Outcome::Failed))
         };
         let mut reply = self.link.call(call.clone()).await;
         // A browser launched beside a relay of another version would join a relay this link
         // refuses.
-        let refused =
-            matches!(&reply, Err(e) if e.code == Code::NoBrowser && e.outcome == Outcome::Refused);
-        if refused && self.may_launch() && !self.link.refuses_relay() {
+        if no_browser_as(&reply, Outcome::Refused)
+            && self.may_launch()
+            && !self.link.refuses_relay()
+        {
             self.launch_once().await?;
             reply = self.link.call(call.clone()).await;
         }

@@ -226,52 +226,49 @@ async fn all_tabs(cx: &Ctx, browser: Option<String>) -> Result<Vec<Indexed>, Too
     let r: TabList = cx.in_browser(Op::TabList, browser, None, json!({})).await?;
     let browser_id = cx.place().browser;
     let status: RelayStatus = cx.ask(RelayOp::Status).await?;
-    let mine = cx.current_tab().await;
-    let holder = |tab: i64| {
-        status.agents.iter().find(|agent| {
-            agent
+    // Who holds each tab of this browser (its agent, and the lease), from the relay's books.
+    let held = |tab: i64| {
+        status.agents.iter().find_map(|agent| {
+            let lease = agent
                 .tabs
                 .iter()
-                .any(|t| t.tab == tab && Some(&t.browser_id) == browser_id.as_ref())
+                .find(|t| t.tab == tab && Some(&t.browser_id) == browser_id.as_ref())?;
+            Some((agent, lease.current))
         })
     };
-    // This agent's own tabs first (the one it works in, then the others it holds), then the
-    // rest in the browser's order: what an agent looks for is on the first page.
-    let rank = |tab: &TabInfo| {
-        let ours = holder(tab.tab_id).is_some_and(|a| status.you.as_ref() == Some(&a.id));
-        match (Some(tab.tab_id) == mine, ours) {
-            (true, _) => 0,
-            (false, true) => 1,
-            _ => 2,
-        }
-    };
-    let mut tabs = r.tabs;
-    tabs.sort_by_key(rank);
+    // Each tab with its place in the order: this agent's own first (the one it works in, then
+    // the others it holds), then the rest in the browser's order, so what an agent looks for is
+    // on the first page.
+    let mut tabs: Vec<(u8, TabInfo, bool, Option<String>)> = r
+        .tabs
+        .into_iter()
+        .map(|mut tab| {
+            let (ours, mine, holder) = match held(tab.tab_id) {
+                Some((agent, current)) if status.you.as_ref() == Some(&agent.id) => {
+                    (true, current, (!current).then(|| "you".to_string()))
+                }
+                Some((agent, _)) => (false, false, Some(format!("{} ({})", agent.name, agent.id))),
+                None => (false, false, None),
+            };
+            // Only this agent's own tabs show their whole address.
+            if !ours {
+                tab.url = origin_of(&tab.url);
+            }
+            let rank = match (mine, ours) {
+                (true, _) => 0,
+                (false, true) => 1,
+                _ => 2,
+            };
+            (rank, tab, mine, holder)
+        })
+        .collect();
+    tabs.sort_by_key(|(rank, ..)| *rank);
     Ok(tabs
         .into_iter()
         .enumerate()
-        .map(|(index, mut tab)| {
-            let is_mine = Some(tab.tab_id) == mine;
-            let held = holder(tab.tab_id);
-            let ours = held.is_some_and(|a| status.you.as_ref() == Some(&a.id));
-            // Only this agent's own tabs show their whole address.
-            if !ours && !is_mine {
-                tab.url = origin_of(&tab.url);
-            }
-            let holder = match held {
-                _ if is_mine => None,
-                Some(_) if ours => Some("you".to_string()),
-                Some(a) => Some(format!("{} ({})", a.name, a.id)),
-                None => None,
-            };
-            Indexed {
-                index,
-                listed: ListedTab {
-                    mine: is_mine,
-                    holder,
-                    tab,
-                },
-            }
+        .map(|(index, (_, tab, mine, holder))| Indexed {
+            index,
+            listed: ListedTab { mine, holder, tab },
         })
         .collect())
 }
