@@ -44,9 +44,8 @@ impl Shared {
     /// Who this link says it is at its handshake.
     fn hello_info(&self) -> PeerInfo {
         let mut info = self.info.clone();
-        if let Some((name, instance)) = self.agent.lock().unwrap().clone() {
+        if let Some(name) = self.agent.lock().unwrap().clone() {
             info.name = name;
-            info.instance = instance;
         }
         info
     }

@@ -8,6 +8,7 @@
 //! without waiting for one.
 
 mod handshake;
+pub mod identity;
 mod spawn;
 mod status;
 
@@ -75,9 +76,8 @@ enum Phase {
 /// What the link's task and its callers share.
 struct Shared {
     info: PeerInfo,
-    /// The agent's name and identity across restarts, once its client said who it is: they go
-    /// with the next handshake.
-    agent: Mutex<Option<(String, Option<String>)>>,
+    /// The agent's name, once its client said who it is: it goes with the next handshake.
+    agent: Mutex<Option<String>>,
     spawn_relay: bool,
     secret: Vec<u8>,
     ports: Result<std::ops::RangeInclusive<u16>, String>,
@@ -144,10 +144,10 @@ impl Link {
         &self.shared.info
     }
 
-    /// Names the agent for the relay: the MCP client's name, and who it is across restarts
-    /// (`PeerInfo::instance`). Said at the next handshake.
-    pub fn name_agent(&self, name: &str, instance: Option<String>) {
-        *self.shared.agent.lock().unwrap() = Some((name.to_string(), instance));
+    /// Names the agent for the relay (the MCP client's name), for others to read: who the agent
+    /// is, its books, is its key alone. Said at the next handshake.
+    pub fn name_agent(&self, name: &str) {
+        *self.shared.agent.lock().unwrap() = Some(name.to_string());
     }
 
     pub fn state(&self) -> LinkState {

@@ -22,6 +22,7 @@ use serde_json::Value;
 use crate::context::{self, ContextEnv};
 use crate::error::ToolError;
 use crate::launch::LaunchOptions;
+use crate::link::identity;
 use crate::protocol::PeerInfo;
 use crate::settings::Setting;
 use crate::tools::{self, Session, profile::Profile, spec::ToolOutput};
@@ -191,9 +192,18 @@ pub struct McpOptions {
 
 /// Serves MCP on stdio until the client closes stdin or the process that started us is gone.
 pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
+    // Who this agent is: its client's restarted server takes the key it had; a second server of
+    // that client in that directory, running beside it, gets a key of its own. Held (and so
+    // locked) until we exit.
+    let evidence = identity::evidence(opts.parent as u32);
+    let resumable = identity::take(&evidence).unwrap_or_else(|e| {
+        tracing::warn!("cannot keep this agent's key for its restarts: {e}");
+        None
+    });
     let info = PeerInfo {
         name: "tabpilot mcp".into(),
         pid: std::process::id(),
+        session_key: resumable.as_ref().map(|r| r.key().to_string()),
         ..Default::default()
     };
     let launch = opts.launch.map(|o| LaunchOptions {
@@ -231,6 +241,7 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
     }
     let s = session.clone();
     tokio::task::spawn_blocking(move || s.shutdown()).await?;
+    drop(resumable);
     Ok(())
 }
 

@@ -86,11 +86,6 @@ pub struct PeerInfo {
     /// owner-only in the state dir). A name without it gets books of its own.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub session_key: Option<String>,
-    /// Controllers: who the agent is across its own restarts (`TABPILOT_INSTANCE`, else the MCP
-    /// client's name and project directory): one that comes back within the grace period gets
-    /// its tabs again, unless an agent with that identity is still connected.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub instance: Option<String>,
     /// Controllers: how long this agent's leases hold while it is idle (`TABPILOT_LEASE_TTL_MS`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lease_ttl_ms: Option<u64>,

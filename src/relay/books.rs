@@ -17,7 +17,7 @@ use tokio::time::Instant;
 
 use super::sessions;
 use crate::error::{Code, ToolError};
-use crate::protocol::{LeaseEntry, TabEvent};
+use crate::protocol::{HeldTab, LeaseEntry, TabEvent};
 
 /// A tab as the relay knows it: the browser's id and the tab's id in that browser.
 pub(super) type TabKey = (String, i64);
@@ -210,14 +210,32 @@ impl Books {
         }
     }
 
-    /// A tab the browser says `owner` holds, told by a browser joining a relay that restarted:
-    /// back in the owner's books, unless someone holds it now.
-    pub(super) fn restore(&mut self, owner: &str, browser: &str, tab: i64, opened: bool) {
-        let key = (browser.to_string(), tab);
-        if !self.leases.contains_key(&key) {
-            self.take(owner, browser, tab, "");
-            if let Some(lease) = self.leases.get_mut(&key) {
-                lease.opened = opened;
+    /// A browser joined, saying which of its open tabs agents hold (`held`): it is the word on
+    /// what is still there. A tab the books have for it and it does not name is gone (the
+    /// browser restarted, or closed it while away): it leaves the books, and an agent it was
+    /// current for starts clean, its next page call opening a fresh tab, not failing on the old
+    /// one. A tab it names goes back into its owner's books (a relay that restarted), unless
+    /// someone holds it now.
+    pub(super) fn rejoin(&mut self, browser: &str, held: &[HeldTab]) {
+        let named = |key: &TabKey| key.0 == browser && held.iter().any(|h| h.tab == key.1);
+        self.leases.retain(|key, _| key.0 != browser || named(key));
+        for agent in self.agents.values_mut() {
+            agent.tabs.retain(|key| key.0 != browser || named(key));
+            if agent
+                .current
+                .as_ref()
+                .is_some_and(|key| key.0 == browser && !named(key))
+            {
+                agent.current = None;
+            }
+        }
+        for h in held {
+            let key = (browser.to_string(), h.tab);
+            if !self.leases.contains_key(&key) {
+                self.take(&h.owner, browser, h.tab, "");
+                if let Some(lease) = self.leases.get_mut(&key) {
+                    lease.opened = h.opened;
+                }
             }
         }
     }
@@ -452,22 +470,55 @@ mod tests {
         );
     }
 
+    fn held(tab: i64, owner: &str, opened: bool) -> HeldTab {
+        HeldTab {
+            tab,
+            owner: owner.into(),
+            opened,
+        }
+    }
+
     #[test]
     fn a_restored_tab_is_its_owners_again_unless_someone_holds_it_now() {
         let mut books = Books::default();
-        books.restore("a", B, 5, true);
+        books.rejoin(B, &[held(5, "a", true)]);
         assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
         assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
         books.claim("b", B, 6).unwrap();
-        books.restore("a", B, 6, true);
+        books.rejoin(B, &[held(5, "a", true), held(6, "a", true)]);
         assert_eq!(
             books.page_tab("a", B).unwrap(),
             Some(5),
             "b's tab stayed b's"
         );
         assert_eq!(code(books.claim("a", B, 6)), Code::TabClaimed);
-        books.restore("a", B, 8, false);
+        books.rejoin(
+            B,
+            &[held(5, "a", true), held(6, "a", true), held(8, "a", false)],
+        );
         assert!(!lease_of(&books, "a", 8).unwrap().opened);
+    }
+
+    #[test]
+    fn a_tab_a_rejoining_browser_does_not_name_is_gone_and_its_agent_starts_clean() {
+        let mut books = Books::default();
+        opened(&mut books, "a", 5);
+        opened(&mut books, "b", 6);
+        books.claim("c", "browser-2", 5).unwrap();
+        // The browser came back without tab 5 (it restarted, or closed it while away).
+        books.rejoin(B, &[held(6, "b", true)]);
+        assert_eq!(books.page_tab("a", B).unwrap(), None, "not TAB_GONE: clean");
+        assert!(lease_of(&books, "a", 5).is_none());
+        assert!(
+            books.may_touch("x", B, 5).is_ok(),
+            "nobody holds the old id"
+        );
+        assert_eq!(books.page_tab("b", B).unwrap(), Some(6));
+        assert_eq!(
+            books.page_tab("c", "browser-2").unwrap(),
+            Some(5),
+            "another browser's tab of the same id stayed"
+        );
     }
 
     #[test]

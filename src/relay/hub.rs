@@ -138,31 +138,26 @@ impl Hub {
     /// A proven peer joins. A browser's held tabs go back into the books before the browser is
     /// in the roster, so no agent's call reaches it while its books are still empty (it would
     /// open the agent a new tab).
-    pub fn join(&self, role: Role, info: PeerInfo, held: &[HeldTab], tx: Sender) -> u64 {
+    pub fn join(self: &Arc<Self>, role: Role, info: PeerInfo, held: &[HeldTab], tx: Sender) -> u64 {
         let id = self.id();
         let key = info
             .browser_id
             .clone()
             .unwrap_or_else(|| format!("browser-{id}"));
-        if role == Role::Browser && !held.is_empty() {
-            let mut books = self.router.books();
-            for h in held {
-                books.restore(&h.owner, &key, h.tab, h.opened);
+        if role == Role::Browser {
+            self.router.books().rejoin(&key, held);
+            // An owner the browser names that does not come back (its server ended while the
+            // relay was down) has the grace period to, as if it had just left.
+            let owners: std::collections::BTreeSet<&str> =
+                held.iter().map(|h| h.owner.as_str()).collect();
+            for owner in owners {
+                self.end_after_grace(owner.to_string());
             }
         }
         let mut r = self.roster();
         match role {
             Role::Controller => {
-                let mut session = sessions::key_of(&info);
-                // An identity another live agent has is not this one's to take: it gets books of
-                // its own (two agents of one client in one project, at once).
-                let taken = r
-                    .controllers
-                    .values()
-                    .any(|c| c.session == session && c.info.session_key != info.session_key);
-                if info.instance.is_some() && taken {
-                    session = sessions::own_key(&info);
-                }
+                let session = sessions::key_of(&info);
                 let ttl = info.lease_ttl_ms.map_or(LEASE_TTL, Duration::from_millis);
                 self.router.books().enter(
                     &session,
@@ -209,11 +204,7 @@ impl Hub {
                 if let Some(c) = r.controllers.remove(&id) {
                     // An agent whose socket dropped has a moment to come back to its tabs;
                     // after that they are closed, not left open and unowned.
-                    let hub = self.clone();
-                    tokio::spawn(async move {
-                        tokio::time::sleep(sessions::GRACE).await;
-                        hub.end_session(&c.session);
-                    });
+                    self.end_after_grace(c.session);
                 }
             }
             Role::Browser => {
@@ -252,6 +243,14 @@ impl Hub {
         drop(r);
         self.changed.notify_waiters();
         self.push_roster();
+    }
+
+    fn end_after_grace(self: &Arc<Self>, session: String) {
+        let hub = self.clone();
+        tokio::spawn(async move {
+            tokio::time::sleep(sessions::GRACE).await;
+            hub.end_session(&session);
+        });
     }
 
     /// Ends an agent's session if no connection has it any more and it is not a named one: its

@@ -6,6 +6,8 @@ mod books;
 mod codes;
 mod door;
 mod hub;
+#[cfg(test)]
+mod interleavings;
 mod pairing;
 mod peer;
 mod release;

@@ -1,11 +1,10 @@
 //! Whose books a controller's connection keeps: the key the relay files an agent's tabs under.
 //! A named session (the CLI's) is keyed by its name and the key the controller holds for it
-//! (from the owner-only state dir), so naming it is not enough to join it. An agent with an
-//! instance identity (`TABPILOT_INSTANCE`, or its MCP client and project) is keyed by it, so one
-//! that restarts within the grace period finds its tabs again; while an agent with that identity
-//! is connected, another is keyed by its link's own key instead (two agents never share books by
-//! accident). An agent that names neither is keyed by its link's own key, kept for its
-//! reconnections; without a key, by one nobody can guess.
+//! (from the owner-only state dir), so naming it is not enough to join it. Any other agent is
+//! keyed by a digest of its link's key, which it proves by holding it: the same on every
+//! reconnection of its process and after a relay restart, and never a name two agents could share
+//! (a server its client restarts takes its predecessor's key only on evidence of its own,
+//! src/link/identity.rs). Without a key, by one nobody can guess.
 
 use std::time::Duration;
 
@@ -21,24 +20,13 @@ pub(super) const GRACE: Duration = Duration::from_secs(10);
 const NAMED: &str = "named:";
 
 pub(super) fn key_of(info: &PeerInfo) -> String {
-    match (&info.session, &info.session_key, &info.instance) {
-        (Some(name), Some(key), _) => {
+    match (&info.session, &info.session_key) {
+        (Some(name), Some(key)) => {
             let digest = sha2::Sha256::digest(format!("{name}\0{key}"));
             format!("{NAMED}{}", hex::encode(digest))
         }
-        (None, _, Some(instance)) => {
-            let digest = sha2::Sha256::digest(format!("instance\0{instance}"));
-            format!("agent:{}", hex::encode(digest))
-        }
-        _ => own_key(info),
-    }
-}
-
-/// The key of the link alone: what an agent is filed under when its identity is taken.
-pub(super) fn own_key(info: &PeerInfo) -> String {
-    match &info.session_key {
-        Some(key) => format!("agent:{}", hex::encode(sha2::Sha256::digest(key))),
-        None => format!("agent:{}", auth::nonce()),
+        (_, Some(key)) => format!("agent:{}", hex::encode(sha2::Sha256::digest(key))),
+        (_, None) => format!("agent:{}", auth::nonce()),
     }
 }
 
@@ -75,29 +63,20 @@ mod tests {
     }
 
     #[test]
-    fn an_instance_is_found_again_by_its_identity_from_any_link() {
-        let with = |instance: &str, key: &str| PeerInfo {
-            instance: Some(instance.into()),
-            ..info(None, Some(key))
-        };
-        assert_eq!(
-            key_of(&with("claude-code /p", "k1")),
-            key_of(&with("claude-code /p", "k2"))
-        );
-        assert_ne!(
-            key_of(&with("claude-code /p", "k1")),
-            key_of(&with("cursor /p", "k1"))
-        );
-        assert_eq!(
-            own_key(&with("claude-code /p", "k1")),
-            key_of(&info(None, Some("k1")))
-        );
-        assert!(!is_named(&key_of(&with("x", "k"))));
-    }
-
-    #[test]
     fn an_agent_is_found_again_by_its_own_key_only() {
         let a = key_of(&info(None, Some("k1")));
+        let named_alike = PeerInfo {
+            name: "claude-code".into(),
+            ..info(None, Some("k2"))
+        };
+        assert_ne!(
+            key_of(&PeerInfo {
+                name: "claude-code".into(),
+                ..info(None, Some("k1"))
+            }),
+            key_of(&named_alike),
+            "two agents of one name shared books"
+        );
         assert_eq!(a, key_of(&info(None, Some("k1"))));
         assert_ne!(a, key_of(&info(None, Some("k2"))));
         assert_ne!(key_of(&info(None, None)), key_of(&info(None, None)));

@@ -66,16 +66,11 @@ impl Session {
     }
 
     /// Names the client whose calls these are (the MCP client's name): for the audit trail, and
-    /// for the relay, which shows other agents and the person who holds a tab. The agent's
-    /// identity across restarts is `TABPILOT_INSTANCE`, else the client's name and the working
-    /// directory: a server its client restarts finds its tabs again.
+    /// for the relay, which shows other agents and the person who holds a tab. A name is never
+    /// who the agent is: that is its link's key (src/link/identity.rs).
     pub fn set_client(&self, name: &str) {
         self.audit.set_client(name);
-        let instance = Setting::Instance.get().unwrap_or_else(|| {
-            let dir = std::env::current_dir().unwrap_or_default();
-            format!("{name} {}", dir.display())
-        });
-        self.ctx.link().name_agent(name, Some(instance));
+        self.ctx.link().name_agent(name);
     }
 
     pub fn link(&self) -> &crate::link::Link {

@@ -1,0 +1,179 @@
+//! Who an MCP server on stdio is across its own restarts.
+//!
+//! An agent is its link key: unguessable, made by the server process and kept across that
+//! process's relay connections, so a relay that restarts files every agent's tabs back under the
+//! key that opened them, whatever the agents are called. A server its client restarts is a new
+//! process with no key of its own; it takes its predecessor's key only on evidence that two
+//! unrelated agents cannot share by accident:
+//!
+//! - `TABPILOT_INSTANCE`, when set: the person's explicit word;
+//! - else the client process that started the server (its pid and its start time, so a reused
+//!   pid is another client) and the working directory.
+//!
+//! The key for that evidence lives in an owner-only file of the state dir, locked by the server
+//! that uses it: one live server per key. A second server with the same evidence while the first
+//! runs (one client running several servers in one project) is an agent of its own, with a fresh
+//! key. A server started after another ended takes the key over, and with it, within the relay's
+//! grace period, the tabs that are still open. Two sessions of different client processes never
+//! share evidence; servers of one client process, one after the other, are that client's
+//! restarts.
+
+use std::fs::{self, File, OpenOptions};
+use std::io::{self, Read, Seek, Write};
+use std::os::fd::AsRawFd;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
+use std::time::{Duration, SystemTime};
+
+use sha2::Digest;
+
+use crate::protocol::auth;
+use crate::settings::Setting;
+use crate::state;
+
+/// Slot files nobody has locked for this long are swept: the relay forgot their books long ago.
+const STALE: Duration = Duration::from_secs(24 * 60 * 60);
+
+/// A link key this process holds for its evidence, while it lives.
+pub struct Resumable {
+    key: String,
+    /// Held open, and so locked, for as long as the server runs.
+    _lock: File,
+}
+
+impl Resumable {
+    pub fn key(&self) -> &str {
+        &self.key
+    }
+}
+
+/// What a server on stdio started by `parent` has to show for itself: `TABPILOT_INSTANCE`, else
+/// the parent process (pid and start time) and the working directory.
+pub fn evidence(parent: u32) -> String {
+    let dir = std::env::current_dir().unwrap_or_default();
+    evidence_from(Setting::Instance.get(), parent, &dir)
+}
+
+fn evidence_from(instance: Option<String>, parent: u32, dir: &Path) -> String {
+    if let Some(instance) = instance.filter(|i| !i.is_empty()) {
+        return format!("instance\0{instance}");
+    }
+    let started = start_time(parent).unwrap_or_default();
+    format!("client\0{parent}\0{started}\0{}", dir.display())
+}
+
+/// The key for `evidence`, when no live server holds it: the one its last holder used, else a
+/// new one. `None` while another server holds it (this one is then an agent of its own).
+pub fn take(evidence: &str) -> io::Result<Option<Resumable>> {
+    take_in(&state::state_dir().join("agents"), evidence)
+}
+
+pub(crate) fn take_in(dir: &Path, evidence: &str) -> io::Result<Option<Resumable>> {
+    state::ensure_private_dir(dir)?;
+    sweep(dir);
+    let name = hex::encode(sha2::Sha256::digest(evidence.as_bytes()));
+    let mut file = OpenOptions::new()
+        .read(true)
+        .write(true)
+        .create(true)
+        .truncate(false)
+        .mode(0o600)
+        .open(dir.join(name))?;
+    if !try_lock(&file) {
+        return Ok(None);
+    }
+    let mut key = String::new();
+    file.read_to_string(&mut key)?;
+    if key.len() != auth::nonce().len() || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
+        key = auth::nonce();
+        file.set_len(0)?;
+        file.rewind()?;
+        file.write_all(key.as_bytes())?;
+    }
+    // Its time is when a server last took it: the sweep keeps it while it may matter.
+    file.set_modified(SystemTime::now())?;
+    Ok(Some(Resumable { key, _lock: file }))
+}
+
+/// Whether this process now holds `file`'s lock (a server that exits lets it go).
+fn try_lock(file: &File) -> bool {
+    // SAFETY: flock on a descriptor we own; the lock lives as long as the file stays open.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
+/// Removes slot files no server has taken for a day and none holds now.
+fn sweep(dir: &Path) {
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > STALE));
+        if old && File::open(entry.path()).is_ok_and(|f| try_lock(&f)) {
+            let _ = fs::remove_file(entry.path());
+        }
+    }
+}
+
+/// When process `pid` started, in clock ticks since boot (field 22 of `/proc/PID/stat`): with the
+/// pid, it names one process, never a later one given the same pid.
+fn start_time(pid: u32) -> Option<u64> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    // The command name (field 2) is in parentheses and may hold spaces or parentheses itself.
+    let after_name = &stat[stat.rfind(')')? + 1..];
+    after_name.split_whitespace().nth(19)?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::test_support::temp_dir;
+
+    #[test]
+    fn one_live_server_per_evidence_and_the_next_one_takes_the_key_over() {
+        let dir = temp_dir("identity-slot");
+        let first = take_in(&dir, "client one")
+            .unwrap()
+            .expect("a free slot");
+        assert!(
+            take_in(&dir, "client one").unwrap().is_none(),
+            "a second live server shared the first one's key"
+        );
+        let other = take_in(&dir, "client two")
+            .unwrap()
+            .expect("other evidence");
+        assert_ne!(other.key(), first.key());
+        let key = first.key().to_string();
+        drop(first);
+        let next = take_in(&dir, "client one").unwrap().expect("freed");
+        assert_eq!(next.key(), key, "a restarted server did not find its key");
+    }
+
+    #[test]
+    fn the_evidence_names_the_client_process_and_the_directory_or_the_instance() {
+        let me = std::process::id();
+        let dir = Path::new("/work/project");
+        let mine = evidence_from(None, me, dir);
+        let started = start_time(me).expect("our own start time");
+        assert_eq!(mine, format!("client\0{me}\0{started}\0/work/project"));
+        assert_ne!(
+            mine,
+            evidence_from(None, 1, dir),
+            "two clients gave the same evidence"
+        );
+        assert_ne!(mine, evidence_from(None, me, Path::new("/elsewhere")));
+        assert_eq!(
+            evidence_from(Some("ci-7".into()), me, dir),
+            "instance\0ci-7"
+        );
+        assert_eq!(evidence_from(Some(String::new()), me, dir), mine);
+    }
+
+    #[test]
+    fn a_start_time_is_read_past_a_name_with_spaces_and_parentheses() {
+        assert_eq!(start_time(u32::MAX), None);
+        assert!(start_time(std::process::id()).is_some());
+    }
+}
