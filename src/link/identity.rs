@@ -10,13 +10,12 @@
 //! - else the client process that started the server (its pid and its start time, so a reused
 //!   pid is another client) and the working directory.
 //!
-//! The key for that evidence lives in an owner-only file of the state dir, locked by the server
-//! that uses it: one live server per key. A second server with the same evidence while the first
-//! runs (one client running several servers in one project) is an agent of its own, with a fresh
-//! key. A server started after another ended takes the key over, and with it, within the relay's
-//! grace period, the tabs that are still open. Two sessions of different client processes never
-//! share evidence; servers of one client process, one after the other, are that client's
-//! restarts.
+//! The keys for that evidence live in owner-only slot files of the state dir, each locked by the
+//! server that uses it: one live server per key. A client running several servers in one project
+//! has one slot each (the first free one, in order); a server started after another ended takes
+//! the first free slot, and with its key, within the relay's grace period, the tabs still open.
+//! Two sessions of different client processes never share evidence; servers of one client
+//! process, one after the other, are that client's restarts.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
@@ -33,6 +32,9 @@ use crate::state;
 
 /// Slot files nobody has locked for this long are swept: the relay forgot their books long ago.
 const STALE: Duration = Duration::from_secs(24 * 60 * 60);
+/// Servers of one client in one directory that can each find their tabs after a restart; more,
+/// at once, are agents all the same, with keys of their own.
+const SLOTS: usize = 16;
 
 /// A link key this process holds for its evidence, while it lives.
 pub struct Resumable {
@@ -62,8 +64,9 @@ fn evidence_from(instance: Option<String>, parent: u32, dir: &Path) -> String {
     format!("client\0{parent}\0{started}\0{}", dir.display())
 }
 
-/// The key for `evidence`, when no live server holds it: the one its last holder used, else a
-/// new one. `None` while another server holds it (this one is then an agent of its own).
+/// A key for `evidence` no live server holds: the first free slot's, the one its last holder
+/// used, else a new one. `None` while live servers hold every slot (this one is then an agent of
+/// its own).
 pub fn take(evidence: &str) -> io::Result<Option<Resumable>> {
     take_in(&state::state_dir().join("agents"), evidence)
 }
@@ -72,16 +75,23 @@ pub(crate) fn take_in(dir: &Path, evidence: &str) -> io::Result<Option<Resumable
     state::ensure_private_dir(dir)?;
     sweep(dir);
     let name = hex::encode(sha2::Sha256::digest(evidence.as_bytes()));
-    let mut file = OpenOptions::new()
-        .read(true)
-        .write(true)
-        .create(true)
-        .truncate(false)
-        .mode(0o600)
-        .open(dir.join(name))?;
-    if !try_lock(&file) {
-        return Ok(None);
+    for slot in 0..SLOTS {
+        let file = OpenOptions::new()
+            .read(true)
+            .write(true)
+            .create(true)
+            .truncate(false)
+            .mode(0o600)
+            .open(dir.join(format!("{name}-{slot}")))?;
+        if try_lock(&file) {
+            return resume(file).map(Some);
+        }
     }
+    Ok(None)
+}
+
+/// The key a locked slot file holds, or a new one written into it.
+fn resume(mut file: File) -> io::Result<Resumable> {
     let mut key = String::new();
     file.read_to_string(&mut key)?;
     if key.len() != auth::nonce().len() || !key.bytes().all(|b| b.is_ascii_hexdigit()) {
@@ -92,7 +102,7 @@ pub(crate) fn take_in(dir: &Path, evidence: &str) -> io::Result<Option<Resumable
     }
     // Its time is when a server last took it: the sweep keeps it while it may matter.
     file.set_modified(SystemTime::now())?;
-    Ok(Some(Resumable { key, _lock: file }))
+    Ok(Resumable { key, _lock: file })
 }
 
 /// Whether this process now holds `file`'s lock (a server that exits lets it go).
@@ -132,15 +142,19 @@ mod tests {
     use crate::state::test_support::temp_dir;
 
     #[test]
-    fn one_live_server_per_evidence_and_the_next_one_takes_the_key_over() {
+    fn one_live_server_per_key_and_the_next_one_takes_a_freed_key_over() {
         let dir = temp_dir("identity-slot");
-        let first = take_in(&dir, "client one")
-            .unwrap()
-            .expect("a free slot");
+        let first = take_in(&dir, "client one").unwrap().expect("a free slot");
+        let second = take_in(&dir, "client one").unwrap().expect("a second slot");
+        assert_ne!(second.key(), first.key(), "two live servers shared a key");
+        let rest: Vec<Resumable> = (2..SLOTS)
+            .map(|_| take_in(&dir, "client one").unwrap().unwrap())
+            .collect();
         assert!(
             take_in(&dir, "client one").unwrap().is_none(),
-            "a second live server shared the first one's key"
+            "a slot past the last"
         );
+        drop(rest);
         let other = take_in(&dir, "client two")
             .unwrap()
             .expect("other evidence");

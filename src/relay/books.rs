@@ -82,8 +82,22 @@ pub(super) struct Books {
 
 impl Books {
     /// An agent's connection joined: its name and lease time, for the books it may already have.
+    /// Books another process kept (a server its client restarted took its key over) are picked up
+    /// as far as they still hold: the tabs it still has, and nothing of a tab it lost or that is
+    /// gone, so the new process's first call works rather than reporting what befell the old one.
     pub(super) fn enter(&mut self, session: &str, info: AgentInfo) {
-        self.agents.entry(session.to_string()).or_default().info = info;
+        let agent = self.agents.entry(session.to_string()).or_default();
+        if agent.info.pid != info.pid {
+            agent.lost = None;
+            if agent
+                .current
+                .as_ref()
+                .is_some_and(|c| !agent.tabs.contains(c))
+            {
+                agent.current = None;
+            }
+        }
+        agent.info = info;
     }
 
     /// The tab `session`'s page calls run in, if it has one.
@@ -497,6 +511,43 @@ mod tests {
             &[held(5, "a", true), held(6, "a", true), held(8, "a", false)],
         );
         assert!(!lease_of(&books, "a", 8).unwrap().opened);
+    }
+
+    fn process(books: &mut Books, session: &str, pid: u32) {
+        books.enter(
+            session,
+            AgentInfo {
+                name: "claude-code".into(),
+                pid,
+                ttl: LEASE_TTL,
+            },
+        );
+    }
+
+    #[test]
+    fn a_new_process_picking_books_up_keeps_the_tabs_still_held_and_nothing_of_what_befell_them() {
+        let mut books = Books::default();
+        process(&mut books, "a", 1);
+        opened(&mut books, "a", 5);
+        opened(&mut books, "a", 6);
+        books.force("b", B, 6, "mine now");
+        process(&mut books, "a", 1);
+        assert_eq!(
+            code(books.page_tab("a", B)),
+            Code::LeaseLost,
+            "its own reconnection"
+        );
+        process(&mut books, "a", 2);
+        assert_eq!(
+            books.page_tab("a", B).unwrap(),
+            Some(5),
+            "its last tab still held"
+        );
+
+        books.record(None, B, TabEvent::Closed { tab: 5 });
+        process(&mut books, "a", 3);
+        assert_eq!(books.page_tab("a", B).unwrap(), None, "not TAB_GONE: clean");
+        assert_eq!(books.page_tab("b", B).unwrap(), Some(6));
     }
 
     #[test]

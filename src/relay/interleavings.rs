@@ -87,6 +87,7 @@ impl Browser {
 /// A running `tabpilot mcp`: the books its key files it under, and its slot, if it holds one.
 struct Process {
     session: String,
+    pid: u32,
     _slot: Option<Resumable>,
 }
 
@@ -94,6 +95,7 @@ struct World {
     books: Books,
     browsers: Vec<Browser>,
     processes: Vec<Option<Process>>,
+    next_pid: u32,
     /// Sessions whose last connection left, waiting out the grace period.
     leaving: Vec<String>,
     /// Who may hold each tab: its opener, or whoever was handed it or took it since.
@@ -112,6 +114,7 @@ impl World {
             books: Books::default(),
             browsers: BROWSERS.iter().map(|_| Browser::default()).collect(),
             processes: (0..PROCESSES).map(|_| None).collect(),
+            next_pid: 0,
             leaving: Vec::new(),
             entitled: HashMap::new(),
             evidence: std::array::from_fn(|p| client(if p < 6 { 1 } else { 2 })),
@@ -133,7 +136,7 @@ impl World {
             .any(|p| p.session == session)
     }
 
-    fn enter(&mut self, session: &str, p: usize) {
+    fn enter(&mut self, session: &str, p: usize, pid: u32) {
         // Half the agents let their leases lapse at once, so lapsed claims happen.
         let ttl = if p.is_multiple_of(2) {
             LEASE_TTL
@@ -142,7 +145,7 @@ impl World {
         };
         let info = AgentInfo {
             name: "claude-code".into(),
-            pid: 1,
+            pid,
             ttl,
         };
         self.books.enter(session, info);
@@ -159,9 +162,12 @@ impl World {
             ..PeerInfo::default()
         };
         let session = sessions::key_of(&info);
-        self.enter(&session, p);
+        self.next_pid += 1;
+        let pid = self.next_pid;
+        self.enter(&session, p, pid);
         self.processes[p] = Some(Process {
             session,
+            pid,
             _slot: slot,
         });
     }
@@ -218,8 +224,9 @@ impl World {
             }
         }
         for p in 0..PROCESSES {
-            if let Some(session) = self.session(p) {
-                self.enter(&session, p);
+            if let Some(process) = &self.processes[p] {
+                let (session, pid) = (process.session.clone(), process.pid);
+                self.enter(&session, p, pid);
             }
         }
     }
@@ -319,9 +326,10 @@ impl World {
                 }
             }
             Step::Reconnect(p) => {
-                if let Some(session) = self.session(p) {
+                if let Some(process) = &self.processes[p] {
+                    let (session, pid) = (process.session.clone(), process.pid);
                     self.leave(session.clone());
-                    self.enter(&session, p);
+                    self.enter(&session, p, pid);
                 }
             }
             Step::GraceEnds(n) => self.grace_ends(n),

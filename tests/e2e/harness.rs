@@ -45,22 +45,16 @@ impl Env {
         }
     }
 
-    /// `tabpilot ARGS` in this environment. Each process is an agent of its own
-    /// (`TABPILOT_INSTANCE`): the tests' agents share a client name and a directory, which would
-    /// otherwise let one take up the tabs another left a moment ago.
+    /// `tabpilot ARGS` in this environment, started as one MCP client starts its servers: every
+    /// test's agent has this process as its client, one client name and one working directory,
+    /// and the default identity (no `TABPILOT_INSTANCE`), as users run them.
     pub(crate) fn command(&self, args: &[&str]) -> Command {
-        static NEXT: AtomicU16 = AtomicU16::new(0);
-        let instance = format!(
-            "e2e-{}-{}",
-            std::process::id(),
-            NEXT.fetch_add(1, Ordering::SeqCst)
-        );
         let mut cmd = Command::new(BIN);
         cmd.args(args)
             .env("TABPILOT_STATE_DIR", &self.state_dir)
             .env("TABPILOT_PORTS", &self.ports)
             .env("TABPILOT_RELAY_IDLE_MS", "4000")
-            .env("TABPILOT_INSTANCE", instance)
+            .env_remove("TABPILOT_INSTANCE")
             .env_remove("TABPILOT_SESSION");
         cmd
     }
@@ -72,6 +66,37 @@ impl Env {
 
     pub(crate) fn secret(&self) -> Vec<u8> {
         std::fs::read(self.state_dir.join("secret")).expect("the relay made a secret")
+    }
+
+    /// The relay's lock in this environment's state dir: `PORT PID`.
+    pub(crate) fn relay_lock(&self) -> PathBuf {
+        let (a, b) = self.ports.split_once('-').unwrap();
+        self.state_dir.join(format!("relay-{a}-{b}.lock"))
+    }
+
+    /// Waits, making no call, for a relay other than `old` to record itself; returns its pid.
+    pub(crate) fn new_relay(&self, old: i32, within: std::time::Duration) -> i32 {
+        let deadline = std::time::Instant::now() + within;
+        loop {
+            let text = std::fs::read_to_string(self.relay_lock()).unwrap_or_default();
+            let pid = text.split_whitespace().nth(1).and_then(|p| p.parse().ok());
+            if let Some(pid) = pid.filter(|p| *p != old) {
+                return pid;
+            }
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no relay came back: {text:?}"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+    }
+
+    /// The pid of the relay running now, from its lock.
+    pub(crate) fn relay_pid(&self) -> i32 {
+        let text = std::fs::read_to_string(self.relay_lock()).expect("the relay's lock");
+        let pid = text.split_whitespace().nth(1);
+        pid.and_then(|p| p.parse().ok())
+            .unwrap_or_else(|| panic!("no pid in the relay's lock: {text:?}"))
     }
 }
 

@@ -45,12 +45,20 @@ impl HttpServer {
         HttpServer { child, addr, token }
     }
 
-    /// One HTTP/1.0 request to /mcp (so the answer ends when the connection does); returns the
+    /// One HTTP/1.0 POST to /mcp (so the answer ends when the connection does); returns the
     /// status, the session id header if any, and the body.
     fn post(&self, headers: &[(&str, &str)], body: &Value) -> (u16, Option<String>, String) {
-        let body = body.to_string();
+        self.request("POST", headers, &body.to_string())
+    }
+
+    fn request(
+        &self,
+        method: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> (u16, Option<String>, String) {
         let mut req = format!(
-            "POST /mcp HTTP/1.0\r\nHost: {}\r\nContent-Type: application/json\r\n\
+            "{method} /mcp HTTP/1.0\r\nHost: {}\r\nContent-Type: application/json\r\n\
              Accept: application/json, text/event-stream\r\nContent-Length: {}\r\n",
             self.addr,
             body.len()
@@ -59,7 +67,7 @@ impl HttpServer {
             req.push_str(&format!("{name}: {value}\r\n"));
         }
         req.push_str("\r\n");
-        req.push_str(&body);
+        req.push_str(body);
         let mut stream = TcpStream::connect(&self.addr).unwrap();
         stream.write_all(req.as_bytes()).unwrap();
         let mut answer = String::new();
@@ -186,6 +194,66 @@ fn a_browser_task_over_http_with_the_token_each_session_its_own_agent() {
     let (mine, theirs) = (held(&mine), held(&theirs));
     assert_eq!((mine.len(), theirs.len()), (1, 1), "{mine:?} {theirs:?}");
     assert_ne!(mine, theirs, "two sessions, two agents, two tabs");
+}
+
+impl Client<'_> {
+    /// The one tab this agent holds, from the tab list.
+    fn my_tab(&mut self) -> Value {
+        let (_, listed) = self.ok("browser_list_tabs", json!({}));
+        let tabs = listed["tabs"].as_array().unwrap();
+        let mine: Vec<&Value> = tabs.iter().filter(|t| t["mine"] == true).collect();
+        assert_eq!(mine.len(), 1, "{tabs:?}");
+        mine[0].clone()
+    }
+
+    /// Ends the session, as a client that is done sends it.
+    fn end(self) {
+        let auth = self.server.bearer();
+        let headers = [
+            ("Authorization", auth.as_str()),
+            ("Mcp-Session-Id", &self.session),
+        ];
+        let (status, _, body) = self.server.request("DELETE", &headers, "");
+        assert!(
+            status == 200 || status == 202 || status == 204,
+            "{status} {body}"
+        );
+    }
+}
+
+#[test]
+fn a_session_that_starts_after_another_ended_is_a_new_agent_and_works_on_its_first_call() {
+    let s = shared();
+    let server = HttpServer::start();
+    let mut one = Client::open(&server);
+    let marker = format!("http-ended-{}", std::process::id());
+    one.ok(
+        "browser_navigate",
+        json!({"url": s.a(&format!("basic.html?{marker}=one"))}),
+    );
+    let first_tab = one.my_tab()["tabId"].clone();
+    one.end();
+
+    // Same client name, same server, a moment later: none of the first one's tab, page or
+    // history is its own.
+    let mut two = Client::open(&server);
+    let (_, nav) = two.ok(
+        "browser_navigate",
+        json!({"url": s.a(&format!("page2.html?{marker}=two")), "includeSnapshot": false}),
+    );
+    assert_eq!(nav["outcome"], "done", "{nav}");
+    let mine = two.my_tab();
+    assert_ne!(
+        mine["tabId"], first_tab,
+        "it took over the first session's tab"
+    );
+    assert!(
+        mine["url"]
+            .as_str()
+            .unwrap()
+            .contains(&format!("{marker}=two")),
+        "{mine}"
+    );
 }
 
 #[test]

@@ -195,9 +195,9 @@ fn an_agent_that_comes_back_within_the_grace_period_finds_its_tab() {
 fn agents_of_one_client_in_one_directory_never_share_tabs_and_one_that_restarts_finds_its_own() {
     let s = shared();
     let dir = crate::harness::sandbox_dir("same-client");
-    // The identity by default: the client's name and the working directory.
+    // The identity by default: the client process (this one) and the working directory.
     let default_identity = |c: &mut std::process::Command| {
-        c.env_remove("TABPILOT_INSTANCE").current_dir(&dir);
+        c.current_dir(&dir);
     };
     let mut one = s.agent_with(default_identity);
     let mut two = s.agent_with(default_identity);

@@ -21,6 +21,7 @@ mod frames;
 mod harness;
 mod holes;
 mod http;
+mod identity;
 mod install;
 mod interact;
 mod leases;

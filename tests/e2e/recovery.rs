@@ -71,19 +71,6 @@ impl Agent {
         assert_eq!(mine["tabId"], self.tab, "the agent is in another tab");
         assert_eq!(mine["url"], self.url.as_str());
     }
-
-    /// The relay's lock in this environment's state dir: `PORT PID`.
-    fn relay_lock(&self) -> PathBuf {
-        let (a, b) = self.env.ports.split_once('-').unwrap();
-        self.env.state_dir.join(format!("relay-{a}-{b}.lock"))
-    }
-
-    fn relay_pid(&self) -> i32 {
-        let text = std::fs::read_to_string(self.relay_lock()).expect("the relay's lock");
-        let pid = text.split_whitespace().nth(1);
-        pid.and_then(|p| p.parse().ok())
-            .unwrap_or_else(|| panic!("no pid in the relay's lock: {text:?}"))
-    }
 }
 
 /// This agent's tab in the tab list.
@@ -95,7 +82,7 @@ fn my_tab(mcp: &mut Mcp) -> Value {
     mine[0].clone()
 }
 
-fn kill(pid: i32) {
+pub(crate) fn kill(pid: i32) {
     // SAFETY: signalling a relay this test's environment started.
     assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0, "kill {pid}");
 }
@@ -108,8 +95,8 @@ fn after_the_relay_is_killed_the_link_comes_back_by_itself_and_the_agent_keeps_i
 
     // While its lock's path is a directory, no relay can start: that holds the link in RETRYING
     // for as long as the test needs to see it, however fast or slow the machine is.
-    let lock = agent.relay_lock();
-    let pid = agent.relay_pid();
+    let lock = agent.env.relay_lock();
+    let pid = agent.env.relay_pid();
     std::fs::remove_file(&lock).unwrap();
     std::fs::create_dir(&lock).unwrap();
     kill(pid);
@@ -129,7 +116,7 @@ fn after_the_relay_is_killed_the_link_comes_back_by_itself_and_the_agent_keeps_i
     // own, could have started it. Then the status (which asks nothing of a link that is not up)
     // sees the browser back.
     std::fs::remove_dir(&lock).unwrap();
-    let relay = agent.new_relay(pid);
+    let relay = agent.env.new_relay(pid, RECOVERY);
     let mut seen = vec!["RETRYING".to_string()];
     loop {
         let (link, browsers, text) = agent.status();
@@ -147,7 +134,7 @@ fn after_the_relay_is_killed_the_link_comes_back_by_itself_and_the_agent_keeps_i
     // Killed again, with nothing in the way: the link restarts it as soon as it sees it go.
     let killed = Instant::now();
     kill(relay);
-    agent.new_relay(relay);
+    agent.env.new_relay(relay, RECOVERY);
     let restarted = killed.elapsed();
     let deadline = Instant::now() + RECOVERY;
     loop {
@@ -170,22 +157,6 @@ fn after_the_relay_is_killed_the_link_comes_back_by_itself_and_the_agent_keeps_i
         while proc.exists() {
             assert!(Instant::now() < deadline, "relay {killed} left a zombie");
             std::thread::sleep(Duration::from_millis(20));
-        }
-    }
-}
-
-impl Agent {
-    /// Waits, making no call, for a relay other than `old` to record itself; returns its pid.
-    fn new_relay(&self, old: i32) -> i32 {
-        let deadline = Instant::now() + RECOVERY;
-        loop {
-            let text = std::fs::read_to_string(self.relay_lock()).unwrap_or_default();
-            let pid = text.split_whitespace().nth(1).and_then(|p| p.parse().ok());
-            if let Some(pid) = pid.filter(|p| *p != old) {
-                return pid;
-            }
-            assert!(Instant::now() < deadline, "no relay came back: {text:?}");
-            std::thread::sleep(Duration::from_millis(10));
         }
     }
 }

@@ -1,0 +1,187 @@
+//! Two agents never trade tabs, in the configuration users run: every agent here is a `tabpilot
+//! mcp` this test process starts, as one MCP client starts its servers (one client name, one
+//! working directory, no `TABPILOT_INSTANCE`). Eight of them keep their own tabs through two
+//! relay kills, each page counting what it received; a server its client restarts finds its tab;
+//! a new session after the first ended and its browser closed works on its first call.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::time::Duration;
+
+use serde_json::{Value, json};
+
+use crate::cdp::{Cdp, browser_url};
+use crate::harness::{Env, Mcp, runtime, sandbox_dir};
+use crate::recovery::kill;
+use crate::snapshot::ref_of;
+
+const AGENTS: usize = 8;
+const ROUNDS: usize = 9;
+/// Long enough for a killed relay's successor to start and the browser to rejoin it.
+const RECOVERY: Duration = Duration::from_secs(60);
+
+/// `tabpilot mcp --launch --headless` as a client starts it in `dir`, its browser with a
+/// DevTools port so the test can read the pages without tabpilot.
+fn server(env: &Env, dir: &Path) -> Mcp {
+    Mcp::start_with(env, &["--launch", "--headless"], |c| {
+        c.current_dir(dir)
+            .env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0")
+            .env("TABPILOT_CONNECT_WAIT_MS", RECOVERY.as_millis().to_string());
+    })
+}
+
+/// The tab this agent works in: (id, address).
+fn my_tab(agent: &mut Mcp) -> (i64, String) {
+    let (_, data) = agent.ok("browser_list_tabs", json!({}));
+    let tabs = data["tabs"].as_array().expect("a tab list");
+    let mine: Vec<&Value> = tabs.iter().filter(|t| t["mine"] == true).collect();
+    assert_eq!(mine.len(), 1, "{tabs:?}");
+    let url = mine[0]["url"].as_str().unwrap_or_default().to_string();
+    (mine[0]["tabId"].as_i64().unwrap(), url)
+}
+
+/// What one agent was told of its clicks.
+#[derive(Default, Debug)]
+struct Told {
+    done: usize,
+    unknown: usize,
+    other: BTreeMap<String, usize>,
+}
+
+impl Told {
+    fn note(&mut self, result: &Value) {
+        let data = &result["structuredContent"];
+        match data["outcome"].as_str() {
+            Some("done") if result["isError"] != true => self.done += 1,
+            Some("unknown") => self.unknown += 1,
+            outcome => {
+                let code = data["error"]["code"].as_str().unwrap_or("none");
+                *self.other.entry(format!("{outcome:?} {code}")).or_default() += 1;
+            }
+        }
+    }
+}
+
+/// The clicks each agent's page received, as the pages keep them (tests/fixtures/load.html:
+/// localStorage `load:AGENT`, counted in whichever tab a click landed, by that tab's first owner).
+fn clicks_received(env: &Env, origin: &str) -> BTreeMap<String, u64> {
+    let data_dir = env.state_dir.join("profiles/managed/data");
+    runtime().block_on(async {
+        let mut cdp = Cdp::connect(&browser_url(&data_dir, Duration::from_secs(15))).await;
+        let pages = cdp.pages().await.unwrap();
+        let (target, _) = pages
+            .iter()
+            .find(|(_, url)| url.starts_with(origin))
+            .expect("a page of the fixtures' origin");
+        let session = cdp.attach(target).await.unwrap();
+        let counts = cdp
+            .eval(
+                &session,
+                "JSON.stringify(Object.fromEntries(Object.keys(localStorage)\
+                 .filter((k) => k.startsWith('load:'))\
+                 .map((k) => [k.slice(5), JSON.parse(localStorage[k]).clicks])))",
+            )
+            .await
+            .unwrap();
+        serde_json::from_str(counts.as_str().unwrap()).unwrap()
+    })
+}
+
+#[test]
+fn eight_agents_of_one_client_in_one_directory_keep_their_tabs_through_two_relay_kills() {
+    let env = Env::fresh("identity-eight");
+    let fixtures = crate::fixtures::serve(env.first_port);
+    let dir = sandbox_dir("identity-eight");
+    let mut agents: Vec<(Mcp, String, i64, Told)> = (0..AGENTS)
+        .map(|n| {
+            let mut agent = server(&env, &dir);
+            let url = format!("{}/load.html?agent=a{n}", fixtures.a);
+            let (snap, _) = agent.ok("browser_navigate", json!({"url": url}));
+            let press = ref_of(&snap, "button", "Count me");
+            let (tab, _) = my_tab(&mut agent);
+            (agent, press, tab, Told::default())
+        })
+        .collect();
+
+    for round in 0..ROUNDS {
+        if round == ROUNDS / 3 || round == 2 * ROUNDS / 3 {
+            let relay = env.relay_pid();
+            kill(relay);
+            env.new_relay(relay, RECOVERY);
+        }
+        for (agent, press, _, told) in &mut agents {
+            told.note(&agent.call("browser_click", json!({"ref": press})));
+        }
+    }
+
+    let received = clicks_received(&env, &fixtures.a);
+    for (n, (agent, _, tab, told)) in agents.iter_mut().enumerate() {
+        let (now, url) = my_tab(agent);
+        assert_eq!(now, *tab, "agent {n} moved off its tab: {told:?}");
+        assert!(
+            url.ends_with(&format!("agent=a{n}")),
+            "agent {n} is on {url}"
+        );
+        let got = received.get(&format!("a{n}")).copied().unwrap_or(0) as usize;
+        assert!(
+            got >= told.done && got <= told.done + told.unknown,
+            "agent {n}'s page counted {got} clicks; it was told {told:?}: {received:?}"
+        );
+        assert!(
+            told.done > 0,
+            "agent {n} never got a click through: {told:?}"
+        );
+    }
+    eprintln!(
+        "identity: {AGENTS} agents, 2 relay kills: {:?}",
+        agents.iter().map(|a| &a.3).collect::<Vec<_>>()
+    );
+}
+
+#[test]
+fn a_server_its_client_restarts_finds_its_tab_and_a_new_one_after_the_browser_closed_starts_clean()
+{
+    let env = Env::fresh("identity-restart");
+    let fixtures = crate::fixtures::serve(env.first_port);
+    let dir = sandbox_dir("identity-restart");
+    let page = |n: &str| format!("{}/load.html?agent={n}", fixtures.a);
+    // Another client's agent, connected throughout: the relay, and its books, stay up.
+    let mut watcher = Mcp::start(&env, &[]);
+    watcher.ok("browser_status", json!({}));
+
+    // The client's first server launches the browser; its second works beside it.
+    let mut keeper = server(&env, &dir);
+    keeper.ok("browser_navigate", json!({"url": page("keeper")}));
+    let (kept, _) = my_tab(&mut keeper);
+    let mut first = server(&env, &dir);
+    first.ok("browser_navigate", json!({"url": page("first")}));
+    let (tab, _) = my_tab(&mut first);
+
+    // The second crashes (SIGKILL) and its client starts it again: back in its tab.
+    first.child.kill().unwrap();
+    first.child.wait().unwrap();
+    let mut again = server(&env, &dir);
+    let (found, url) = my_tab(&mut again);
+    assert_eq!((found, url.as_str()), (tab, page("first").as_str()));
+    assert_eq!(
+        my_tab(&mut keeper).0,
+        kept,
+        "the agent beside it lost its tab"
+    );
+
+    // Both end, and the browser closes with the one that launched it. The client's next session
+    // in this directory (the first one's key, its books still in the relay) navigates on its
+    // very first call, in a browser launched anew.
+    drop(again);
+    drop(keeper);
+    let mut next = server(&env, &dir);
+    let r = next.call(
+        "browser_navigate",
+        json!({"url": page("next"), "includeSnapshot": false}),
+    );
+    assert_ne!(r["isError"], true, "the first call failed: {r}");
+    assert_eq!(r["structuredContent"]["outcome"], "done", "{r}");
+    let (_, url) = my_tab(&mut next);
+    assert_eq!(url, page("next"));
+    watcher.ok("browser_status", json!({}));
+}
