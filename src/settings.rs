@@ -73,7 +73,7 @@ settings! {
     LeaseTtlMs = "TABPILOT_LEASE_TTL_MS", InUse, "how long this agent's hold on a tab lasts while it makes no call there, in ms; past it the tab stays open and another agent may take it", "`600000` (10 minutes)";
     ConnectWaitMs = "TABPILOT_CONNECT_WAIT_MS", InUse, "how long a tool waits for the relay and a browser to connect before `NO_BROWSER`, in ms (a browser still starting, a relay restarting)", "`5000`";
     BrowserLabel = "TABPILOT_BROWSER_LABEL", InUse, "pins this agent to the browser with this label (or id), as `browser_select_browser` does; it never falls back to another", "none: the only browser, or the one the agent picks";
-    Instance = "TABPILOT_INSTANCE", InUse, "who this agent is across restarts: one that comes back within 10 s of leaving gets its tabs again", "the MCP client's name and the working directory";
+    Instance = "TABPILOT_INSTANCE", InUse, "who this agent is across restarts: a server started with the same value within 10 s of one leaving gets its tabs again (one live server per value)", "the client process that started the server (pid and start time) and the working directory";
     WebmcpAsTools = "TABPILOT_WEBMCP_AS_TOOLS", Reserved, "reserved: WebMCP", "not read yet";
 }
 
