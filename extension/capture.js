@@ -8,7 +8,6 @@ const STALL_MS = 10000;
 const MAX_FULL_PAGE_PX = 8192; // taller pages are cut, and the result says so
 
 export async function screenshot(tabId, { format = 'png', quality, ref, fullPage }) {
-  const tab = await getTab(tabId);
   let rect = null;
   if (ref) {
     const r = await runOnRef(tabId, 'rect', { ref });
@@ -24,12 +23,9 @@ export async function screenshot(tabId, { format = 'png', quality, ref, fullPage
   const viewport = await runInPage(tabId, 'viewport', {});
   const opts = format === 'png' ? { format } : { format, quality: quality ?? 80 };
   const base = { format, viewport, rect };
-  if (tab.active && !fullPage && format !== 'webp') {
-    const win = await chrome.windows.get(tab.windowId);
-    if (win.state !== 'minimized') {
-      const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, opts);
-      return { ...base, data: dataUrl.split(',')[1], debugger: false };
-    }
+  if (!fullPage && format !== 'webp') {
+    const data = await captureInFront(tabId, opts);
+    if (data) return { ...base, data, debugger: false };
   }
   // A background tab sometimes never draws the frame a capture waits for (seen after a
   // full-page capture grew and shrank its view); a fresh attach draws it, so a stalled first try
@@ -43,6 +39,28 @@ export async function screenshot(tabId, { format = 'png', quality, ref, fullPage
   } catch (e) {
     if (!(e instanceof ToolError && e.code === 'CAPTURE_STALLED')) throw e;
     return { ...base, ...(await once(STALL_MS)), debugger: true };
+  }
+}
+
+// captureVisibleTab takes whatever tab is in front of the window, not a tab by its id: the
+// agent's tab must be in front when it is taken and stay there throughout (the person may switch
+// tabs while the agent's page keeps us waiting), or the capture is dropped and taken of the tab's
+// own target instead. Null when the tab is not on screen.
+async function captureInFront(tabId, opts) {
+  const tab = await getTab(tabId);
+  let moved = false;
+  const onActivated = (info) => {
+    if (info.windowId === tab.windowId) moved = true;
+  };
+  chrome.tabs.onActivated.addListener(onActivated);
+  try {
+    const inFront = async () => (await chrome.tabs.query({ active: true, windowId: tab.windowId }))[0]?.id === tabId;
+    if (!(await inFront()) || (await chrome.windows.get(tab.windowId)).state === 'minimized') return null;
+    const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, opts);
+    if (moved || !(await inFront())) return null;
+    return dataUrl.split(',')[1];
+  } finally {
+    chrome.tabs.onActivated.removeListener(onActivated);
   }
 }
 

@@ -1,7 +1,7 @@
 // The browser's tabs: open, describe, list and close them. Opening and closing are reported as
 // tab events on the call (`call.tabs`), so the relay keeps its books from them.
 import { getTab } from './errors.js';
-import { openedForAgent, letGo } from './sharing.js';
+import { openedForAgent, letGo, mayUse } from './sharing.js';
 import { guardTab, releaseOwner } from './policy.js';
 import { watchNavigation } from './navigation.js';
 import { track } from './tracking.js';
@@ -58,7 +58,15 @@ export async function tabInfo(tabId) {
 }
 
 export async function listTabs() {
-  return { tabs: (await chrome.tabs.query({})).map(describe) };
+  const tabs = await chrome.tabs.query({});
+  return { tabs: await Promise.all(tabs.map(async (t) => ((await mayUse(t.id)) ? describe(t) : unshared(t)))) };
+}
+
+// A tab of the person's that they have not shared: its id and address only (the controller cuts
+// that to its origin). Its title, whether it is in front and its window tell what the person is
+// doing, and any page can put words in its title for every agent to read.
+function unshared(t) {
+  return { tabId: t.id, windowId: 0, active: false, url: t.url || t.pendingUrl || '', title: '', unshared: true };
 }
 
 // An agent gave up its tabs, or its session ended (the relay says so): the tabs it opened and

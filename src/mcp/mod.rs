@@ -239,6 +239,7 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
         r = serve => r?,
         _ = orphaned => tracing::info!("the process that started tabpilot mcp is gone; exiting"),
     }
+    session.end().await;
     let s = session.clone();
     tokio::task::spawn_blocking(move || s.shutdown()).await?;
     drop(resumable);

@@ -128,4 +128,26 @@ impl Session {
     pub fn shutdown(&self) {
         self.ctx.shutdown();
     }
+
+    /// The client ended this session (it closed our input, or it is gone): the agent's tabs are
+    /// released now, those it opened closed, rather than kept for a restart that is not coming.
+    /// Only a server that dies (killed, crashed) leaves them the grace period. Asked only of a
+    /// link that is up: a session that never reached the relay has nothing to give up.
+    pub async fn end(&self) {
+        if self.ctx.link_state() != crate::link::LinkState::Connected {
+            return;
+        }
+        let release = self
+            .ctx
+            .ask::<serde_json::Value>(crate::protocol::RelayOp::Release {
+                agent: None,
+                close_opened: true,
+            });
+        if tokio::time::timeout(std::time::Duration::from_secs(2), release)
+            .await
+            .is_err()
+        {
+            tracing::debug!("the relay did not answer our release in time");
+        }
+    }
 }

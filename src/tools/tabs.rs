@@ -147,6 +147,9 @@ struct TabInfo {
     active: bool,
     url: String,
     title: String,
+    /// The person's, not shared with agents: shown by its origin alone, no title.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    unshared: bool,
 }
 
 #[derive(Deserialize)]
@@ -182,18 +185,22 @@ async fn list_tabs(cx: &Ctx, a: ListTabsArgs) -> Result<Out<TabsOut>, ToolError>
     let tabs = page_of(all, page, TABS_PAGE)?;
     let mut lines = vec![format!("{total} tab(s)")];
     lines.extend(tabs.iter().map(|t| {
+        let tab = &t.listed.tab;
+        let title = match tab.unshared {
+            true => "(the person's, not shared)".to_string(),
+            false => format!("\"{}\"", tab.title),
+        };
         format!(
-            "- [{}] tab {}{}{}{} {} \"{}\"",
+            "- [{}] tab {}{}{}{} {} {title}",
             t.index,
-            t.listed.tab.tab_id,
+            tab.tab_id,
             if t.listed.mine { " (yours)" } else { "" },
-            if t.listed.tab.active { " (active)" } else { "" },
+            if tab.active { " (active)" } else { "" },
             t.listed
                 .holder
                 .as_ref()
                 .map_or(String::new(), |h| format!(" (held by {h})")),
-            t.listed.tab.url,
-            t.listed.tab.title
+            tab.url,
         )
     }));
     if total as u64 > TABS_PAGE {

@@ -597,7 +597,7 @@ fn navigate_wait_until_networkidle_waits_for_late_requests() {
     );
 }
 
-fn image_of(r: &Value) -> image::DynamicImage {
+pub(crate) fn image_of(r: &Value) -> image::DynamicImage {
     use base64::Engine;
     let block = r["content"]
         .as_array()

@@ -1,8 +1,9 @@
 //! Two agents never trade tabs, in the configuration users run: every agent here is a `tabpilot
 //! mcp` this test process starts, as one MCP client starts its servers (one client name, one
 //! working directory, no `TABPILOT_INSTANCE`). Eight of them keep their own tabs through two
-//! relay kills, each page counting what it received; a server its client restarts finds its tab;
-//! a new session after the first ended and its browser closed works on its first call.
+//! relay kills, each page counting what it received; a server its client restarts after a crash
+//! finds its tab, one whose session the client ended gives its tabs up at once, and a new session
+//! after the browser closed works on its first call.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -169,11 +170,19 @@ fn a_server_its_client_restarts_finds_its_tab_and_a_new_one_after_the_browser_cl
         "the agent beside it lost its tab"
     );
 
-    // Both end, and the browser closes with the one that launched it. The client's next session
-    // in this directory (the first one's key, its books still in the relay) navigates on its
+    // One ends its session (its client closes its input): its tabs are given up at once. The
+    // other crashes, and its browser dies with it. The client's next session in this directory
+    // (the crashed one's key, its books still in the relay, their browser gone) navigates on its
     // very first call, in a browser launched anew.
     drop(again);
-    drop(keeper);
+    let listed = watcher.ok("browser_list_tabs", json!({})).1;
+    let open: Vec<&Value> = listed["tabs"].as_array().unwrap().iter().collect();
+    assert!(
+        open.iter().all(|t| t["tabId"] != tab),
+        "the ended session's tab is still open: {open:?}"
+    );
+    keeper.child.kill().unwrap();
+    keeper.child.wait().unwrap();
     let mut next = server(&env, &dir);
     let r = next.call(
         "browser_navigate",

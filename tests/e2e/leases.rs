@@ -28,6 +28,12 @@ fn my_leases(agent: &mut Mcp) -> Vec<Value> {
     me["tabs"].as_array().unwrap().clone()
 }
 
+/// The server dies (killed), as a crash does: its client's restart has the grace period.
+fn crash(mut agent: Mcp) {
+    agent.child.kill().unwrap();
+    agent.child.wait().unwrap();
+}
+
 fn open(agent: &mut Mcp, url: &str) -> i64 {
     agent.ok(
         "browser_navigate",
@@ -182,7 +188,7 @@ fn an_agent_that_comes_back_within_the_grace_period_finds_its_tab() {
     };
     let mut first = s.agent_with(with_instance);
     let tab = open(&mut first, &s.a("basic.html?lease=grace"));
-    drop(first);
+    crash(first);
 
     let mut again = s.agent_with(with_instance);
     assert_eq!(my_tab(&mut again), tab, "it came back to another tab");
@@ -205,7 +211,7 @@ fn agents_of_one_client_in_one_directory_never_share_tabs_and_one_that_restarts_
     let tab_two = open(&mut two, &s.a("page2.html?lease=two"));
     assert_ne!(tab_one, tab_two, "two live agents shared books");
 
-    drop(one);
+    crash(one);
     let mut back = s.agent_with(default_identity);
     assert_eq!(
         my_tab(&mut back),
@@ -214,7 +220,17 @@ fn agents_of_one_client_in_one_directory_never_share_tabs_and_one_that_restarts_
     );
     assert_eq!(my_tab(&mut two), tab_two);
     back.ok("browser_close_tab", json!({}));
-    two.ok("browser_close_tab", json!({}));
+
+    // A session its client ends gives its tabs up at once: the next server of this client in
+    // this directory starts with none, and the tab it opened is closed.
+    drop(two);
+    let mut after = s.agent_with(default_identity);
+    assert!(after.holds_no_tab(), "it took up the ended session's tab");
+    let open_now: Vec<Value> = s.tabs().iter().map(|t| t["tabId"].clone()).collect();
+    assert!(
+        !open_now.contains(&json!(tab_two)),
+        "the ended session's tab is open"
+    );
 }
 
 #[test]

@@ -6,6 +6,7 @@ mod audit;
 mod browser;
 mod browsers;
 mod budget;
+mod capture;
 #[path = "../support/cdp.rs"]
 mod cdp;
 mod console;

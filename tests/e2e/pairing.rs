@@ -229,15 +229,17 @@ fn the_persons_tab_is_an_agents_only_once_they_share_it() {
     // The person opens a page of their own.
     let page = shared().a("basic.html");
     rt.block_on(cdp.open(&page, false)).unwrap();
-    let persons = || {
-        let (_, data) = Mcp::start(&env, &[]).ok("browser_list_tabs", json!({}));
-        data["tabs"]
+    let listed = || {
+        let (text, data) = Mcp::start(&env, &[]).ok("browser_list_tabs", json!({}));
+        let tab = data["tabs"]
             .as_array()
             .unwrap()
             .iter()
             .find(|t| t["url"] == json!(shared().fixtures.a))
-            .map(|t| t["tabId"].as_i64().unwrap())
+            .cloned();
+        (text, tab)
     };
+    let persons = || listed().1.map(|t| t["tabId"].as_i64().unwrap());
     let mut tab = None;
     while tab.is_none() {
         assert!(
@@ -248,6 +250,15 @@ fn the_persons_tab_is_an_agents_only_once_they_share_it() {
         tab = persons();
     }
     let tab = tab.unwrap();
+    // Not shared: its origin, and nothing of what the person is doing there.
+    let (text, entry) = listed();
+    let entry = entry.unwrap();
+    assert_eq!(
+        (&entry["title"], &entry["active"], &entry["unshared"]),
+        (&json!(""), &json!(false), &json!(true)),
+        "{entry}"
+    );
+    assert!(!text.contains("Basic fixture"), "{text}");
 
     // Not shared: not the agent's to read, drive or close.
     for (tool, args) in [
@@ -269,6 +280,12 @@ fn the_persons_tab_is_an_agents_only_once_they_share_it() {
     );
     let (snap, _) = agent.ok("browser_snapshot", json!({}));
     assert!(snap.contains("Basic page"), "{snap}");
+    let (_, entry) = listed();
+    assert_eq!(
+        entry.unwrap()["title"],
+        "Basic fixture",
+        "shared, its title shows"
+    );
     let mut other = Mcp::start(&env, &[]);
     let (code, _) = other.fails("browser_select_tab", json!({"tabId": tab}));
     assert_eq!(code, "TAB_CLAIMED");

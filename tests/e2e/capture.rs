@@ -1,0 +1,70 @@
+//! A screenshot is of the agent's tab or of nothing: never of the tab the person has in front
+//! (issue 28, finding 5).
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::browser::image_of;
+use crate::cdp::{Cdp, browser_url};
+use crate::harness::{Env, Mcp, runtime};
+
+/// The colour at the middle of a screenshot result.
+fn middle(r: &serde_json::Value) -> [u8; 3] {
+    let image = image_of(r).to_rgb8();
+    let [red, green, blue] = image.get_pixel(image.width() / 2, image.height() / 2).0;
+    [red, green, blue]
+}
+
+#[test]
+fn a_screenshot_is_of_the_agents_tab_though_the_person_switches_tabs_while_it_waits() {
+    let env = Env::fresh("capture-switch");
+    let fixtures = crate::fixtures::serve(env.first_port);
+    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |c| {
+        c.env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0");
+    });
+    let red = format!("{}/solid.html?color=red", fixtures.a);
+    agent.ok(
+        "browser_navigate",
+        json!({"url": red, "includeSnapshot": false}),
+    );
+    agent.ok("browser_switch_tab", json!({}));
+    let rt = runtime();
+    let data_dir = env.state_dir.join("profiles/managed/data");
+    let mut cdp = rt.block_on(Cdp::connect(&browser_url(
+        &data_dir,
+        Duration::from_secs(15),
+    )));
+    let blue = format!("{}/solid.html?color=blue", fixtures.a);
+    let (person, _) = rt.block_on(cdp.open(&blue, true)).unwrap();
+
+    // In front, it is captured as it is shown, without the debugger.
+    let r = agent.call("browser_screenshot", json!({}));
+    assert_eq!(
+        r["structuredContent"]["debugger"], false,
+        "{}",
+        r["structuredContent"]
+    );
+    assert_eq!(middle(&r), [255, 0, 0]);
+
+    // The agent's page keeps the capture waiting, and meanwhile the person brings their own tab
+    // to the front: the capture is still of the agent's page.
+    agent.ok(
+        "browser_eval",
+        json!({"expression":
+            "setTimeout(() => { const t = Date.now(); while (Date.now() - t < 2000); }, 200); 1"}),
+    );
+    let switch = std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(700));
+        rt.block_on(cdp.send("Target.activateTarget", json!({"targetId": person})))
+            .unwrap();
+    });
+    let r = agent.call("browser_screenshot", json!({}));
+    switch.join().unwrap();
+    assert_ne!(r["isError"], true, "{r}");
+    assert_eq!(
+        middle(&r),
+        [255, 0, 0],
+        "the capture was of the person's tab"
+    );
+}
