@@ -1,21 +1,29 @@
-//! The load benchmark of issue 10: 8 agents over 2 real headless Chromiums with the real
-//! extension, 1,000 mixed actions (navigate, click, type, snapshot, fillForm), while the relay is
+//! The load benchmark of issues 10 and 20: 8 agents, each a real `tabpilot mcp` process over
+//! stdio, started as one MCP client starts them (all by this process, one client name in
+//! `initialize`, one working directory, the default identity: no `TABPILOT_INSTANCE`, nothing
+//! else that tells them apart), over 2 real headless Chromiums with the real extension; 1,000
+//! mixed tool calls (browser_navigate, browser_click, browser_type, browser_snapshot,
+//! browser_fill_form), each agent in its own tab on a page that names it, while the relay is
 //! killed (SIGKILL) and a browser's service worker is stopped at seeded random moments. It
-//! asserts nothing; it prints what the pages received against what the agents were told, the
-//! failures by code, the time to recover from each fault, the relay's resident memory across
-//! 600 controller connect/disconnect cycles, and whether controllers that drop their `Link`
-//! leave the relay.
+//! asserts nothing; it prints what the pages received against what the agents were told: actions
+//! delivered to another agent's tab, snapshots of another agent's tab, agents moved off their tab
+//! without asking, page-changing calls applied twice; the failures by code, the time to recover
+//! from each fault; and, with in-process links of its own, the relay's resident memory across 600
+//! controller connect/disconnect cycles, and whether controllers that drop their `Link` leave
+//! the relay.
 //!
-//! Each tab's page (tests/fixtures/load.html) logs what it received, and the run reads those
-//! logs over the DevTools protocol at the end, so "delivered elsewhere" and "applied twice" are
-//! measured from the pages, not from tabpilot's own answers.
+//! Each tab's page (tests/fixtures/load.html) logs what it received under the agent whose page
+//! it first was, and the run reads those logs over the DevTools protocol at the end, so
+//! "delivered elsewhere" and "applied twice" are measured from the pages, not from tabpilot's own
+//! answers. Which tab each agent works in is what `browser_status` says after each of its actions.
 //!
 //! `cargo bench --bench load` (with a fresh seed, printed), or `cargo bench --bench load -- SEED`
 //! to run a seed again (the same actions and faults at the same points; the interleaving is the
 //! machine's).
 //!
 //! Its relay, state dir and browsers are its own (a private port range and state dir, as
-//! benches/figures.rs and the end-to-end tests have), so it never touches a developer's.
+//! benches/figures.rs and the end-to-end tests have, given to every agent alike through
+//! `TABPILOT_STATE_DIR` and `TABPILOT_PORTS`), so it never touches a developer's.
 
 #[path = "load/agent.rs"]
 mod agent;
@@ -23,8 +31,12 @@ mod agent;
 mod browsers;
 #[path = "../tests/support/cdp.rs"]
 mod cdp;
+#[path = "load/client.rs"]
+mod client;
 #[path = "../tests/support/fixtures.rs"]
 mod fixtures;
+#[path = "../tests/support/mcp_client.rs"]
+mod mcp_client;
 #[path = "../tests/support/peers.rs"]
 mod peers;
 #[path = "../tests/support/ports.rs"]
@@ -62,8 +74,9 @@ const CHURN_CYCLES: usize = 600;
 const RECOVERY_WAIT: Duration = Duration::from_secs(45);
 
 fn main() {
-    // A link that finds no relay starts `current_exe() relay`: in this process that is the
-    // benchmark itself, which becomes tabpilot's relay.
+    // An in-process link (the watcher's, the churn's) that finds no relay starts
+    // `current_exe() relay`: in this process that is the benchmark itself, which becomes
+    // tabpilot's relay. The agents' `tabpilot mcp` processes start the real binary's.
     if std::env::args().nth(1).as_deref() == Some("relay") {
         let e = std::process::Command::new(BIN)
             .args(std::env::args_os().skip(1))
@@ -79,8 +92,8 @@ fn main() {
     let _ = std::fs::remove_dir_all(&state_dir);
     // Away from the default range, the tests' and the figures'.
     let first_port = free_port_pair(41_000..42_000);
-    // SAFETY: no other thread runs yet; the links, the relay they start and the browsers' pairing
-    // read these.
+    // SAFETY: no other thread runs yet; the links, the relay they start, the browsers' pairing and
+    // every agent's `tabpilot mcp` (which inherits them alike) read these.
     unsafe {
         std::env::set_var("TABPILOT_STATE_DIR", &state_dir);
         std::env::set_var("TABPILOT_PORTS", format!("{first_port}-{}", first_port + 1));
@@ -178,28 +191,25 @@ async fn run(seed: u64, state_dir: &Path, ports: (u16, u16), fixtures: &fixtures
         let label = format!("load-{}", (b'a' + b as u8) as char);
         browsers.push(Browser::launch(&label, state_dir, ports, &watcher).await);
     }
-    let setup = started.elapsed();
     let mut rng = StdRng::seed_from_u64(seed);
     let planned = plan(&mut rng);
 
-    let shared = Arc::new(Shared::new(AGENTS, ACTIONS / AGENTS));
     // Each browser's agents on an origin of their own.
     let origins = [&fixtures.a, &fixtures.b];
-    let agents: Vec<_> = (0..AGENTS)
-        .map(|index| {
-            let agent = Agent {
-                index,
-                link: Link::new(peer(&format!("load agent {index}")), true).expect("a link"),
-                browser: browsers[browser_of(index)].id.clone(),
-                page: format!("{}/load.html", origins[browser_of(index)]),
-            };
-            tokio::spawn(agent.run(seed, shared.clone()))
+    let agents = start_agents(state_dir, &browsers, &origins).await;
+    let setup = started.elapsed();
+    let shared = Arc::new(Shared::new(AGENTS, ACTIONS / AGENTS));
+    let agents: Vec<_> = agents
+        .into_iter()
+        .map(|agent| {
+            let shared = shared.clone();
+            tokio::task::spawn_blocking(move || agent.run(seed, &shared))
         })
         .collect();
     let fired = inject(&planned, &shared, &mut browsers, &lock).await;
     let mut logs = Vec::new();
     for a in agents {
-        logs.push(a.await.expect("an agent's task"));
+        logs.push(a.await.expect("an agent's thread"));
     }
     let took = shared.t0.elapsed();
 
@@ -217,6 +227,7 @@ async fn run(seed: u64, state_dir: &Path, ports: (u16, u16), fixtures: &fixtures
         setup,
         took,
         browsers: browsers.iter().map(|b| b.label.clone()).collect(),
+        browser_ids: browsers.iter().map(|b| b.id.clone()).collect(),
         fired,
         logs,
         pages,
@@ -230,6 +241,26 @@ async fn run(seed: u64, state_dir: &Path, ports: (u16, u16), fixtures: &fixtures
         unsafe { libc::kill(pid, libc::SIGTERM) };
     }
     drop(browsers);
+}
+
+/// Starts the agents' `tabpilot mcp` processes one after the other, as one MCP client starts its
+/// servers: the same client name, the same working directory (a project directory of the run's
+/// own), the default identity; each then picks its browser by label, agents 0-3 the first.
+async fn start_agents(state_dir: &Path, browsers: &[Browser], origins: &[&String]) -> Vec<Agent> {
+    let project = state_dir.join("project");
+    std::fs::create_dir_all(&project).expect("the agents' working directory");
+    let log = std::fs::File::create(state_dir.join("agents.log")).expect("the agents' log");
+    let mut agents = Vec::new();
+    for index in 0..AGENTS {
+        let b = browser_of(index);
+        let (project, log) = (project.clone(), log.try_clone().expect("the agents' log"));
+        let label = browsers[b].label.clone();
+        let page = format!("{}/load.html", origins[b]);
+        let started =
+            tokio::task::spawn_blocking(move || Agent::start(index, &project, &log, &label, page));
+        agents.push(started.await.expect("an agent starts"));
+    }
+    agents
 }
 
 fn peer(name: &str) -> PeerInfo {

@@ -1,26 +1,42 @@
-//! One agent of the load run: its own `Link` (so its own books at the relay), pinned to one
-//! browser by naming it on every call, working in its own tab on tests/fixtures/load.html.
-//! Every call's outcome is kept for the pages to be checked against; a call refused with
-//! nothing sent is tried again after a pause, any other failure never is (an `unknown` one
-//! least of all).
+//! One agent of the load run: a `tabpilot mcp` process (client.rs) driven over stdio from a
+//! thread of its own, pinned to one browser with `browser_select_browser`, working in the tab its
+//! first call opens, on tests/fixtures/load.html with `?agent=N` (the page's title then names its
+//! owner). Every call's outcome is kept for the pages to be checked against; a call refused with
+//! nothing sent is tried again after a pause (unless its arguments are what is wrong), any other
+//! failure never is (an `unknown` one least of all). After each action it asks `browser_status`
+//! which tab the relay's books give it, to see whether it was moved without asking.
 
 use std::collections::BTreeMap;
+use std::fs::File;
+use std::panic::AssertUnwindSafe;
+use std::path::Path;
+use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
-use tabpilot::error::{Code, Outcome, ToolError};
-use tabpilot::link::{Link, Reply};
-use tabpilot::protocol::{Call, Op, Target};
+use tabpilot::error::Outcome;
 use tabpilot::tools::snapshot::ref_of;
+
+use crate::client::{self, Failure};
+use crate::mcp_client::McpClient;
 
 /// How long an agent keeps trying an action that was refused with nothing sent (a relay or a
 /// browser that is coming back) before it counts the action as refused.
 const GIVE_UP_AFTER: Duration = Duration::from_secs(60);
-const CALL_TIMEOUT: Duration = Duration::from_secs(10);
+/// A page-changing call's `timeout`, in milliseconds.
+const CALL_TIMEOUT_MS: u64 = 10_000;
+/// Refusals that trying again cannot mend: the call itself is wrong for the page.
+const FINAL_REFUSALS: [&str; 6] = [
+    "BAD_ARGS",
+    "STALE_REF",
+    "NOT_ACTIONABLE",
+    "ELEMENT_AMBIGUOUS",
+    "RESTRICTED_PAGE",
+    "ORIGIN_BLOCKED",
+];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub(crate) enum Kind {
@@ -63,7 +79,7 @@ impl Kind {
 }
 
 /// How one action ended: done, or the error's code and outcome.
-pub(crate) type Ended = Result<(), (Code, Outcome)>;
+pub(crate) type Ended = Result<(), (String, Outcome)>;
 
 /// One action as its agent saw it.
 pub(crate) struct Action {
@@ -115,25 +131,53 @@ impl Shared {
     }
 }
 
+/// Marks an agent finished when it ends, however it ends.
+struct Finishing<'a> {
+    shared: &'a Shared,
+    agent: usize,
+}
+
+impl Drop for Finishing<'_> {
+    fn drop(&mut self) {
+        let mut end = self.shared.finished[self.agent]
+            .lock()
+            .unwrap_or_else(|e| e.into_inner());
+        *end = Some(self.shared.t0.elapsed());
+        self.shared.running.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+/// A tab the relay's books gave an agent, as `browser_status` said after an action.
+pub(crate) struct TabSeen {
+    /// (browserId, tab id).
+    pub(crate) tab: (String, i64),
+    /// When it was first seen, since `t0`.
+    pub(crate) at: Duration,
+    /// The agent asked for a tab since the one before (its first call, or `browser_new_tab`).
+    pub(crate) asked: bool,
+}
+
 /// What an agent did, for the report.
 pub(crate) struct Log {
     pub(crate) agent: usize,
     pub(crate) actions: Vec<Action>,
     /// Every failed call, by code and outcome (the attempts refused with nothing sent, which
     /// were tried again, apart): how many, and the first one's message.
-    pub(crate) failures: BTreeMap<(&'static str, &'static str), (usize, String)>,
-    /// The tabs its calls ran in, in order, each with when it was first seen (since `t0`).
-    pub(crate) tabs: Vec<(i64, Duration)>,
-    /// Snapshots that showed a load.html page (its title names the tab's owner), and those of
-    /// them that read another agent's.
+    pub(crate) failures: BTreeMap<(String, &'static str), (usize, String)>,
+    /// The tabs its books gave it, in order.
+    pub(crate) tabs: Vec<TabSeen>,
+    /// Results with a snapshot of a load.html page (its title names the tab's owner), and those
+    /// of them that showed another agent's.
     pub(crate) owned_reads: usize,
     pub(crate) foreign_reads: usize,
+    /// Why it stopped before its quota, if it did.
+    pub(crate) crashed: Option<String>,
 }
 
 impl Log {
     /// Notes a failed call; `tried_again` when it was refused and is tried again.
-    fn failed(&mut self, e: &ToolError, tried_again: bool) {
-        let outcome = match e.outcome {
+    fn failed(&mut self, f: &Failure, tried_again: bool) {
+        let outcome = match f.outcome {
             _ if tried_again => "refused, tried again",
             Outcome::Refused => "refused",
             Outcome::Done => "done",
@@ -143,9 +187,21 @@ impl Log {
         };
         let entry = self
             .failures
-            .entry((e.code.as_str(), outcome))
-            .or_insert_with(|| (0, e.message.clone()));
+            .entry((f.code.clone(), outcome))
+            .or_insert_with(|| (0, f.message.clone()));
         entry.0 += 1;
+    }
+
+    /// Notes what a result's page title says of the tab's owner (`load OWNER: N clicks`).
+    fn read(&mut self, data: &Value) {
+        let owner = data["title"]
+            .as_str()
+            .and_then(|t| t.strip_prefix("load "))
+            .and_then(|t| t.split(':').next());
+        if let Some(owner) = owner {
+            self.owned_reads += 1;
+            self.foreign_reads += (owner != self.agent.to_string()) as usize;
+        }
     }
 }
 
@@ -157,7 +213,8 @@ struct Refs {
     size: String,
 }
 
-fn refs_in(snapshot: &str) -> Option<Refs> {
+fn refs_in(data: &Value) -> Option<Refs> {
+    let snapshot = data["snapshot"].as_str()?;
     Some(Refs {
         press: ref_of(snapshot, "button", "Count me")?.to_string(),
         note: ref_of(snapshot, "textbox", "Note")?.to_string(),
@@ -166,23 +223,44 @@ fn refs_in(snapshot: &str) -> Option<Refs> {
     })
 }
 
-/// The probes every action tool's call carries (src/tools/args.rs `AfterAction::wire`).
-fn after() -> Value {
-    json!({"console": "errors", "network": "issues"})
+/// What the agent believes of its tab.
+struct Belief {
+    /// The tab shows this agent's page.
+    on_page: bool,
+    /// The refs of its last snapshot.
+    refs: Option<Refs>,
+    /// It asked for a tab since the last one it saw.
+    asked: bool,
 }
 
 pub(crate) struct Agent {
-    pub(crate) index: usize,
-    pub(crate) link: Link,
-    pub(crate) browser: String,
+    index: usize,
+    mcp: McpClient,
     /// load.html's address.
-    pub(crate) page: String,
+    page: String,
 }
 
 impl Agent {
-    /// Takes its quota of actions.
-    pub(crate) async fn run(self, seed: u64, shared: Arc<Shared>) -> Log {
-        let mut rng = StdRng::seed_from_u64(seed ^ ((self.index as u64 + 1) * 0x9e37_79b9));
+    /// Starts its `tabpilot mcp` in `dir` and pins it to the browser labelled `label`.
+    pub(crate) fn start(index: usize, dir: &Path, log: &File, label: &str, page: String) -> Agent {
+        let mut mcp = client::start(dir, log);
+        let deadline = Instant::now() + Duration::from_secs(30);
+        while let Err(f) = client::call(
+            &mut mcp,
+            "browser_select_browser",
+            json!({"browser": label}),
+        ) {
+            assert!(
+                Instant::now() < deadline,
+                "agent {index} could not select browser {label}: {f:?}"
+            );
+            std::thread::sleep(Duration::from_millis(200));
+        }
+        Agent { index, mcp, page }
+    }
+
+    /// Takes its quota of actions; ends its `tabpilot mcp` (closing its stdin) when done.
+    pub(crate) fn run(mut self, seed: u64, shared: &Shared) -> Log {
         let mut log = Log {
             agent: self.index,
             actions: Vec::new(),
@@ -190,17 +268,42 @@ impl Agent {
             tabs: Vec::new(),
             owned_reads: 0,
             foreign_reads: 0,
+            crashed: None,
         };
-        // Whether the tab shows this agent's page, and the refs of its last snapshot.
-        let (mut on_page, mut refs): (bool, Option<Refs>) = (false, None);
+        let finishing = Finishing {
+            shared,
+            agent: self.index,
+        };
+        let acted = std::panic::catch_unwind(AssertUnwindSafe(|| {
+            self.act(seed, shared, &mut log);
+        }));
+        if let Err(panic) = acted {
+            let why = panic
+                .downcast_ref::<String>()
+                .cloned()
+                .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()));
+            log.crashed = Some(why.unwrap_or_else(|| "a panic".into()));
+        }
+        drop(finishing);
+        log
+    }
+
+    fn act(&mut self, seed: u64, shared: &Shared, log: &mut Log) {
+        let mut rng = StdRng::seed_from_u64(seed ^ ((self.index as u64 + 1) * 0x9e37_79b9));
+        // Its first call opens its tab: that one it asked for.
+        let mut belief = Belief {
+            on_page: false,
+            refs: None,
+            asked: true,
+        };
         for seq in 0..shared.quota {
             shared.taken.fetch_add(1, Ordering::SeqCst);
-            let mut kind = if on_page {
+            let mut kind = if belief.on_page {
                 Kind::pick(&mut rng)
             } else {
                 Kind::Navigate
             };
-            if matches!(kind, Kind::Click | Kind::Type | Kind::FillForm) && refs.is_none() {
+            if matches!(kind, Kind::Click | Kind::Type | Kind::FillForm) && belief.refs.is_none() {
                 kind = Kind::Snapshot;
             }
             let token = match kind {
@@ -209,59 +312,47 @@ impl Agent {
                 Kind::FillForm => Some(format!("a{}f{seq}", self.index)),
                 _ => None,
             };
-            let (op, args) = self.call_for(kind, token.as_deref(), refs.as_ref(), &mut rng);
-            let answer = self.attempt(op, args, &shared, &mut log).await;
-            let ended = match &answer {
-                Ok(reply) => {
-                    if let Some(tab) = reply.target.as_ref().and_then(|t| t.tab)
-                        && log.tabs.last().is_none_or(|(t, _)| *t != tab)
-                    {
-                        log.tabs.push((tab, shared.t0.elapsed()));
-                        // A tab it had not worked in: whatever page it shows is not ours yet.
-                        if log.tabs.len() > 1 && kind != Kind::Navigate {
-                            (on_page, refs) = (false, None);
-                        }
-                    }
-                    match kind {
-                        Kind::Navigate => {
-                            on_page = true;
-                            refs = None;
-                        }
-                        Kind::Snapshot => {
-                            refs = reply.value["text"].as_str().and_then(refs_in);
-                            on_page = refs.is_some();
-                            // load.html titles itself `load OWNER: N clicks`.
-                            let owner = reply.value["title"]
-                                .as_str()
-                                .and_then(|t| t.strip_prefix("load "))
-                                .and_then(|t| t.split(':').next());
-                            if let Some(owner) = owner {
-                                log.owned_reads += 1;
-                                log.foreign_reads += (owner != self.index.to_string()) as usize;
-                            }
-                        }
-                        _ => {}
-                    }
+            let (tool, args) =
+                self.call_for(kind, token.as_deref(), belief.refs.as_ref(), &mut rng);
+            let ended = match self.attempt(tool, &args, shared, log, &mut belief) {
+                Ok(data) => {
+                    took(kind, &data, log, &mut belief);
                     Ok(())
                 }
-                Err(e) => {
-                    log.failed(e, false);
-                    // A navigation that may have replaced the page, a ref that no longer
-                    // resolves, or a page that is not ours: look again.
-                    if kind == Kind::Navigate
-                        || matches!(e.code, Code::StaleRef | Code::NotFound | Code::BadArgs)
-                    {
-                        refs = None;
+                Err(f) => {
+                    log.failed(&f, false);
+                    // A navigation that may have replaced the page, or a ref that no longer
+                    // resolves: look again.
+                    if kind == Kind::Navigate || FINAL_REFUSALS.contains(&f.code.as_str()) {
+                        belief.refs = None;
                     }
-                    Err((e.code, e.outcome))
+                    Err((f.code, f.outcome))
                 }
             };
+            let navigated = kind == Kind::Navigate && ended.is_ok();
+            self.follow_tab(shared, log, &mut belief, navigated);
             log.actions.push(Action { kind, token, ended });
         }
-        *shared.finished[self.index].lock().unwrap() = Some(shared.t0.elapsed());
-        shared.running.fetch_sub(1, Ordering::SeqCst);
-        self.link.stop();
-        log
+    }
+
+    /// Notes the tab the relay's books now give this agent; a tab it had not worked in shows a
+    /// page that is not its own yet (unless it just navigated there).
+    fn follow_tab(&mut self, shared: &Shared, log: &mut Log, belief: &mut Belief, navigated: bool) {
+        let Some(tab) = client::current_tab(&mut self.mcp) else {
+            return;
+        };
+        if log.tabs.last().is_some_and(|t| t.tab == tab) {
+            return;
+        }
+        let first = log.tabs.is_empty();
+        log.tabs.push(TabSeen {
+            tab,
+            at: shared.t0.elapsed(),
+            asked: std::mem::take(&mut belief.asked),
+        });
+        if !first && !navigated {
+            (belief.on_page, belief.refs) = (false, None);
+        }
     }
 
     fn call_for(
@@ -270,63 +361,93 @@ impl Agent {
         token: Option<&str>,
         refs: Option<&Refs>,
         rng: &mut StdRng,
-    ) -> (Op, Value) {
+    ) -> (&'static str, Value) {
         let token = token.unwrap_or_default();
+        let timeout = CALL_TIMEOUT_MS;
         match (kind, refs) {
-            (Kind::Navigate, _) => (
-                Op::Navigate,
-                json!({"url": format!("{}?agent={}&t={token}", self.page, self.index), "after": after()}),
+            (Kind::Navigate, _) => {
+                let url = format!("{}?agent={}&t={token}", self.page, self.index);
+                ("browser_navigate", json!({"url": url, "timeout": timeout}))
+            }
+            (Kind::Click, Some(r)) => (
+                "browser_click",
+                json!({"ref": r.press, "element": "Count me", "timeout": timeout}),
             ),
-            (Kind::Click, Some(r)) => (Op::Click, json!({"ref": r.press, "after": after()})),
             (Kind::Type, Some(r)) => (
-                Op::Type,
-                json!({"ref": r.note, "text": token, "after": after()}),
+                "browser_type",
+                json!({"ref": r.note, "element": "Note", "text": token, "timeout": timeout}),
             ),
             (Kind::FillForm, Some(r)) => {
                 let size = ["s", "m", "l"][rng.random_range(0..3)];
                 let fields =
                     json!([{"ref": r.name, "value": token}, {"ref": r.size, "value": size}]);
-                (Op::FillForm, json!({"fields": fields, "after": after()}))
+                (
+                    "browser_fill_form",
+                    json!({"fields": fields, "timeout": timeout}),
+                )
             }
-            _ => (Op::Snapshot, json!({"verbose": false, "maxTokens": 4000})),
+            _ => ("browser_snapshot", json!({"maxTokens": 4000})),
         }
     }
 
-    /// Sends one action's call, again after a pause while it is refused with nothing sent.
-    async fn attempt(
-        &self,
-        op: Op,
-        args: Value,
+    /// Calls one action's tool, again after a pause while it is refused with nothing sent. A
+    /// refusal that says its tab is no longer its own (LEASE_LOST, TAB_CLAIMED) is what its
+    /// recovery says: a new tab (`browser_new_tab`), and the action ends refused.
+    fn attempt(
+        &mut self,
+        tool: &str,
+        args: &Value,
         shared: &Shared,
         log: &mut Log,
-    ) -> Result<Reply, ToolError> {
+        belief: &mut Belief,
+    ) -> Result<Value, Failure> {
         let first = Instant::now();
         let mut pause = Duration::from_millis(100);
         loop {
-            let call = Call {
-                target: Target {
-                    browser: Some(self.browser.clone()),
-                    tab: None,
-                },
-                ..Call::new(op, args.clone(), CALL_TIMEOUT)
-            };
             let sent = shared.t0.elapsed();
-            match self.link.call(call).await {
-                Ok(reply) => {
+            let f = match client::call(&mut self.mcp, tool, args.clone()) {
+                Ok(data) => {
                     let answered = shared.t0.elapsed();
-                    shared.successes[self.index]
-                        .lock()
-                        .unwrap()
-                        .push((sent, answered));
-                    return Ok(reply);
+                    let mut s = shared.successes[self.index].lock().unwrap();
+                    s.push((sent, answered));
+                    return Ok(data);
                 }
-                Err(e) if e.outcome == Outcome::Refused && first.elapsed() < GIVE_UP_AFTER => {
-                    log.failed(&e, true);
-                    tokio::time::sleep(pause).await;
-                    pause = (pause * 2).min(Duration::from_secs(1));
+                Err(f) => f,
+            };
+            let refused = f.outcome == Outcome::Refused;
+            if refused && matches!(f.code.as_str(), "LEASE_LOST" | "TAB_CLAIMED") {
+                if client::call(&mut self.mcp, "browser_new_tab", json!({})).is_ok() {
+                    (belief.on_page, belief.refs, belief.asked) = (false, None, true);
                 }
-                Err(e) => return Err(e),
+                return Err(f);
             }
+            if !refused
+                || FINAL_REFUSALS.contains(&f.code.as_str())
+                || first.elapsed() > GIVE_UP_AFTER
+            {
+                return Err(f);
+            }
+            log.failed(&f, true);
+            std::thread::sleep(pause);
+            pause = (pause * 2).min(Duration::from_secs(1));
         }
+    }
+}
+
+/// What a successful action tells the agent of its page.
+fn took(kind: Kind, data: &Value, log: &mut Log, belief: &mut Belief) {
+    match kind {
+        // A navigation answers with the new page's snapshot: its refs.
+        Kind::Navigate => {
+            belief.on_page = true;
+            belief.refs = refs_in(data);
+            log.read(data);
+        }
+        Kind::Snapshot => {
+            belief.refs = refs_in(data);
+            belief.on_page = belief.refs.is_some();
+            log.read(data);
+        }
+        _ => {}
     }
 }

@@ -122,7 +122,7 @@ impl Browser {
     }
 
     /// What load.html's pages of `origin` logged (localStorage, read in a fresh tab of that
-    /// origin that logs nothing itself): `{"load:OWNER": {"clicks": n, "tokens": [...]}}`.
+    /// origin that logs nothing itself): `{"load:OWNER:TAB": {"clicks": n, "tokens": [...]}}`.
     pub(crate) async fn page_logs(&mut self, origin: &str) -> Result<serde_json::Value, String> {
         let (target, session) = self.cdp.open(&format!("{origin}/load.html"), true).await?;
         let text = self

@@ -15,10 +15,12 @@ pub(crate) struct Run {
     pub(crate) seed: u64,
     pub(crate) setup: Duration,
     pub(crate) took: Duration,
+    /// The browsers' labels, and their ids at the relay.
     pub(crate) browsers: Vec<String>,
+    pub(crate) browser_ids: Vec<String>,
     pub(crate) fired: Vec<Fired>,
     pub(crate) logs: Vec<Log>,
-    /// `load:OWNER` → `{clicks, tokens}`, from every browser's pages.
+    /// `load:OWNER:TAB` → `{clicks, tokens}`, from every browser's pages.
     pub(crate) pages: Map<String, Value>,
     pub(crate) shared: Arc<Shared>,
     pub(crate) churn: Churn,
@@ -57,25 +59,34 @@ struct Checked {
     unknown_tokens_applied: usize,
     unknown_clicks: usize,
     unknown_clicks_applied: usize,
-    /// Clicks a page received beyond those its agent was told were done or unknown.
-    clicks_extra: usize,
-    /// Clicks an agent was told were done that its page never received.
-    clicks_missing: usize,
+    /// Clicks: the agents were told done; the pages received.
+    clicks_done: usize,
     clicks_received: usize,
+    /// A click does not say who sent it, so these are lower bounds from the counts: clicks the
+    /// pages received past all the done and unknown ones (applied twice, whoever sent them);
+    /// done clicks that no page received; done clicks on another agent's page (an agent's done
+    /// clicks its own page lacks, past the lost ones, or a page's clicks past its own agent's
+    /// done and unknown ones, past the repeated ones).
+    clicks_repeated: usize,
+    clicks_lost: usize,
+    clicks_elsewhere: usize,
 }
 
-fn check(run: &Run) -> Checked {
+/// The clicks each agent's pages received and who received each token, by the owner the pages
+/// logged under (each tab its own log, `load:OWNER:TAB`).
+fn received(run: &Run) -> ([usize; AGENTS], HashMap<&str, Vec<usize>>) {
     let mut seen: HashMap<&str, Vec<usize>> = HashMap::new();
-    let mut received = [0usize; AGENTS];
+    let mut clicks = [0usize; AGENTS];
     for (key, page) in &run.pages {
         let Some(owner) = key
             .strip_prefix("load:")
+            .and_then(|k| k.split(':').next())
             .and_then(|o| o.parse::<usize>().ok())
         else {
             continue;
         };
         if owner < AGENTS {
-            received[owner] = page["clicks"].as_u64().unwrap_or(0) as usize;
+            clicks[owner] += page["clicks"].as_u64().unwrap_or(0) as usize;
         }
         for t in page["tokens"].as_array().into_iter().flatten() {
             if let Some(t) = t.as_str() {
@@ -83,7 +94,13 @@ fn check(run: &Run) -> Checked {
             }
         }
     }
+    (clicks, seen)
+}
+
+fn check(run: &Run) -> Checked {
+    let (received, seen) = received(run);
     let mut c = Checked::default();
+    let (mut missing, mut foreign) = (0, 0);
     for log in &run.logs {
         let (mut done_clicks, mut unknown_clicks) = (0, 0);
         for a in &log.actions {
@@ -106,12 +123,19 @@ fn check(run: &Run) -> Checked {
             }
         }
         let got = received[log.agent];
+        missing += done_clicks.saturating_sub(got);
+        foreign += got.saturating_sub(done_clicks + unknown_clicks);
+        c.clicks_done += done_clicks;
         c.clicks_received += got;
-        c.clicks_extra += got.saturating_sub(done_clicks + unknown_clicks);
-        c.clicks_missing += done_clicks.saturating_sub(got);
         c.unknown_clicks += unknown_clicks;
-        c.unknown_clicks_applied += got.saturating_sub(done_clicks).min(unknown_clicks);
     }
+    let past_done = c.clicks_received.saturating_sub(c.clicks_done);
+    c.unknown_clicks_applied = past_done.min(c.unknown_clicks);
+    c.clicks_repeated = past_done.saturating_sub(c.unknown_clicks);
+    c.clicks_lost = c.clicks_done.saturating_sub(c.clicks_received);
+    c.clicks_elsewhere = missing
+        .saturating_sub(c.clicks_lost)
+        .max(foreign.saturating_sub(c.clicks_repeated));
     c
 }
 
@@ -160,18 +184,32 @@ pub(crate) fn print(run: &Run) {
         run.seed
     );
     println!(
-        "  {} headless Chromiums with the real extension ({}), {AGENTS} agents (a Link each, \
-         {} a browser, each in its own tab), {ACTIONS} actions; seed {}",
+        "  {} headless Chromiums with the real extension ({}), {AGENTS} agents ({} a browser, each in \
+         its own tab), {ACTIONS} actions; seed {}",
         run.browsers.len(),
         run.browsers.join(", "),
         AGENTS / run.browsers.len(),
         run.seed
     );
     println!(
-        "  browsers launched and joined in {}; the actions took {}",
+        "  each agent a `tabpilot mcp` over stdio started by this process: client {:?}, one working \
+         directory, the default identity",
+        crate::client::CLIENT
+    );
+    println!(
+        "  browsers launched and joined, agents started, in {}; the actions took {}",
         secs(run.setup),
         secs(run.took)
     );
+    for log in &run.logs {
+        if let Some(why) = &log.crashed {
+            println!(
+                "  agent {} stopped after {} actions: {why}",
+                log.agent,
+                log.actions.len()
+            );
+        }
+    }
     actions(run);
     pages(run);
     codes(run);
@@ -228,19 +266,25 @@ fn pages(run: &Run) {
     println!();
     println!("  from the pages (each tab's own log, read over DevTools; must be 0 where marked)");
     println!(
-        "  delivered to another agent's tab (must be 0)    {:>5}   tokens {}, clicks done but not received {}",
-        c.tokens_elsewhere + c.clicks_missing,
+        "  actions delivered to another agent's tab (must be 0)  {:>5}   tokens {}, clicks at least {}",
+        c.tokens_elsewhere + c.clicks_elsewhere,
         c.tokens_elsewhere,
-        c.clicks_missing
+        c.clicks_elsewhere
     );
     println!(
-        "  applied twice (must be 0)                       {:>5}   tokens {}, clicks past done+unknown {}",
-        c.tokens_repeated + c.clicks_extra,
+        "  snapshots of another agent's tab (must be 0)          {:>5}   of {} results showing a page's owner (browser_snapshot, and navigate's own)",
+        run.logs.iter().map(|l| l.foreign_reads).sum::<usize>(),
+        run.logs.iter().map(|l| l.owned_reads).sum::<usize>()
+    );
+    moved(run);
+    println!(
+        "  page-changing calls applied twice (must be 0)         {:>5}   tokens {}, clicks at least {} (past every done and unknown one)",
+        c.tokens_repeated + c.clicks_repeated,
         c.tokens_repeated,
-        c.clicks_extra
+        c.clicks_repeated
     );
     println!(
-        "  lost replies (outcome unknown; never repeated)  {:>5}   applied: {} of {} carrying a token, {} of {} clicks",
+        "  lost replies (outcome unknown; never repeated)        {:>5}   applied: {} of {} carrying a token, {} of {} clicks",
         c.unknown,
         c.unknown_tokens_applied,
         c.unknown_tokens,
@@ -248,37 +292,53 @@ fn pages(run: &Run) {
         c.unknown_clicks
     );
     println!(
-        "  snapshots of another agent's tab (must be 0)    {:>5}   of {} that show a page's owner in its title",
-        run.logs.iter().map(|l| l.foreign_reads).sum::<usize>(),
-        run.logs.iter().map(|l| l.owned_reads).sum::<usize>()
+        "  done but absent from every page                       {:>5}   tokens {}, clicks at least {}",
+        c.done_unseen + c.clicks_lost,
+        c.done_unseen,
+        c.clicks_lost
     );
     println!(
-        "  done but absent from the page                   {:>5}",
-        c.done_unseen
-    );
-    println!(
-        "  failed or refused but applied                   {:>5}",
+        "  failed or refused but applied                         {:>5}",
         c.failed_applied
     );
     println!(
-        "  clicks the pages received                       {:>5}",
-        c.clicks_received
+        "  clicks the pages received                             {:>5}   of {} done; {} tabs logged for {AGENTS} agents",
+        c.clicks_received,
+        c.clicks_done,
+        run.pages.len()
     );
+}
+
+/// The agents whose tab changed without their asking (a new tab they asked for after LEASE_LOST
+/// or TAB_CLAIMED is not one), each with the tabs its books gave it.
+fn moved(run: &Run) {
+    let label = |id: &str| {
+        let b = run.browser_ids.iter().position(|b| b == id);
+        b.map_or(id.to_string(), |b| run.browsers[b].clone())
+    };
     let moved: Vec<String> = run
         .logs
         .iter()
-        .filter(|l| l.tabs.len() > 1)
+        .filter(|l| l.tabs.iter().any(|t| !t.asked))
         .map(|l| {
             let tabs: Vec<String> = l
                 .tabs
                 .iter()
-                .map(|(t, at)| format!("{t} (from {})", secs(*at)))
+                .map(|t| {
+                    let how = if t.asked { "" } else { ", unasked" };
+                    format!("{} tab {} ({}{how})", label(&t.tab.0), t.tab.1, secs(t.at))
+                })
                 .collect();
             format!("agent {}: {}", l.agent, tabs.join(" -> "))
         })
         .collect();
+    let unasked: usize = run
+        .logs
+        .iter()
+        .map(|l| l.tabs.iter().filter(|t| !t.asked).count())
+        .sum();
     println!(
-        "  agents whose calls moved to another tab         {:>5}",
+        "  agents moved off their tab (must be 0)                {:>5}   of {AGENTS}; {unasked} tab changes nobody asked for",
         moved.len()
     );
     for m in moved {
@@ -292,8 +352,8 @@ fn codes(run: &Run) {
     println!("  failed calls by code (outcome)");
     let mut codes: BTreeMap<(&str, &str), (usize, &str)> = BTreeMap::new();
     for log in &run.logs {
-        for (&key, (n, message)) in &log.failures {
-            codes.entry(key).or_insert((0, message)).0 += n;
+        for ((code, outcome), (n, message)) in &log.failures {
+            codes.entry((code, outcome)).or_insert((0, message)).0 += n;
         }
     }
     if codes.is_empty() {
