@@ -64,7 +64,8 @@ impl Told {
 }
 
 /// The clicks each agent's page received, as the pages keep them (tests/fixtures/load.html:
-/// localStorage `load:AGENT`, counted in whichever tab a click landed, by that tab's first owner).
+/// localStorage `load:AGENT:TAB`, counted in whichever tab a click landed, by that tab's first
+/// owner).
 fn clicks_received(env: &Env, origin: &str) -> BTreeMap<String, u64> {
     let data_dir = env.state_dir.join("profiles/managed/data");
     runtime().block_on(async {
@@ -78,9 +79,11 @@ fn clicks_received(env: &Env, origin: &str) -> BTreeMap<String, u64> {
         let counts = cdp
             .eval(
                 &session,
-                "JSON.stringify(Object.fromEntries(Object.keys(localStorage)\
+                "JSON.stringify(Object.keys(localStorage)\
                  .filter((k) => k.startsWith('load:'))\
-                 .map((k) => [k.slice(5), JSON.parse(localStorage[k]).clicks])))",
+                 .reduce((by, k) => { const owner = k.split(':')[1]; \
+                   by[owner] = (by[owner] || 0) + JSON.parse(localStorage[k]).clicks; \
+                   return by; }, {}))",
             )
             .await
             .unwrap();
