@@ -107,6 +107,10 @@ pub struct Record {
     pub outcome: Option<Outcome>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    /// What the result disclosed on the person's say-so (`credentials`): the line a person
+    /// looks for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revealed: Option<String>,
     #[serde(default)]
     pub ms: u64,
 }
@@ -177,9 +181,9 @@ impl Audit {
         place: Place,
         result: &Result<ToolOutput, ToolError>,
     ) -> Record {
-        let (outcome, code) = match result {
-            Ok(out) => (out.outcome, None),
-            Err(e) => (e.outcome, Some(e.code.as_str().to_string())),
+        let (outcome, code, revealed) = match result {
+            Ok(out) => (out.outcome, None, out.revealed.map(String::from)),
+            Err(e) => (e.outcome, Some(e.code.as_str().to_string()), None),
         };
         let url = place.url.as_deref().map(page_url);
         Record {
@@ -194,6 +198,7 @@ impl Audit {
             args: call.args,
             outcome: Some(outcome),
             code,
+            revealed,
             ms: millis(call.started.elapsed()),
         }
     }
@@ -255,6 +260,7 @@ mod tests {
             structured: json!({}),
             images: vec![],
             outcome: Outcome::Done,
+            revealed: None,
         })
     }
 

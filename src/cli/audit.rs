@@ -129,6 +129,9 @@ fn readable(r: &Record) -> String {
     if let Some(code) = &r.code {
         line.push_str(&format!(" {}", shown(code)));
     }
+    if let Some(what) = &r.revealed {
+        line.push_str(&format!(" REVEALED {}", shown(what)));
+    }
     line.push_str(&format!(" {}ms", r.ms));
     if let Some(tab) = r.tab {
         line.push_str(&format!(" tab {tab}"));

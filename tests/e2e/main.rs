@@ -10,6 +10,7 @@ mod budget;
 mod cdp;
 mod console;
 mod context;
+mod credentials;
 mod dashboard;
 mod dialogs;
 mod doctor;
