@@ -6,6 +6,7 @@ pub mod context; // the project's own instructions, skills and registered comman
 pub mod dashboard; // a live local page: browsers, agents and their tabs, recent calls, release
 pub mod error; // the closed set of error codes and outcomes
 pub mod extension; // the packaged extension: its files, manifest and id, written out
+pub mod holder; // who holds a loopback port: its owner, process and command, from /proc
 pub mod launch; // find and start a Chromium with the embedded extension
 pub mod link; // a controller's connection to the relay
 pub mod mcp; // the MCP server over rmcp

@@ -2,7 +2,7 @@
 //! in the order they arrive, and an exit within seconds of the client going away) or over
 //! Streamable HTTP (http.rs).
 
-mod http;
+pub mod http;
 mod order;
 
 pub use http::{HttpOptions, serve_http, token as http_token};
