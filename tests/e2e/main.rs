@@ -22,6 +22,7 @@ mod frames;
 mod harness;
 mod holes;
 mod http;
+mod http_token;
 mod install;
 mod interact;
 mod leases;
