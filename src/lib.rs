@@ -16,4 +16,5 @@ pub mod relay; // the broker: auth, roster, books of tabs, routing
 pub mod serve; // what the local HTTP servers share: secrets compared in constant time, a port, Ctrl-C
 pub mod settings; // every TABPILOT_* environment variable: meaning, default, the one way to read it
 pub mod state; // owner-only files under the state dir
+pub mod terminal; // text from outside, escaped for a terminal: controls, bidi and zero-width characters
 pub mod tools; // every tool: schema, validation, the call, result shaping

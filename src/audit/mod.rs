@@ -70,12 +70,18 @@ impl Agent {
     }
 }
 
-/// A name as the trail keeps it: short, with no control characters (it is printed to a
-/// terminal).
+/// A name as the trail keeps it: short, with no control, bidi or zero-width characters (it is
+/// printed to a terminal).
 fn clean(name: &str) -> String {
     name.chars()
         .take(MAX_NAME)
-        .map(|c| if c.is_control() { '?' } else { c })
+        .map(|c| {
+            if crate::terminal::is_unsafe(c) {
+                '?'
+            } else {
+                c
+            }
+        })
         .collect()
 }
 
@@ -343,8 +349,8 @@ mod tests {
         assert!(one.session.starts_with("agent:") && !one.session.contains("a-secret-key"));
         assert_ne!(one.session, Agent::of(&info(None, "another-key")).session);
         let audit = Audit::new(None, one);
-        audit.set_client("evil\u{1b}[2Jclient");
-        assert_eq!(audit.agent.lock().unwrap().client, "evil?[2Jclient");
+        audit.set_client("evil\u{1b}[2Jclient\u{202e}");
+        assert_eq!(audit.agent.lock().unwrap().client, "evil?[2Jclient?");
     }
 
     #[test]
