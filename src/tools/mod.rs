@@ -70,6 +70,8 @@ impl Session {
     /// identity across restarts is `TABPILOT_INSTANCE`, else the client's name and the working
     /// directory: a server its client restarts finds its tabs again.
     pub fn set_client(&self, name: &str) {
+        // Every other agent and the person read it: one bounded line, whatever the client sent.
+        let name = &crate::terminal::name(name, crate::protocol::MAX_NAME);
         self.audit.set_client(name);
         let instance = Setting::Instance.get().unwrap_or_else(|| {
             let dir = std::env::current_dir().unwrap_or_default();

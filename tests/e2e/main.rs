@@ -29,6 +29,7 @@ mod leases;
 mod mcp;
 #[path = "../support/mcp_client.rs"]
 mod mcp_client;
+mod names;
 mod network;
 mod pages;
 mod pairing;
