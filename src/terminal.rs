@@ -6,19 +6,29 @@
 
 use std::borrow::Cow;
 
-/// Bidi controls and zero-width or invisible characters: they reorder or hide what is read.
-pub fn is_invisible(c: char) -> bool {
+/// Bidi controls: they reorder what a terminal shows (text that reads one way and is another).
+pub fn is_bidi(c: char) -> bool {
     matches!(
         c,
-        '\u{00AD}'
-            | '\u{061C}'
-            | '\u{180E}'
-            | '\u{200B}'..='\u{200F}'
-            | '\u{2028}'..='\u{202E}'
-            | '\u{2060}'..='\u{206F}'
-            | '\u{FEFF}'
-            | '\u{FFF9}'..='\u{FFFB}'
+        '\u{061C}' | '\u{200E}' | '\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}'
     )
+}
+
+/// Bidi controls, and the zero-width and invisible characters that hide what a name or a word
+/// is (not in page text, where joiners shape emoji and scripts).
+pub fn is_invisible(c: char) -> bool {
+    is_bidi(c)
+        || matches!(
+            c,
+            '\u{180E}'
+                | '\u{200B}'..='\u{200D}'
+                | '\u{2028}'
+                | '\u{2029}'
+                | '\u{2060}'..='\u{2065}'
+                | '\u{206A}'..='\u{206F}'
+                | '\u{FEFF}'
+                | '\u{FFF9}'..='\u{FFFB}'
+        )
 }
 
 /// Whether a character must not reach a terminal as it is.
@@ -28,12 +38,18 @@ pub fn is_unsafe(c: char) -> bool {
 
 /// One line: every unsafe character escaped, newlines and tabs included.
 pub fn line(s: &str) -> Cow<'_, str> {
-    escaped(s, |_| false)
+    escaped(s, is_unsafe)
 }
 
-/// Text of several lines: as [`line`], but newlines and tabs are kept.
+/// Text of several lines, a tool's result (page text): control characters escaped but newlines
+/// and tabs (a CRLF is a newline), and bidi controls escaped; joiners kept.
 pub fn text(s: &str) -> Cow<'_, str> {
-    escaped(s, |c| c == '\n' || c == '\t')
+    let unsafe_in_text = |c: char| (c.is_control() && c != '\n' && c != '\t') || is_bidi(c);
+    if !s.chars().any(unsafe_in_text) {
+        return Cow::Borrowed(s);
+    }
+    let s = s.replace("\r\n", "\n");
+    Cow::Owned(escaped(&s, unsafe_in_text).into_owned())
 }
 
 /// A name another agent or a person will read (an MCP client's name, a reason given): one line,
@@ -64,14 +80,14 @@ pub fn name(s: &str, max: usize) -> String {
     }
 }
 
-fn escaped(s: &str, keep: impl Fn(char) -> bool) -> Cow<'_, str> {
-    if !s.chars().any(|c| is_unsafe(c) && !keep(c)) {
+fn escaped(s: &str, bad: impl Fn(char) -> bool) -> Cow<'_, str> {
+    if !s.chars().any(&bad) {
         return Cow::Borrowed(s);
     }
     let mut out = String::with_capacity(s.len() + 16);
     for c in s.chars() {
         match c {
-            c if keep(c) || !is_unsafe(c) => out.push(c),
+            c if !bad(c) => out.push(c),
             c if c.is_control() => out.extend(c.escape_default()),
             c => out.extend(c.escape_unicode()),
         }
@@ -96,6 +112,10 @@ mod tests {
             "two\nlines\tand \\u{1b}[2J"
         );
         assert!(matches!(line("Prices • 12 € — ok"), Cow::Borrowed(_)));
+        assert_eq!(text("crlf\r\nline\rover"), "crlf\nline\\rover");
+        assert_eq!(text("a\u{202e}b"), "a\\u{202e}b");
+        let family = "👨\u{200d}👩\u{200d}👧 Donau\u{ad}dampf";
+        assert!(matches!(text(family), Cow::Borrowed(_)));
     }
 
     #[test]

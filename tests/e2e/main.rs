@@ -14,6 +14,7 @@ mod credentials;
 mod dashboard;
 mod dialogs;
 mod doctor;
+mod escapes;
 mod eval;
 mod find;
 #[path = "../support/fixtures.rs"]
