@@ -6,6 +6,7 @@ pub mod context; // the project's own instructions, skills and registered comman
 pub mod dashboard; // a live local page: browsers, agents and their tabs, recent calls, release
 pub mod error; // the closed set of error codes and outcomes
 pub mod extension; // the packaged extension: its files, manifest and id, written out
+pub mod holder; // who holds a loopback port: its owner, process and command, from /proc
 pub mod launch; // find and start a Chromium with the embedded extension
 pub mod link; // a controller's connection to the relay
 pub mod mcp; // the MCP server over rmcp
@@ -15,4 +16,5 @@ pub mod relay; // the broker: auth, roster, books of tabs, routing
 pub mod serve; // what the local HTTP servers share: secrets compared in constant time, a port, Ctrl-C
 pub mod settings; // every TABPILOT_* environment variable: meaning, default, the one way to read it
 pub mod state; // owner-only files under the state dir
+pub mod terminal; // text from outside, escaped for a terminal: controls, bidi and zero-width characters
 pub mod tools; // every tool: schema, validation, the call, result shaping

@@ -64,6 +64,7 @@ settings! {
     SensitiveOrigins = "TABPILOT_SENSITIVE_ORIGINS", InUse, "origins agents may read but never act on (same patterns)", "none";
     ReadOnly = "TABPILOT_READ_ONLY", InUse, "when `1`, every tool that changes a page is refused with `READ_ONLY`; reading and moving between pages still work", "off";
     NoEval = "TABPILOT_NO_EVAL", InUse, "when `1`, `browser_eval` (and any argument carrying the agent's own script) and `browser_page_tools` `call` (the page's script run for the agent) are refused with `EVAL_BLOCKED`", "off";
+    RevealCredentials = "TABPILOT_REVEAL_CREDENTIALS", InUse, "when `1`, the person lets agents see credential values in `browser_get_network_request {revealValues: true}` (cookies, `Set-Cookie`, `Authorization` and the like), never under read-only or no-eval, nor for a request or page at a sensitive, denied or not-allowed origin; each use is recorded in the audit trail", "off: credential values are shown by their length only";
     Audit = "TABPILOT_AUDIT", InUse, "`off` stops the audit trail: one JSON line per tool call, what the agent typed recorded as lengths (`tabpilot audit` prints it)", "on";
     AuditFile = "TABPILOT_AUDIT_FILE", InUse, "where the audit trail goes (owner-only; rotated at 10 MiB, 3 old files kept)", "`audit.jsonl` in the state directory";
     Tools = "TABPILOT_TOOLS", InUse, "which tools the MCP server lists: `full`, `core` (17 tools), `slim` (4), or a comma list of those, groups and tool names (the CLI keeps every tool)", "`full`";

@@ -102,6 +102,13 @@ pub fn http_token() -> io::Result<String> {
     Ok(String::from_utf8_lossy(&token).into_owned())
 }
 
+/// The HTTP token if one was made, read without making one: for a look that changes nothing.
+pub fn existing_http_token() -> Option<String> {
+    let path = state_dir().join("http-token");
+    let token = read_secret(&path).ok()?;
+    Some(String::from_utf8_lossy(&token).into_owned())
+}
+
 /// A random token in an owner-only file, made on first use. Two processes racing to make it end
 /// up with the same one: the file is created exclusively, and the loser reads it.
 fn private_token(path: &Path) -> io::Result<Vec<u8>> {

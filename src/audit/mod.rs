@@ -70,12 +70,18 @@ impl Agent {
     }
 }
 
-/// A name as the trail keeps it: short, with no control characters (it is printed to a
-/// terminal).
+/// A name as the trail keeps it: short, with no control, bidi or zero-width characters (it is
+/// printed to a terminal).
 fn clean(name: &str) -> String {
     name.chars()
         .take(MAX_NAME)
-        .map(|c| if c.is_control() { '?' } else { c })
+        .map(|c| {
+            if crate::terminal::is_unsafe(c) {
+                '?'
+            } else {
+                c
+            }
+        })
         .collect()
 }
 
@@ -107,6 +113,10 @@ pub struct Record {
     pub outcome: Option<Outcome>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub code: Option<String>,
+    /// What the result disclosed on the person's say-so (`credentials`): the line a person
+    /// looks for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revealed: Option<String>,
     #[serde(default)]
     pub ms: u64,
 }
@@ -177,9 +187,9 @@ impl Audit {
         place: Place,
         result: &Result<ToolOutput, ToolError>,
     ) -> Record {
-        let (outcome, code) = match result {
-            Ok(out) => (out.outcome, None),
-            Err(e) => (e.outcome, Some(e.code.as_str().to_string())),
+        let (outcome, code, revealed) = match result {
+            Ok(out) => (out.outcome, None, out.revealed.map(String::from)),
+            Err(e) => (e.outcome, Some(e.code.as_str().to_string()), None),
         };
         let url = place.url.as_deref().map(page_url);
         Record {
@@ -194,6 +204,7 @@ impl Audit {
             args: call.args,
             outcome: Some(outcome),
             code,
+            revealed,
             ms: millis(call.started.elapsed()),
         }
     }
@@ -255,6 +266,7 @@ mod tests {
             structured: json!({}),
             images: vec![],
             outcome: Outcome::Done,
+            revealed: None,
         })
     }
 
@@ -337,8 +349,8 @@ mod tests {
         assert!(one.session.starts_with("agent:") && !one.session.contains("a-secret-key"));
         assert_ne!(one.session, Agent::of(&info(None, "another-key")).session);
         let audit = Audit::new(None, one);
-        audit.set_client("evil\u{1b}[2Jclient");
-        assert_eq!(audit.agent.lock().unwrap().client, "evil?[2Jclient");
+        audit.set_client("evil\u{1b}[2Jclient\u{202e}");
+        assert_eq!(audit.agent.lock().unwrap().client, "evil?[2Jclient?");
     }
 
     #[test]

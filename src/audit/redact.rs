@@ -50,6 +50,8 @@ const KEPT: &[&str] = &[
     "durationMs",
     "audit",
     "page",
+    // Asking for credential values is what the person looks for in the trail.
+    "revealValues",
 ];
 
 /// Kept in one tool only: what the agent looks for, where the same name elsewhere is what it

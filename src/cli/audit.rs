@@ -129,6 +129,9 @@ fn readable(r: &Record) -> String {
     if let Some(code) = &r.code {
         line.push_str(&format!(" {}", shown(code)));
     }
+    if let Some(what) = &r.revealed {
+        line.push_str(&format!(" REVEALED {}", shown(what)));
+    }
     line.push_str(&format!(" {}ms", r.ms));
     if let Some(tab) = r.tab {
         line.push_str(&format!(" tab {tab}"));
@@ -141,7 +144,10 @@ fn readable(r: &Record) -> String {
             line.push_str(&format!(" {}", shown(reference)));
         }
         if let Some(element) = &t.element {
-            line.push_str(&format!(" {}", Value::from(element.as_str())));
+            line.push_str(&format!(
+                " {}",
+                shown(&Value::from(element.as_str()).to_string())
+            ));
         }
     }
     for (k, v) in &r.args {
@@ -150,37 +156,43 @@ fn readable(r: &Record) -> String {
     line
 }
 
-/// A value of the arguments: a length as `(N chars)`, a file as `name (N bytes)`, else JSON
-/// (which escapes what a terminal would act on).
+/// A value of the arguments: a length as `(N chars)`, a file as `name (N bytes)`, else JSON;
+/// whatever the agent sent (keys included) escaped for the terminal. Any shape reads: an
+/// argument is recorded before it is checked.
 fn value(v: &Value) -> String {
+    let field = |o: &serde_json::Map<String, Value>, k: &str| o.get(k).cloned();
     match v {
-        Value::Object(o) if o.len() == 1 && o["len"].is_u64() => format!("({} chars)", o["len"]),
-        Value::Object(o) if o.contains_key("name") && o.contains_key("bytes") => {
-            format!("{} ({} bytes)", o["name"], o["bytes"])
+        Value::Object(o) if o.len() == 1 && o.get("len").is_some_and(Value::is_u64) => {
+            format!("({} chars)", o["len"])
+        }
+        Value::Object(o) if o.len() == 2 && o.contains_key("name") && o.contains_key("bytes") => {
+            let (name, bytes) = (field(o, "name"), field(o, "bytes"));
+            let (name, bytes) = (name.unwrap_or_default(), bytes.unwrap_or_default());
+            format!(
+                "{} ({} bytes)",
+                shown(&name.to_string()),
+                shown(&bytes.to_string())
+            )
         }
         Value::Object(o) => {
-            let inner: Vec<String> = o.iter().map(|(k, v)| format!("{k}={}", value(v))).collect();
+            let inner: Vec<String> = o
+                .iter()
+                .map(|(k, v)| format!("{}={}", shown(k), value(v)))
+                .collect();
             format!("{{{}}}", inner.join(" "))
         }
         Value::Array(items) => {
             let inner: Vec<String> = items.iter().map(value).collect();
             format!("[{}]", inner.join(", "))
         }
-        other => other.to_string(),
+        other => shown(&other.to_string()),
     }
 }
 
-/// A word from the file, with anything a terminal would act on escaped.
+/// A word from the file, with anything a terminal would act on (controls, bidi and zero-width
+/// characters) escaped.
 fn shown(s: &str) -> String {
-    s.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_default().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
+    crate::terminal::line(s).into_owned()
 }
 
 #[cfg(test)]
@@ -218,5 +230,28 @@ mod tests {
              42ms tab 7 http://127.0.0.1:8000/pay\\u{1b}[2J \
              fields=[{ref=\"e1\" value=(16 chars)}] paths=[\"a.pdf\" (10 bytes)]"
         );
+    }
+
+    /// Issue 28, findings 6 and 7: an argument is recorded before it is checked, so any shape
+    /// reaches the trail; a one-key object that is not a length made `tabpilot audit` panic,
+    /// and a nested key reached the terminal raw.
+    #[test]
+    fn any_argument_an_agent_sends_reads_without_a_panic_or_a_raw_escape() {
+        let record: Record = serde_json::from_value(json!({
+            "time": "2025-06-01T10:00:00.123Z", "tool": "browser_click", "ms": 1,
+            "agent": {"client": "evil\u{202e}name", "session": "s"},
+            "args": {"ref": {"x": 1}, "files": [{"name": 1, "bytes": "\u{1b}[2J"}],
+                     "k": {"\u{1b}]0;pwned\u{7}\u{1b}[2J": {"len": "no"}},
+                     "s": "\u{200b}\u{1b}]52;c;aGk=\u{7}"}
+        }))
+        .unwrap();
+        let line = readable(&record);
+        assert!(!line.chars().any(crate::terminal::is_unsafe), "{line}");
+        assert!(line.contains("ref={x=1}"), "{line}");
+        assert!(
+            line.contains("k={\\u{1b}]0;pwned\\u{7}\\u{1b}[2J={len=\"no\"}}"),
+            "{line}"
+        );
+        assert!(line.contains("evil\\u{202e}name"), "{line}");
     }
 }

@@ -125,14 +125,15 @@ pub(super) async fn run(words: Vec<String>) -> ExitCode {
     }
     match answer {
         Ok(out) => {
-            println!("{}", out.text);
+            // Page text reaches the person's terminal: escapes and bidi controls shown, not run.
+            println!("{}", crate::terminal::text(&out.text));
             if !out.images.is_empty() {
                 println!("(image not shown here; give a FILE to save it)");
             }
             ExitCode::SUCCESS
         }
         Err(e) => {
-            eprintln!("{}", e.text());
+            eprintln!("{}", crate::terminal::text(&e.text()));
             ExitCode::FAILURE
         }
     }

@@ -36,8 +36,9 @@ enum Command {
         /// With --launch: run it headless.
         #[arg(long)]
         headless: bool,
-        /// Serve MCP over Streamable HTTP at HOST:PORT (default: the first free of
-        /// 127.0.0.1:47320-47329); every request needs the token it prints.
+        /// Serve MCP over Streamable HTTP at HOST:PORT (default: 127.0.0.1:47320; a port another
+        /// program holds is an error naming it, never a move to another); every request needs
+        /// the token it prints.
         #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
         http: Option<String>,
     },

@@ -2,7 +2,7 @@
 //! in the order they arrive, and an exit within seconds of the client going away) or over
 //! Streamable HTTP (http.rs).
 
-mod http;
+pub mod http;
 mod order;
 
 pub use http::{HttpOptions, serve_http, token as http_token};
@@ -79,7 +79,8 @@ pub fn catalog(profile: &Profile) -> Vec<Tool> {
 pub fn to_result(answer: Result<ToolOutput, ToolError>) -> CallToolResult {
     match answer {
         Ok(out) => {
-            let mut content = vec![Content::text(out.text)];
+            // Page text and the like, as a terminal may show it (the client's, or the CLI's).
+            let mut content = vec![Content::text(crate::terminal::text(&out.text))];
             content.extend(
                 out.images
                     .into_iter()
@@ -90,7 +91,8 @@ pub fn to_result(answer: Result<ToolOutput, ToolError>) -> CallToolResult {
             result
         }
         Err(e) => {
-            let mut result = CallToolResult::error(vec![Content::text(e.text())]);
+            let text = crate::terminal::text(&e.text()).into_owned();
+            let mut result = CallToolResult::error(vec![Content::text(text)]);
             result.structured_content = Some(e.structured());
             result
         }

@@ -17,6 +17,9 @@ pub struct Policy {
     pub read_only: bool,
     /// Refuse every tool and argument that carries the agent's own script (`TABPILOT_NO_EVAL`).
     pub no_eval: bool,
+    /// The person lets credential values reach agents on request
+    /// (`TABPILOT_REVEAL_CREDENTIALS`); read-only, no-eval and the origin lists still hold them.
+    pub reveal_credentials: bool,
     /// Where every call is recorded (`TABPILOT_AUDIT_FILE`); none when `TABPILOT_AUDIT` is off.
     pub audit: Option<std::path::PathBuf>,
     /// Pages whose own tools run without the person's approval
@@ -32,6 +35,7 @@ impl Policy {
             origins: Origins::from_env()?,
             read_only: Setting::ReadOnly.is_on(),
             no_eval: Setting::NoEval.is_on(),
+            reveal_credentials: Setting::RevealCredentials.is_on(),
             audit: crate::audit::file_from_env(),
             webmcp_trusted: origins::read_list(Setting::WebmcpTrustedOrigins)?.unwrap_or_default(),
         })
@@ -65,6 +69,34 @@ impl Policy {
     /// Whether the agent may load `url`, judged by the deny and allow lists.
     pub fn check_visit(&self, url: &str) -> Result<(), ToolError> {
         self.origins.may_visit(url).map_err(|b| blocked(url, &b))
+    }
+
+    /// Why credential values (cookies, authorization) may not reach the agent, judged by the
+    /// switches alone; none when the person let them (`TABPILOT_REVEAL_CREDENTIALS`) and neither
+    /// read-only nor no-eval holds the agent back. The pages involved are judged apart
+    /// ([`Policy::credentials_at`]).
+    pub fn credentials_withheld(&self) -> Option<String> {
+        if !self.reveal_credentials {
+            return Some(format!(
+                "credential values reach an agent only when the person sets {}=1 for its server",
+                Setting::RevealCredentials
+            ));
+        }
+        let held = [
+            (self.read_only, Setting::ReadOnly),
+            (self.no_eval, Setting::NoEval),
+        ];
+        held.iter().find(|(on, _)| *on).map(|(_, setting)| {
+            format!("credential values never reach an agent while {setting} is on")
+        })
+    }
+
+    /// Why credential values of a request to or from `url` may not reach the agent: its origin
+    /// is sensitive, denied, or outside the allow list; none when it is none of those.
+    pub fn credentials_at(&self, url: &str) -> Option<String> {
+        let why = self.origins.judge(url).err()?;
+        let shown: String = url.chars().take(200).collect();
+        Some(format!("credential values of {shown} stay hidden: {why}"))
     }
 
     /// The trusted pages' patterns as the browser matches them, for a page tool's call.
@@ -108,6 +140,8 @@ pub struct PolicyView {
     pub sensitive: Vec<String>,
     pub read_only: bool,
     pub no_eval: bool,
+    /// The person lets credential values reach agents on request.
+    pub reveal_credentials: bool,
     /// The audit trail's file, or `off`.
     pub audit: String,
 }
@@ -121,6 +155,7 @@ impl Policy {
             sensitive: texts(&self.origins.sensitive),
             read_only: self.read_only,
             no_eval: self.no_eval,
+            reveal_credentials: self.reveal_credentials,
             audit: match &self.audit {
                 Some(file) => file.display().to_string(),
                 None => "off".into(),
@@ -146,6 +181,9 @@ impl std::fmt::Display for PolicyView {
         }
         if self.no_eval {
             parts.push("no-eval".into());
+        }
+        if self.reveal_credentials {
+            parts.push("reveal-credentials".into());
         }
         parts.push(format!("audit {}", self.audit));
         write!(f, "policy: {}", parts.join("; "))

@@ -228,6 +228,40 @@ impl Origins {
     }
 }
 
+impl Origins {
+    /// Whether `url` (a page, a request, or a bare origin) is at an origin the agent may act on:
+    /// not denied, allowed when there is an allow list, and not sensitive. Addresses of no origin
+    /// (`about:`, `data:`) pass; a WebSocket's is its host's.
+    pub fn judge(&self, url: &str) -> Result<(), Blocked<'_>> {
+        let url = normalize(url);
+        let web = ["http://", "https://", "ws://", "wss://"];
+        if !web.iter().any(|s| url.starts_with(s)) {
+            return Ok(());
+        }
+        if let Some(p) = self.deny.iter().find(|p| p.matches(&url)) {
+            return Err(Blocked {
+                list: List::Deny,
+                pattern: Some(p.text()),
+            });
+        }
+        if let Some(allow) = &self.allow
+            && !allow.iter().any(|p| p.matches(&url))
+        {
+            return Err(Blocked {
+                list: List::Allow,
+                pattern: None,
+            });
+        }
+        match self.sensitive.iter().find(|p| p.matches(&url)) {
+            Some(p) => Err(Blocked {
+                list: List::Sensitive,
+                pattern: Some(p.text()),
+            }),
+            None => Ok(()),
+        }
+    }
+}
+
 /// A URL as the browser would write it (lower-case host, no default port), so a pattern meets
 /// the same text here as in the browser.
 fn normalize(url: &str) -> String {

@@ -103,6 +103,17 @@ pub struct PeerInfo {
     pub extension: Option<String>,
 }
 
+/// Longest name of an agent others are shown (an MCP client's `clientInfo.name`).
+pub const MAX_NAME: usize = 64;
+
+impl PeerInfo {
+    /// The info with its name as others may read it: one line, bounded, visible characters.
+    pub fn bounded(mut self) -> PeerInfo {
+        self.name = crate::terminal::name(&self.name, MAX_NAME);
+        self
+    }
+}
+
 #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq)]
 #[serde(rename_all = "lowercase")]
 pub enum Role {

@@ -129,7 +129,7 @@ impl Books {
                 Err(ToolError::refused(
                     Code::TabClaimed,
                     format!(
-                        "tab {tab} is held by {name} (agent {}), idle {} s; its lease lapses \
+                        "tab {tab} is held by {name:?} (agent {}), idle {} s; its lease lapses \
                          after {} s idle, or browser_force_claim takes it",
                         sessions::short_id(&lease.holder),
                         lease.used.elapsed().as_secs(),
@@ -163,7 +163,8 @@ impl Books {
         tab: i64,
         reason: &str,
     ) -> Option<String> {
-        self.take(session, browser, tab, &format!("reason given: {reason}"))
+        let reason = crate::terminal::name(reason, 200);
+        self.take(session, browser, tab, &format!("reason given: {reason:?}"))
     }
 
     /// Makes `tab` `session`'s current tab, taking its lease from another holder with `why`.
@@ -178,7 +179,7 @@ impl Books {
             Some((holder, opened)) if holder == session => *opened,
             Some((holder, _)) => {
                 let taken_by = format!(
-                    "tab {tab} was taken by {taker} (agent {}): {why}; browser_new_tab or \
+                    "tab {tab} was taken by {taker:?} (agent {}): {why}; browser_new_tab or \
                      browser_select_tab to go on",
                     sessions::short_id(session)
                 );

@@ -102,7 +102,7 @@ pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role, unproven
             }) if r == role => {
                 if auth::verify(hub.secret(), role.as_str(), hub.port(), &nonce, &proof) {
                     unproven.proven();
-                    let id = hub.join(role, info, &held, tx.clone());
+                    let id = hub.join(role, info.bounded(), &held, tx.clone());
                     let welcome = Frame::Welcome {
                         proof: auth::proof(hub.secret(), "relay", hub.port(), &cnonce),
                         peer_id: id,

@@ -199,7 +199,7 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
             .collect();
         let you = status.you.as_ref() == Some(&a.id);
         text.push_str(&format!(
-            "\n- agent {} {}{}{}: {}",
+            "\n- agent {} {:?}{}{}: {}",
             a.id,
             a.name,
             if you { " (you)" } else { "" },

@@ -69,6 +69,8 @@ impl Session {
     /// for the relay, which shows other agents and the person who holds a tab. A name is never
     /// who the agent is: that is its link's key (src/link/identity.rs).
     pub fn set_client(&self, name: &str) {
+        // Every other agent and the person read it: one bounded line, whatever the client sent.
+        let name = &crate::terminal::name(name, crate::protocol::MAX_NAME);
         self.audit.set_client(name);
         self.ctx.link().name_agent(name);
     }

@@ -74,6 +74,9 @@ pub struct Out<T> {
     pub sections: Vec<(&'static str, String, Value)>,
     /// One line each, last: what went wrong in the page since the action began (footer.rs).
     pub notices: Vec<String>,
+    /// What the result discloses that the person let through on purpose (`credentials`), for
+    /// the audit trail.
+    pub revealed: Option<&'static str>,
 }
 
 impl<T> Out<T> {
@@ -87,7 +90,14 @@ impl<T> Out<T> {
             diff: None,
             sections: Vec::new(),
             notices: Vec::new(),
+            revealed: None,
         }
+    }
+
+    /// Marks the result as disclosing `what` (the audit trail says so).
+    pub fn revealing(mut self, what: &'static str) -> Self {
+        self.revealed = Some(what);
+        self
     }
 
     pub fn with_outcome(mut self, outcome: Outcome) -> Self {
@@ -134,6 +144,7 @@ impl<T: Serialize> Out<T> {
             structured,
             images: self.images,
             outcome: self.outcome,
+            revealed: self.revealed,
         })
     }
 }
@@ -146,4 +157,6 @@ pub struct ToolOutput {
     pub structured: Value,
     pub images: Vec<Image>,
     pub outcome: Outcome,
+    /// What it discloses on the person's say-so (`credentials`), recorded as such.
+    pub revealed: Option<&'static str>,
 }

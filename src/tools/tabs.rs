@@ -199,7 +199,7 @@ async fn list_tabs(cx: &Ctx, a: ListTabsArgs) -> Result<Out<TabsOut>, ToolError>
             t.listed
                 .holder
                 .as_ref()
-                .map_or(String::new(), |h| format!(" (held by {h})")),
+                .map_or(String::new(), |h| format!(" (held by {h:?})")),
             tab.url,
         )
     }));

@@ -171,3 +171,37 @@ fn audit_off_records_nothing_and_says_so() {
     assert_eq!(r["isError"], true, "{}", text(&r));
     assert!(!file.exists() && !dir.exists());
 }
+
+/// Issue 28, findings 6 and 7, replayed: an agent's argument is recorded before it is checked,
+/// so a one-key object that is not a length, and keys that carry terminal escapes and bidi
+/// characters, reach the trail. `tabpilot audit` prints every line after it, escaped, and ends
+/// well.
+#[test]
+fn any_argument_an_agent_sends_leaves_the_person_s_view_of_the_trail_whole_and_escaped() {
+    let env = crate::harness::Env::fresh("audit-shapes");
+    let file = env.state_dir.join("trail.jsonl");
+    let mut agent = crate::harness::Mcp::start_with(&env, &[], |cmd| {
+        cmd.env("TABPILOT_AUDIT_FILE", &file);
+    });
+    let forged = "\u{1b}[2J\u{1b}]0;pwned\u{7}\u{1b}]52;c;aGk=\u{7}\n2099-01-01 person ok";
+    agent.fails("browser_click", json!({"ref": {"x": 1}}));
+    agent.fails(
+        "browser_click",
+        json!({"ref": {forged: {"len": "no"}, "b\u{202e}": 1}}),
+    );
+    agent.fails("browser_click", json!({"ref": "not a ref"}));
+    drop(agent);
+    let mut cmd = env.command(&["audit"]);
+    cmd.env("TABPILOT_AUDIT_FILE", &file);
+    let (ok, out, err) = run(cmd);
+    assert!(ok, "tabpilot audit failed: {err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 3, "{out}");
+    assert!(lines[2].contains("not a ref"), "{out}");
+    assert!(lines[0].contains("ref={x=1}"), "{out}");
+    assert!(
+        !out.chars()
+            .any(|c| c != '\n' && tabpilot::terminal::is_unsafe(c)),
+        "{out:?}"
+    );
+}

@@ -141,20 +141,22 @@ fn install_writes_each_clients_own_format_and_uninstall_removes_only_its_entry()
 }
 
 #[test]
-fn an_http_entry_carries_the_token_and_refuses_the_servers_own_flags() {
+fn an_http_entry_refers_to_the_token_and_refuses_the_servers_own_flags() {
     let env = Env::fresh("install-http");
     let home = home("http");
-    let (ok, _, err) = tabpilot(&env, &home, &["install", "cursor", "--http"]);
+    // A port nothing listens on (tests/e2e/http_token.rs: the default one, and a squatter).
+    let url = "http://127.0.0.1:1/mcp";
+    let (ok, _, err) = tabpilot(&env, &home, &["install", "cursor", "--http", url]);
     assert!(ok, "{err}");
     let token = std::fs::read_to_string(env.state_dir.join("http-token")).unwrap();
-    let config: Value =
-        serde_json::from_str(&std::fs::read_to_string(home.join(".cursor/mcp.json")).unwrap())
-            .unwrap();
+    let text = std::fs::read_to_string(home.join(".cursor/mcp.json")).unwrap();
+    assert!(!text.contains(token.trim()), "{text}");
+    let config: Value = serde_json::from_str(&text).unwrap();
     let entry = &config["mcpServers"]["tabpilot"];
-    assert_eq!(entry["url"], "http://127.0.0.1:47320/mcp");
+    assert_eq!(entry["url"], url);
     assert_eq!(
         entry["headers"]["Authorization"],
-        format!("Bearer {}", token.trim())
+        "Bearer ${env:TABPILOT_TOKEN}"
     );
     let (ok, _, err) = tabpilot(&env, &home, &["install", "claude", "--http", "--read-only"]);
     assert!(!ok);

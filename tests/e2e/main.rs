@@ -11,9 +11,11 @@ mod capture;
 mod cdp;
 mod console;
 mod context;
+mod credentials;
 mod dashboard;
 mod dialogs;
 mod doctor;
+mod escapes;
 mod eval;
 mod find;
 #[path = "../support/fixtures.rs"]
@@ -22,6 +24,7 @@ mod frames;
 mod harness;
 mod holes;
 mod http;
+mod http_token;
 mod identity;
 mod install;
 mod interact;
@@ -29,6 +32,7 @@ mod leases;
 mod mcp;
 #[path = "../support/mcp_client.rs"]
 mod mcp_client;
+mod names;
 mod network;
 mod pages;
 mod pairing;

@@ -139,11 +139,13 @@ fn one_request_in_full_hides_credentials_and_gets_its_body_with_the_debugger() {
         "{shown}"
     );
 
+    // Revealing is the person's to allow (tests/e2e/credentials.rs): this server was not told to.
     let (shown, _) = agent.ok(
         "browser_get_network_request",
         json!({"url": "err500", "revealValues": true}),
     );
-    assert!(shown.contains("SECRET-SESSION-VALUE"), "{shown}");
+    assert!(!shown.contains("SECRET-SESSION-VALUE"), "{shown}");
+    assert!(shown.contains("TABPILOT_REVEAL_CREDENTIALS=1"), "{shown}");
 
     let (shown, data) = agent.ok(
         "browser_get_network_request",

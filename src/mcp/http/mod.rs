@@ -6,11 +6,20 @@
 //! reach a loopback port as well as ours can, and a browser page can be made to (DNS
 //! rebinding), so the port alone proves nothing. `Host` and `Origin` are checked besides, by
 //! rmcp: loopback names only when bound to loopback, and no browser origin but a loopback one.
+//!
+//! The server binds the port it is configured for (127.0.0.1:47320, or `--http HOST:PORT`) or
+//! stops, naming who holds it: clients are configured with a URL, and a server that moved to
+//! another port would leave them sending the token to whoever took the first. It answers a
+//! proof that it holds the token (proof.rs) without asking for it, and records its URL in the
+//! state directory, so that `tabpilot install --http` writes the URL of a server that is running.
 
+pub mod proof;
+
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-use axum::extract::Request;
+use axum::extract::{Query, Request};
 use axum::http::{StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
@@ -26,15 +35,34 @@ use crate::settings::Setting;
 use crate::tools::Session;
 use crate::tools::profile::Profile;
 
-/// Where the server listens when no address is given: the first free of these on loopback,
-/// beside the relay's range (47311-47315).
-const PORTS: std::ops::RangeInclusive<u16> = 47320..=47329;
+/// Where the server listens when no address is given, beside the relay's range (47311-47315).
+pub const DEFAULT_ADDR: SocketAddr =
+    SocketAddr::new(IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 47320);
+
+/// Why the server could not start listening.
+#[derive(Debug, thiserror::Error)]
+pub enum ListenError {
+    #[error("--http takes HOST:PORT, like 127.0.0.1:47320 ({0})")]
+    BadAddress(String),
+    #[error(
+        "{addr} is taken by {holder}. tabpilot mcp --http serves only the port it is configured \
+         for, never the next free one: a client configured for {addr} would send its token to \
+         whoever holds it. Stop that program, or serve elsewhere: `tabpilot mcp --http \
+         127.0.0.1:PORT`, then `tabpilot install CLIENT --http http://127.0.0.1:PORT/mcp`"
+    )]
+    PortTaken { addr: SocketAddr, holder: String },
+    #[error("cannot listen on {addr}: {source}")]
+    Io {
+        addr: SocketAddr,
+        source: std::io::Error,
+    },
+}
 
 /// Browser origins a request may come from: loopback pages only (a local web client).
 const ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
 
 pub struct HttpOptions {
-    /// `HOST:PORT` to bind, or none for the first free of [`PORTS`] on loopback.
+    /// `HOST:PORT` to bind, or none for [`DEFAULT_ADDR`].
     pub addr: Option<String>,
     pub launch: Option<LaunchOptions>,
 }
@@ -73,13 +101,9 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
         Arc::new(LocalSessionManager::default()),
         config(addr.ip(), stop.child_token()),
     );
-    let key = Arc::new(Key(Secret::new(&token)));
-    let app = axum::Router::new()
-        .nest_service("/mcp", service)
-        .layer(axum::middleware::from_fn(move |req, next| {
-            let key = key.clone();
-            async move { key.admit(req, next).await }
-        }));
+    let app = app(service, &token, addr.port());
+    let url = format!("http://{addr}/mcp");
+    let record = Record::write(&url)?;
 
     println!("tabpilot mcp: MCP over Streamable HTTP at http://{addr}/mcp");
     println!(
@@ -92,6 +116,7 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
             stopped.cancel();
         })
         .await?;
+    drop(record);
     if let Some(browser) = launched {
         browser.close();
     }
@@ -107,15 +132,85 @@ fn info() -> PeerInfo {
     }
 }
 
-/// The address asked for, or the first free port of [`PORTS`] on loopback.
-async fn bind(addr: Option<&str>) -> anyhow::Result<tokio::net::TcpListener> {
-    if let Some(addr) = addr {
-        let addr: SocketAddr = addr
+/// The address asked for, or [`DEFAULT_ADDR`]; a port another program holds is an error that
+/// names it, never a move to another port.
+async fn bind(addr: Option<&str>) -> Result<tokio::net::TcpListener, ListenError> {
+    let addr: SocketAddr = match addr {
+        Some(a) => a
             .parse()
-            .map_err(|e| anyhow::anyhow!("--http takes HOST:PORT, like 127.0.0.1:47320 ({e})"))?;
-        return Ok(tokio::net::TcpListener::bind(addr).await?);
+            .map_err(|e: std::net::AddrParseError| ListenError::BadAddress(e.to_string()))?,
+        None => DEFAULT_ADDR,
+    };
+    match tokio::net::TcpListener::bind(addr).await {
+        Ok(listener) => Ok(listener),
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => Err(ListenError::PortTaken {
+            addr,
+            holder: crate::holder::of_port(addr.port()).map_or_else(
+                || "a program the system does not name (another user's?)".to_string(),
+                |h| h.to_string(),
+            ),
+        }),
+        Err(source) => Err(ListenError::Io { addr, source }),
     }
-    crate::serve::first_free(PORTS, "--http HOST:PORT").await
+}
+
+/// The routes: `/mcp` behind the token, and the proof beside it, which asks for none.
+fn app(
+    service: StreamableHttpService<Server, LocalSessionManager>,
+    token: &str,
+    port: u16,
+) -> axum::Router {
+    let key = Arc::new(Key(Secret::new(token)));
+    let token = Arc::new(token.to_string());
+    let prove = move |Query(q): Query<HashMap<String, String>>| {
+        let token = token.clone();
+        async move {
+            match q.get("nonce").filter(|n| proof::fair_nonce(n)) {
+                Some(nonce) => (StatusCode::OK, proof::proof(&token, port, nonce)).into_response(),
+                None => (StatusCode::BAD_REQUEST, "nonce: 32 to 128 hex digits").into_response(),
+            }
+        }
+    };
+    axum::Router::new()
+        .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(move |req, next| {
+            let key = key.clone();
+            async move { key.admit(req, next).await }
+        }))
+        .route(proof::PATH, axum::routing::get(prove))
+}
+
+/// The running server's URL and pid, owner-only in the state directory while it serves
+/// (`http-server`), for `tabpilot install --http` to find it.
+struct Record(std::path::PathBuf);
+
+impl Record {
+    fn write(url: &str) -> std::io::Result<Record> {
+        let dir = crate::state::state_dir();
+        crate::state::ensure_private_dir(&dir)?;
+        let path = dir.join("http-server");
+        let url = url.replace("//0.0.0.0:", "//127.0.0.1:");
+        crate::state::write_private(&path, format!("{url} {}\n", std::process::id()).as_bytes())?;
+        Ok(Record(path))
+    }
+}
+
+impl Drop for Record {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_file(&self.0);
+    }
+}
+
+/// The URL a running `tabpilot mcp --http` of this state directory recorded, if its process is
+/// still there (whether it answers is for the proof to say).
+pub fn recorded_url() -> Option<String> {
+    let text = std::fs::read_to_string(crate::state::state_dir().join("http-server")).ok()?;
+    let mut words = text.split_whitespace();
+    let (url, pid) = (words.next()?, words.next()?);
+    let pid: u32 = pid.parse().ok()?;
+    std::path::Path::new(&format!("/proc/{pid}"))
+        .exists()
+        .then(|| url.to_string())
 }
 
 /// The token the server asks of every request: `TABPILOT_TOKEN`, or the one made on first use in

@@ -1,6 +1,9 @@
 //! The agent's tab's requests, from the browser's webRequest view (no debugger): the list
 //! (`browser_network_requests`) and one in full (`browser_get_network_request`, whose body needs
-//! the debugger for that one call). Secret header values are hidden unless asked for.
+//! the debugger for that one call). Credential header values reach the agent only as reveal.rs
+//! says.
+
+mod reveal;
 
 use std::time::Duration;
 
@@ -19,18 +22,6 @@ use crate::protocol::Op;
 
 const LIST: &str = "browser_network_requests";
 const ONE: &str = "browser_get_network_request";
-
-/// Headers whose values are credentials: hidden unless `revealValues`.
-const SECRET_HEADERS: &[&str] = &[
-    "cookie",
-    "set-cookie",
-    "authorization",
-    "proxy-authorization",
-    "x-api-key",
-    "x-auth-token",
-    "x-csrf-token",
-    "x-xsrf-token",
-];
 
 /// The browser's resource types (webRequest's names), and `fetch` for its `xmlhttprequest`.
 const TYPES: &[&str] = &[
@@ -69,7 +60,7 @@ struct ListArgs {
 struct OneArgs {
     /// Part of its URL (newest match).
     url: String,
-    /// Show cookie/authorization values.
+    /// Show cookie/authorization values, where the person allows it.
     reveal_values: Option<bool>,
     /// Reload with the debugger on to capture the body.
     reload: Option<bool>,
@@ -192,6 +183,9 @@ struct OneOut {
     binary: Option<Binary>,
     /// Whether the debugger was attached (for this call only).
     debugger: bool,
+    /// Whether credential values are shown, and why not, when the request carries any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    credentials: Option<String>,
 }
 
 pub(super) fn tools() -> Vec<Tool> {
@@ -287,18 +281,6 @@ async fn list(cx: &Ctx, a: ListArgs) -> Result<Out<ListOut>, ToolError> {
     Ok(Out::new(lines.join("\n"), r))
 }
 
-/// A header as the result shows it: a credential's value by its length, unless revealed.
-fn shown(h: Header, reveal: bool) -> Header {
-    if reveal || !SECRET_HEADERS.contains(&h.name.to_ascii_lowercase().as_str()) {
-        return h;
-    }
-    let n = h.value.chars().count();
-    Header {
-        value: format!("••• ({n} chars, hidden; revealValues shows it)"),
-        name: h.name,
-    }
-}
-
 async fn one(cx: &Ctx, a: OneArgs) -> Result<Out<OneOut>, ToolError> {
     if a.url.is_empty() {
         return Err(ToolError::bad_args(
@@ -315,19 +297,35 @@ async fn one(cx: &Ctx, a: OneArgs) -> Result<Out<OneOut>, ToolError> {
     let mut r: OneOut = cx
         .page(op, json!({"url": a.url}), Duration::from_secs(30))
         .await?;
-    let reveal = a.reveal_values.unwrap_or(false);
-    r.request_headers = r
+    let place = cx.place().url;
+    let credentials = reveal::Credentials::decide(
+        cx.policy(),
+        a.reveal_values.unwrap_or(false),
+        &[
+            Some(&r.request.url),
+            r.request.initiator.as_deref(),
+            r.request.redirect.as_deref(),
+            place.as_deref(),
+        ],
+    );
+    let carried = r
         .request_headers
-        .drain(..)
-        .map(|h| shown(h, reveal))
-        .collect();
-    r.response_headers = r
-        .response_headers
-        .drain(..)
-        .map(|h| shown(h, reveal))
-        .collect();
+        .iter()
+        .chain(&r.response_headers)
+        .any(|h| reveal::is_credential(&h.name));
+    for headers in [&mut r.request_headers, &mut r.response_headers] {
+        *headers = headers.drain(..).map(|h| credentials.shown(h)).collect();
+    }
+    if carried {
+        r.credentials = Some(credentials.line());
+    }
     let text = describe(&r, &a.url);
-    Ok(Out::new(text, r))
+    let out = Out::new(text, r);
+    Ok(if carried && credentials == reveal::Credentials::Shown {
+        out.revealing("credentials")
+    } else {
+        out
+    })
 }
 
 fn describe(r: &OneOut, url: &str) -> String {
@@ -340,6 +338,9 @@ fn describe(r: &OneOut, url: &str) -> String {
             out.push(format!("{title}:"));
             out.extend(headers.iter().map(|h| format!("  {}: {}", h.name, h.value)));
         }
+    }
+    if let Some(line) = &r.credentials {
+        out.push(line.clone());
     }
     let used = if r.debugger {
         " (the debugger was attached for this call, and is detached)"
@@ -423,23 +424,6 @@ mod tests {
             users,
             ["capture.js", "debugger.js", "netbody.js", "perf.js"]
         );
-    }
-
-    #[test]
-    fn credentials_are_hidden_unless_revealed_and_other_headers_shown() {
-        let cookie = Header {
-            name: "Set-Cookie".into(),
-            value: "sid=abc123".into(),
-        };
-        let hidden = shown(cookie.clone(), false);
-        assert!(!hidden.value.contains("abc123"), "{}", hidden.value);
-        assert!(hidden.value.contains("10 chars"), "{}", hidden.value);
-        assert_eq!(shown(cookie.clone(), true), cookie);
-        let plain = Header {
-            name: "content-type".into(),
-            value: "text/html".into(),
-        };
-        assert_eq!(shown(plain.clone(), false), plain);
     }
 
     #[test]

@@ -8,10 +8,12 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
-use super::install::{Client, Listed, config_path, listed};
 use crate::link::{Failure, Link, LinkState};
 use crate::protocol::{self, PeerInfo, RelayOp, RelayStatus};
 use crate::state;
+
+mod clients;
+use clients::clients;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 enum Verdict {
@@ -244,19 +246,26 @@ async fn relay(uid: u32) -> (Vec<Check>, Option<RelayStatus>) {
             Some("it starts when an agent calls a tool (or run `tabpilot relay`)".into()),
         )),
     }
+    let ours = ours
+        .as_ref()
+        .map(|r| r.port)
+        .or(mismatch.as_ref().map(|m| m.port));
+    checks.extend(strangers(&ports, ours, uid));
+    (checks, status)
+}
+
+/// Whatever else listens in the relay's range, with its owner where the system says.
+fn strangers(ports: &std::ops::RangeInclusive<u16>, ours: Option<u16>, uid: u32) -> Vec<Check> {
     let table = ["/proc/net/tcp", "/proc/net/tcp6"]
         .iter()
         .filter_map(|p| std::fs::read_to_string(p).ok())
         .collect::<String>();
+    let mut checks = Vec::new();
     for port in ports.clone() {
-        let ours = ours
-            .as_ref()
-            .map(|r| r.port)
-            .or(mismatch.as_ref().map(|m| m.port));
         if ours == Some(port) || !listening(port) {
             continue;
         }
-        let owner = listener_uid(&table, port);
+        let owner = crate::holder::listener(&table, port).map(|(uid, _)| uid);
         let name = format!("port {port}");
         let what = "answers but is not this state dir's relay (it fails the handshake)";
         checks.push(match owner {
@@ -277,30 +286,12 @@ async fn relay(uid: u32) -> (Vec<Check>, Option<RelayStatus>) {
             None => Check::note(name, format!("{what}: its owner is not known"), None),
         });
     }
-    (checks, status)
+    checks
 }
 
 fn listening(port: u16) -> bool {
     let addr = std::net::SocketAddr::from(([127, 0, 0, 1], port));
     std::net::TcpStream::connect_timeout(&addr, Duration::from_millis(300)).is_ok()
-}
-
-/// The uid of the socket listening on `port` on loopback or every address, from the kernel's
-/// table (`/proc/net/tcp`: `sl local rem st ... uid ...`, the port in hex, LISTEN being `0A`).
-fn listener_uid(table: &str, port: u16) -> Option<u32> {
-    let port = format!("{port:04X}");
-    table.lines().find_map(|line| {
-        let cols: Vec<&str> = line.split_whitespace().collect();
-        let (local, st, uid) = (cols.get(1)?, cols.get(3)?, cols.get(7)?);
-        let (ip, p) = local.split_once(':')?;
-        let reaches = matches!(
-            ip,
-            "0100007F" | "00000000" | "00000000000000000000000000000000"
-        ) || ip == "0000000000000000FFFF00000100007F";
-        (p == port && *st == "0A" && reaches)
-            .then(|| uid.parse().ok())
-            .flatten()
-    })
 }
 
 /// The browsers the relay has: each paired (it proved the secret to connect) with its extension.
@@ -358,91 +349,6 @@ fn browsers(status: Option<&RelayStatus>) -> Vec<Check> {
         .collect()
 }
 
-fn clients(home: &Path) -> Vec<Check> {
-    let mut checks = Vec::new();
-    let mut any = false;
-    for client in Client::ALL {
-        let path = config_path(client, home);
-        let name = client.name();
-        let shown = path.display().to_string();
-        let install = format!("`tabpilot install {name}`");
-        let text = match std::fs::read_to_string(&path) {
-            Ok(text) => text,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                checks.push(Check::note(
-                    name,
-                    format!("no {shown}"),
-                    Some(format!("if you use it, {install}")),
-                ));
-                continue;
-            }
-            Err(e) => {
-                checks.push(Check::fail(name, format!("{shown}: {e}"), None));
-                continue;
-            }
-        };
-        checks.push(match listed(client, &text) {
-            Err(e) => Check::fail(
-                name,
-                format!("{shown} does not parse ({e}): the client cannot read it either"),
-                None,
-            ),
-            Ok(None) => Check::note(name, format!("{shown} lists no tabpilot"), Some(install)),
-            Ok(Some(Listed::Url(url))) => {
-                any = true;
-                Check::ok(name, format!("tabpilot over HTTP at {url}"))
-            }
-            Ok(Some(Listed::Command(cmd))) => {
-                any = true;
-                match executable(&cmd) {
-                    Some(path) => Check::ok(name, runs(&path)),
-                    None => Check::fail(
-                        name,
-                        format!("{shown} starts tabpilot as {cmd}, which is not an executable"),
-                        Some(install),
-                    ),
-                }
-            }
-        });
-    }
-    if !any {
-        checks.push(Check::fail(
-            "mcp clients",
-            "none of them lists tabpilot",
-            Some("`tabpilot install <claude|cursor|vscode|codex|gemini>`".into()),
-        ));
-    }
-    checks
-}
-
-fn runs(path: &Path) -> String {
-    let this = std::env::current_exe().ok();
-    let same = this
-        .as_deref()
-        .is_some_and(|this| std::fs::canonicalize(path).ok().as_deref() == Some(this));
-    if same {
-        format!("starts this tabpilot, {}", path.display())
-    } else {
-        format!("starts {} (not this binary)", path.display())
-    }
-}
-
-/// `cmd` as the client runs it: a path, or a name looked up on PATH; if it is an executable file.
-fn executable(cmd: &str) -> Option<PathBuf> {
-    let is_exec = |p: &Path| {
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if cmd.contains('/') {
-        let path = PathBuf::from(cmd);
-        return is_exec(&path).then_some(path);
-    }
-    let dirs = std::env::var_os("PATH").unwrap_or_default();
-    std::env::split_paths(&dirs)
-        .map(|d| d.join(cmd))
-        .find(|p| is_exec(p))
-}
-
-/// The tabpilot server of a JSON config: `{KEY: {"tabpilot": {"command": ..} or {"url": ..}}}`.
 fn skill() -> Check {
     let fix = Some("`tabpilot skill install`".to_string());
     let path = match super::skill::path() {
@@ -478,21 +384,6 @@ fn quoted(path: &Path) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_listener_s_uid_comes_from_the_kernel_table() {
-        let table = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n\
-            0: 0100007F:B8AF 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1001        0 1\n\
-            1: 0100007F:B8B0 0100007F:D431 01 00000000:00000000 00:00000000 00000000  1002        0 2\n\
-            2: 0200000A:B8B1 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1003        0 3\n\
-            3: 00000000:B8B2 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1004        0 4\n";
-        assert_eq!(listener_uid(table, 47279), Some(1001));
-        // An established connection from the port is not a listener on it.
-        assert_eq!(listener_uid(table, 47280), None);
-        // Listening on another address only: not reachable on loopback.
-        assert_eq!(listener_uid(table, 47281), None);
-        assert_eq!(listener_uid(table, 47282), Some(1004));
-    }
 
     #[test]
     fn a_private_path_open_to_others_is_reported_with_its_chmod() {

@@ -2,7 +2,11 @@
 //! own config file, for the running binary. The change is shown as a diff before it is written
 //! (`--dry-run` stops there). Only the `tabpilot` entry is touched: the client's other servers and
 //! settings keep their order and text (JSON values are carried over verbatim, TOML through
-//! `toml_edit`), so an uninstall gives back what an install found.
+//! `toml_edit`), so an uninstall gives back what an install found. An entry for `tabpilot mcp
+//! --http` refers to the token rather than holding it (http.rs).
+
+mod http;
+mod read;
 
 use std::fs;
 use std::io::Write;
@@ -19,10 +23,11 @@ use serde_json::{Value, json};
 
 use crate::settings::Setting;
 
+pub(super) use http::judge as judge_url;
+pub(super) use read::{Listed, listed, literal_token};
+
 /// The entry's name in every client's list of servers.
 const NAME: &str = "tabpilot";
-/// Where `tabpilot mcp --http` listens when given no address.
-const DEFAULT_URL: &str = "http://127.0.0.1:47320/mcp";
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(super) enum Client {
@@ -47,10 +52,15 @@ pub(super) struct InstallArgs {
     /// With --launch: headless.
     #[arg(long)]
     headless: bool,
-    /// Connect to a running `tabpilot mcp --http` at URL (default: its default address) instead
-    /// of starting a server; the token goes with it.
-    #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = DEFAULT_URL)]
+    /// Connect to `tabpilot mcp --http` at URL instead of starting a server (default: the one
+    /// running, else 127.0.0.1:47320); the client sends the token from TABPILOT_TOKEN in its
+    /// environment, and a URL held by another program is refused.
+    #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = "")]
     http: Option<String>,
+    /// With --http: write the token itself into the config, which is then made owner-only
+    /// (0600), for a client that cannot read it from its environment.
+    #[arg(long, requires = "http")]
+    token_in_config: bool,
     /// The tool profile (TABPILOT_TOOLS): full, core, slim, or a list.
     #[arg(long, value_name = "PROFILE")]
     tools: Option<String>,
@@ -87,28 +97,28 @@ enum Entry {
         args: Vec<String>,
         env: Vec<(String, String)>,
     },
-    Http {
-        url: String,
-        token: String,
-    },
+    /// The token itself (`--token-in-config`), or none: the config refers to
+    /// `TABPILOT_TOKEN` in the client's environment.
+    Http { url: String, token: Option<String> },
 }
 
 pub(super) fn install(a: &InstallArgs) -> anyhow::Result<ExitCode> {
     let entry = entry(a)?;
     let path = config_path(a.client, &home()?);
-    change(a.client, &path, Some(&entry), a.dry_run)?;
-    if let (Client::Codex, Entry::Http { .. }) = (a.client, &entry) {
-        println!(
-            "Codex reads the token from the environment: export {}=<the token `tabpilot mcp --http` printed>",
-            Setting::Token
-        );
+    let secret = match &entry {
+        Entry::Http { token, .. } => token.as_deref(),
+        Entry::Stdio { .. } => None,
+    };
+    change(a.client, &path, Some(&entry), a.dry_run, secret)?;
+    if let Entry::Http { token, .. } = &entry {
+        http::after(a.client, token.is_some());
     }
     Ok(ExitCode::SUCCESS)
 }
 
 pub(super) fn uninstall(a: &UninstallArgs) -> anyhow::Result<ExitCode> {
     let path = config_path(a.client, &home()?);
-    change(a.client, &path, None, a.dry_run)?;
+    change(a.client, &path, None, a.dry_run, None)?;
     Ok(ExitCode::SUCCESS)
 }
 
@@ -131,9 +141,10 @@ fn entry(a: &InstallArgs) -> anyhow::Result<Entry> {
                  the profile and the policy to `tabpilot mcp --http` instead"
             );
         }
+        let token = crate::mcp::http_token()?;
         return Ok(Entry::Http {
-            url: url.clone(),
-            token: crate::mcp::http_token()?,
+            url: http::url_for(url, &token, a.client)?,
+            token: a.token_in_config.then_some(token),
         });
     }
     let exe = std::env::current_exe().context("finding this tabpilot binary")?;
@@ -203,48 +214,15 @@ impl Client {
     }
 }
 
-/// How a client's config starts tabpilot.
-#[derive(Debug, PartialEq)]
-pub(super) enum Listed {
-    /// A command to run (empty when the entry names none).
-    Command(String),
-    Url(String),
-}
-
-/// tabpilot's entry in a client's config text, if it has one.
-pub(super) fn listed(client: Client, text: &str) -> anyhow::Result<Option<Listed>> {
-    let field = |f: Option<&str>| f.map(str::to_string);
-    let (command, url) = match client.servers_key() {
-        Some(key) => {
-            let config: Value = serde_json::from_str(text)?;
-            let Some(e) = config.get(key).and_then(|s| s.get(NAME)) else {
-                return Ok(None);
-            };
-            let url = e.get("url").or_else(|| e.get("httpUrl"));
-            (
-                field(e["command"].as_str()),
-                field(url.and_then(Value::as_str)),
-            )
-        }
-        None => {
-            let doc: toml_edit::DocumentMut = text.parse()?;
-            let Some(e) = doc.get("mcp_servers").and_then(|s| s.get(NAME)) else {
-                return Ok(None);
-            };
-            let get = |f: &str| e.get(f).and_then(toml_edit::Item::as_str);
-            (field(get("command")), field(get("url")))
-        }
-    };
-    Ok(Some(match (command, url) {
-        (Some(c), _) => Listed::Command(c),
-        (None, Some(u)) => Listed::Url(u),
-        (None, None) => Listed::Command(String::new()),
-    }))
-}
-
-/// Shows the change to `path` as a diff, and writes it unless `dry_run`. `entry` none removes
-/// tabpilot's entry.
-fn change(client: Client, path: &Path, entry: Option<&Entry>, dry_run: bool) -> anyhow::Result<()> {
+/// Shows the change to `path` as a diff (with `secret` written as `<token>`), and writes it
+/// unless `dry_run`: owner-only when it holds `secret`. `entry` none removes tabpilot's entry.
+fn change(
+    client: Client,
+    path: &Path,
+    entry: Option<&Entry>,
+    dry_run: bool,
+    secret: Option<&str>,
+) -> anyhow::Result<()> {
     let old = match fs::read_to_string(path) {
         Ok(text) => text,
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
@@ -256,18 +234,26 @@ fn change(client: Client, path: &Path, entry: Option<&Entry>, dry_run: bool) -> 
         return Ok(());
     }
     let shown = path.display().to_string();
+    let diff = similar::TextDiff::from_lines(&old, &new)
+        .unified_diff()
+        .header(&shown, &shown)
+        .to_string();
     print!(
         "{}",
-        similar::TextDiff::from_lines(&old, &new)
-            .unified_diff()
-            .header(&shown, &shown)
+        secret.map_or(diff.clone(), |s| diff.replace(s, "<token>"))
     );
     if dry_run {
         println!("(dry run: {} not written)", path.display());
         return Ok(());
     }
-    write(path, &new)?;
-    println!("wrote {}", path.display());
+    match write(path, &new, secret.is_some())? {
+        Some(was) if was != 0o600 => println!(
+            "wrote {} and made it owner-only (0600, it was {was:o}): it holds the token",
+            path.display()
+        ),
+        Some(_) => println!("wrote {} (owner-only: it holds the token)", path.display()),
+        None => println!("wrote {}", path.display()),
+    }
     Ok(())
 }
 
@@ -293,6 +279,7 @@ fn json_entry(client: Client, entry: &Entry) -> Value {
             e
         }
         Entry::Http { url, token } => {
+            let token = token.clone().unwrap_or_else(|| http::env_reference(client));
             let headers = json!({"Authorization": format!("Bearer {token}")});
             match client {
                 Client::Gemini => json!({"httpUrl": url, "headers": headers}),
@@ -395,10 +382,17 @@ fn edited_toml(old: &str, entry: Option<&Entry>) -> anyhow::Result<String> {
                 t["env"] = value(e);
             }
         }
-        // Codex takes no token in its file, only the name of a variable holding it.
-        Entry::Http { url, .. } => {
+        // Codex names the variable holding the token in a field of its own.
+        Entry::Http { url, token } => {
             t["url"] = value(url.as_str());
-            t["bearer_token_env_var"] = value(Setting::Token.to_string());
+            match token {
+                None => t["bearer_token_env_var"] = value(Setting::Token.to_string()),
+                Some(token) => {
+                    let mut h = InlineTable::new();
+                    h.insert("Authorization", format!("Bearer {token}").into());
+                    t["http_headers"] = value(h);
+                }
+            }
         }
     }
     let servers = doc
@@ -414,16 +408,19 @@ fn edited_toml(old: &str, entry: Option<&Entry>) -> anyhow::Result<String> {
     Ok(doc.to_string())
 }
 
-/// Writes `text` in place of `path` (or removes it when empty), keeping the file's mode; a new
-/// file is owner-only, since it may hold a token.
-fn write(path: &Path, text: &str) -> anyhow::Result<()> {
+/// Writes `text` in place of `path` (or removes it when empty), keeping the file's mode, or
+/// owner-only (0600) when it is `private` (it holds a token; then the mode it had is returned);
+/// a new file is owner-only.
+fn write(path: &Path, text: &str, private: bool) -> anyhow::Result<Option<u32>> {
     if text.is_empty() {
-        return fs::remove_file(path).with_context(|| format!("removing {}", path.display()));
+        fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
+        return Ok(None);
     }
     if let Some(dir) = path.parent() {
         fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
     }
-    let mode = fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o777);
+    let was = fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o777);
+    let mode = if private { 0o600 } else { was };
     let tmp = path.with_extension(format!("tabpilot-{}", std::process::id()));
     let mut file = fs::OpenOptions::new()
         .write(true)
@@ -431,133 +428,13 @@ fn write(path: &Path, text: &str) -> anyhow::Result<()> {
         .mode(mode)
         .open(&tmp)
         .with_context(|| format!("writing {}", tmp.display()))?;
+    // The mode asked for, whatever the umask took from it.
+    file.set_permissions(fs::Permissions::from_mode(mode))?;
     file.write_all(text.as_bytes())?;
     file.sync_all()?;
-    fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))
+    fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
+    Ok(private.then_some(was))
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn stdio() -> Entry {
-        Entry::Stdio {
-            command: "/bin/tabpilot".into(),
-            args: vec!["mcp".into(), "--launch".into()],
-            env: vec![("TABPILOT_TOOLS".into(), "core".into())],
-        }
-    }
-
-    #[test]
-    fn json_keeps_the_other_keys_and_servers_in_order_and_uninstall_gives_the_text_back() {
-        let old = "{\n  \"zeta\": 1,\n  \"mcpServers\": {\n    \"other\": {\n      \"command\": \"x\"\n    }\n  },\n  \"alpha\": [\n    1,\n    2\n  ]\n}\n";
-        let new = edited(Client::Claude, old, Some(&stdio())).unwrap();
-        let v: Value = serde_json::from_str(&new).unwrap();
-        assert_eq!(v["mcpServers"]["other"]["command"], "x");
-        assert_eq!(v["mcpServers"]["tabpilot"]["type"], "stdio");
-        assert_eq!(
-            v["mcpServers"]["tabpilot"]["args"],
-            json!(["mcp", "--launch"])
-        );
-        assert_eq!(v["mcpServers"]["tabpilot"]["env"]["TABPILOT_TOOLS"], "core");
-        let z = new.find("zeta").unwrap();
-        assert!(z < new.find("mcpServers").unwrap() && new.find("alpha").unwrap() > z);
-        assert_eq!(edited(Client::Claude, &new, None).unwrap(), old);
-    }
-
-    #[test]
-    fn a_file_tabpilot_made_goes_with_its_entry_and_a_missing_entry_changes_nothing() {
-        let new = edited(Client::Cursor, "", Some(&stdio())).unwrap();
-        assert!(new.contains("\"mcpServers\""), "{new}");
-        assert_eq!(edited(Client::Cursor, &new, None).unwrap(), "");
-        let other = "{\"mcpServers\": {\"other\": {}}}";
-        assert_eq!(edited(Client::Cursor, other, None).unwrap(), other);
-        assert!(edited(Client::Cursor, "[1]", Some(&stdio())).is_err());
-    }
-
-    #[test]
-    fn each_client_gets_its_own_shape_for_http() {
-        let http = Entry::Http {
-            url: "http://127.0.0.1:47320/mcp".into(),
-            token: "t0k3n".into(),
-        };
-        let vs: Value =
-            serde_json::from_str(&edited(Client::Vscode, "", Some(&http)).unwrap()).unwrap();
-        assert_eq!(vs["servers"]["tabpilot"]["type"], "http");
-        assert_eq!(
-            vs["servers"]["tabpilot"]["headers"]["Authorization"],
-            "Bearer t0k3n"
-        );
-        let gem: Value =
-            serde_json::from_str(&edited(Client::Gemini, "", Some(&http)).unwrap()).unwrap();
-        assert_eq!(
-            gem["mcpServers"]["tabpilot"]["httpUrl"],
-            "http://127.0.0.1:47320/mcp"
-        );
-        let codex = edited(Client::Codex, "", Some(&http)).unwrap();
-        assert!(!codex.contains("t0k3n"), "{codex}");
-        let doc: toml_edit::DocumentMut = codex.parse().unwrap();
-        assert_eq!(
-            doc["mcp_servers"]["tabpilot"]["bearer_token_env_var"].as_str(),
-            Some("TABPILOT_TOKEN")
-        );
-    }
-
-    #[test]
-    fn what_a_config_lists_is_read_back_in_each_format() {
-        for client in Client::ALL {
-            let made = edited(client, "", Some(&stdio())).unwrap();
-            assert_eq!(
-                listed(client, &made).unwrap(),
-                Some(Listed::Command("/bin/tabpilot".into())),
-                "{}",
-                client.name()
-            );
-            let http = Entry::Http {
-                url: "http://h/mcp".into(),
-                token: "t".into(),
-            };
-            let made = edited(client, "", Some(&http)).unwrap();
-            assert_eq!(
-                listed(client, &made).unwrap(),
-                Some(Listed::Url("http://h/mcp".into())),
-                "{}",
-                client.name()
-            );
-        }
-        let other = r#"{"mcpServers": {"other": {"command": "tabpilot"}}}"#;
-        assert_eq!(listed(Client::Claude, other).unwrap(), None);
-        assert!(listed(Client::Claude, "{").is_err());
-        let literal = "[mcp_servers.\"tabpilot\"]\ncommand = '/a\\b'\n";
-        assert_eq!(
-            listed(Client::Codex, literal).unwrap(),
-            Some(Listed::Command("/a\\b".into()))
-        );
-        let empty = "[mcp_servers.tabpilot]\n[mcp_servers.other]\ncommand = \"x\"\n";
-        assert_eq!(
-            listed(Client::Codex, empty).unwrap(),
-            Some(Listed::Command(String::new()))
-        );
-    }
-
-    #[test]
-    fn toml_keeps_comments_and_other_servers_and_uninstall_gives_the_text_back() {
-        let old =
-            "# my settings\nmodel = \"o4\"\n\n[mcp_servers.other]\ncommand = \"x\" # keep me\n";
-        let new = edited(Client::Codex, old, Some(&stdio())).unwrap();
-        assert!(new.starts_with(old), "{new}");
-        let doc: toml_edit::DocumentMut = new.parse().unwrap();
-        assert_eq!(
-            doc["mcp_servers"]["tabpilot"]["command"].as_str(),
-            Some("/bin/tabpilot")
-        );
-        assert_eq!(
-            doc["mcp_servers"]["tabpilot"]["env"]["TABPILOT_TOOLS"].as_str(),
-            Some("core")
-        );
-        assert_eq!(edited(Client::Codex, &new, None).unwrap(), old);
-        let alone = edited(Client::Codex, "", Some(&stdio())).unwrap();
-        assert!(alone.starts_with("[mcp_servers.tabpilot]"), "{alone}");
-        assert_eq!(edited(Client::Codex, &alone, None).unwrap(), "");
-    }
-}
+mod tests;

@@ -1,0 +1,167 @@
+//! The MCP clients' configs: whether each lists tabpilot, whether what it starts is there, whether
+//! the HTTP server it reaches is ours (it proves it holds the token) and not another program
+//! that would receive the token, and whether a config holding the token is the person's alone.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+
+use super::{Check, quoted};
+use crate::cli::install::{Client, Listed, config_path, judge_url, listed, literal_token};
+use crate::mcp::http::proof::Found;
+use crate::settings::Setting;
+
+pub(super) fn clients(home: &Path) -> Vec<Check> {
+    let token = Setting::Token
+        .get()
+        .map(|t| t.trim().to_string())
+        .or_else(crate::state::existing_http_token);
+    let mut checks = Vec::new();
+    let mut any = false;
+    for client in Client::ALL {
+        let (found, listed) = one(client, home, token.as_deref());
+        checks.extend(found);
+        any |= listed;
+    }
+    if !any {
+        checks.push(Check::fail(
+            "mcp clients",
+            "none of them lists tabpilot",
+            Some("`tabpilot install <claude|cursor|vscode|codex|gemini>`".into()),
+        ));
+    }
+    checks
+}
+
+/// One client's checks, and whether its config lists tabpilot.
+fn one(client: Client, home: &Path, token: Option<&str>) -> (Vec<Check>, bool) {
+    let path = config_path(client, home);
+    let name = client.name();
+    let shown = path.display().to_string();
+    let install = format!("`tabpilot install {name}`");
+    let text = match std::fs::read_to_string(&path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            let hint = Some(format!("if you use it, {install}"));
+            return (vec![Check::note(name, format!("no {shown}"), hint)], false);
+        }
+        Err(e) => {
+            return (
+                vec![Check::fail(name, format!("{shown}: {e}"), None)],
+                false,
+            );
+        }
+    };
+    let found = listed(client, &text);
+    let is_listed = matches!(found, Ok(Some(_)));
+    let check = match found {
+        Err(e) => Check::fail(
+            name,
+            format!("{shown} does not parse ({e}): the client cannot read it either"),
+            None,
+        ),
+        Ok(None) => Check::note(name, format!("{shown} lists no tabpilot"), Some(install)),
+        Ok(Some(Listed::Url(url))) => served(client, &url, token),
+        Ok(Some(Listed::Command(cmd))) => match executable(&cmd) {
+            Some(path) => Check::ok(name, runs(&path)),
+            None => Check::fail(
+                name,
+                format!("{shown} starts tabpilot as {cmd}, which is not an executable"),
+                Some(install),
+            ),
+        },
+    };
+    let mut checks = vec![check];
+    checks.extend(exposed(client, &path, &text, token));
+    (checks, is_listed)
+}
+
+/// What answers at the URL a client sends its token to: our server (it proves it holds the
+/// token), nothing for now, or another program, which would receive the token.
+fn served(client: Client, url: &str, token: Option<&str>) -> Check {
+    let name = client.name();
+    match judge_url(url, token.unwrap_or(""), client) {
+        Ok(Found::Ours) => Check::ok(
+            name,
+            format!("tabpilot over HTTP at {url}, which proves it holds the token"),
+        ),
+        Ok(_) => Check::note(
+            name,
+            format!("tabpilot over HTTP at {url}: nothing answers there now"),
+            Some("`tabpilot mcp --http` serves it".into()),
+        ),
+        Err(e) => Check::fail(
+            name,
+            format!(
+                "tabpilot over HTTP at {url}, held by {}, which cannot prove it holds the \
+                 token: the client sends it the token",
+                e.holder
+            ),
+            Some(
+                "stop that program, or serve elsewhere: `tabpilot mcp --http 127.0.0.1:PORT` \
+                 and `tabpilot install CLIENT --http http://127.0.0.1:PORT/mcp`"
+                    .into(),
+            ),
+        ),
+    }
+}
+
+/// A config that holds the HTTP token (tabpilot's entry, or the token's text anywhere in it)
+/// must be the person's alone: another local user who reads it drives their browser.
+fn exposed(client: Client, path: &Path, text: &str, token: Option<&str>) -> Option<Check> {
+    let holds = literal_token(client, text).is_some()
+        || token.is_some_and(|t| !t.is_empty() && text.contains(t));
+    if !holds {
+        return None;
+    }
+    let name = format!("{} token", client.name());
+    let bits = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
+    let shown = path.display();
+    Some(if bits & 0o077 != 0 {
+        Check::fail(
+            name,
+            format!(
+                "{shown} holds the HTTP token and is open to group or others (mode {bits:o}): \
+                 another local user can read it and drive your browser"
+            ),
+            Some(format!(
+                "chmod 600 {}, or `tabpilot install {} --http` for a config that refers to {} \
+                 instead",
+                quoted(path),
+                client.name(),
+                Setting::Token
+            )),
+        )
+    } else {
+        Check::ok(
+            name,
+            format!("{shown} holds the HTTP token and is yours alone (mode {bits:o})"),
+        )
+    })
+}
+
+fn runs(path: &Path) -> String {
+    let this = std::env::current_exe().ok();
+    let same = this
+        .as_deref()
+        .is_some_and(|this| std::fs::canonicalize(path).ok().as_deref() == Some(this));
+    if same {
+        format!("starts this tabpilot, {}", path.display())
+    } else {
+        format!("starts {} (not this binary)", path.display())
+    }
+}
+
+/// `cmd` as the client runs it: a path, or a name looked up on PATH; if it is an executable file.
+fn executable(cmd: &str) -> Option<PathBuf> {
+    let is_exec = |p: &Path| {
+        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
+    };
+    if cmd.contains('/') {
+        let path = PathBuf::from(cmd);
+        return is_exec(&path).then_some(path);
+    }
+    let dirs = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&dirs)
+        .map(|d| d.join(cmd))
+        .find(|p| is_exec(p))
+}
