@@ -9,7 +9,7 @@ const AREA = chrome.storage.session;
 let lists = null;
 
 function load() {
-  const keys = ['agentTabs', 'sharedTabs', 'owners', 'openers'];
+  const keys = ['agentTabs', 'sharedTabs', 'owners', 'openers', 'popups'];
   lists ??= Promise.all([AREA.get(keys), chrome.storage.local.get('anyTab')]).then(
     ([s, choice]) => ({
       agentTabs: new Set(s.agentTabs || []),
@@ -18,6 +18,9 @@ function load() {
       // and whose books it was opened for (a release closes only the tabs an agent opened).
       owners: s.owners || {},
       openers: s.openers || {},
+      // Tabs a page in an agent's tab opened (a link to a new tab, window.open): the agent's
+      // work, not the person's, though no agent's to use.
+      popups: new Set(s.popups || []),
       // The person's choice to let agents use every tab (kept across browser restarts).
       anyTab: choice.anyTab === true,
     }),
@@ -28,7 +31,13 @@ function load() {
 async function change(edit) {
   const l = await load();
   edit(l);
-  await AREA.set({ agentTabs: [...l.agentTabs], sharedTabs: [...l.sharedTabs], owners: l.owners, openers: l.openers });
+  await AREA.set({
+    agentTabs: [...l.agentTabs],
+    sharedTabs: [...l.sharedTabs],
+    owners: l.owners,
+    openers: l.openers,
+    popups: [...l.popups],
+  });
 }
 
 // A tab opened for an agent, whose books are `owner`'s.
@@ -61,6 +70,7 @@ export function closed(tabId) {
   return change((l) => {
     l.agentTabs.delete(tabId);
     l.sharedTabs.delete(tabId);
+    l.popups.delete(tabId);
     delete l.owners[tabId];
     delete l.openers[tabId];
   });
@@ -69,7 +79,7 @@ export function closed(tabId) {
 // Chrome swapped a tab for another (a prerendered page took its place): it keeps its standing.
 export function replaced(old, tab) {
   return change((l) => {
-    for (const set of [l.agentTabs, l.sharedTabs]) if (set.has(old)) set.add(tab);
+    for (const set of [l.agentTabs, l.sharedTabs, l.popups]) if (set.has(old)) set.add(tab);
     if (l.owners[old]) l.owners[tab] = l.owners[old];
     if (l.openers[old]) l.openers[tab] = l.openers[old];
   });
@@ -89,6 +99,20 @@ export async function mayUse(tabId) {
   const l = await load();
   return l.anyTab || l.agentTabs.has(tabId) || l.sharedTabs.has(tabId);
 }
+
+// Whether a tab is agents' work: opened for an agent, or by a page in such a tab.
+export async function isAgentsWork(tabId) {
+  const l = await load();
+  return l.agentTabs.has(tabId) || l.popups.has(tabId);
+}
+
+async function openedBy(source, tabId) {
+  if (source === undefined || !(await isAgentsWork(source))) return;
+  await change((l) => l.popups.add(tabId));
+}
+
+chrome.tabs.onCreated.addListener((t) => openedBy(t.openerTabId, t.id).catch(() => {}));
+chrome.webNavigation.onCreatedNavigationTarget.addListener((d) => openedBy(d.sourceTabId, d.tabId).catch(() => {}));
 
 export async function isShared(tabId) {
   return (await load()).sharedTabs.has(tabId);

@@ -1,7 +1,7 @@
 // The browser's tabs: open, describe, list and close them. Opening and closing are reported as
 // tab events on the call (`call.tabs`), so the relay keeps its books from them.
 import { getTab } from './errors.js';
-import { openedForAgent, letGo, mayUse } from './sharing.js';
+import { openedForAgent, letGo, mayUse, isAgentsWork } from './sharing.js';
 import { guardTab, releaseOwner } from './policy.js';
 import { watchNavigation } from './navigation.js';
 import { track } from './tracking.js';
@@ -59,7 +59,12 @@ export async function tabInfo(tabId) {
 
 export async function listTabs() {
   const tabs = await chrome.tabs.query({});
-  return { tabs: await Promise.all(tabs.map(async (t) => ((await mayUse(t.id)) ? describe(t) : unshared(t)))) };
+  return { tabs: await Promise.all(tabs.map(async (t) => ((await shown(t)) ? describe(t) : unshared(t)))) };
+}
+
+// Whether an agent may see a tab whole: one it may use, or one an agent's page opened.
+async function shown(t) {
+  return (await mayUse(t.id)) || (await isAgentsWork(t.id));
 }
 
 // A tab of the person's that they have not shared: its id and address only (the controller cuts

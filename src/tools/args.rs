@@ -228,7 +228,7 @@ pub(super) fn moves() -> Hints {
 // What "finished" means after a page-changing call: said once, in the server's instructions.
 #[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "lowercase")]
-pub enum WaitUntil {
+pub(super) enum WaitUntil {
     None,
     Auto,
     Load,
@@ -237,7 +237,7 @@ pub enum WaitUntil {
 
 #[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "lowercase")]
-pub enum Include {
+pub(super) enum Include {
     Snapshot,
     Diff,
     Network,
@@ -249,7 +249,7 @@ pub enum Include {
 /// flatten into a struct that refuses unknown fields), and merged into its schema.
 #[derive(Deserialize, JsonSchema, Default, Debug)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub struct AfterAction {
+pub(super) struct AfterAction {
     // What it means is said once, in the server's instructions, not in every tool's schema.
     pub wait_until: Option<WaitUntil>,
     pub settle_ms: Option<u64>,
@@ -261,7 +261,7 @@ pub(super) const MAX_SETTLE_MS: u64 = 30_000;
 
 impl AfterAction {
     /// Takes the shared keys out of `args`, checked; returns the tool's own arguments.
-    pub fn split(tool: &str, args: Value) -> Result<(Value, AfterAction), ToolError> {
+    pub(super) fn split(tool: &str, args: Value) -> Result<(Value, AfterAction), ToolError> {
         let mut args = if args.is_null() { json!({}) } else { args };
         let mut after = serde_json::Map::new();
         if let Some(obj) = args.as_object_mut() {
@@ -282,7 +282,7 @@ impl AfterAction {
 
     /// The wait as the extension reads it: only what the caller set, so the extension's
     /// defaults (auto for actions, load for navigations) hold for the rest.
-    pub fn wire(&self) -> Value {
+    pub(super) fn wire(&self) -> Value {
         let mut wire = serde_json::Map::new();
         if let Some(w) = self.wait_until {
             wire.insert("waitUntil".into(), json!(w));
@@ -307,19 +307,19 @@ impl AfterAction {
         Value::Object(wire)
     }
 
-    pub fn wants_snapshot(&self) -> bool {
+    pub(super) fn wants_snapshot(&self) -> bool {
         self.include == Some(Include::Snapshot)
     }
 
-    pub fn wants_diff(&self) -> bool {
+    pub(super) fn wants_diff(&self) -> bool {
         self.include == Some(Include::Diff)
     }
 
-    pub fn wants_network(&self) -> bool {
+    pub(super) fn wants_network(&self) -> bool {
         self.include == Some(Include::Network)
     }
 
-    pub fn wants_console(&self) -> bool {
+    pub(super) fn wants_console(&self) -> bool {
         self.include == Some(Include::Console)
     }
 }

@@ -5,7 +5,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use serde::de::DeserializeOwned;
-use serde_json::{Map, Value, json};
+use serde_json::{Value, json};
 
 use super::args::SNAPSHOT_TOKENS;
 use super::spec::Out;
@@ -48,9 +48,6 @@ pub struct Ctx {
     policy: Policy,
     /// This agent's last whole snapshot of each tab, with its budget, for `include: "diff"`.
     seen: Mutex<Seen>,
-    /// What the last action's answer said the page gained since the action began (the probes
-    /// that ride on an action's own call), for its reply.
-    probes: Mutex<Map<String, Value>>,
 }
 
 /// How long a call waits for the relay and a browser to connect, unless
@@ -59,9 +56,6 @@ pub struct Ctx {
 const CONNECT_WAIT: Duration = Duration::from_secs(5);
 /// How often a waiting call tries again.
 const CONNECT_POLL: Duration = Duration::from_millis(100);
-
-/// The fields of an action's answer that are probes, not the action's own (src/tools/footer.rs).
-const PROBES: [&str; 2] = ["console", "network"];
 
 /// The last snapshots, a few tabs' worth. Kept here rather than in the extension: it is this
 /// agent's own (another agent's snapshot of a tab handed over never counts), the text comes
@@ -136,7 +130,6 @@ impl Ctx {
             context_env,
             policy,
             seen: Mutex::default(),
-            probes: Mutex::default(),
         }
     }
 
@@ -166,21 +159,8 @@ impl Ctx {
         args: Value,
         wait: Duration,
     ) -> Result<T, ToolError> {
-        let mut value = self.relay(Call::new(op, args, wait)).await?.value;
-        if let Some(fields) = value.as_object_mut() {
-            let mut probes = self.probes.lock().unwrap();
-            for key in PROBES {
-                if let Some(probe) = fields.remove(key) {
-                    probes.insert(key.into(), probe);
-                }
-            }
-        }
+        let value = self.relay(Call::new(op, args, wait)).await?.value;
         read_reply(op.name(), value)
-    }
-
-    /// Takes what the probes riding on the last action's call found; empty when none answered.
-    pub fn take_probes(&self) -> Map<String, Value> {
-        std::mem::take(&mut *self.probes.lock().unwrap())
     }
 
     /// A browser operation on a tab the caller named (or none).

@@ -1,14 +1,16 @@
 //! What an action's reply says unasked about what went wrong in the page since the action began:
-//! one line per kind, from the probes that rode on the action's own call (`Ctx::take_probes`),
-//! nothing when all is well or a probe did not answer (the action stands either way).
+//! one line per kind, from the probes that rode on the action's own call (findings.rs), nothing
+//! when all is well or a probe did not answer (the action stands either way).
 
-use serde_json::{Map, Value};
+use serde_json::Value;
+
+use super::findings::Findings;
 
 /// The lines, one per kind that has something to say.
-pub(super) fn notices(probes: &Map<String, Value>) -> Vec<String> {
+pub(super) fn notices(findings: &Findings) -> Vec<String> {
     [
-        console_errors(probes.get("console")),
-        super::issues::notice(probes.get("network")),
+        console_errors(findings.console.as_ref()),
+        super::issues::notice(findings.network.as_ref()),
     ]
     .into_iter()
     .flatten()
@@ -33,10 +35,11 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    fn probes(console: Value) -> Map<String, Value> {
-        let mut m = Map::new();
-        m.insert("console".into(), console);
-        m
+    fn probes(console: Value) -> Findings {
+        Findings {
+            console: Some(console),
+            network: None,
+        }
     }
 
     #[test]
@@ -50,6 +53,6 @@ mod tests {
             ["1 new console error since the action began: browser_get_console_logs shows it."]
         );
         assert!(notices(&probes(json!({"errors": 0}))).is_empty());
-        assert!(notices(&Map::new()).is_empty());
+        assert!(notices(&Findings::default()).is_empty());
     }
 }

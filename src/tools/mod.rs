@@ -3,6 +3,7 @@
 
 mod a11y;
 mod act;
+mod after;
 mod args;
 mod browsers;
 mod capture;
@@ -13,6 +14,7 @@ mod dialog;
 mod diff;
 mod eval;
 mod find;
+pub mod findings;
 mod footer;
 mod image;
 mod issues;

@@ -8,6 +8,7 @@ use serde_json::json;
 
 use super::args::{AfterAction, SNAPSHOT_TOKENS, moves, timeout};
 use super::ctx::Ctx;
+use super::findings::Findings;
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::{Outcome, ToolError};
@@ -42,7 +43,7 @@ struct HistoryArgs {
 
 pub(super) fn tools() -> Vec<Tool> {
     vec![
-        Tool::acting(
+        super::after::acting(
             About {
                 name: "browser_navigate",
                 description: "Load a URL in this agent's tab and wait for it; returns the lean snapshot.",
@@ -57,7 +58,7 @@ pub(super) fn tools() -> Vec<Tool> {
             },
             |cx, a, after| navigate(cx, a, after).boxed(),
         ),
-        Tool::acting(
+        super::after::acting(
             About {
                 name: "browser_go_back",
                 description: "Go back in this agent's tab's history.",
@@ -66,7 +67,7 @@ pub(super) fn tools() -> Vec<Tool> {
             },
             |cx, a, after| history(cx, Direction::Back, a, after).boxed(),
         ),
-        Tool::acting(
+        super::after::acting(
             About {
                 name: "browser_go_forward",
                 description: "Go forward in this agent's tab's history.",
@@ -87,6 +88,8 @@ struct NavReply {
     url: String,
     title: String,
     what: String,
+    #[serde(flatten)]
+    findings: Findings,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -182,6 +185,7 @@ async fn navigation_output(
         title: nav.title,
     };
     let mut out = Out::new(text, data).with_outcome(outcome);
+    out.findings = nav.findings;
     if let (Some(budget), true) = (snapshot, out.data.settled) {
         cx.attach_snapshot(&mut out, budget).await;
     }

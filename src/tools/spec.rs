@@ -1,6 +1,7 @@
 //! What every tool is to a client: its name, schemas, hints and command-line forms, and the
 //! shape of a result.
 
+use super::findings::Findings;
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -74,6 +75,8 @@ pub struct Out<T> {
     pub sections: Vec<(&'static str, String, Value)>,
     /// One line each, last: what went wrong in the page since the action began (footer.rs).
     pub notices: Vec<String>,
+    /// What the action's own call found in the page meanwhile, for the after-action layer.
+    pub findings: Findings,
     /// What the result discloses that the person let through on purpose (`credentials`), for
     /// the audit trail.
     pub revealed: Option<&'static str>,
@@ -90,6 +93,7 @@ impl<T> Out<T> {
             diff: None,
             sections: Vec::new(),
             notices: Vec::new(),
+            findings: Findings::default(),
             revealed: None,
         }
     }

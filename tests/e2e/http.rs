@@ -256,6 +256,46 @@ fn a_session_that_starts_after_another_ended_is_a_new_agent_and_works_on_its_fir
     );
 }
 
+/// Issue 21: what an action caused comes back on its own reply. Two clicks run at once in one
+/// session, each asking for the console since it began: each reply has its own click's error.
+#[test]
+fn two_actions_at_once_in_one_session_each_carry_their_own_findings() {
+    let s = shared();
+    let server = HttpServer::start();
+    let mut one = Client::open(&server);
+    let (text, _) = one.ok(
+        "browser_navigate",
+        json!({"url": s.a("two-errors.html"), "include": "snapshot"}),
+    );
+    let refs = [
+        crate::snapshot::ref_of(&text, "button", "Fail A"),
+        crate::snapshot::ref_of(&text, "button", "Fail B"),
+    ];
+    let session = one.session.clone();
+    std::thread::scope(|scope| {
+        for (n, (id, button)) in ["a", "b"].iter().zip(refs).enumerate() {
+            let mut client = Client {
+                server: &server,
+                session: session.clone(),
+                next: 1000 * (n as u64 + 1),
+            };
+            scope.spawn(move || {
+                for _ in 0..8 {
+                    let (text, _) = client.ok(
+                        "browser_click",
+                        json!({"ref": button, "include": "console"}),
+                    );
+                    assert!(
+                        text.contains(&format!("fail-{id}-")),
+                        "a click on Fail {id} lost its own error: {text}"
+                    );
+                }
+            });
+        }
+    });
+    one.ok("browser_close_tab", json!({}));
+}
+
 #[test]
 fn requests_without_the_token_or_from_a_foreign_origin_or_host_are_refused() {
     let server = HttpServer::start();

@@ -186,6 +186,17 @@ fn a_server_its_client_restarts_finds_its_tab_and_a_new_one_after_the_browser_cl
     );
     keeper.child.kill().unwrap();
     keeper.child.wait().unwrap();
+    let deadline = std::time::Instant::now() + RECOVERY;
+    while !watcher.ok("browser_status", json!({})).1["browsers"]
+        .as_array()
+        .is_some_and(Vec::is_empty)
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the browser never closed"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
     let mut next = server(&env, &dir);
     let r = next.call(
         "browser_navigate",

@@ -17,7 +17,7 @@ use crate::tools::tool::{About, Tool};
 const MAX_FIELDS: usize = 200;
 
 pub(super) fn tool() -> Tool {
-    Tool::acting(
+    super::super::after::acting(
         About {
             name: "browser_fill_form",
             description: "Fill many fields at once (text, select, checkbox, radio), across frames.",

@@ -14,7 +14,7 @@ use crate::tools::spec::{Cli, Out};
 use crate::tools::tool::{About, Tool};
 
 pub(super) fn tool() -> Tool {
-    Tool::acting(
+    super::super::after::acting(
         About {
             name: "browser_press_key",
             description: "Press a key or combo on the focused element.",

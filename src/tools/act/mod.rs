@@ -17,6 +17,7 @@ use serde_json::{Value, json};
 
 use super::args::AfterAction;
 use super::ctx::Ctx;
+use super::findings::Findings;
 use super::spec::Out;
 use super::tool::Tool;
 use crate::error::ToolError;
@@ -35,14 +36,16 @@ pub(super) fn tools() -> Vec<Tool> {
 #[derive(Deserialize, Serialize, JsonSchema, Default)]
 struct Nothing {}
 
-/// What the extension answers an action with: the operation's own fields, and what every action
-/// reports.
+/// What the extension answers an action with: the operation's own fields, what every action
+/// reports, and what the probes riding on it found.
 #[derive(Deserialize)]
 struct ActReply<T> {
     #[serde(flatten)]
     own: T,
     #[serde(flatten)]
     act: Acted,
+    #[serde(flatten)]
+    findings: Findings,
 }
 
 /// The element an action acted on, and whether it navigated.
@@ -90,7 +93,16 @@ async fn act<T: DeserializeOwned>(
 impl<T> ActReply<T> {
     /// One line: `head`, then what became of a navigation; the operation's own fields as data.
     fn output(self, head: String) -> Out<ActionOut<T>> {
-        self.act.output(head, self.own)
+        let mut out = self.act.output(head, self.own);
+        out.findings = self.findings;
+        out
+    }
+
+    /// As `output`, with `data` for the operation's own fields.
+    fn output_as<D>(self, head: String, data: D) -> Out<ActionOut<D>> {
+        let mut out = self.act.output(head, data);
+        out.findings = self.findings;
+        out
     }
 }
 

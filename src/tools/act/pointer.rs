@@ -18,7 +18,7 @@ use crate::tools::tool::{About, Tool};
 
 pub(super) fn tools() -> Vec<Tool> {
     vec![
-        Tool::acting(
+        super::super::after::acting(
             About {
                 name: "browser_click",
                 description: "Click an element by ref, or a viewport point {x, y}.",
@@ -30,7 +30,7 @@ pub(super) fn tools() -> Vec<Tool> {
             },
             |cx, a, after| click(cx, a, after).boxed(),
         ),
-        Tool::acting(
+        super::super::after::acting(
             About {
                 name: "browser_hover",
                 description: "Move the mouse over an element.",
@@ -39,7 +39,7 @@ pub(super) fn tools() -> Vec<Tool> {
             },
             |cx, a, after| hover(cx, a, after).boxed(),
         ),
-        Tool::acting(
+        super::super::after::acting(
             About {
                 name: "browser_drag",
                 description: "Drag one element onto another (same frame).",

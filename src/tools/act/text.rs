@@ -16,7 +16,7 @@ use crate::tools::tool::{About, Tool};
 
 pub(super) fn tools() -> Vec<Tool> {
     vec![
-        Tool::acting(
+        super::super::after::acting(
             About {
                 name: "browser_type",
                 description: "Replace a field's text by ref; submit presses Enter.",
@@ -28,7 +28,7 @@ pub(super) fn tools() -> Vec<Tool> {
             },
             |cx, a, after| type_text(cx, a, after).boxed(),
         ),
-        Tool::acting(
+        super::super::after::acting(
             About {
                 name: "browser_select_option",
                 description: "Choose options in a <select> by value or label.",
@@ -37,7 +37,7 @@ pub(super) fn tools() -> Vec<Tool> {
             },
             |cx, a, after| select(cx, a, after).boxed(),
         ),
-        Tool::acting(
+        super::super::after::acting(
             About {
                 name: "browser_clear",
                 description: "Empty a text field.",
@@ -86,7 +86,7 @@ async fn type_text(
     if submit {
         head.push_str(" and pressed Enter");
     }
-    Ok(r.act.output(head, Nothing {}))
+    Ok(r.output_as(head, Nothing {}))
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -155,5 +155,5 @@ async fn clear(
     } else {
         format!("{} was already empty", r.act.named(&a.element))
     };
-    Ok(r.act.output(head, Nothing {}))
+    Ok(r.output_as(head, Nothing {}))
 }

@@ -21,7 +21,7 @@ use crate::tools::tool::{About, Tool};
 const MAX_UPLOAD_FILES: usize = 20;
 
 pub(super) fn tool() -> Tool {
-    Tool::acting(
+    super::super::after::acting(
         About {
             name: "browser_upload_file",
             description: "Set local files on a file input.",
