@@ -1,8 +1,14 @@
-// Errors the extension answers with: a code from the contract's closed set and an outcome.
+import { CONTRACT } from './contract.js';
+
+const CODES = new Set(CONTRACT.codes);
+
+// Errors the extension answers with: a code from the contract's closed set and an outcome. A code
+// outside the set (a page script's slip) goes as INTERNAL, naming it, never as itself.
 export class ToolError extends Error {
   constructor(code, message, outcome = 'failed') {
-    super(message);
-    this.code = code;
+    const known = CODES.has(code);
+    super(known ? message : `${message} (the extension said ${code}, a code outside the contract)`);
+    this.code = known ? code : 'INTERNAL';
     this.outcome = outcome;
   }
 }

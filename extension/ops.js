@@ -1,6 +1,7 @@
 // The one table of operations the relay may send, and the running of a call frame through it.
-// A call's scope comes with it: a tab-scoped call has its tab's dialogs watched and runs only
-// while no dialog blocks the tab; a browser-scoped one runs as it is. A tab-scoped call holds its
+// A call's scope is the contract's for its operation (contract.js): a tab-scoped call has its
+// tab's dialogs watched and runs only while no dialog blocks the tab; a browser-scoped one runs
+// as it is. A tab-scoped call holds its
 // tab to its site policy (`guard`) before anything else, and one that acts on the page is judged
 // by where the page is at that moment (policy.js). Each handler takes the call ({ tab, args,
 // timeoutMs, tabs, owner, guard }) and pushes the tab lifecycle events it causes onto `tabs`,
@@ -28,6 +29,7 @@ import { listRequests } from './netlog.js';
 import { requestDetail } from './netbody.js';
 import { issues, issuesSince } from './issues.js';
 import { consoleLogs, sinceAction } from './console.js';
+import { CONTRACT } from './contract.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -83,8 +85,14 @@ export const OPS = {
 
 const DEFAULT_TIMEOUT_MS = 30000;
 
-async function run(op, scope, call) {
-  if (!Object.hasOwn(OPS, op)) throw new ToolError('BAD_ARGS', `the extension has no operation ${op}`, 'refused');
+// What each operation needs, as the contract declares it (never as a frame says).
+const SCOPES = new Map(CONTRACT.ops.map((o) => [o.name, o.scope]));
+
+async function run(op, call) {
+  const scope = SCOPES.get(op);
+  if (!scope || !Object.hasOwn(OPS, op)) {
+    throw new ToolError('BAD_ARGS', `the extension has no operation ${op}`, 'refused');
+  }
   const handler = OPS[op];
   if (call.tab !== null && !(await mayUse(call.tab))) {
     await getTab(call.tab); // a tab that is gone is TAB_GONE, whoever's it was
@@ -92,7 +100,6 @@ async function run(op, scope, call) {
     throw new ToolError('TAB_NOT_SHARED', `${why} (the tabpilot popup shares the tab in front)`, 'refused');
   }
   if (scope === 'browser') return handler(call);
-  if (scope !== 'tab') throw new ToolError('BAD_ARGS', `operation ${op} came with no known scope`, 'refused');
   if (call.tab === null) throw new ToolError('BAD_ARGS', `tab operation ${op} came with no tab`, 'refused');
   track(call.tab);
   await heldBy(call.tab, call.owner);
@@ -133,7 +140,7 @@ export async function answer(frame) {
   let result;
   try {
     const began = Date.now();
-    result = { t: 'result', id: frame.id, value: await run(frame.op, frame.scope, call) };
+    result = { t: 'result', id: frame.id, value: await run(frame.op, call) };
     await probe(call, began, result.value);
     const url = await urlOf(call.tab);
     if (url) result.url = url;

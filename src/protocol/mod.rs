@@ -3,6 +3,7 @@
 //! Every frame is one JSON object with a `t` field naming its kind. Version 1.
 
 pub mod auth;
+pub mod contract;
 mod op;
 
 pub use op::{Op, RelayOp, TabEvent};

@@ -1,0 +1,74 @@
+//! The contract between the controller and the extension, as the extension reads it:
+//! `extension/contract.js`, written from the declarations here (each operation's wire name, scope
+//! and whether it changes the page; the closed set of error codes and outcomes). A unit test
+//! writes the file anew and fails when what was there was stale; the extension's own tests
+//! (tests/extension/, `node --test`) hold its dispatch table and the codes it sends to it.
+
+use serde_json::{Value, json};
+
+use super::{Op, Scope};
+use crate::error::{Code, Outcome};
+
+/// The contract as data.
+pub fn contract() -> Value {
+    let ops: Vec<Value> = Op::ALL
+        .iter()
+        .map(|op| {
+            json!({
+                "name": op.name(),
+                "scope": match op.scope() {
+                    Scope::Tab => "tab",
+                    Scope::Browser => "browser",
+                },
+                "mutates": op.mutates(),
+                "relayOnly": op.relay_only(),
+            })
+        })
+        .collect();
+    let codes: Vec<&str> = Code::ALL.iter().map(|c| c.as_str()).collect();
+    let outcomes = [
+        Outcome::Refused,
+        Outcome::Done,
+        Outcome::Partial,
+        Outcome::Failed,
+        Outcome::Unknown,
+    ];
+    json!({
+        "ops": ops,
+        "codes": codes,
+        "outcomes": outcomes,
+    })
+}
+
+/// The file the extension imports.
+pub fn contract_js() -> String {
+    let body = serde_json::to_string_pretty(&contract()).expect("the contract serializes");
+    format!(
+        "// The contract between the controller and this extension: its operations, error codes and\n\
+         // outcomes. Written by the controller's test (src/protocol/contract.rs) from its own\n\
+         // declarations: not edited by hand; `cargo test` writes it anew.\n\
+         export const CONTRACT = {body};\n"
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes the extension's copy anew; fails when what was there was stale, so a change on
+    /// this side that the extension has not seen fails until the new file is committed.
+    #[test]
+    fn the_extensions_copy_of_the_contract_is_current() {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("extension/contract.js");
+        let now = contract_js();
+        let was = std::fs::read_to_string(&path).unwrap_or_default();
+        if was != now {
+            std::fs::write(&path, &now).expect("extension/contract.js is writable");
+        }
+        assert!(
+            was == now,
+            "extension/contract.js was stale: written anew; commit it, and run the extension's \
+             tests (node --test tests/extension/)"
+        );
+    }
+}
