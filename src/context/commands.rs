@@ -110,53 +110,8 @@ pub(super) async fn run(
     if extra_args.iter().any(|a| a.contains('\0')) {
         return Err(ToolError::bad_args("an argument contains a NUL byte"));
     }
-    let timeout_seconds = match timeout_seconds {
-        None => command.timeout_seconds,
-        Some(t) if (1..=command.timeout_seconds).contains(&t) => t,
-        Some(t) => {
-            return Err(ToolError::bad_args(format!(
-                "timeout_seconds {t} is not allowed: a caller may lower the timeout to 1 but not \
-                 raise it above the registered {} s",
-                command.timeout_seconds
-            )));
-        }
-    };
-    let cwd = std::fs::canonicalize(&command.cwd).map_err(|e| {
-        ToolError::refused(
-            Code::ManifestInvalid,
-            format!(
-                "command {:?}: cwd {} cannot be used: {e}",
-                command.name,
-                command.cwd.display()
-            ),
-        )
-    })?;
-    if !cwd.starts_with(scope_root) || !cwd.is_dir() {
-        return Err(ToolError::refused(
-            Code::ManifestInvalid,
-            format!(
-                "command {:?}: cwd {} is not a directory inside the scope root {}",
-                command.name,
-                cwd.display(),
-                scope_root.display()
-            ),
-        ));
-    }
-
-    // The manifest was trusted when read; the directory the command runs in, and a program named
-    // by a path, must be too, or someone else could put the program there.
-    for dir in cwd.ancestors().take_while(|a| a.starts_with(scope_root)) {
-        trust::require(dir)?;
-    }
-    if command.argv[0].contains('/')
-        && let Ok(program) = std::fs::canonicalize(cwd.join(&command.argv[0]))
-    {
-        if let Some(folder) = program.parent() {
-            trust::require(folder)?;
-        }
-        trust::require(&program)?;
-    }
-
+    let timeout_seconds = allowed_timeout(command, timeout_seconds)?;
+    let cwd = trusted_cwd(command, scope_root)?;
     let mut argv = command.argv.clone();
     argv.extend(extra_args.iter().cloned());
     let mut cmd = tokio::process::Command::new(&argv[0]);
@@ -179,9 +134,6 @@ pub(super) async fn run(
     let duration_ms = started.elapsed().as_millis() as u64;
     let (status, timed_out) = (ran.status, ran.timed_out);
     let text = |c: &process::Captured| String::from_utf8_lossy(&c.bytes).into_owned();
-    let (stdout, stdout_truncated) = (text(&ran.stdout), ran.stdout.cut);
-    let (stderr, stderr_truncated) = (text(&ran.stderr), ran.stderr.cut);
-
     tracing::info!(
         command = %command.name,
         exit_code = ?status.code(),
@@ -198,11 +150,63 @@ pub(super) async fn run(
         timed_out,
         timeout_seconds,
         duration_ms,
-        stdout,
-        stderr,
-        stdout_truncated,
-        stderr_truncated,
+        stdout: text(&ran.stdout),
+        stderr: text(&ran.stderr),
+        stdout_truncated: ran.stdout.cut,
+        stderr_truncated: ran.stderr.cut,
     })
+}
+
+/// The command's own timeout, or a lower one the caller asked for.
+fn allowed_timeout(command: &Command, asked: Option<u64>) -> Result<u64, ToolError> {
+    match asked {
+        None => Ok(command.timeout_seconds),
+        Some(t) if (1..=command.timeout_seconds).contains(&t) => Ok(t),
+        Some(t) => Err(ToolError::bad_args(format!(
+            "timeout_seconds {t} is not allowed: a caller may lower the timeout to 1 but not \
+             raise it above the registered {} s",
+            command.timeout_seconds
+        ))),
+    }
+}
+
+/// The directory the command runs in, inside the scope root and trusted all the way down; and a
+/// program named by a path, trusted too. The manifest was trusted when read; these must be as
+/// well, or someone else could put the program there.
+fn trusted_cwd(command: &Command, scope_root: &Path) -> Result<PathBuf, ToolError> {
+    let cwd = std::fs::canonicalize(&command.cwd).map_err(|e| {
+        ToolError::refused(
+            Code::ManifestInvalid,
+            format!(
+                "command {:?}: cwd {} cannot be used: {e}",
+                command.name,
+                command.cwd.display()
+            ),
+        )
+    })?;
+    if !cwd.starts_with(scope_root) || !cwd.is_dir() {
+        return Err(ToolError::refused(
+            Code::ManifestInvalid,
+            format!(
+                "command {:?}: cwd {} is not a directory inside the scope root {}",
+                command.name,
+                cwd.display(),
+                scope_root.display()
+            ),
+        ));
+    }
+    for dir in cwd.ancestors().take_while(|a| a.starts_with(scope_root)) {
+        trust::require(dir)?;
+    }
+    if command.argv[0].contains('/')
+        && let Ok(program) = std::fs::canonicalize(cwd.join(&command.argv[0]))
+    {
+        if let Some(folder) = program.parent() {
+            trust::require(folder)?;
+        }
+        trust::require(&program)?;
+    }
+    Ok(cwd)
 }
 
 #[cfg(test)]

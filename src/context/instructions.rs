@@ -81,32 +81,10 @@ pub(super) fn collect(
         truncated: false,
     };
 
-    if let Some(path) = &user.model_instructions_file {
-        let rules = Rules {
-            allow_symlink: false,
-            inside: None,
-            refuse_untrusted: false,
-        };
-        match read(path, &rules, budget) {
-            Ok(Read::Text(text)) => out.add(SourceKind::ModelInstructions, path, &text),
-            Ok(Read::OverBudget) => {
-                out.truncated = true;
-                return Ok(out);
-            }
-            Ok(Read::Untrusted(real, why)) => warnings.push(format!(
-                "model_instructions_file {}: {why}; skipped",
-                real.display()
-            )),
-            Ok(Read::Missing) => warnings.push(format!(
-                "model_instructions_file {} does not exist",
-                path.display()
-            )),
-            Ok(Read::Empty) => warnings.push(format!(
-                "model_instructions_file {} is empty; skipped",
-                path.display()
-            )),
-            Err(why) => warnings.push(format!("model_instructions_file {}: {why}", path.display())),
-        }
+    if let Some(path) = &user.model_instructions_file
+        && !out.model_instructions(path, budget, warnings)
+    {
+        return Ok(out);
     }
 
     let codex = env.codex_dir();
@@ -157,6 +135,31 @@ pub(super) fn collect(
 }
 
 impl Instructions {
+    /// Adds the user's `model_instructions_file`, or says why not; false when the budget
+    /// stopped discovery.
+    fn model_instructions(&mut self, path: &Path, budget: usize, warnings: &mut Warnings) -> bool {
+        let rules = Rules {
+            allow_symlink: false,
+            inside: None,
+            refuse_untrusted: false,
+        };
+        let said = |what: String| format!("model_instructions_file {what}");
+        match read(path, &rules, budget) {
+            Ok(Read::Text(text)) => self.add(SourceKind::ModelInstructions, path, &text),
+            Ok(Read::OverBudget) => {
+                self.truncated = true;
+                return false;
+            }
+            Ok(Read::Untrusted(real, why)) => {
+                warnings.push(said(format!("{}: {why}; skipped", real.display())))
+            }
+            Ok(Read::Missing) => warnings.push(said(format!("{} does not exist", path.display()))),
+            Ok(Read::Empty) => warnings.push(said(format!("{} is empty; skipped", path.display()))),
+            Err(why) => warnings.push(said(format!("{}: {why}", path.display()))),
+        }
+        true
+    }
+
     /// Adds the first non-empty candidate in `dir`; false when the budget stopped discovery.
     fn first_of<S: AsRef<str>>(
         &mut self,

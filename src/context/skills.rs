@@ -124,21 +124,14 @@ struct Scan<'a> {
 }
 
 impl Scan<'_> {
-    /// `shown` is the path as reached, `real` its canonical form.
-    fn walk(&mut self, shown: &Path, real: &Path, root: &Path, depth: usize) {
-        if let Some(why) = trust::doubt(real) {
-            self.warnings.push(format!(
-                "{}: {why}; its skills were not read",
-                shown.display()
-            ));
-            return;
-        }
+    /// The names in a folder, sorted, at most `MAX_ENTRIES_PER_DIR` of them.
+    fn names(&mut self, shown: &Path, real: &Path) -> Vec<std::ffi::OsString> {
         let entries = match fs::read_dir(real) {
             Ok(e) => e,
             Err(e) => {
                 self.warnings
                     .push(format!("{}: cannot be listed: {e}", shown.display()));
-                return;
+                return Vec::new();
             }
         };
         let mut names = Vec::new();
@@ -153,7 +146,19 @@ impl Scan<'_> {
             names.push(entry.file_name());
         }
         names.sort();
-        for name in names {
+        names
+    }
+
+    /// `shown` is the path as reached, `real` its canonical form.
+    fn walk(&mut self, shown: &Path, real: &Path, root: &Path, depth: usize) {
+        if let Some(why) = trust::doubt(real) {
+            self.warnings.push(format!(
+                "{}: {why}; its skills were not read",
+                shown.display()
+            ));
+            return;
+        }
+        for name in self.names(shown, real) {
             if name.to_string_lossy().starts_with('.') {
                 continue;
             }

@@ -60,73 +60,11 @@ fn refused(role: Role, why: &str) {
 }
 
 pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role, unproven: Unproven) {
-    let (mut sink, mut stream) = socket.split();
-    let (tx, mut rx) = mpsc::channel::<Outgoing>(256);
-    let writer = tokio::spawn(async move {
-        while let Some(out) = rx.recv().await {
-            match out {
-                Outgoing::Frame(frame) => {
-                    if sink.send(encode(&frame)).await.is_err() {
-                        break;
-                    }
-                }
-                Outgoing::Close(code, reason) => {
-                    let frame = CloseFrame {
-                        code,
-                        reason: reason.into(),
-                    };
-                    let _ = sink.send(Message::Close(Some(frame))).await;
-                    break;
-                }
-            }
-        }
-    });
-
-    let nonce = auth::nonce();
-    let challenge = Frame::Challenge {
-        nonce: nonce.clone(),
-        version: protocol::VERSION.into(),
-    };
-    let _ = tx.send(Outgoing::frame(challenge)).await;
-
-    let first = tokio::time::timeout(PROVE_WITHIN, stream.next()).await;
+    let (sink, mut stream) = socket.split();
+    let (tx, rx) = mpsc::channel::<Outgoing>(256);
+    let writer = tokio::spawn(write(sink, rx));
     // Either the peer proves itself and joins, or the socket closes with the reason.
-    let joined: Result<u64, (u16, &'static str)> = match first {
-        Ok(Some(Ok(Message::Text(text)))) => match serde_json::from_str::<Frame>(&text) {
-            Ok(Frame::Hello {
-                role: r,
-                proof,
-                cnonce,
-                info,
-                held,
-            }) if r == role => {
-                if auth::verify(hub.secret(), role.as_str(), hub.port(), &nonce, &proof) {
-                    unproven.proven();
-                    let id = hub.join(role, info.bounded(), &held, tx.clone());
-                    let welcome = Frame::Welcome {
-                        proof: auth::proof(hub.secret(), "relay", hub.port(), &cnonce),
-                        peer_id: id,
-                        version: protocol::VERSION.into(),
-                        port: hub.port(),
-                    };
-                    let _ = tx.send(Outgoing::frame(welcome)).await;
-                    hub.push_roster();
-                    Ok(id)
-                } else {
-                    refused(role, "a wrong proof");
-                    Err((close::AUTH_FAILED, "auth failed"))
-                }
-            }
-            Ok(_) => Err((
-                close::WRONG_ENVELOPE,
-                "expected a hello for this endpoint's role",
-            )),
-            Err(_) => Err((close::MALFORMED, "malformed frame")),
-        },
-        Ok(Some(Err(e))) if is_too_big(&e) => Err((close::TOO_BIG, "frame too big")),
-        _ => Err((close::AUTH_FAILED, "no hello")),
-    };
-    let ending = match joined {
+    let ending = match handshake(&hub, role, &unproven, &tx, &mut stream).await {
         Err(reason) => Some(reason),
         Ok(peer_id) => {
             let ending = serve_frames(&hub, role, peer_id, &mut stream).await;
@@ -150,6 +88,84 @@ pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role, unproven
         }
     };
     let _ = tokio::time::timeout(Duration::from_secs(2), drain).await;
+}
+
+/// Empties a peer's outbox into its socket, until a close or a failed send.
+async fn write(
+    mut sink: futures::stream::SplitSink<WebSocket, Message>,
+    mut rx: mpsc::Receiver<Outgoing>,
+) {
+    while let Some(out) = rx.recv().await {
+        match out {
+            Outgoing::Frame(frame) => {
+                if sink.send(encode(&frame)).await.is_err() {
+                    break;
+                }
+            }
+            Outgoing::Close(code, reason) => {
+                let frame = CloseFrame {
+                    code,
+                    reason: reason.into(),
+                };
+                let _ = sink.send(Message::Close(Some(frame))).await;
+                break;
+            }
+        }
+    }
+}
+
+/// The challenge, and the peer's hello in answer: its id once it proved itself and joined, or
+/// the close code and reason.
+async fn handshake(
+    hub: &Arc<Hub>,
+    role: Role,
+    unproven: &Unproven,
+    tx: &mpsc::Sender<Outgoing>,
+    stream: &mut futures::stream::SplitStream<WebSocket>,
+) -> Result<u64, (u16, &'static str)> {
+    let nonce = auth::nonce();
+    let challenge = Frame::Challenge {
+        nonce: nonce.clone(),
+        version: protocol::VERSION.into(),
+    };
+    let _ = tx.send(Outgoing::frame(challenge)).await;
+    let first = tokio::time::timeout(PROVE_WITHIN, stream.next()).await;
+    let text = match first {
+        Ok(Some(Ok(Message::Text(text)))) => text,
+        Ok(Some(Err(e))) if is_too_big(&e) => return Err((close::TOO_BIG, "frame too big")),
+        _ => return Err((close::AUTH_FAILED, "no hello")),
+    };
+    let (proof, cnonce, info, held) = match serde_json::from_str::<Frame>(&text) {
+        Ok(Frame::Hello {
+            role: r,
+            proof,
+            cnonce,
+            info,
+            held,
+        }) if r == role => (proof, cnonce, info, held),
+        Ok(_) => {
+            return Err((
+                close::WRONG_ENVELOPE,
+                "expected a hello for this endpoint's role",
+            ));
+        }
+        Err(_) => return Err((close::MALFORMED, "malformed frame")),
+    };
+    if !auth::verify(hub.secret(), role.as_str(), hub.port(), &nonce, &proof) {
+        refused(role, "a wrong proof");
+        return Err((close::AUTH_FAILED, "auth failed"));
+    }
+    unproven.proven();
+    let id = hub.join(role, info.bounded(), &held, tx.clone());
+    let welcome = Frame::Welcome {
+        proof: auth::proof(hub.secret(), "relay", hub.port(), &cnonce),
+        peer_id: id,
+        version: protocol::VERSION.into(),
+        port: hub.port(),
+    };
+    let _ = tx.send(Outgoing::frame(welcome)).await;
+    hub.push_roster();
+    Ok(id)
 }
 
 /// Takes an authenticated peer's frames until it leaves (`None`) or must be closed (the code and

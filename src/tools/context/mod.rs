@@ -26,6 +26,13 @@ const DEFAULT_RANK_LIMIT: usize = 5;
 const MAX_LIST_LIMIT: usize = 200;
 
 pub(super) fn tools() -> Vec<Tool> {
+    let mut all = context_tools();
+    all.extend(skill_and_command_tools());
+    all
+}
+
+/// The project's context as a whole: its instructions, and what a task calls for.
+fn context_tools() -> Vec<Tool> {
     vec![
         Tool::new(
             About {
@@ -58,6 +65,12 @@ pub(super) fn tools() -> Vec<Tool> {
             },
             |cx, a| resolve(cx.context_env(), a).boxed(),
         ),
+    ]
+}
+
+/// The project's skills and registered commands, one by one.
+fn skill_and_command_tools() -> Vec<Tool> {
+    vec![
         Tool::new(
             About {
                 name: "list_local_skills",

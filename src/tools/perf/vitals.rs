@@ -233,118 +233,127 @@ impl VitalsReply {
     }
 }
 
-/// The lines of a vitals result after its first.
+/// The lines of a vitals result after its first: one per metric, then the long frames.
 fn vitals_lines(r: &VitalsReply, metrics: &[Metric]) -> Vec<String> {
-    let refd = |n: &Named| format!("{} [ref={}]", n.element, n.reference);
-    let mut lines = Vec::new();
-    for m in metrics {
-        let (Some(v), Some(rating)) = (m.value, m.rating) else {
-            let why = m.missing.as_deref().unwrap_or_default();
-            lines.push(format!("{} missing: {why}", m.name));
-            continue;
-        };
-        let value = if m.name == "CLS" {
-            format!("{v:.4}")
-        } else {
-            format!("{v:.0} ms")
-        };
-        let mut line = format!("{} {value} {}", m.name, rating.word());
-        match m.name {
-            "LCP" => {
-                let lcp = r.lcp.as_ref().expect("an LCP value comes with its entry");
-                let what = lcp
-                    .element
-                    .as_ref()
-                    .map_or("an element since removed".into(), refd);
-                line.push_str(&format!(": {what}"));
-                if let Some(url) = &lcp.url {
-                    line.push_str(&format!(" ({url})"));
-                }
-                if let Some(b) = &lcp.breakdown {
-                    line.push_str(&format!(
-                        "; first byte {:.0} ms, load delay {:.0} ms, load time {:.0} ms, render delay {:.0} ms",
-                        b.ttfb_ms, b.load_delay_ms, b.load_time_ms, b.render_delay_ms
-                    ));
-                }
+    let mut lines: Vec<String> = metrics.iter().map(|m| metric_line(r, m)).collect();
+    lines.push(long_frames_line(r));
+    lines
+}
+
+fn named(n: &Named) -> String {
+    format!("{} [ref={}]", n.element, n.reference)
+}
+
+/// One metric: its value and rating, and what the page says caused it.
+fn metric_line(r: &VitalsReply, m: &Metric) -> String {
+    let (Some(v), Some(rating)) = (m.value, m.rating) else {
+        let why = m.missing.as_deref().unwrap_or_default();
+        return format!("{} missing: {why}", m.name);
+    };
+    let value = if m.name == "CLS" {
+        format!("{v:.4}")
+    } else {
+        format!("{v:.0} ms")
+    };
+    let mut line = format!("{} {value} {}", m.name, rating.word());
+    match m.name {
+        "LCP" => {
+            let lcp = r.lcp.as_ref().expect("an LCP value comes with its entry");
+            let what = lcp
+                .element
+                .as_ref()
+                .map_or("an element since removed".into(), named);
+            line.push_str(&format!(": {what}"));
+            if let Some(url) = &lcp.url {
+                line.push_str(&format!(" ({url})"));
             }
-            "CLS" => {
-                let c = r.cls.as_ref().expect("a CLS value comes with its shifts");
-                if c.shifts == 0 {
-                    line.push_str(": no layout shift");
-                } else {
-                    let moved: Vec<String> = c.shifted.iter().map(refd).collect();
-                    let moved = if moved.is_empty() {
-                        "elements since removed".to_string()
-                    } else {
-                        moved.join(", ")
-                    };
-                    line.push_str(&format!(": {} shift(s) moved {moved}", c.shifts));
-                }
-            }
-            "INP" => {
-                let i = r
-                    .inp
-                    .as_ref()
-                    .expect("an INP value comes with its interaction");
-                let on = i.target.as_ref().map(refd).unwrap_or_default();
+            if let Some(b) = &lcp.breakdown {
                 line.push_str(&format!(
-                    ": {} {on}, worst of {} interaction(s) the browser kept (over 104 ms, and the first)",
-                    i.event, i.interactions
+                    "; first byte {:.0} ms, load delay {:.0} ms, load time {:.0} ms, render delay {:.0} ms",
+                    b.ttfb_ms, b.load_delay_ms, b.load_time_ms, b.render_delay_ms
                 ));
             }
-            _ => {}
         }
-        lines.push(line);
+        "CLS" => {
+            let c = r.cls.as_ref().expect("a CLS value comes with its shifts");
+            if c.shifts == 0 {
+                line.push_str(": no layout shift");
+            } else {
+                let moved: Vec<String> = c.shifted.iter().map(named).collect();
+                let moved = if moved.is_empty() {
+                    "elements since removed".to_string()
+                } else {
+                    moved.join(", ")
+                };
+                line.push_str(&format!(": {} shift(s) moved {moved}", c.shifts));
+            }
+        }
+        "INP" => {
+            let i = r
+                .inp
+                .as_ref()
+                .expect("an INP value comes with its interaction");
+            let on = i.target.as_ref().map(named).unwrap_or_default();
+            line.push_str(&format!(
+                ": {} {on}, worst of {} interaction(s) the browser kept (over 104 ms, and the first)",
+                i.event, i.interactions
+            ));
+        }
+        _ => {}
     }
+    line
+}
+
+/// The long frames (or tasks): how many, and the longest with the scripts that ran in it.
+fn long_frames_line(r: &VitalsReply) -> String {
     let kind = match r.long_frames_kind.as_deref() {
         Some("longtask") => "long task(s)",
         _ => "long animation frame(s)",
     };
-    match r.long_frames.first() {
-        None if r.long_frames_kind.is_none() => {
-            lines.push("Long frames: this browser does not report them".into())
-        }
-        None => lines.push(format!("No {kind} over 50 ms")),
-        Some(f) => {
-            let blocking = f
-                .blocking_ms
-                .map(|b| format!(", blocking {b:.0} ms"))
-                .unwrap_or_default();
-            let mut line = format!(
-                "{} {kind} over 50 ms; the longest {:.0} ms at {:.0} ms{blocking}",
-                r.long_frames.len(),
-                f.duration_ms,
-                f.start_ms
-            );
-            let scripts: Vec<String> = f
-                .scripts
-                .iter()
-                .map(|s| {
-                    let name = if s.function.is_empty() {
-                        &s.invoker
-                    } else {
-                        &s.function
-                    };
-                    if s.source.is_empty() {
-                        name.clone()
-                    } else {
-                        format!("{name} ({})", s.source)
-                    }
-                })
-                .collect();
-            if !scripts.is_empty() {
-                line.push_str(&format!(": {}", scripts.join(", ")));
+    let Some(f) = r.long_frames.first() else {
+        return match r.long_frames_kind {
+            None => "Long frames: this browser does not report them".into(),
+            Some(_) => format!("No {kind} over 50 ms"),
+        };
+    };
+    let blocking = f
+        .blocking_ms
+        .map(|b| format!(", blocking {b:.0} ms"))
+        .unwrap_or_default();
+    let mut line = format!(
+        "{} {kind} over 50 ms; the longest {:.0} ms at {:.0} ms{blocking}",
+        r.long_frames.len(),
+        f.duration_ms,
+        f.start_ms
+    );
+    let scripts: Vec<String> = f
+        .scripts
+        .iter()
+        .map(|s| {
+            let name = if s.function.is_empty() {
+                &s.invoker
+            } else {
+                &s.function
+            };
+            if s.source.is_empty() {
+                name.clone()
+            } else {
+                format!("{name} ({})", s.source)
             }
-            if f.scripts
-                .iter()
-                .any(|s| s.source.is_empty() && s.invoker.starts_with("TimerHandler"))
-            {
-                line.push_str(" (a timer's source is hidden: tabpilot's wait observer wraps the page's timers)");
-            }
-            lines.push(line);
-        }
+        })
+        .collect();
+    if !scripts.is_empty() {
+        line.push_str(&format!(": {}", scripts.join(", ")));
     }
-    lines
+    if f.scripts
+        .iter()
+        .any(|s| s.source.is_empty() && s.invoker.starts_with("TimerHandler"))
+    {
+        line.push_str(
+            " (a timer's source is hidden: tabpilot's wait observer wraps the page's timers)",
+        );
+    }
+    line
 }
 
 pub(super) async fn vitals(cx: &Ctx, reload: bool) -> Result<Out<PerfOut>, ToolError> {
