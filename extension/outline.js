@@ -20,10 +20,20 @@ export async function snapshotTab(tabId, args) {
   };
   const frames = all.filter(below);
   const walked = frames.slice(0, MAX_FRAMES);
+  const results = await walk(tabId, args, region, start, walked);
+  const stitched = stitch({ results, frames, walked, start, region, verbose: args.verbose });
+  return { ...stitched, frames: frames.length, framesCapped: frames.length > MAX_FRAMES };
+}
+
+const prefixOf = (id) => (id ? `f${id}:` : '');
+
+// Each frame's snapshot, by frame id: the walked frames in parallel within their share of the
+// budget, and the frame the snapshot starts in walked again with what they left when they took
+// more.
+async function walk(tabId, args, region, start, walked) {
   const budget = args.maxTokens || null;
   const share = budget && Math.max(MIN_FRAME_TOKENS, Math.floor(budget / 2 / Math.max(1, walked.length)));
   const base = { verbose: !!args.verbose };
-  const prefixOf = (id) => (id ? `f${id}:` : '');
   const own = (maxTokens) => {
     const where = region ? { ref: region.ref, offset: args.offset || 0 } : {};
     return runInPage(tabId, 'snapshot', { ...base, ...where, maxTokens, prefix: prefixOf(start) }, start);
@@ -46,6 +56,11 @@ export async function snapshotTab(tabId, args) {
     if (inner && first.tokens + inner > budget) first = await own(Math.max(budget - inner, Math.floor(budget / 2)));
   }
   results.set(start, first);
+  return results;
+}
+
+// The frames' snapshots stitched into one text, each frame's block where its <iframe> stands.
+function stitch({ results, frames, walked, start, region, verbose }) {
   const placed = new Set([start]);
   let refs = 0;
   let capped = false;
@@ -58,7 +73,7 @@ export async function snapshotTab(tabId, args) {
     }
     const inner = expand(frame.frameId, indent + '  ');
     // A frame with nothing to act on is dropped from a lean snapshot.
-    return results.get(frame.frameId).refs > 0 || args.verbose ? [`${indent}- frame ${frame.url}`, ...inner] : [];
+    return results.get(frame.frameId).refs > 0 || verbose ? [`${indent}- frame ${frame.url}`, ...inner] : [];
   };
   const expand = (frameId, pad) => {
     const r = results.get(frameId);
@@ -86,15 +101,8 @@ export async function snapshotTab(tabId, args) {
     if (!region) for (const f of children) if (!placed.has(f.frameId)) out.push(...block(f, pad));
     return out;
   };
-  const lines = expand(start, '');
-  return {
-    text: lines.join('\n'),
-    refs,
-    capped,
-    collapsed,
-    frames: frames.length,
-    framesCapped: frames.length > MAX_FRAMES,
-  };
+  const text = expand(start, '').join('\n');
+  return { text, refs, capped, collapsed };
 }
 
 // Runs `find` in every frame (the top one first), refs carrying their frame's prefix.
