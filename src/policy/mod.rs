@@ -5,7 +5,7 @@ pub mod origins;
 pub mod paths;
 
 use crate::error::{Code, ToolError};
-use crate::protocol::{Guard, GuardRule, Op};
+use crate::protocol::{Effect, Guard, GuardRule, Op};
 use crate::settings::Setting;
 use origins::{Blocked, OriginPattern, Origins};
 
@@ -50,6 +50,15 @@ impl Policy {
             ));
         }
         Ok(())
+    }
+
+    /// Read-only mode's refusal of an operation that acts on the page, as its declaration says
+    /// (scrolling, reading and moving between pages change no page).
+    pub fn check_op(&self, op: Op) -> Result<(), ToolError> {
+        match op.effect() {
+            Effect::Acts => self.check_read_only(&format!("the {} operation", op.name())),
+            Effect::Reads | Effect::Moves => Ok(()),
+        }
     }
 
     /// The no-eval switch's refusal of what would run the agent's own script.
@@ -196,4 +205,26 @@ fn blocked(url: &str, why: &Blocked<'_>) -> ToolError {
         Code::OriginBlocked,
         format!("{shown} is not for agents: {why}"),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Scrolling is how an agent reads lazy content: its declaration says it changes nothing, so
+    /// read-only mode lets it run, as it does its tool; clicking is refused.
+    #[test]
+    fn read_only_takes_what_an_operation_does_from_its_declaration() {
+        let policy = Policy {
+            read_only: true,
+            ..Policy::default()
+        };
+        assert_eq!(Op::Scroll.effect(), Effect::Reads);
+        assert!(policy.check_op(Op::Scroll).is_ok());
+        assert!(policy.check_op(Op::Navigate).is_ok());
+        assert_eq!(policy.check_op(Op::Click).unwrap_err().code, Code::ReadOnly);
+        assert!(!Op::Scroll.acts_on_page() && !Op::Scroll.mutates());
+        assert!(Op::Click.acts_on_page() && Op::Navigate.mutates());
+        assert!(!Op::Navigate.acts_on_page());
+    }
 }

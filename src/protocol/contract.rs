@@ -1,6 +1,6 @@
 //! The contract between the controller and the extension, as the extension reads it:
-//! `extension/contract.js`, written from the declarations here (each operation's wire name, scope
-//! and whether it changes the page; the closed set of error codes and outcomes). A unit test
+//! `extension/contract.js`, written from the declarations here (each operation's wire name, scope,
+//! whether it changes the page, and the JSON schemas of its arguments and reply; the closed set of error codes and outcomes). A unit test
 //! writes the file anew and fails when what was there was stale; the extension's own tests
 //! (tests/extension/, `node --test`) hold its dispatch table and the codes it sends to it.
 
@@ -14,6 +14,9 @@ pub fn contract() -> Value {
     let ops: Vec<Value> = Op::ALL
         .iter()
         .map(|op| {
+            let (args, reply) = op
+                .schemas()
+                .unwrap_or((Value::Bool(true), Value::Bool(true)));
             json!({
                 "name": op.name(),
                 "scope": match op.scope() {
@@ -22,6 +25,8 @@ pub fn contract() -> Value {
                 },
                 "mutates": op.mutates(),
                 "relayOnly": op.relay_only(),
+                "args": args,
+                "reply": reply,
             })
         })
         .collect();

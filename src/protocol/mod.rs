@@ -5,8 +5,11 @@
 pub mod auth;
 pub mod contract;
 mod op;
+#[cfg(debug_assertions)]
+pub mod replies;
+pub mod wire;
 
-pub use op::{Op, RelayOp, TabEvent};
+pub use op::{Effect, Op, RelayOp, TabEvent, Timeout, WireOp};
 
 use std::ops::RangeInclusive;
 

@@ -2,13 +2,83 @@
 //! itself (`RelayOp`). Each browser operation knows what it targets and whether it can change the
 //! page, so neither the relay nor the extension decides that from a name.
 
+use std::time::Duration;
+
+use schemars::JsonSchema;
+use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::Scope;
+use super::wire::{Nothing, act, page, tabs};
 
-/// Declares `Op` from one table: variant, wire name, scope, whether it changes the page.
+/// What an operation does to the page it runs in: the one answer read-only mode, the site
+/// policy's judgment at the moment of an action, the relay's books and a lost reply all take.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Effect {
+    /// Changes nothing: reading, waiting, scrolling (how an agent reads lazy content).
+    Reads,
+    /// Moves the agent's tab between pages, or opens, focuses or closes a tab: judged by where
+    /// it goes, allowed in read-only mode.
+    Moves,
+    /// Acts on the page in its tab: judged by the page's origin, refused in read-only mode.
+    Acts,
+}
+
+/// How long a call waits for its answer: a fixed class, or what the calling tool decides (its
+/// `timeout` argument, given with `Run::within`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timeout {
+    /// 10 s.
+    Quick,
+    /// 15 s.
+    Read,
+    /// 30 s: a capture.
+    Capture,
+    /// 60 s: an audit run in every frame.
+    Audit,
+    /// The tool's own.
+    Caller,
+}
+
+impl Timeout {
+    /// The fixed wait of the class; none when the tool decides.
+    pub fn fixed(self) -> Option<Duration> {
+        let secs = match self {
+            Timeout::Quick => 10,
+            Timeout::Read => 15,
+            Timeout::Capture => 30,
+            Timeout::Audit => 60,
+            Timeout::Caller => return None,
+        };
+        Some(Duration::from_secs(secs))
+    }
+}
+
+/// An operation's arguments, declared with it in the `ops!` table: sending them is the call,
+/// and its answer is read as `Reply`.
+pub trait WireOp: Serialize + JsonSchema + Send {
+    const OP: Op;
+    type Reply: DeserializeOwned + JsonSchema + Send;
+}
+
+/// A type's JSON schema as it is written (arguments) or read (replies), `$defs` inside.
+fn schema_of<T: JsonSchema>(written: bool) -> Value {
+    let settings = schemars::generate::SchemaSettings::draft2020_12();
+    let settings = if written {
+        settings.for_serialize()
+    } else {
+        settings
+    };
+    serde_json::to_value(settings.into_generator().into_root_schema_for::<T>())
+        .expect("schemas serialize")
+}
+
+/// Declares `Op` from one table: variant, wire name, scope, effect, timeout class, and the
+/// arguments' type with the reply's.
 macro_rules! ops {
-    ($($variant:ident = $wire:literal, $scope:ident, $mutates:literal;)*) => {
+    ($($variant:ident = $wire:literal, $scope:ident, $effect:ident, $timeout:ident
+        $(=> $args:ty => $reply:ty)?;)*) => {
         /// Something a browser does for a controller.
         #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Hash)]
         pub enum Op {
@@ -33,73 +103,110 @@ macro_rules! ops {
                 }
             }
 
-            /// Whether it can change the page: a lost reply is then "may have taken effect".
-            pub fn mutates(self) -> bool {
+            /// What it does to the page.
+            pub fn effect(self) -> Effect {
                 match self {
-                    $(Op::$variant => $mutates,)*
+                    $(Op::$variant => Effect::$effect,)*
+                }
+            }
+
+            /// How long a call of it waits.
+            pub fn timeout(self) -> Timeout {
+                match self {
+                    $(Op::$variant => Timeout::$timeout,)*
+                }
+            }
+
+            /// The JSON schemas of its arguments and of its reply; none for an operation not
+            /// typed yet.
+            pub fn schemas(self) -> Option<(Value, Value)> {
+                match self {
+                    $(Op::$variant => {
+                        $(return Some((schema_of::<$args>(true), schema_of::<$reply>(false)));)?
+                        #[allow(unreachable_code)]
+                        None
+                    })*
                 }
             }
         }
+
+        $($(impl WireOp for $args {
+            const OP: Op = Op::$variant;
+            type Reply = $reply;
+        })?)*
     };
 }
 
 ops! {
-    TabOpen = "tabOpen", Browser, true;
-    TabInfo = "tabInfo", Tab, false;
-    TabFocus = "tabFocus", Tab, true;
-    TabList = "tabList", Browser, false;
-    TabClose = "tabClose", Browser, true;
-    Navigate = "navigate", Tab, true;
-    History = "history", Tab, true;
-    Snapshot = "snapshot", Tab, false;
-    Read = "read", Tab, false;
-    Find = "find", Tab, false;
-    Html = "html", Tab, false;
-    WaitFor = "waitFor", Tab, false;
-    Screenshot = "screenshot", Tab, false;
-    Dialog = "dialog", Tab, true;
-    Dialogs = "dialogs", Tab, false;
-    Click = "click", Tab, true;
-    Type = "type", Tab, true;
-    Hover = "hover", Tab, true;
-    Select = "select", Tab, true;
-    Clear = "clear", Tab, true;
-    Upload = "upload", Tab, true;
-    UploadPart = "uploadPart", Tab, true;
-    Drag = "drag", Tab, true;
-    Press = "press", Tab, true;
-    Scroll = "scroll", Tab, false;
-    FillForm = "fillForm", Tab, true;
-    Eval = "eval", Tab, true;
-    PageTools = "pageTools", Tab, false;
-    PageToolCall = "pageToolCall", Tab, true;
-    Vitals = "vitals", Tab, false;
-    Memory = "memory", Tab, false;
-    Trace = "trace", Tab, false;
-    A11y = "a11y", Tab, false;
-    NetworkRequests = "networkRequests", Tab, false;
-    NetworkRequest = "networkRequest", Tab, false;
-    NetworkReload = "networkReload", Tab, true;
-    Issues = "issues", Tab, false;
-    ConsoleLogs = "consoleLogs", Tab, false;
-    Release = "release", Browser, true;
+    TabOpen = "tabOpen", Browser, Moves, Read
+        => tabs::TabOpen => tabs::Tab;
+    TabInfo = "tabInfo", Tab, Reads, Read
+        => tabs::TabInfo => tabs::Tab;
+    TabFocus = "tabFocus", Tab, Moves, Read
+        => tabs::TabFocus => tabs::Tab;
+    TabList = "tabList", Browser, Reads, Read
+        => tabs::TabList => tabs::Tabs;
+    TabClose = "tabClose", Browser, Moves, Read
+        => tabs::TabClose => tabs::Closed;
+    Navigate = "navigate", Tab, Moves, Caller;
+    History = "history", Tab, Moves, Caller;
+    Snapshot = "snapshot", Tab, Reads, Capture
+        => page::Snapshot => page::SnapshotReply;
+    Read = "read", Tab, Reads, Read;
+    Find = "find", Tab, Reads, Read;
+    Html = "html", Tab, Reads, Read;
+    WaitFor = "waitFor", Tab, Reads, Caller;
+    Screenshot = "screenshot", Tab, Reads, Capture;
+    Dialog = "dialog", Tab, Acts, Quick;
+    Dialogs = "dialogs", Tab, Reads, Quick;
+    Click = "click", Tab, Acts, Caller
+        => act::Click => act::ActReply<Nothing>;
+    Type = "type", Tab, Acts, Caller
+        => act::Type => act::ActReply<act::Typed>;
+    Hover = "hover", Tab, Acts, Caller
+        => act::Hover => act::ActReply<Nothing>;
+    Select = "select", Tab, Acts, Caller
+        => act::Select => act::ActReply<act::Selected>;
+    Clear = "clear", Tab, Acts, Caller
+        => act::Clear => act::ActReply<act::Cleared>;
+    Upload = "upload", Tab, Acts, Caller
+        => act::Upload => act::ActReply<act::Uploaded>;
+    UploadPart = "uploadPart", Tab, Acts, Caller
+        => act::UploadPart => act::Staged;
+    Drag = "drag", Tab, Acts, Caller
+        => act::Drag => act::ActReply<act::Dragged>;
+    Press = "press", Tab, Acts, Caller
+        => act::Press => act::ActReply<act::Pressed>;
+    Scroll = "scroll", Tab, Reads, Read
+        => act::Scroll => act::ScrollReply;
+    FillForm = "fillForm", Tab, Acts, Caller
+        => act::FillForm => act::ActReply<act::FillReply>;
+    Eval = "eval", Tab, Acts, Caller;
+    PageTools = "pageTools", Tab, Reads, Caller;
+    PageToolCall = "pageToolCall", Tab, Acts, Caller;
+    Vitals = "vitals", Tab, Reads, Capture;
+    Memory = "memory", Tab, Reads, Caller;
+    Trace = "trace", Tab, Reads, Caller;
+    A11y = "a11y", Tab, Reads, Audit;
+    NetworkRequests = "networkRequests", Tab, Reads, Quick;
+    NetworkRequest = "networkRequest", Tab, Reads, Capture;
+    NetworkReload = "networkReload", Tab, Acts, Capture;
+    Issues = "issues", Tab, Reads, Read;
+    ConsoleLogs = "consoleLogs", Tab, Reads, Read;
+    Release = "release", Browser, Moves, Read;
 }
 
 impl Op {
+    /// Whether it can change the page: a lost reply is then "may have taken effect".
+    pub fn mutates(self) -> bool {
+        self.effect() != Effect::Reads
+    }
+
     /// Whether it acts on the page in its tab, so the site policy judges it by the page's
-    /// origin: every page-changing operation but those that only move the tab between pages
-    /// (judged by where they go) and open or close tabs.
+    /// origin (an operation that moves the tab between pages, or opens or closes one, is judged
+    /// by where it goes).
     pub fn acts_on_page(self) -> bool {
-        self.mutates()
-            && !matches!(
-                self,
-                Op::TabOpen
-                    | Op::TabFocus
-                    | Op::TabClose
-                    | Op::Navigate
-                    | Op::History
-                    | Op::Release
-            )
+        self.effect() == Effect::Acts
     }
 
     /// Whether only the relay sends it: an agent's release, which the relay's books decide

@@ -10,6 +10,7 @@ use serde_json::{Value, json};
 
 use super::spec::Hints;
 use crate::error::ToolError;
+use crate::protocol::{Effect, Op};
 
 pub(super) const DEFAULT_TIMEOUT_MS: u64 = 30_000;
 pub(super) const MAX_TIMEOUT_MS: u64 = 300_000;
@@ -214,6 +215,16 @@ pub(super) const fn acts() -> Hints {
         open_world: true,
         navigates: false,
         mixed: false,
+    }
+}
+
+/// The hints of a tool that runs `op`, from the operation's declaration: what read-only mode
+/// and the audit trail take of the tool is what the operation does.
+pub(super) fn hints_of(op: Op) -> Hints {
+    match op.effect() {
+        Effect::Reads => read_only(),
+        Effect::Moves => moves(),
+        Effect::Acts => acts(),
     }
 }
 

@@ -1,11 +1,13 @@
 //! What a tool works through: calls on this agent's tab or its browser, the relay's own asks,
 //! the agent's current tab, and the page's snapshot for a result. One per agent.
 
+use std::future::IntoFuture;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
+use futures::future::BoxFuture;
 use serde::de::DeserializeOwned;
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::args::SNAPSHOT_TOKENS;
 use super::spec::Out;
@@ -15,7 +17,8 @@ use crate::error::{Code, Outcome, ToolError};
 use crate::launch::{self, LaunchOptions, Launched};
 use crate::link::{Link, LinkState, Reply};
 use crate::policy::Policy;
-use crate::protocol::{Call, Op, PeerInfo, RelayOp, Scope, Target};
+use crate::protocol::wire::page::{Snapshot, SnapshotReply};
+use crate::protocol::{Call, Op, PeerInfo, RelayOp, Scope, Target, WireOp};
 use crate::settings::Setting;
 
 /// Reads an answer in the shape the tool expects; another shape is a bug between the two ends,
@@ -152,7 +155,49 @@ impl Ctx {
     }
 
     /// An operation on this agent's tab (opened in the background on first use), or on its
-    /// browser, as the operation needs.
+    /// browser, as the operation needs; `Run` names another tab or browser, and the wait where
+    /// the tool decides it. Its answer is read as the operation's declared reply.
+    pub fn run<A: WireOp>(&self, args: A) -> Run<'_, A> {
+        Run {
+            cx: self,
+            args,
+            browser: None,
+            tab: None,
+            wait: None,
+        }
+    }
+
+    async fn send<A: WireOp>(&self, run: Run<'_, A>) -> Result<A::Reply, ToolError> {
+        let op = A::OP;
+        let wait = match (op.timeout().fixed(), run.wait) {
+            (Some(wait), None) | (None, Some(wait)) => wait,
+            (fixed, given) => {
+                return Err(ToolError::refused(
+                    Code::Internal,
+                    format!(
+                        "{} waits {fixed:?} by its declaration, and was given {given:?}",
+                        op.name()
+                    ),
+                ));
+            }
+        };
+        let args = serde_json::to_value(&run.args).map_err(|e| {
+            ToolError::refused(
+                Code::Internal,
+                format!("writing {}'s arguments: {e}", op.name()),
+            )
+        })?;
+        let mut call = Call::new(op, args, wait).on_tab(run.tab);
+        call.target.browser = run.browser;
+        let value = self.relay(call).await?.value;
+        #[cfg(debug_assertions)]
+        crate::protocol::replies::check(op, &value)
+            .map_err(|e| ToolError::failed(Code::Internal, e))?;
+        read_reply(op.name(), value)
+    }
+
+    /// An operation not declared with its types yet (`Op::schemas` is none): its arguments
+    /// as JSON, its answer read as `T`.
     pub async fn page<T: DeserializeOwned>(
         &self,
         op: Op,
@@ -161,30 +206,6 @@ impl Ctx {
     ) -> Result<T, ToolError> {
         let value = self.relay(Call::new(op, args, wait)).await?.value;
         read_reply(op.name(), value)
-    }
-
-    /// A browser operation on a tab the caller named (or none).
-    pub async fn on_tab<T: DeserializeOwned>(
-        &self,
-        op: Op,
-        tab: Option<i64>,
-        args: Value,
-    ) -> Result<T, ToolError> {
-        self.in_browser(op, None, tab, args).await
-    }
-
-    /// A browser operation in the browser the caller named (by label or id; none: this agent's),
-    /// on the tab it named (or none).
-    pub async fn in_browser<T: DeserializeOwned>(
-        &self,
-        op: Op,
-        browser: Option<String>,
-        tab: Option<i64>,
-        args: Value,
-    ) -> Result<T, ToolError> {
-        let mut call = Call::new(op, args, Duration::from_secs(15)).on_tab(tab);
-        call.target.browser = browser;
-        read_reply(op.name(), self.relay(call).await?.value)
     }
 
     /// Asks the relay itself.
@@ -203,6 +224,7 @@ impl Ctx {
         if call.target.browser.is_none() {
             call.target.browser = self.pinned_browser.lock().unwrap().clone();
         }
+        self.policy.check_op(call.op)?;
         call.guard = self.policy.guard(call.op);
         let scope = call.op.scope();
         // No browser to run it: nothing of it reached one (refused), or it could change nothing
@@ -307,16 +329,13 @@ impl Ctx {
 
     /// The tab's fresh lean snapshot within `budget` tokens, remembered as this agent's last.
     async fn lean_snapshot(&self, budget: u64) -> Result<String, ToolError> {
-        #[derive(serde::Deserialize)]
-        struct Snap {
-            text: String,
-        }
-        let snap: Snap = self
-            .page(
-                Op::Snapshot,
-                json!({"maxTokens": budget}),
-                Duration::from_secs(15),
-            )
+        let snap: SnapshotReply = self
+            .run(Snapshot {
+                verbose: false,
+                max_tokens: Some(budget),
+                reference: None,
+                offset: None,
+            })
             .await?;
         self.remember_snapshot(budget, &snap.text);
         Ok(snap.text)
@@ -384,5 +403,43 @@ impl Ctx {
         if let Some(browser) = self.launched.lock().unwrap().take() {
             browser.close();
         }
+    }
+}
+
+/// A typed call on its way: its arguments, and where and how long, as the tool says.
+pub struct Run<'a, A> {
+    cx: &'a Ctx,
+    args: A,
+    browser: Option<String>,
+    tab: Option<i64>,
+    wait: Option<Duration>,
+}
+
+impl<A: WireOp> Run<'_, A> {
+    /// How long to wait, for an operation whose wait the tool decides (`Timeout::Caller`).
+    pub fn within(mut self, wait: Duration) -> Self {
+        self.wait = Some(wait);
+        self
+    }
+
+    /// On the tab the caller named (none: the agent's).
+    pub fn on_tab(mut self, tab: Option<i64>) -> Self {
+        self.tab = tab;
+        self
+    }
+
+    /// In the browser the caller named, by label or id (none: the agent's).
+    pub fn in_browser(mut self, browser: Option<String>) -> Self {
+        self.browser = browser;
+        self
+    }
+}
+
+impl<'a, A: WireOp + 'a> IntoFuture for Run<'a, A> {
+    type Output = Result<A::Reply, ToolError>;
+    type IntoFuture = BoxFuture<'a, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.cx.send(self))
     }
 }

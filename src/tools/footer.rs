@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use super::findings::Findings;
+use crate::protocol::wire::act::Findings;
 
 /// The lines, one per kind that has something to say.
 pub(super) fn notices(findings: &Findings) -> Vec<String> {

@@ -14,7 +14,6 @@ mod dialog;
 mod diff;
 mod eval;
 mod find;
-pub mod findings;
 mod footer;
 mod image;
 mod issues;

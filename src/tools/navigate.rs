@@ -8,11 +8,11 @@ use serde_json::json;
 
 use super::args::{AfterAction, SNAPSHOT_TOKENS, moves, timeout};
 use super::ctx::Ctx;
-use super::findings::Findings;
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::{Outcome, ToolError};
 use crate::protocol::Op;
+use crate::protocol::wire::act::Findings;
 
 /// The budget of the snapshot a navigation answers with unless asked otherwise: half a
 /// snapshot's. A navigation is often a step on the way to another page; the result may carry

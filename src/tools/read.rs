@@ -14,6 +14,7 @@ use super::tool::{About, Tool};
 use crate::error::ToolError;
 use crate::policy::paths::Sandbox;
 use crate::protocol::Op;
+use crate::protocol::wire::page::{Snapshot, SnapshotReply};
 
 const READ_MAX_CHARS: usize = 20_000;
 
@@ -77,23 +78,6 @@ pub(super) fn tools() -> Vec<Tool> {
     ]
 }
 
-/// What the extension answers a snapshot with.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct SnapshotReply {
-    text: String,
-    refs: u64,
-    capped: bool,
-    #[serde(default)]
-    collapsed: u64,
-    #[serde(default)]
-    frames: u64,
-    #[serde(default)]
-    frames_capped: bool,
-    url: String,
-    title: String,
-}
-
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct SnapshotOut {
@@ -120,13 +104,13 @@ async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolErr
         .transpose()?;
     let verbose = a.verbose.unwrap_or(false);
     let budget = budget(&a, file.is_some())?;
-    let snap: SnapshotReply = cx
-        .page(
-            Op::Snapshot,
-            json!({"verbose": verbose, "maxTokens": budget, "ref": a.reference, "offset": a.offset}),
-            Duration::from_secs(30),
-        )
-        .await?;
+    let call = Snapshot {
+        verbose,
+        max_tokens: budget,
+        reference: a.reference.clone(),
+        offset: a.offset,
+    };
+    let snap = cx.run(call).await?;
     // The page's whole lean snapshot is what a later `include: "diff"` compares with.
     if let (Some(budget), false, None, None) = (budget, verbose, &a.reference, &file) {
         cx.remember_snapshot(budget, &snap.text);

@@ -106,4 +106,19 @@ mod tests {
             );
         }
     }
+
+    /// Read-only mode refuses a tool by its hints before anything is sent, and an operation by
+    /// its declaration as it is sent: a tool that runs one operation takes its hints from it,
+    /// so the two never disagree (browser_scroll reads; browser_click acts).
+    #[test]
+    fn a_tools_hints_are_its_operations_effect() {
+        let hints = |name| get(name).unwrap().spec.hints;
+        assert!(hints("browser_scroll").read_only);
+        assert!(!hints("browser_click").read_only && !hints("browser_click").navigates);
+        let policy = crate::policy::Policy {
+            read_only: true,
+            ..Default::default()
+        };
+        assert!(policy.check_op(crate::protocol::Op::Scroll).is_ok());
+    }
 }

@@ -1,7 +1,7 @@
 //! What every tool is to a client: its name, schemas, hints and command-line forms, and the
 //! shape of a result.
 
-use super::findings::Findings;
+use crate::protocol::wire::act::Findings;
 use serde::Serialize;
 use serde_json::{Value, json};
 

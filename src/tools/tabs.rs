@@ -3,7 +3,6 @@
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::args::{moves, read_only};
 use super::ctx::Ctx;
@@ -11,7 +10,9 @@ use super::paging::{PAGE_SIZE, footer, page_arg, page_of};
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
-use crate::protocol::{Op, RelayOp, RelayStatus};
+use crate::protocol::wire::tabs::{self as wire, Tab};
+use crate::protocol::{RelayOp, RelayStatus};
+use serde_json::json;
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -138,30 +139,11 @@ pub(super) fn tools() -> Vec<Tool> {
     ]
 }
 
-/// A tab as the extension lists it.
-#[derive(Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct TabInfo {
-    tab_id: i64,
-    window_id: i64,
-    active: bool,
-    url: String,
-    title: String,
-    /// The person's, not shared with agents: shown by its origin alone, no title.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    unshared: bool,
-}
-
-#[derive(Deserialize)]
-struct TabList {
-    tabs: Vec<TabInfo>,
-}
-
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct ListedTab {
     #[serde(flatten)]
-    tab: TabInfo,
+    tab: Tab,
     /// The tab this agent works in.
     mine: bool,
     /// The agent holding it, by name and id ("you": another tab this agent holds).
@@ -230,7 +212,7 @@ struct Indexed {
 /// person's tab's address can carry a token or a session id: its origin is enough to tell the
 /// tabs apart.
 async fn all_tabs(cx: &Ctx, browser: Option<String>) -> Result<Vec<Indexed>, ToolError> {
-    let r: TabList = cx.in_browser(Op::TabList, browser, None, json!({})).await?;
+    let r = cx.run(wire::TabList {}).in_browser(browser).await?;
     let browser_id = cx.place().browser;
     let status: RelayStatus = cx.ask(RelayOp::Status).await?;
     // Who holds each tab of this browser (its agent, and the lease), from the relay's books.
@@ -246,7 +228,7 @@ async fn all_tabs(cx: &Ctx, browser: Option<String>) -> Result<Vec<Indexed>, Too
     // Each tab with its place in the order: this agent's own first (the one it works in, then
     // the others it holds), then the rest in the browser's order, so what an agent looks for is
     // on the first page.
-    let mut tabs: Vec<(u8, TabInfo, bool, Option<String>)> = r
+    let mut tabs: Vec<(u8, Tab, bool, Option<String>)> = r
         .tabs
         .into_iter()
         .map(|mut tab| {
@@ -307,13 +289,12 @@ async fn new_tab(cx: &Ctx, a: NewTabArgs) -> Result<Out<TabOut>, ToolError> {
     if let Some(url) = &a.url {
         cx.may_visit(url)?;
     }
-    let r: TabInfo = cx
-        .in_browser(
-            Op::TabOpen,
-            a.browser,
-            None,
-            json!({"url": a.url, "active": a.active.unwrap_or(false)}),
-        )
+    let r = cx
+        .run(wire::TabOpen {
+            url: a.url,
+            active: a.active.unwrap_or(false),
+        })
+        .in_browser(a.browser)
         .await?;
     cx.set_current_tab(Some(r.tab_id));
     let text = format!(
@@ -421,8 +402,10 @@ pub(super) async fn work_in(
     tab: i64,
     browser: Option<String>,
 ) -> Result<(String, TabOut), ToolError> {
-    let info: TabInfo = cx
-        .in_browser(Op::TabInfo, browser, Some(tab), json!({}))
+    let info = cx
+        .run(wire::TabInfo {})
+        .in_browser(browser)
+        .on_tab(Some(tab))
         .await?;
     let data = TabOut {
         tab_id: tab,
@@ -433,7 +416,7 @@ pub(super) async fn work_in(
 }
 
 async fn switch_tab(cx: &Ctx, a: SwitchTabArgs) -> Result<Out<TabOut>, ToolError> {
-    let r: TabInfo = cx.on_tab(Op::TabFocus, a.tab_id, json!({})).await?;
+    let r = cx.run(wire::TabFocus {}).on_tab(a.tab_id).await?;
     let text = format!("Tab {} is in front; this agent works in it", r.tab_id);
     let data = TabOut {
         tab_id: r.tab_id,
@@ -453,7 +436,7 @@ async fn close_tab(cx: &Ctx, a: CloseTabArgs) -> Result<Out<ClosedOut>, ToolErro
         Some(tab) => tab,
         None => return Err(ToolError::bad_args("this agent has no tab; give tabId")),
     };
-    let _: serde_json::Value = cx.on_tab(Op::TabClose, Some(tab), json!({})).await?;
+    cx.run(wire::TabClose {}).on_tab(Some(tab)).await?;
     if cx.current_tab().await == Some(tab) {
         cx.set_current_tab(None);
     }

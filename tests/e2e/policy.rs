@@ -593,6 +593,7 @@ fn reading_args(tool: &str) -> Value {
         "browser_wait_for" => json!({"text": "Basic page"}),
         "browser_wait" => json!({"time": 1}),
         "browser_find" => json!({"role": "button"}),
+        "browser_scroll" => json!({"direction": "down"}),
         "browser_issues" => json!({"audit": "a11y"}),
         "browser_select_browser" => json!({"browser": "managed"}),
         "load_local_skill" => json!({"skill": "release-notes"}),

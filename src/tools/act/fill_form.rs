@@ -4,12 +4,13 @@
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
-use super::act;
 use crate::error::{Code, Outcome, ToolError};
 use crate::protocol::Op;
-use crate::tools::args::{AfterAction, acts, ref_arg, timeout};
+use crate::protocol::wire::act::{
+    FieldError, FieldResult, FieldValue, FillField, FillForm, FillReply,
+};
+use crate::tools::args::{AfterAction, hints_of, ref_arg, timeout};
 use crate::tools::ctx::Ctx;
 use crate::tools::spec::{Cli, Out};
 use crate::tools::tool::{About, Tool};
@@ -21,7 +22,7 @@ pub(super) fn tool() -> Tool {
         About {
             name: "browser_fill_form",
             description: "Fill many fields at once (text, select, checkbox, radio), across frames.",
-            hints: acts(),
+            hints: hints_of(Op::FillForm),
             cli: Cli::default(),
         },
         |cx, a, after| fill_form(cx, a, after).boxed(),
@@ -44,37 +45,6 @@ struct Field {
     /// Text, an option's value or label, or true/false for a checkbox or radio.
     value: FieldValue,
     element: Option<String>,
-}
-
-#[derive(Deserialize, Serialize, JsonSchema)]
-#[serde(untagged)]
-enum FieldValue {
-    Bool(bool),
-    Text(String),
-}
-
-/// One field's outcome, as the page reports it.
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct FieldResult {
-    #[serde(rename = "ref")]
-    reference: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    element: Option<String>,
-    /// filled, unchanged or failed.
-    outcome: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    error: Option<FieldError>,
-}
-
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct FieldError {
-    code: String,
-    message: String,
-}
-
-#[derive(Deserialize)]
-struct FillReply {
-    fields: Vec<FieldResult>,
 }
 
 /// A field that failed, with why.
@@ -110,12 +80,19 @@ async fn fill_form(
         ref_arg(&f.reference)?;
     }
     let wait = timeout(a.timeout)?;
-    let fields: Vec<Value> = a
+    let fields = a
         .fields
         .iter()
-        .map(|f| json!({"ref": f.reference, "value": f.value}))
+        .map(|f| FillField {
+            reference: f.reference.clone(),
+            value: f.value.clone(),
+        })
         .collect();
-    let r = act::<FillReply>(cx, Op::FillForm, json!({"fields": fields}), after, wait).await?;
+    let call = FillForm {
+        fields,
+        after: after.wire(),
+    };
+    let r = cx.run(call).within(wait).await?;
     fill_output(&a.fields, r.own)
 }
 
@@ -187,6 +164,7 @@ fn fill_output(asked: &[Field], r: FillReply) -> Result<Out<FilledOut>, ToolErro
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn a_form_with_some_fields_failed_is_partial() {

@@ -2,13 +2,13 @@
 
 use futures::FutureExt;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde::Deserialize;
 
-use super::{ActionOut, act};
+use super::ActionOut;
 use crate::error::ToolError;
 use crate::protocol::Op;
-use crate::tools::args::{AfterAction, acts, timeout};
+use crate::protocol::wire::act::{Modifier, Press, Pressed};
+use crate::tools::args::{AfterAction, hints_of, timeout};
 use crate::tools::ctx::Ctx;
 use crate::tools::spec::{Cli, Out};
 use crate::tools::tool::{About, Tool};
@@ -18,19 +18,11 @@ pub(super) fn tool() -> Tool {
         About {
             name: "browser_press_key",
             description: "Press a key or combo on the focused element.",
-            hints: acts(),
+            hints: hints_of(Op::Press),
             cli: Cli::default(),
         },
         |cx, a, after| press(cx, a, after).boxed(),
     )
-}
-
-#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Modifier {
-    Alt,
-    Control,
-    Meta,
-    Shift,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -41,17 +33,6 @@ struct PressArgs {
     timeout: Option<u64>,
 }
 
-/// What a key press did.
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct Pressed {
-    /// The key's default action, when it had one (focus moved, form submitted).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    effect: Option<String>,
-    /// The element focused afterwards.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    focused: Option<String>,
-}
-
 async fn press(
     cx: &Ctx,
     a: PressArgs,
@@ -59,8 +40,12 @@ async fn press(
 ) -> Result<Out<ActionOut<Pressed>>, ToolError> {
     let (modifiers, key) = parse_key(&a.key)?;
     let wait = timeout(a.timeout)?;
-    let page_args = json!({"key": key, "modifiers": modifiers});
-    let r = act::<Pressed>(cx, Op::Press, page_args, after, wait).await?;
+    let call = Press {
+        key,
+        modifiers,
+        after: after.wire(),
+    };
+    let r = cx.run(call).within(wait).await?;
     let mut head = format!(
         "Pressed {} on {}",
         a.key,

@@ -8,20 +8,12 @@ mod pointer;
 mod text;
 mod upload;
 
-use std::time::Duration;
-
 use schemars::JsonSchema;
-use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde::Serialize;
 
-use super::args::AfterAction;
-use super::ctx::Ctx;
-use super::findings::Findings;
 use super::spec::Out;
 use super::tool::Tool;
-use crate::error::ToolError;
-use crate::protocol::Op;
+use crate::protocol::wire::act::{ActReply, Acted};
 
 pub(super) fn tools() -> Vec<Tool> {
     let mut all = pointer::tools();
@@ -30,36 +22,6 @@ pub(super) fn tools() -> Vec<Tool> {
     all.push(fill_form::tool());
     all.push(upload::tool());
     all
-}
-
-/// No fields of its own.
-#[derive(Deserialize, Serialize, JsonSchema, Default)]
-struct Nothing {}
-
-/// What the extension answers an action with: the operation's own fields, what every action
-/// reports, and what the probes riding on it found.
-#[derive(Deserialize)]
-struct ActReply<T> {
-    #[serde(flatten)]
-    own: T,
-    #[serde(flatten)]
-    act: Acted,
-    #[serde(flatten)]
-    findings: Findings,
-}
-
-/// The element an action acted on, and whether it navigated.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Acted {
-    element: Option<String>,
-    #[serde(default)]
-    navigated: bool,
-    url: Option<String>,
-    settled: Option<bool>,
-    navigation_error: Option<String>,
-    #[serde(default)]
-    retagged: bool,
 }
 
 /// What an action answers: whether it navigated, where to, the element, and the operation's own
@@ -76,18 +38,6 @@ struct ActionOut<T> {
     retagged: bool,
     #[serde(flatten)]
     own: T,
-}
-
-/// A page-changing operation with the wait the caller asked for after it.
-async fn act<T: DeserializeOwned>(
-    cx: &Ctx,
-    op: Op,
-    mut args: Value,
-    after: &AfterAction,
-    wait: Duration,
-) -> Result<ActReply<T>, ToolError> {
-    args["after"] = after.wire();
-    cx.page(op, args, wait).await
 }
 
 impl<T> ActReply<T> {
@@ -144,9 +94,4 @@ impl Acted {
         };
         Out::new(text, data)
     }
-}
-
-/// The arguments `{ref}` as the page takes them.
-fn on_ref(reference: &str) -> Value {
-    json!({ "ref": reference })
 }

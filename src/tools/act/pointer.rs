@@ -1,17 +1,17 @@
 //! The mouse: click, hover, drag, and scrolling.
 
-use std::time::Duration;
-
 use futures::FutureExt;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde::Deserialize;
 
-use super::keys::Modifier;
-use super::{ActionOut, Nothing, act, on_ref};
+use super::ActionOut;
 use crate::error::ToolError;
 use crate::protocol::Op;
-use crate::tools::args::{AfterAction, acts, ref_arg, timeout};
+use crate::protocol::wire::Nothing;
+use crate::protocol::wire::act::{
+    Click, ClickAt, Direction, Drag, Dragged, Hover, Modifier, MouseButton, Scroll, Scrolled,
+};
+use crate::tools::args::{AfterAction, hints_of, ref_arg, timeout};
 use crate::tools::ctx::Ctx;
 use crate::tools::spec::{Cli, Out};
 use crate::tools::tool::{About, Tool};
@@ -22,7 +22,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_click",
                 description: "Click an element by ref, or a viewport point {x, y}.",
-                hints: acts(),
+                hints: hints_of(Op::Click),
                 cli: Cli {
                     positional: &["ref"],
                     ..Cli::default()
@@ -34,7 +34,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_hover",
                 description: "Move the mouse over an element.",
-                hints: acts(),
+                hints: hints_of(Op::Hover),
                 cli: Cli::default(),
             },
             |cx, a, after| hover(cx, a, after).boxed(),
@@ -43,7 +43,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_drag",
                 description: "Drag one element onto another (same frame).",
-                hints: acts(),
+                hints: hints_of(Op::Drag),
                 cli: Cli::default(),
             },
             |cx, a, after| drag(cx, a, after).boxed(),
@@ -52,7 +52,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_scroll",
                 description: "Scroll the page, a container, or an element into view.",
-                hints: acts(),
+                hints: hints_of(Op::Scroll),
                 cli: Cli::default(),
             },
             |cx, a| scroll(cx, a).boxed(),
@@ -77,14 +77,6 @@ struct ClickArgs {
     timeout: Option<u64>,
 }
 
-#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "lowercase")]
-enum MouseButton {
-    Left,
-    Right,
-    Middle,
-}
-
 /// One element by ref: hover and clear.
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -101,12 +93,14 @@ async fn click(
     after: &AfterAction,
 ) -> Result<Out<ActionOut<Nothing>>, ToolError> {
     let wait = timeout(a.timeout)?;
-    let target = match (&a.reference, a.x, a.y) {
+    let at = match (&a.reference, a.x, a.y) {
         (Some(r), None, None) => {
             ref_arg(r)?;
-            on_ref(r)
+            ClickAt::Ref {
+                reference: r.clone(),
+            }
         }
-        (None, Some(x), Some(y)) if x.is_finite() && y.is_finite() => json!({"x": x, "y": y}),
+        (None, Some(x), Some(y)) if x.is_finite() && y.is_finite() => ClickAt::Point { x, y },
         _ => {
             return Err(ToolError::bad_args(
                 "browser_click takes either ref or both x and y",
@@ -116,11 +110,14 @@ async fn click(
     let modifiers = a.modifiers.unwrap_or_default();
     let button = a.button.unwrap_or(MouseButton::Left);
     let double = a.double_click.unwrap_or(false);
-    let mut page_args = target;
-    page_args["modifiers"] = json!(modifiers);
-    page_args["button"] = json!(button);
-    page_args["doubleClick"] = json!(double);
-    let r = act::<Nothing>(cx, Op::Click, page_args, after, wait).await?;
+    let call = Click {
+        at,
+        modifiers: modifiers.clone(),
+        button,
+        double_click: double,
+        after: after.wire(),
+    };
+    let r = cx.run(call).within(wait).await?;
     let verb = match (button, double) {
         (MouseButton::Left, false) => "Clicked",
         (MouseButton::Left, true) => "Double-clicked",
@@ -148,7 +145,11 @@ async fn hover(
 ) -> Result<Out<ActionOut<Nothing>>, ToolError> {
     ref_arg(&a.reference)?;
     let wait = timeout(a.timeout)?;
-    let r = act::<Nothing>(cx, Op::Hover, on_ref(&a.reference), after, wait).await?;
+    let call = Hover {
+        reference: a.reference,
+        after: after.wire(),
+    };
+    let r = cx.run(call).within(wait).await?;
     let head = format!("Hovered over {}", r.act.named(&a.element));
     Ok(r.output(head))
 }
@@ -162,16 +163,6 @@ struct DragArgs {
     end_ref: String,
     end_element: Option<String>,
     timeout: Option<u64>,
-}
-
-/// How a drag went.
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct Dragged {
-    /// The element it was dropped on.
-    target: String,
-    /// `html5` (drag-and-drop events) or `pointer`.
-    mode: String,
-    dropped: bool,
 }
 
 async fn drag(
@@ -189,8 +180,12 @@ async fn drag(
         )));
     }
     let wait = timeout(a.timeout)?;
-    let page_args = json!({"startRef": a.start_ref, "endRef": a.end_ref});
-    let r = act::<Dragged>(cx, Op::Drag, page_args, after, wait).await?;
+    let call = Drag {
+        start_ref: a.start_ref.clone(),
+        end_ref: a.end_ref,
+        after: after.wire(),
+    };
+    let r = cx.run(call).within(wait).await?;
     let d = &r.own;
     let target = match &a.end_element {
         Some(words) => format!("{words} ({})", d.target),
@@ -208,15 +203,6 @@ async fn drag(
     Ok(r.output(head))
 }
 
-#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-enum Direction {
-    Up,
-    Down,
-    Left,
-    Right,
-}
-
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ScrollArgs {
@@ -228,28 +214,6 @@ struct ScrollArgs {
     direction: Option<Direction>,
     /// Pixels (default: most of a screen).
     amount: Option<u32>,
-}
-
-/// What the extension answers a scroll with.
-#[derive(Deserialize)]
-struct ScrollReply {
-    summary: String,
-    #[serde(flatten)]
-    data: Scrolled,
-}
-
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct Scrolled {
-    scrolled: bool,
-    /// What scrolled: the page, a panel, or the element brought into view.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    target: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    from: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    to: Option<i64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    max: Option<i64>,
 }
 
 /// Scrolling changes nothing on the page, so it waits for nothing after.
@@ -265,13 +229,12 @@ async fn scroll(cx: &Ctx, a: ScrollArgs) -> Result<Out<Scrolled>, ToolError> {
     if a.amount.is_some() && a.direction.is_none() {
         return Err(ToolError::bad_args("amount needs a direction"));
     }
-    let mut page_args = json!({"direction": a.direction, "amount": a.amount});
-    if let Some(r) = &a.reference {
-        page_args["ref"] = json!(r);
-    }
-    let r: ScrollReply = cx
-        .page(Op::Scroll, page_args, Duration::from_secs(15))
-        .await?;
+    let call = Scroll {
+        direction: a.direction,
+        amount: a.amount,
+        reference: a.reference,
+    };
+    let r = cx.run(call).await?;
     let mut text = r.summary;
     if let Some(words) = &a.element {
         text.push_str(&format!(" ({words})"));

@@ -2,14 +2,16 @@
 
 use futures::FutureExt;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::json;
 
+use super::ActionOut;
 use super::pointer::RefArgs;
-use super::{ActionOut, Nothing, act, on_ref};
 use crate::error::ToolError;
 use crate::protocol::Op;
-use crate::tools::args::{AfterAction, acts, ref_arg, timeout};
+use crate::protocol::wire::Nothing;
+use crate::protocol::wire::act::{Clear, Select, Selected, Type};
+use crate::tools::args::{AfterAction, hints_of, ref_arg, timeout};
 use crate::tools::ctx::Ctx;
 use crate::tools::spec::{Cli, Out};
 use crate::tools::tool::{About, Tool};
@@ -20,7 +22,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_type",
                 description: "Replace a field's text by ref; submit presses Enter.",
-                hints: acts(),
+                hints: hints_of(Op::Type),
                 cli: Cli {
                     positional: &["ref", "text"],
                     ..Cli::default()
@@ -32,7 +34,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_select_option",
                 description: "Choose options in a <select> by value or label.",
-                hints: acts(),
+                hints: hints_of(Op::Select),
                 cli: Cli::default(),
             },
             |cx, a, after| select(cx, a, after).boxed(),
@@ -41,7 +43,7 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_clear",
                 description: "Empty a text field.",
-                hints: acts(),
+                hints: hints_of(Op::Clear),
                 cli: Cli::default(),
             },
             |cx, a, after| clear(cx, a, after).boxed(),
@@ -62,12 +64,6 @@ struct TypeArgs {
     timeout: Option<u64>,
 }
 
-/// What the page counts of a typing.
-#[derive(Deserialize)]
-struct Typed {
-    chars: u64,
-}
-
 async fn type_text(
     cx: &Ctx,
     a: TypeArgs,
@@ -76,8 +72,13 @@ async fn type_text(
     ref_arg(&a.reference)?;
     let wait = timeout(a.timeout)?;
     let submit = a.submit.unwrap_or(false);
-    let page_args = json!({"ref": a.reference, "text": a.text, "submit": submit});
-    let r = act::<Typed>(cx, Op::Type, page_args, after, wait).await?;
+    let call = Type {
+        reference: a.reference,
+        text: a.text,
+        submit,
+        after: after.wire(),
+    };
+    let r = cx.run(call).within(wait).await?;
     let mut head = format!(
         "Typed {} characters into {}",
         r.own.chars,
@@ -100,13 +101,6 @@ struct SelectArgs {
     timeout: Option<u64>,
 }
 
-/// The options now selected, and whether that changed anything.
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct Selected {
-    selected: Vec<String>,
-    changed: bool,
-}
-
 async fn select(
     cx: &Ctx,
     a: SelectArgs,
@@ -117,8 +111,12 @@ async fn select(
         return Err(ToolError::bad_args("values needs at least one option"));
     }
     let wait = timeout(a.timeout)?;
-    let page_args = json!({"ref": a.reference, "values": a.values});
-    let r = act::<Selected>(cx, Op::Select, page_args, after, wait).await?;
+    let call = Select {
+        reference: a.reference,
+        values: a.values,
+        after: after.wire(),
+    };
+    let r = cx.run(call).within(wait).await?;
     let picked: Vec<String> = r
         .own
         .selected
@@ -136,12 +134,6 @@ async fn select(
     Ok(r.output(head))
 }
 
-/// Whether clearing changed the field.
-#[derive(Deserialize)]
-struct Cleared {
-    changed: bool,
-}
-
 async fn clear(
     cx: &Ctx,
     a: RefArgs,
@@ -149,7 +141,11 @@ async fn clear(
 ) -> Result<Out<ActionOut<Nothing>>, ToolError> {
     ref_arg(&a.reference)?;
     let wait = timeout(a.timeout)?;
-    let r = act::<Cleared>(cx, Op::Clear, on_ref(&a.reference), after, wait).await?;
+    let call = Clear {
+        reference: a.reference,
+        after: after.wire(),
+    };
+    let r = cx.run(call).within(wait).await?;
     let head = if r.own.changed {
         format!("Cleared {}", r.act.named(&a.element))
     } else {

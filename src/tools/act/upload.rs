@@ -6,14 +6,14 @@ use std::time::Duration;
 use base64::Engine;
 use futures::FutureExt;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde::Deserialize;
 
-use super::{ActReply, ActionOut, act};
+use super::ActionOut;
 use crate::error::ToolError;
 use crate::policy::paths::{self, Sandbox};
 use crate::protocol::Op;
-use crate::tools::args::{AfterAction, acts, ref_arg, timeout};
+use crate::protocol::wire::act::{ActReply, Upload, UploadFile, UploadPart, Uploaded};
+use crate::tools::args::{AfterAction, hints_of, ref_arg, timeout};
 use crate::tools::ctx::Ctx;
 use crate::tools::spec::{Cli, Out};
 use crate::tools::tool::{About, Tool};
@@ -25,7 +25,7 @@ pub(super) fn tool() -> Tool {
         About {
             name: "browser_upload_file",
             description: "Set local files on a file input.",
-            hints: acts(),
+            hints: hints_of(Op::Upload),
             cli: Cli::default(),
         },
         |cx, a, after| upload(cx, a, after).boxed(),
@@ -42,18 +42,6 @@ struct UploadArgs {
     paths: Vec<String>,
     element: Option<String>,
     timeout: Option<u64>,
-}
-
-/// The files now on the input.
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct Uploaded {
-    files: Vec<FileOnInput>,
-}
-
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct FileOnInput {
-    name: String,
-    size: u64,
 }
 
 async fn upload(
@@ -85,7 +73,7 @@ async fn upload(
 async fn send_files(
     cx: &Ctx,
     reference: &str,
-    files: Vec<Upload>,
+    files: Vec<Picked>,
     after: &AfterAction,
     wait: Duration,
 ) -> Result<ActReply<Uploaded>, ToolError> {
@@ -99,21 +87,39 @@ async fn send_files(
     );
     for (i, f) in files.into_iter().enumerate() {
         if total <= UPLOAD_PART {
-            listed.push(json!({"name": f.name, "mime": f.mime, "data": f.data}));
+            listed.push(UploadFile {
+                name: f.name,
+                mime: f.mime,
+                data: Some(f.data),
+            });
             continue;
         }
         for part in f.data.as_bytes().chunks(UPLOAD_PART) {
             let part = std::str::from_utf8(part).expect("base64 is ASCII");
-            let args = json!({"ref": reference, "upload": token, "file": i, "data": part});
-            let _: Value = cx.page(Op::UploadPart, args, wait).await?;
+            let call = UploadPart {
+                reference: reference.to_string(),
+                upload: token.clone(),
+                file: i,
+                data: part.to_string(),
+            };
+            cx.run(call).within(wait).await?;
         }
-        listed.push(json!({"name": f.name, "mime": f.mime}));
+        listed.push(UploadFile {
+            name: f.name,
+            mime: f.mime,
+            data: None,
+        });
     }
-    let args = json!({"ref": reference, "upload": token, "files": listed});
-    act(cx, Op::Upload, args, after, wait).await
+    let call = Upload {
+        reference: reference.to_string(),
+        upload: token,
+        files: listed,
+        after: after.wire(),
+    };
+    cx.run(call).within(wait).await
 }
 
-struct Upload {
+struct Picked {
     name: String,
     mime: &'static str,
     /// The bytes as base64.
@@ -125,7 +131,7 @@ const UPLOAD_PART: usize = 768 << 10;
 
 /// Reads the files to upload after the sandbox check: name, type and bytes (base64) for each,
 /// within one ceiling for the call.
-fn read_uploads(list: &[String], sandbox: &Sandbox) -> Result<Vec<Upload>, ToolError> {
+fn read_uploads(list: &[String], sandbox: &Sandbox) -> Result<Vec<Picked>, ToolError> {
     let mut total = 0u64;
     let mut checked = Vec::new();
     for p in list {
@@ -149,7 +155,7 @@ fn read_uploads(list: &[String], sandbox: &Sandbox) -> Result<Vec<Upload>, ToolE
                 .file_name()
                 .map(|n| n.to_string_lossy().into_owned())
                 .unwrap_or_default();
-            Ok(Upload {
+            Ok(Picked {
                 mime: mime_of(&name),
                 name,
                 data: b64.encode(bytes),

@@ -1,0 +1,14 @@
+//! Each wire operation's arguments and reply, as the `ops!` table (op.rs) declares them: the
+//! arguments a tool sends (`Serialize`), the reply it reads (`Deserialize`), both with their
+//! JSON schema (the contract the extension reads, and what a debug build holds every reply to).
+
+pub mod act;
+pub mod page;
+pub mod tabs;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// No fields: an operation that takes no arguments, or a reply with nothing of its own.
+#[derive(Deserialize, Serialize, JsonSchema, Default, Debug)]
+pub struct Nothing {}

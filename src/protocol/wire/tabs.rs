@@ -1,0 +1,52 @@
+//! Tabs: open, describe, bring to front, list, close.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// Opens a tab (in the background unless `active`), at `url` or blank.
+#[derive(Serialize, JsonSchema)]
+pub struct TabOpen {
+    pub url: Option<String>,
+    pub active: bool,
+}
+
+/// The tab the call names.
+#[derive(Serialize, JsonSchema, Default)]
+pub struct TabInfo {}
+
+/// Brings the tab the call names to the front.
+#[derive(Serialize, JsonSchema, Default)]
+pub struct TabFocus {}
+
+/// Every tab of the browser.
+#[derive(Serialize, JsonSchema, Default)]
+pub struct TabList {}
+
+/// Closes the tab the call names.
+#[derive(Serialize, JsonSchema, Default)]
+pub struct TabClose {}
+
+/// A tab as the extension describes it.
+#[derive(Deserialize, Serialize, JsonSchema, Debug, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct Tab {
+    pub tab_id: i64,
+    pub window_id: i64,
+    pub active: bool,
+    pub url: String,
+    pub title: String,
+    /// The person's, not shared with agents: shown by its origin alone, no title.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub unshared: bool,
+}
+
+#[derive(Deserialize, JsonSchema, Debug)]
+pub struct Tabs {
+    pub tabs: Vec<Tab>,
+}
+
+/// The tab a close took away.
+#[derive(Deserialize, JsonSchema, Debug)]
+pub struct Closed {
+    pub closed: i64,
+}
