@@ -6,7 +6,9 @@
 //! --http` refers to the token rather than holding it (http.rs).
 
 mod http;
+mod json;
 mod read;
+mod toml;
 
 use std::fs;
 use std::io::Write;
@@ -16,10 +18,6 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
-use indexmap::IndexMap;
-use serde::Serialize;
-use serde_json::value::RawValue;
-use serde_json::{Value, json};
 
 use crate::settings::Setting;
 
@@ -260,152 +258,13 @@ fn change(
 /// The file's new text (empty: the file goes).
 fn edited(client: Client, old: &str, entry: Option<&Entry>) -> anyhow::Result<String> {
     match client.servers_key() {
-        Some(key) => edited_json(old, key, entry.map(|e| json_entry(client, e)).as_ref()),
-        None => edited_toml(old, entry),
+        Some(key) => json::edited_json(
+            old,
+            key,
+            entry.map(|e| json::json_entry(client, e)).as_ref(),
+        ),
+        None => toml::edited_toml(old, entry),
     }
-}
-
-/// The entry as the JSON clients write it.
-fn json_entry(client: Client, entry: &Entry) -> Value {
-    match entry {
-        Entry::Stdio { command, args, env } => {
-            let mut e = json!({"command": command, "args": args});
-            if !env.is_empty() {
-                e["env"] = env.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
-            }
-            if matches!(client, Client::Claude | Client::Vscode) {
-                e["type"] = json!("stdio");
-            }
-            e
-        }
-        Entry::Http { url, token } => {
-            let token = token.clone().unwrap_or_else(|| http::env_reference(client));
-            let headers = json!({"Authorization": format!("Bearer {token}")});
-            match client {
-                Client::Gemini => json!({"httpUrl": url, "headers": headers}),
-                Client::Cursor => json!({"url": url, "headers": headers}),
-                _ => json!({"type": "http", "url": url, "headers": headers}),
-            }
-        }
-    }
-}
-
-/// A JSON document as written back: the values we do not touch carried over as their own text.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Node {
-    Raw(Box<RawValue>),
-    Map(IndexMap<String, Node>),
-    List(Vec<Node>),
-}
-
-impl Node {
-    /// A value of ours, its objects and arrays taken apart so that it is laid out like the rest.
-    fn of(v: &Value) -> anyhow::Result<Node> {
-        Ok(match v {
-            Value::Object(o) => Node::Map(
-                o.iter()
-                    .map(|(k, v)| Ok((k.clone(), Node::of(v)?)))
-                    .collect::<anyhow::Result<_>>()?,
-            ),
-            Value::Array(a) => Node::List(a.iter().map(Node::of).collect::<anyhow::Result<_>>()?),
-            _ => Node::Raw(serde_json::value::to_raw_value(v)?),
-        })
-    }
-}
-
-fn edited_json(old: &str, key: &str, entry: Option<&Value>) -> anyhow::Result<String> {
-    let top: IndexMap<String, Box<RawValue>> = if old.trim().is_empty() {
-        IndexMap::new()
-    } else {
-        serde_json::from_str(old).context("the file is not a JSON object")?
-    };
-    let mut servers: IndexMap<String, Node> = match top.get(key) {
-        Some(raw) => serde_json::from_str::<IndexMap<String, Box<RawValue>>>(raw.get())
-            .with_context(|| format!("\"{key}\" is not an object"))?
-            .into_iter()
-            .map(|(k, v)| (k, Node::Raw(v)))
-            .collect(),
-        None => IndexMap::new(),
-    };
-    match entry {
-        Some(e) => {
-            servers.insert(NAME.to_string(), Node::of(e)?);
-        }
-        None => {
-            if servers.shift_remove(NAME).is_none() {
-                return Ok(old.to_string());
-            }
-        }
-    }
-    let mut out: IndexMap<String, Node> = top.into_iter().map(|(k, v)| (k, Node::Raw(v))).collect();
-    if servers.is_empty() {
-        out.shift_remove(key);
-    } else {
-        out.insert(key.to_string(), Node::Map(servers));
-    }
-    if out.is_empty() {
-        return Ok(String::new());
-    }
-    let mut text = serde_json::to_string_pretty(&out)?;
-    if old.is_empty() || old.ends_with('\n') {
-        text.push('\n');
-    }
-    Ok(text)
-}
-
-fn edited_toml(old: &str, entry: Option<&Entry>) -> anyhow::Result<String> {
-    use toml_edit::{Array, DocumentMut, InlineTable, Item, Table, value};
-    let mut doc: DocumentMut = old.parse().context("the file is not TOML")?;
-    let Some(entry) = entry else {
-        let Some(servers) = doc.get_mut("mcp_servers").and_then(Item::as_table_like_mut) else {
-            return Ok(old.to_string());
-        };
-        if servers.remove(NAME).is_none() {
-            return Ok(old.to_string());
-        }
-        if servers.is_empty() {
-            doc.remove("mcp_servers");
-        }
-        return Ok(doc.to_string());
-    };
-    let mut t = Table::new();
-    match entry {
-        Entry::Stdio { command, args, env } => {
-            t["command"] = value(command.as_str());
-            t["args"] = value(args.iter().map(String::as_str).collect::<Array>());
-            if !env.is_empty() {
-                let mut e = InlineTable::new();
-                for (k, v) in env {
-                    e.insert(k, v.as_str().into());
-                }
-                t["env"] = value(e);
-            }
-        }
-        // Codex names the variable holding the token in a field of its own.
-        Entry::Http { url, token } => {
-            t["url"] = value(url.as_str());
-            match token {
-                None => t["bearer_token_env_var"] = value(Setting::Token.to_string()),
-                Some(token) => {
-                    let mut h = InlineTable::new();
-                    h.insert("Authorization", format!("Bearer {token}").into());
-                    t["http_headers"] = value(h);
-                }
-            }
-        }
-    }
-    let servers = doc
-        .entry("mcp_servers")
-        .or_insert_with(|| {
-            let mut s = Table::new();
-            s.set_implicit(true);
-            Item::Table(s)
-        })
-        .as_table_like_mut()
-        .context("mcp_servers is not a table")?;
-    servers.insert(NAME, Item::Table(t));
-    Ok(doc.to_string())
 }
 
 /// Writes `text` in place of `path` (or removes it when empty), keeping the file's mode, or

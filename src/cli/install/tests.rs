@@ -1,5 +1,7 @@
 //! install and uninstall on config texts: each format kept, each client's HTTP shape.
 
+use serde_json::{Value, json};
+
 use super::*;
 
 fn stdio() -> Entry {
