@@ -5,14 +5,12 @@
 //! `toml_edit`), so an uninstall gives back what an install found. An entry for `tabpilot mcp
 //! --http` refers to the token rather than holding it (http.rs).
 
+mod file;
 mod http;
 mod json;
 mod read;
 mod toml;
 
-use std::fs;
-use std::io::Write;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -20,6 +18,7 @@ use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
 
 use crate::settings::Setting;
+use file::Config;
 
 pub(super) use http::judge as judge_url;
 pub(super) use read::{Listed, listed, literal_token};
@@ -214,6 +213,7 @@ impl Client {
 
 /// Shows the change to `path` as a diff (with `secret` written as `<token>`), and writes it
 /// unless `dry_run`: owner-only when it holds `secret`. `entry` none removes tabpilot's entry.
+/// A symbolic link is followed to the file it leads to, which is what is written (file.rs).
 fn change(
     client: Client,
     path: &Path,
@@ -221,18 +221,23 @@ fn change(
     dry_run: bool,
     secret: Option<&str>,
 ) -> anyhow::Result<()> {
-    let old = match fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    let new = edited(client, &old, entry).with_context(|| format!("in {}", path.display()))?;
-    if new == old {
+    let file = Config::read(path)?;
+    let old = &file.text;
+    let mut new = edited(client, old, entry).with_context(|| format!("in {}", path.display()))?;
+    // A file the person linked stays theirs: emptied, it is kept as an empty document.
+    let remove = new.is_empty() && !file.is_link();
+    if new.is_empty() && file.is_link() && client.servers_key().is_some() {
+        new = "{}\n".to_string();
+    }
+    if new == *old {
         println!("{}: nothing to change", path.display());
         return Ok(());
     }
-    let shown = path.display().to_string();
-    let diff = similar::TextDiff::from_lines(&old, &new)
+    let shown = file.target().display().to_string();
+    if file.is_link() {
+        println!("{} is a symbolic link to {shown}", path.display());
+    }
+    let diff = similar::TextDiff::from_lines(old, &new)
         .unified_diff()
         .header(&shown, &shown)
         .to_string();
@@ -241,16 +246,20 @@ fn change(
         secret.map_or(diff.clone(), |s| diff.replace(s, "<token>"))
     );
     if dry_run {
-        println!("(dry run: {} not written)", path.display());
+        println!("(dry run: {shown} not written)");
         return Ok(());
     }
-    match write(path, &new, secret.is_some())? {
-        Some(was) if was != 0o600 => println!(
-            "wrote {} and made it owner-only (0600, it was {was:o}): it holds the token",
-            path.display()
+    if remove {
+        file.remove()?;
+        println!("removed {shown}: tabpilot's entry was all it held");
+        return Ok(());
+    }
+    match file.write(&new, secret.is_some())? {
+        was if secret.is_some() && was != 0o600 => println!(
+            "wrote {shown} and made it owner-only (0600, it was {was:o}): it holds the token"
         ),
-        Some(_) => println!("wrote {} (owner-only: it holds the token)", path.display()),
-        None => println!("wrote {}", path.display()),
+        _ if secret.is_some() => println!("wrote {shown} (owner-only: it holds the token)"),
+        _ => println!("wrote {shown}"),
     }
     Ok(())
 }
@@ -265,34 +274,6 @@ fn edited(client: Client, old: &str, entry: Option<&Entry>) -> anyhow::Result<St
         ),
         None => toml::edited_toml(old, entry),
     }
-}
-
-/// Writes `text` in place of `path` (or removes it when empty), keeping the file's mode, or
-/// owner-only (0600) when it is `private` (it holds a token; then the mode it had is returned);
-/// a new file is owner-only.
-fn write(path: &Path, text: &str, private: bool) -> anyhow::Result<Option<u32>> {
-    if text.is_empty() {
-        fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
-        return Ok(None);
-    }
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
-    }
-    let was = fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o777);
-    let mode = if private { 0o600 } else { was };
-    let tmp = path.with_extension(format!("tabpilot-{}", std::process::id()));
-    let mut file = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(mode)
-        .open(&tmp)
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    // The mode asked for, whatever the umask took from it.
-    file.set_permissions(fs::Permissions::from_mode(mode))?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()?;
-    fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-    Ok(private.then_some(was))
 }
 
 #[cfg(test)]
