@@ -1,5 +1,5 @@
 //! `tabpilot install` and `uninstall` on the files people have (issue 28, finding 13): a config
-//! that is a symbolic link into a dotfiles folder.
+//! that is a symbolic link into a dotfiles folder, and JSON or TOML with a key given twice.
 
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::Path;
@@ -125,4 +125,50 @@ fn a_dangling_link_or_a_link_to_a_folder_is_refused_and_nothing_is_written() {
     assert!(err.contains("a folder"), "{err}");
     assert!(is_link(&link));
     assert_eq!(names(&dotfiles.join("folder")), Vec::<String>::new());
+}
+
+#[test]
+fn a_json_key_given_twice_is_refused_naming_the_key_and_its_lines() {
+    let env = Env::fresh("install-twice");
+    let home = home("twice");
+    let file = home.join(".claude.json");
+    // Two lists of servers: one value would silently replace the other, and its servers go.
+    let claude = "{\n  \"mcpServers\": {\n    \"notes\": {\"command\": \"notes-mcp\"}\n  },\n  \"theme\": \"dark\",\n  \"mcpServers\": {\n    \"mail\": {\"command\": \"mail-mcp\"}\n  }\n}\n";
+    std::fs::write(&file, claude).unwrap();
+    for args in [&["install", "claude"][..], &["uninstall", "claude"]] {
+        let (ok, out, err) = tabpilot(&env, &home, args);
+        assert!(!ok, "{args:?} merged the two lists: {out}");
+        assert!(err.contains("\"mcpServers\""), "{err}");
+        assert!(err.contains("lines 2 and 6"), "{err}");
+        assert!(err.contains("nothing was written"), "{err}");
+        assert_eq!(std::fs::read_to_string(&file).unwrap(), claude);
+    }
+
+    // A server named twice in the list.
+    std::fs::create_dir_all(home.join(".cursor")).unwrap();
+    let file = home.join(".cursor/mcp.json");
+    let cursor = "{\"mcpServers\": {\n  \"notes\": {\"command\": \"a\"},\n  \"notes\": {\"command\": \"b\"}\n}}\n";
+    std::fs::write(&file, cursor).unwrap();
+    let (ok, _, err) = tabpilot(&env, &home, &["install", "cursor"]);
+    assert!(!ok);
+    assert!(
+        err.contains("\"notes\"") && err.contains("lines 2 and 3"),
+        "{err}"
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), cursor);
+}
+
+#[test]
+fn a_toml_table_given_twice_is_refused_naming_it_and_its_line() {
+    let env = Env::fresh("install-toml-twice");
+    let home = home("toml-twice");
+    let file = home.join(".codex/config.toml");
+    std::fs::create_dir_all(file.parent().unwrap()).unwrap();
+    let codex = "model = \"o4\"\n\n[mcp_servers.notes]\ncommand = \"a\"\n\n[mcp_servers.notes]\ncommand = \"b\"\n";
+    std::fs::write(&file, codex).unwrap();
+    let (ok, _, err) = tabpilot(&env, &home, &["install", "codex"]);
+    assert!(!ok);
+    assert!(err.contains("notes") && err.contains("line 6"), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), codex);
 }
