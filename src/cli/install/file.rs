@@ -7,6 +7,17 @@
 //! pipe, a device), is refused before anything is read. The new text goes into a temporary file
 //! beside that file, with its mode and owner, and is renamed over it, so the client never reads
 //! half a file.
+//!
+//! Just before the rename (or the removal), the file is read again: if it no longer holds what
+//! was read (Claude Code rewrites ~/.claude.json as it runs), nothing is written, and the person
+//! is asked to run the command again. Not re-read and re-applied: the diff printed is then the
+//! change written, never one the person did not see, and with no pause between the read and the
+//! write a second run almost always goes through (a retry would still need this refusal when the
+//! client writes again). Content is compared, not mtime and size: a write within the mtime's
+//! granularity that keeps the size is still seen, and a file written back as it was loses
+//! nothing. Between that last read and the rename there is still a window of microseconds, as
+//! between any two programs that write one file without a lock; clients take none tabpilot
+//! could share.
 
 use std::fs;
 use std::io::Write;
@@ -34,6 +45,12 @@ pub(super) enum Refused {
         /// ` (the symbolic link LINK leads there)`, or nothing.
         via: String,
     },
+    #[error(
+        "{path} changed while tabpilot was editing it (the client, or another program, wrote it \
+         after tabpilot read it): nothing was written, so what it wrote is kept. Run the same \
+         command again; if this keeps happening, quit the client first"
+    )]
+    Changed { path: PathBuf },
     #[error(
         "{path} belongs to user {uid} (group {gid}), and tabpilot, running as user {me}, cannot \
          give the new file that owner: nothing was written. Run this as the file's owner"
@@ -110,13 +127,36 @@ impl Config {
         tmp.file.set_permissions(fs::Permissions::from_mode(mode))?;
         (&tmp.file).write_all(text.as_bytes())?;
         tmp.file.sync_all()?;
+        self.still_as_read()?;
         tmp.put(&self.target)?;
         Ok(was)
     }
 
     /// Removes the file (tabpilot's entry was all it held).
     pub(super) fn remove(&self) -> anyhow::Result<()> {
+        self.still_as_read()?;
         fs::remove_file(&self.target).with_context(|| format!("removing {}", self.target.display()))
+    }
+
+    /// Refuses when the file is no longer as it was read: written, made, removed or replaced
+    /// since, or its link now leading elsewhere.
+    fn still_as_read(&self) -> Result<(), Refused> {
+        let same = resolve(&self.path).is_ok_and(|t| t == self.target)
+            && match fs::symlink_metadata(&self.target) {
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => self.meta.is_none(),
+                Ok(now) if now.is_file() && self.meta.is_some() => {
+                    now.len() == self.text.len() as u64
+                        && fs::read(&self.target).is_ok_and(|t| t == self.text.as_bytes())
+                }
+                _ => false,
+            };
+        if same {
+            Ok(())
+        } else {
+            Err(Refused::Changed {
+                path: self.target.clone(),
+            })
+        }
     }
 
     /// Gives `file` the owner and group the config had, when it had others than a new file's.
@@ -289,6 +329,56 @@ mod tests {
                 .is_symlink()
         );
         assert_eq!(fs::read_to_string(&file).unwrap(), "{\"a\": 1}");
+        let _ = fs::remove_dir_all(&d);
+    }
+
+    fn changed(result: anyhow::Result<impl std::fmt::Debug>) -> bool {
+        let err = result.expect_err("written over the client's text");
+        matches!(err.downcast_ref(), Some(Refused::Changed { .. }))
+    }
+
+    #[test]
+    fn a_file_the_client_wrote_after_it_was_read_is_left_as_the_client_wrote_it() {
+        let d = dir("changed");
+        let file = d.join("claude.json");
+        // Rewritten in place, the same size (an mtime within its granularity would not tell).
+        fs::write(&file, "{\"numStartups\": 3}\n").unwrap();
+        let config = Config::read(&file).unwrap();
+        fs::write(&file, "{\"numStartups\": 4}\n").unwrap();
+        assert!(changed(config.write("{\"mcpServers\": {}}\n", false)));
+        assert_eq!(fs::read_to_string(&file).unwrap(), "{\"numStartups\": 4}\n");
+        assert_eq!(
+            fs::read_dir(&d).unwrap().count(),
+            1,
+            "a temporary file was left"
+        );
+
+        // Replaced by a rename, as clients save.
+        let config = Config::read(&file).unwrap();
+        fs::write(d.join("new"), "{\"numStartups\": 5, \"projects\": {}}\n").unwrap();
+        fs::rename(d.join("new"), &file).unwrap();
+        assert!(changed(config.remove()));
+        assert!(changed(config.write("{}\n", false)));
+        assert!(fs::read_to_string(&file).unwrap().contains("projects"));
+
+        // Made after tabpilot found none; a link repointed to another file.
+        let gone = d.join("mcp.json");
+        let config = Config::read(&gone).unwrap();
+        fs::write(&gone, "{\"mcpServers\": {\"notes\": {}}}").unwrap();
+        assert!(changed(config.write("{}\n", false)));
+        assert!(fs::read_to_string(&gone).unwrap().contains("notes"));
+        let link = d.join("link.json");
+        symlink(&file, &link).unwrap();
+        let config = Config::read(&link).unwrap();
+        fs::remove_file(&link).unwrap();
+        symlink(&gone, &link).unwrap();
+        assert!(changed(config.write("{}\n", false)));
+        assert!(fs::read_to_string(&gone).unwrap().contains("notes"));
+
+        // Unchanged, it is written.
+        let config = Config::read(&file).unwrap();
+        config.write("{}\n", false).unwrap();
+        assert_eq!(fs::read_to_string(&file).unwrap(), "{}\n");
         let _ = fs::remove_dir_all(&d);
     }
 }
