@@ -307,10 +307,15 @@ mod tests {
         let link = d.join("link.json");
         symlink(&pipe, &link).unwrap();
         for path in [&pipe, &link] {
-            let err = Config::read(path)
-                .err()
-                .expect("a pipe is refused")
-                .to_string();
+            let (tx, rx) = std::sync::mpsc::channel();
+            let p = path.clone();
+            std::thread::spawn(move || tx.send(Config::read(&p).err().map(|e| e.to_string())));
+            let Ok(err) = rx.recv_timeout(std::time::Duration::from_secs(5)) else {
+                // Free the reader blocked on the pipe, then fail.
+                drop(fs::OpenOptions::new().write(true).open(&pipe));
+                panic!("{} was opened and read: it blocks", path.display());
+            };
+            let err = err.expect("a pipe is refused");
             assert!(err.contains("a named pipe, not a regular file"), "{err}");
         }
 
