@@ -172,3 +172,32 @@ fn a_toml_table_given_twice_is_refused_naming_it_and_its_line() {
     assert!(err.contains("nothing was written"), "{err}");
     assert_eq!(std::fs::read_to_string(&file).unwrap(), codex);
 }
+
+#[test]
+fn a_config_another_user_owns_is_refused_rather_than_taken_over() {
+    // SAFETY: getuid has no preconditions.
+    if unsafe { libc::getuid() } != 0 {
+        eprintln!("skipped: running tabpilot as another user needs root");
+        return;
+    }
+    let env = Env::fresh("install-owner");
+    let home = home("owner");
+    // A folder anyone may write in, and root's file in it that anyone may write: `nobody` can
+    // change its text, but a file renamed into its place would be nobody's.
+    std::fs::set_permissions(&home, std::fs::Permissions::from_mode(0o777)).unwrap();
+    let file = home.join(".claude.json");
+    std::fs::write(&file, "{}\n").unwrap();
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o666)).unwrap();
+    let mut cmd = env.command(&["install", "claude"]);
+    std::os::unix::process::CommandExt::uid(&mut cmd, 65534);
+    std::os::unix::process::CommandExt::gid(&mut cmd, 65534);
+    cmd.env("HOME", &home);
+    let (ok, out, err) = crate::harness::run(cmd);
+    assert!(!ok, "nobody took root's file over: {out}");
+    assert!(err.contains("belongs to user 0"), "{err}");
+    assert!(err.contains("nothing was written"), "{err}");
+    let meta = std::fs::metadata(&file).unwrap();
+    assert_eq!(std::os::unix::fs::MetadataExt::uid(&meta), 0);
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "{}\n");
+    assert_eq!(names(&home), [".claude.json"]);
+}

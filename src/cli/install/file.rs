@@ -337,6 +337,36 @@ mod tests {
         let _ = fs::remove_dir_all(&d);
     }
 
+    #[test]
+    fn the_new_file_keeps_the_old_ones_owner_and_mode() {
+        // SAFETY: getuid has no preconditions.
+        if unsafe { libc::getuid() } != 0 {
+            eprintln!("skipped: giving a file another owner needs root");
+            return;
+        }
+        // As `sudo tabpilot install` would: root edits a file of another user's.
+        let d = dir("owner");
+        let file = d.join("settings.json");
+        fs::write(&file, "{}").unwrap();
+        fs::set_permissions(&file, fs::Permissions::from_mode(0o640)).unwrap();
+        std::os::unix::fs::chown(&file, Some(65534), Some(65534)).unwrap();
+        let owner = |f: &Path| {
+            let m = fs::metadata(f).unwrap();
+            (m.uid(), m.gid(), m.mode() & 0o777)
+        };
+        Config::read(&file)
+            .unwrap()
+            .write("{\"a\": 1}", false)
+            .unwrap();
+        assert_eq!(owner(&file), (65534, 65534, 0o640));
+        Config::read(&file)
+            .unwrap()
+            .write("{\"t\": 1}", true)
+            .unwrap();
+        assert_eq!(owner(&file), (65534, 65534, 0o600));
+        let _ = fs::remove_dir_all(&d);
+    }
+
     fn changed(result: anyhow::Result<impl std::fmt::Debug>) -> bool {
         let err = result.expect_err("written over the client's text");
         matches!(err.downcast_ref(), Some(Refused::Changed { .. }))
