@@ -8,7 +8,7 @@ use serde_json::{Value, json};
 
 use crate::harness::{BIN, Env, run};
 
-fn home(name: &str) -> PathBuf {
+pub(crate) fn home(name: &str) -> PathBuf {
     let home =
         std::env::temp_dir().join(format!("tabpilot-e2e-home-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
@@ -17,7 +17,7 @@ fn home(name: &str) -> PathBuf {
 }
 
 /// Runs `tabpilot ARGS` with `home` as HOME; returns (success, stdout, stderr).
-fn tabpilot(env: &Env, home: &Path, args: &[&str]) -> (bool, String, String) {
+pub(crate) fn tabpilot(env: &Env, home: &Path, args: &[&str]) -> (bool, String, String) {
     let mut cmd = env.command(args);
     cmd.env("HOME", home)
         .env_remove("CODEX_HOME")

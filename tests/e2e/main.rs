@@ -27,6 +27,7 @@ mod http;
 mod http_token;
 mod identity;
 mod install;
+mod install_files;
 mod interact;
 mod leases;
 mod mcp;

@@ -5,23 +5,20 @@
 //! `toml_edit`), so an uninstall gives back what an install found. An entry for `tabpilot mcp
 //! --http` refers to the token rather than holding it (http.rs).
 
+mod file;
 mod http;
+mod json;
 mod read;
+mod toml;
 
-use std::fs;
-use std::io::Write;
-use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 use clap::{Args, ValueEnum};
-use indexmap::IndexMap;
-use serde::Serialize;
-use serde_json::value::RawValue;
-use serde_json::{Value, json};
 
 use crate::settings::Setting;
+use file::Config;
 
 pub(super) use http::judge as judge_url;
 pub(super) use read::{Listed, listed, literal_token};
@@ -216,6 +213,7 @@ impl Client {
 
 /// Shows the change to `path` as a diff (with `secret` written as `<token>`), and writes it
 /// unless `dry_run`: owner-only when it holds `secret`. `entry` none removes tabpilot's entry.
+/// A symbolic link is followed to the file it leads to, which is what is written (file.rs).
 fn change(
     client: Client,
     path: &Path,
@@ -223,18 +221,23 @@ fn change(
     dry_run: bool,
     secret: Option<&str>,
 ) -> anyhow::Result<()> {
-    let old = match fs::read_to_string(path) {
-        Ok(text) => text,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
-        Err(e) => return Err(e).with_context(|| format!("reading {}", path.display())),
-    };
-    let new = edited(client, &old, entry).with_context(|| format!("in {}", path.display()))?;
-    if new == old {
+    let file = Config::read(path)?;
+    let old = &file.text;
+    let mut new = edited(client, old, entry).with_context(|| format!("in {}", path.display()))?;
+    // A file the person linked stays theirs: emptied, it is kept as an empty document.
+    let remove = new.is_empty() && !file.is_link();
+    if new.is_empty() && file.is_link() && client.servers_key().is_some() {
+        new = "{}\n".to_string();
+    }
+    if new == *old {
         println!("{}: nothing to change", path.display());
         return Ok(());
     }
-    let shown = path.display().to_string();
-    let diff = similar::TextDiff::from_lines(&old, &new)
+    let shown = file.target().display().to_string();
+    if file.is_link() {
+        println!("{} is a symbolic link to {shown}", path.display());
+    }
+    let diff = similar::TextDiff::from_lines(old, &new)
         .unified_diff()
         .header(&shown, &shown)
         .to_string();
@@ -243,16 +246,20 @@ fn change(
         secret.map_or(diff.clone(), |s| diff.replace(s, "<token>"))
     );
     if dry_run {
-        println!("(dry run: {} not written)", path.display());
+        println!("(dry run: {shown} not written)");
         return Ok(());
     }
-    match write(path, &new, secret.is_some())? {
-        Some(was) if was != 0o600 => println!(
-            "wrote {} and made it owner-only (0600, it was {was:o}): it holds the token",
-            path.display()
+    if remove {
+        file.remove()?;
+        println!("removed {shown}: tabpilot's entry was all it held");
+        return Ok(());
+    }
+    match file.write(&new, secret.is_some())? {
+        was if secret.is_some() && was != 0o600 => println!(
+            "wrote {shown} and made it owner-only (0600, it was {was:o}): it holds the token"
         ),
-        Some(_) => println!("wrote {} (owner-only: it holds the token)", path.display()),
-        None => println!("wrote {}", path.display()),
+        _ if secret.is_some() => println!("wrote {shown} (owner-only: it holds the token)"),
+        _ => println!("wrote {shown}"),
     }
     Ok(())
 }
@@ -260,180 +267,13 @@ fn change(
 /// The file's new text (empty: the file goes).
 fn edited(client: Client, old: &str, entry: Option<&Entry>) -> anyhow::Result<String> {
     match client.servers_key() {
-        Some(key) => edited_json(old, key, entry.map(|e| json_entry(client, e)).as_ref()),
-        None => edited_toml(old, entry),
+        Some(key) => json::edited_json(
+            old,
+            key,
+            entry.map(|e| json::json_entry(client, e)).as_ref(),
+        ),
+        None => toml::edited_toml(old, entry),
     }
-}
-
-/// The entry as the JSON clients write it.
-fn json_entry(client: Client, entry: &Entry) -> Value {
-    match entry {
-        Entry::Stdio { command, args, env } => {
-            let mut e = json!({"command": command, "args": args});
-            if !env.is_empty() {
-                e["env"] = env.iter().map(|(k, v)| (k.clone(), json!(v))).collect();
-            }
-            if matches!(client, Client::Claude | Client::Vscode) {
-                e["type"] = json!("stdio");
-            }
-            e
-        }
-        Entry::Http { url, token } => {
-            let token = token.clone().unwrap_or_else(|| http::env_reference(client));
-            let headers = json!({"Authorization": format!("Bearer {token}")});
-            match client {
-                Client::Gemini => json!({"httpUrl": url, "headers": headers}),
-                Client::Cursor => json!({"url": url, "headers": headers}),
-                _ => json!({"type": "http", "url": url, "headers": headers}),
-            }
-        }
-    }
-}
-
-/// A JSON document as written back: the values we do not touch carried over as their own text.
-#[derive(Serialize)]
-#[serde(untagged)]
-enum Node {
-    Raw(Box<RawValue>),
-    Map(IndexMap<String, Node>),
-    List(Vec<Node>),
-}
-
-impl Node {
-    /// A value of ours, its objects and arrays taken apart so that it is laid out like the rest.
-    fn of(v: &Value) -> anyhow::Result<Node> {
-        Ok(match v {
-            Value::Object(o) => Node::Map(
-                o.iter()
-                    .map(|(k, v)| Ok((k.clone(), Node::of(v)?)))
-                    .collect::<anyhow::Result<_>>()?,
-            ),
-            Value::Array(a) => Node::List(a.iter().map(Node::of).collect::<anyhow::Result<_>>()?),
-            _ => Node::Raw(serde_json::value::to_raw_value(v)?),
-        })
-    }
-}
-
-fn edited_json(old: &str, key: &str, entry: Option<&Value>) -> anyhow::Result<String> {
-    let top: IndexMap<String, Box<RawValue>> = if old.trim().is_empty() {
-        IndexMap::new()
-    } else {
-        serde_json::from_str(old).context("the file is not a JSON object")?
-    };
-    let mut servers: IndexMap<String, Node> = match top.get(key) {
-        Some(raw) => serde_json::from_str::<IndexMap<String, Box<RawValue>>>(raw.get())
-            .with_context(|| format!("\"{key}\" is not an object"))?
-            .into_iter()
-            .map(|(k, v)| (k, Node::Raw(v)))
-            .collect(),
-        None => IndexMap::new(),
-    };
-    match entry {
-        Some(e) => {
-            servers.insert(NAME.to_string(), Node::of(e)?);
-        }
-        None => {
-            if servers.shift_remove(NAME).is_none() {
-                return Ok(old.to_string());
-            }
-        }
-    }
-    let mut out: IndexMap<String, Node> = top.into_iter().map(|(k, v)| (k, Node::Raw(v))).collect();
-    if servers.is_empty() {
-        out.shift_remove(key);
-    } else {
-        out.insert(key.to_string(), Node::Map(servers));
-    }
-    if out.is_empty() {
-        return Ok(String::new());
-    }
-    let mut text = serde_json::to_string_pretty(&out)?;
-    if old.is_empty() || old.ends_with('\n') {
-        text.push('\n');
-    }
-    Ok(text)
-}
-
-fn edited_toml(old: &str, entry: Option<&Entry>) -> anyhow::Result<String> {
-    use toml_edit::{Array, DocumentMut, InlineTable, Item, Table, value};
-    let mut doc: DocumentMut = old.parse().context("the file is not TOML")?;
-    let Some(entry) = entry else {
-        let Some(servers) = doc.get_mut("mcp_servers").and_then(Item::as_table_like_mut) else {
-            return Ok(old.to_string());
-        };
-        if servers.remove(NAME).is_none() {
-            return Ok(old.to_string());
-        }
-        if servers.is_empty() {
-            doc.remove("mcp_servers");
-        }
-        return Ok(doc.to_string());
-    };
-    let mut t = Table::new();
-    match entry {
-        Entry::Stdio { command, args, env } => {
-            t["command"] = value(command.as_str());
-            t["args"] = value(args.iter().map(String::as_str).collect::<Array>());
-            if !env.is_empty() {
-                let mut e = InlineTable::new();
-                for (k, v) in env {
-                    e.insert(k, v.as_str().into());
-                }
-                t["env"] = value(e);
-            }
-        }
-        // Codex names the variable holding the token in a field of its own.
-        Entry::Http { url, token } => {
-            t["url"] = value(url.as_str());
-            match token {
-                None => t["bearer_token_env_var"] = value(Setting::Token.to_string()),
-                Some(token) => {
-                    let mut h = InlineTable::new();
-                    h.insert("Authorization", format!("Bearer {token}").into());
-                    t["http_headers"] = value(h);
-                }
-            }
-        }
-    }
-    let servers = doc
-        .entry("mcp_servers")
-        .or_insert_with(|| {
-            let mut s = Table::new();
-            s.set_implicit(true);
-            Item::Table(s)
-        })
-        .as_table_like_mut()
-        .context("mcp_servers is not a table")?;
-    servers.insert(NAME, Item::Table(t));
-    Ok(doc.to_string())
-}
-
-/// Writes `text` in place of `path` (or removes it when empty), keeping the file's mode, or
-/// owner-only (0600) when it is `private` (it holds a token; then the mode it had is returned);
-/// a new file is owner-only.
-fn write(path: &Path, text: &str, private: bool) -> anyhow::Result<Option<u32>> {
-    if text.is_empty() {
-        fs::remove_file(path).with_context(|| format!("removing {}", path.display()))?;
-        return Ok(None);
-    }
-    if let Some(dir) = path.parent() {
-        fs::create_dir_all(dir).with_context(|| format!("making {}", dir.display()))?;
-    }
-    let was = fs::metadata(path).map_or(0o600, |m| m.permissions().mode() & 0o777);
-    let mode = if private { 0o600 } else { was };
-    let tmp = path.with_extension(format!("tabpilot-{}", std::process::id()));
-    let mut file = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(mode)
-        .open(&tmp)
-        .with_context(|| format!("writing {}", tmp.display()))?;
-    // The mode asked for, whatever the umask took from it.
-    file.set_permissions(fs::Permissions::from_mode(mode))?;
-    file.write_all(text.as_bytes())?;
-    file.sync_all()?;
-    fs::rename(&tmp, path).with_context(|| format!("replacing {}", path.display()))?;
-    Ok(private.then_some(was))
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! install and uninstall on config texts: each format kept, each client's HTTP shape.
 
+use serde_json::{Value, json};
+
 use super::*;
 
 fn stdio() -> Entry {
@@ -134,4 +136,51 @@ fn toml_keeps_comments_and_other_servers_and_uninstall_gives_the_text_back() {
     let alone = edited(Client::Codex, "", Some(&stdio())).unwrap();
     assert!(alone.starts_with("[mcp_servers.tabpilot]"), "{alone}");
     assert_eq!(edited(Client::Codex, &alone, None).unwrap(), "");
+}
+
+#[test]
+fn a_json_key_given_twice_is_refused_with_the_lines_of_both() {
+    let top = "{\n  \"a\": 1,\n  \"mcpServers\": {},\n  \"a\"\n    :\n    2\n}";
+    let err = edited(Client::Claude, top, Some(&stdio()))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("the file gives the key \"a\" twice (lines 2 and 4)"),
+        "{err}"
+    );
+    // The same key, one of them written with an escape.
+    let servers = "{\"servers\": {\n\"x\": 1, \"tab\\u0070ilot\": {},\n\n \"tabpilot\": {}}}";
+    for entry in [Some(&stdio()), None] {
+        let err = edited(Client::Vscode, servers, entry)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("\"servers\" gives the key \"tabpilot\" twice (lines 2 and 4)"),
+            "{err}"
+        );
+    }
+    // Inside a value tabpilot does not touch, the text is carried over as it was.
+    let inner = "{\"mcpServers\": {\"notes\": {\"command\": \"a\", \"command\": \"b\"}}}";
+    let new = edited(Client::Claude, inner, Some(&stdio())).unwrap();
+    assert!(
+        new.contains("{\"command\": \"a\", \"command\": \"b\"}"),
+        "{new}"
+    );
+}
+
+#[test]
+fn a_toml_key_given_twice_is_refused_with_its_line_on_install_and_uninstall() {
+    let twice = "model = \"o4\"\n[mcp_servers.tabpilot]\ncommand = \"a\"\n[mcp_servers.tabpilot]\ncommand = \"b\"\n";
+    for entry in [Some(&stdio()), None] {
+        let err = edited(Client::Codex, twice, entry).unwrap_err().to_string();
+        assert!(
+            err.contains("line 4, column 14: duplicate key (tabpilot)"),
+            "{err}"
+        );
+        assert!(err.contains("nothing was written"), "{err}");
+    }
+    let err = edited(Client::Codex, "a = 1\n  a = 2\n", None)
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("line 2, column 3: duplicate key (a)"), "{err}");
 }
