@@ -2,7 +2,7 @@
 //! the agent's current tab, and the page's snapshot for a result. One per agent.
 
 use std::future::IntoFuture;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
@@ -36,21 +36,31 @@ pub struct Ctx {
     link: Arc<Link>,
     /// `mcp --launch`: start a managed browser the first time a tool needs one.
     launch_on_demand: Option<LaunchOptions>,
-    launched: Mutex<Option<Launched>>,
+    /// Held while a browser is launched, across its awaits, so two calls launch one. It is taken
+    /// before `state` (which is taken inside it, briefly), never while `state` is held.
     launching: tokio::sync::Mutex<()>,
-    current_tab: Mutex<Option<i64>>,
-    /// Where this agent's calls last ran, as their answers said (the audit trail's page).
-    place: Mutex<Place>,
-    /// Send every call to this browser, by id or label (`TABPILOT_BROWSER_LABEL`,
-    /// `browser_select_browser`, or the one a demo or `mcp --launch` started).
-    pinned_browser: Mutex<Option<String>>,
+    /// What the session keeps between its calls: the one lock of its own state.
+    state: Mutex<State>,
     /// How long a call waits for the relay and a browser to connect (`TABPILOT_CONNECT_WAIT_MS`).
     connect_wait: Duration,
     /// Where the project-context tools look (working directory, workspace, home).
     context_env: ContextEnv,
     policy: Policy,
+}
+
+/// A session's state, under one lock that is never held across an await and under which no
+/// other lock is taken (`Ctx::state`).
+#[derive(Default)]
+struct State {
+    launched: Option<Launched>,
+    current_tab: Option<i64>,
+    /// Where this agent's calls last ran, as their answers said (the audit trail's page).
+    place: Place,
+    /// Send every call to this browser, by id or label (`TABPILOT_BROWSER_LABEL`,
+    /// `browser_select_browser`, or the one a demo or `mcp --launch` started).
+    pinned_browser: Option<String>,
     /// This agent's last whole snapshot of each tab, with its budget, for `include: "diff"`.
-    seen: Mutex<Seen>,
+    seen: Seen,
 }
 
 /// How long a call waits for the relay and a browser to connect, unless
@@ -95,9 +105,9 @@ impl Ctx {
             .map_err(ToolError::bad_args)?;
         let link = Link::new(info, true)?;
         let ctx = Ctx::with(link, launch_on_demand, ContextEnv::from_process(), policy);
+        ctx.state().pinned_browser = Setting::BrowserLabel.get();
         Ok(Ctx {
             connect_wait: wait.unwrap_or(CONNECT_WAIT),
-            pinned_browser: Mutex::new(Setting::BrowserLabel.get()),
             ..ctx
         })
     }
@@ -124,20 +134,22 @@ impl Ctx {
         Ctx {
             link: Arc::new(link),
             launch_on_demand,
-            launched: Mutex::new(None),
             launching: tokio::sync::Mutex::new(()),
-            current_tab: Mutex::new(None),
-            place: Mutex::default(),
-            pinned_browser: Mutex::new(None),
+            state: Mutex::default(),
             connect_wait: Duration::ZERO,
             context_env,
             policy,
-            seen: Mutex::default(),
         }
     }
 
     pub fn link(&self) -> &Link {
         &self.link
+    }
+
+    /// The session's state. A panic elsewhere while it was held leaves nothing half-written in
+    /// it worth refusing every later call for: the lock is taken again as it is.
+    fn state(&self) -> MutexGuard<'_, State> {
+        self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     pub fn context_env(&self) -> &ContextEnv {
@@ -222,7 +234,7 @@ impl Ctx {
     /// a browser), or a read whose browser left before answering.
     async fn relay(&self, mut call: Call) -> Result<Reply, ToolError> {
         if call.target.browser.is_none() {
-            call.target.browser = self.pinned_browser.lock().unwrap().clone();
+            call.target.browser = self.state().pinned_browser.clone();
         }
         self.policy.check_op(call.op)?;
         call.guard = self.policy.guard(call.op);
@@ -268,7 +280,7 @@ impl Ctx {
         }
         let reply = reply?;
         if scope == Scope::Tab {
-            *self.current_tab.lock().unwrap() = reply.target.as_ref().and_then(|t| t.tab);
+            self.state().current_tab = reply.target.as_ref().and_then(|t| t.tab);
         }
         self.note_place(&reply);
         Ok(reply)
@@ -277,7 +289,7 @@ impl Ctx {
     /// Keeps where a call ran: its browser, and its tab with the address the tab answered from.
     fn note_place(&self, reply: &Reply) {
         let Some(target) = &reply.target else { return };
-        let mut place = self.place.lock().unwrap();
+        let place = &mut self.state().place;
         if target.browser.is_some() {
             place.browser = target.browser.clone();
         }
@@ -289,7 +301,7 @@ impl Ctx {
 
     /// Where this agent's calls last ran; nothing before the first answer from a page.
     pub fn place(&self) -> Place {
-        self.place.lock().unwrap().clone()
+        self.state().place.clone()
     }
 
     /// Whether a call that found no browser launches one: under `mcp --launch`, unless this agent
@@ -304,7 +316,7 @@ impl Ctx {
 
     async fn launch_once(&self) -> Result<(), ToolError> {
         let _guard = self.launching.lock().await;
-        if self.launched.lock().unwrap().is_some() {
+        if self.state().launched.is_some() {
             return Ok(());
         }
         let opts = self
@@ -313,18 +325,18 @@ impl Ctx {
             .expect("checked by the caller");
         let browser = launch::start(&opts, &self.link, Duration::from_secs(30)).await?;
         self.pin_browser(browser.browser_id.clone());
-        *self.launched.lock().unwrap() = Some(browser);
+        self.state().launched = Some(browser);
         Ok(())
     }
 
     /// Sends every later call to this browser.
     pub fn pin_browser(&self, browser_id: String) {
-        *self.pinned_browser.lock().unwrap() = Some(browser_id);
+        self.state().pinned_browser = Some(browser_id);
     }
 
     /// The browser this agent is pinned to, by label or id.
     pub fn pinned_browser(&self) -> Option<String> {
-        self.pinned_browser.lock().unwrap().clone()
+        self.state().pinned_browser.clone()
     }
 
     /// The tab's fresh lean snapshot within `budget` tokens, remembered as this agent's last.
@@ -343,8 +355,9 @@ impl Ctx {
 
     /// Notes the lean snapshot this agent was just given of its current tab.
     pub fn remember_snapshot(&self, budget: u64, text: &str) {
-        if let Some(tab) = *self.current_tab.lock().unwrap() {
-            self.seen.lock().unwrap().put(tab, budget, text.to_string());
+        let mut state = self.state();
+        if let Some(tab) = state.current_tab {
+            state.seen.put(tab, budget, text.to_string());
         }
     }
 
@@ -361,13 +374,15 @@ impl Ctx {
     /// (taken with the same budget, so what collapsed then collapses now); the whole snapshot
     /// when there was none.
     pub async fn attach_diff<T>(&self, out: &mut Out<T>) {
-        let tab = *self.current_tab.lock().unwrap();
-        let last = tab.and_then(|t| self.seen.lock().unwrap().get(t).cloned());
+        let last = {
+            let state = self.state();
+            state.current_tab.and_then(|t| state.seen.get(t).cloned())
+        };
         let budget = last.as_ref().map_or(SNAPSHOT_TOKENS, |(_, b, _)| *b);
         match self.lean_snapshot(budget).await {
             Ok(text) => {
-                let same_tab =
-                    last.filter(|(t, _, _)| Some(*t) == *self.current_tab.lock().unwrap());
+                let now = self.state().current_tab;
+                let same_tab = last.filter(|(t, _, _)| Some(*t) == now);
                 out.diff = Some(match same_tab {
                     Some((_, _, before)) => super::diff::diff(&before, &text),
                     None => format!("No earlier snapshot of this tab; the whole of it:\n{text}"),
@@ -380,8 +395,9 @@ impl Ctx {
     /// This agent's tab: known here after a page call, else asked of the relay's books (a
     /// one-shot CLI call starts knowing nothing).
     pub async fn current_tab(&self) -> Option<i64> {
-        if let Some(tab) = *self.current_tab.lock().unwrap() {
-            return Some(tab);
+        let known = self.state().current_tab;
+        if known.is_some() {
+            return known;
         }
         let tab = self
             .ask::<Option<Target>>(RelayOp::MyTab)
@@ -389,18 +405,19 @@ impl Ctx {
             .ok()
             .flatten()
             .and_then(|t| t.tab);
-        *self.current_tab.lock().unwrap() = tab;
+        self.state().current_tab = tab;
         tab
     }
 
     pub fn set_current_tab(&self, tab: Option<i64>) {
-        *self.current_tab.lock().unwrap() = tab;
+        self.state().current_tab = tab;
     }
 
     /// Ends the session: stops the link and closes a browser this session launched.
     pub fn shutdown(&self) {
         self.link.stop();
-        if let Some(browser) = self.launched.lock().unwrap().take() {
+        let launched = self.state().launched.take();
+        if let Some(browser) = launched {
             browser.close();
         }
     }
