@@ -170,14 +170,28 @@ impl Audit {
         })
     }
 
-    /// Appends the call's line. A line that cannot be written is said on stderr (without its
-    /// content) and does not fail the call.
-    pub fn finish(&self, call: Pending, place: Place, result: &Result<ToolOutput, ToolError>) {
-        let Some(path) = &self.file else { return };
-        let record = self.record(call, place, result);
-        let line = line(record);
-        if let Err(e) = file::append(path, line.as_bytes(), file::MAX_BYTES) {
-            tracing::warn!("could not write to the audit trail {}: {e}", path.display());
+    /// Appends the call's line, off the async runtime's workers (the append locks the file, and
+    /// may rotate it). A line that cannot be written is said on stderr (without its content) and
+    /// does not fail the call.
+    pub async fn finish(
+        &self,
+        call: Pending,
+        place: Place,
+        result: &Result<ToolOutput, ToolError>,
+    ) {
+        let Some(path) = self.file.clone() else {
+            return;
+        };
+        let line = line(self.record(call, place, result));
+        let shown = path.display().to_string();
+        let written = tokio::task::spawn_blocking(move || {
+            file::append(&path, line.as_bytes(), file::MAX_BYTES)
+        })
+        .await;
+        match written {
+            Ok(Ok(())) => {}
+            Ok(Err(e)) => tracing::warn!("could not write to the audit trail {shown}: {e}"),
+            Err(e) => tracing::warn!("could not write to the audit trail {shown}: {e}"),
         }
     }
 
@@ -270,8 +284,8 @@ mod tests {
         })
     }
 
-    #[test]
-    fn a_call_is_one_line_with_where_it_ran_and_lengths_for_what_was_typed() {
+    #[tokio::test]
+    async fn a_call_is_one_line_with_where_it_ran_and_lengths_for_what_was_typed() {
         let path = temp_dir("audit-line").join("audit.jsonl");
         let agent = Agent {
             client: "claude-code".into(),
@@ -285,10 +299,10 @@ mod tests {
             tab: Some(7),
             url: Some("https://user:pw@bank.test:8443/login?next=/".into()),
         };
-        audit.finish(pending, place, &done());
+        audit.finish(pending, place, &done()).await;
         let refused = ToolError::refused(Code::ReadOnly, "no");
         let pending = audit.begin("browser_click", &json!({"ref": "e2"})).unwrap();
-        audit.finish(pending, Place::default(), &Err(refused));
+        audit.finish(pending, Place::default(), &Err(refused)).await;
 
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(!text.contains("hunter2") && !text.contains("pw@"), "{text}");
@@ -367,14 +381,14 @@ mod tests {
         assert!(text.ends_with('\n') && !text.contains("xxxx"));
     }
 
-    #[test]
-    fn a_line_that_cannot_be_written_does_not_fail_the_call() {
+    #[tokio::test]
+    async fn a_line_that_cannot_be_written_does_not_fail_the_call() {
         let dir = temp_dir("audit-fail");
         // A folder where the file should be: the write fails; finish still returns.
         let path = dir.join("audit.jsonl");
         std::fs::create_dir(&path).unwrap();
         let audit = Audit::new(Some(path), Agent::default());
         let pending = audit.begin("browser_snapshot", &json!({})).unwrap();
-        audit.finish(pending, Place::default(), &done());
+        audit.finish(pending, Place::default(), &done()).await;
     }
 }

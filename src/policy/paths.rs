@@ -355,6 +355,14 @@ impl OutputFile {
         self.written = true;
         Ok(self.path.clone())
     }
+
+    /// `write`, off the async runtime's workers: a file of tens of megabytes (a trace) would hold
+    /// one of its two workers for as long as it takes.
+    pub async fn write_off_runtime(self, bytes: Vec<u8>) -> Result<PathBuf, ToolError> {
+        tokio::task::spawn_blocking(move || self.write(&bytes))
+            .await
+            .map_err(|e| ToolError::failed(Code::Internal, format!("writing the file: {e}")))?
+    }
 }
 
 impl Drop for OutputFile {

@@ -114,7 +114,7 @@ impl Session {
             Err(unknown) => Err(unknown),
         };
         if let Some(noted) = noted {
-            self.audit.finish(noted, self.ctx.place(), &result);
+            self.audit.finish(noted, self.ctx.place(), &result).await;
         }
         result
     }

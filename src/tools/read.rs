@@ -128,7 +128,8 @@ async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolErr
         file_path: None,
     };
     if let Some(file) = file {
-        let path = file.write(format!("Page: {url} \"{title}\"\n{}\n", snap.text).as_bytes())?;
+        let whole = format!("Page: {url} \"{title}\"\n{}\n", snap.text);
+        let path = file.write_off_runtime(whole.into_bytes()).await?;
         let text = format!(
             "Wrote the {} snapshot of {url} ({} lines, {} refs) to {} {}",
             if verbose { "verbose" } else { "lean" },
