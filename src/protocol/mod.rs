@@ -20,7 +20,6 @@ use serde_json::Value;
 use crate::error::{Code, Outcome, ToolError};
 use crate::settings::Setting;
 
-pub const PROTOCOL_VERSION: u32 = 1;
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub const DEFAULT_PORTS: RangeInclusive<u16> = 47311..=47315;
 

@@ -254,7 +254,7 @@ impl Hub {
     }
 
     /// Ends an agent's session if no connection has it any more and it is not a named one: its
-    /// tabs leave the books, and the browsers are told (src/relay/ending.rs).
+    /// tabs leave the books, and the browsers are told (src/relay/release.rs).
     fn end_session(self: &Arc<Self>, session: &str) {
         let still_here = self
             .roster()

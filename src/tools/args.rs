@@ -163,7 +163,7 @@ pub(super) fn check_url(url: &str) -> Result<(), ToolError> {
     }
 }
 
-/// A ref as snapshots write it: an optional frame prefix `fN:`, then `e` and five base-36
+/// A ref as snapshots write it: an optional frame prefix `fN:`, then `e` and four base-36
 /// characters, then `.N` (N >= 2) for a twin. Checked here so a malformed one never reaches a page.
 pub(super) fn ref_arg(reference: &str) -> Result<(), ToolError> {
     let (frame, local) = match reference.split_once(':') {
