@@ -303,70 +303,80 @@ chrome.tabs.onCreated.addListener(wake);
 chrome.tabs.onActivated.addListener(wake);
 registerCapture();
 
-chrome.runtime.onMessage.addListener((msg, sender, reply) => {
-  if (msg?.type === 'approval-details' || msg?.type === 'approval-answer') return approvalMessage(msg, sender, reply);
-  if (msg?.type === 'status') {
-    reply({ state: link.state, port: link.port, controllers: link.controllers, retryMs: link.delay });
-    return false;
-  }
-  if (msg?.type === 'sleep') {
-    // For page scripts: timers in background tabs are held to one run a second (see page/kit.js).
-    setTimeout(() => reply(true), Math.min(Math.max(0, Number(msg.ms) || 0), 5000));
-    return true;
-  }
-  if (msg?.type === 'console-kept' && sender.tab) {
-    keepDocument(sender, msg.dump);
-    return false;
-  }
-  if (msg?.type === 'dialog' && sender.tab) {
-    recordDialog(sender.tab.id, sender.url, msg);
-    return false;
-  }
-  if (msg?.type === 'pairing-page') {
-    pairingPage(sender).then(reply, () => reply({ offered: false }));
-    return true;
-  }
-  if (msg?.type === 'pairing-offer') {
-    managed().then((isManaged) => reply({ managed: isManaged, port: offeredPort(msg.tabId) }));
-    return true;
-  }
-  // Only this extension's own pages (the popup) share tabs and claim pairings: a content script
-  // speaks for a web page.
-  const ours = sender.url?.startsWith(chrome.runtime.getURL(''));
-  if (msg?.type === 'sharing' && ours) {
-    Promise.all([isShared(msg.tabId), anyTab()]).then(([shared, any]) => reply({ shared, any }));
-    return true;
-  }
-  if (msg?.type === 'share-tab' && ours) {
-    sharedByPerson(msg.tabId).then(() => reply({ shared: true }));
-    return true;
-  }
-  if (msg?.type === 'any-tab' && ours) {
-    setAnyTab(msg.on).then(() => reply({ any: !!msg.on }));
-    return true;
-  }
+// The messages the service worker answers, each with who may send it: `any` (a page script or
+// content script may: it speaks for a web page), `tab` (a script in a tab), `ours` (only this
+// extension's own pages, the popup and the approval window: sharing tabs, claiming pairings,
+// releasing agents). A handler answers with `reply`, now or once its promise settles, or not at
+// all (`reply` unused).
+const failed = (reply) => (e) => reply({ error: String(e?.message || e) });
+const MESSAGES = {
+  'approval-details': { from: 'any', handle: approvalMessage },
+  'approval-answer': { from: 'any', handle: approvalMessage },
+  status: {
+    from: 'any',
+    handle: (msg, sender, reply) =>
+      reply({ state: link.state, port: link.port, controllers: link.controllers, retryMs: link.delay }),
+  },
+  // For page scripts: timers in background tabs are held to one run a second (see page/kit.js).
+  sleep: {
+    from: 'any',
+    handle: (msg, sender, reply) =>
+      new Promise((done) => setTimeout(done, Math.min(Math.max(0, Number(msg.ms) || 0), 5000))).then(() =>
+        reply(true),
+      ),
+  },
+  'console-kept': { from: 'tab', handle: (msg, sender) => void keepDocument(sender, msg.dump) },
+  dialog: { from: 'tab', handle: (msg, sender) => void recordDialog(sender.tab.id, sender.url, msg) },
+  'pairing-page': {
+    from: 'any',
+    handle: (msg, sender, reply) => pairingPage(sender).then(reply, () => reply({ offered: false })),
+  },
+  'pairing-offer': {
+    from: 'any',
+    handle: (msg, sender, reply) =>
+      managed().then((isManaged) => reply({ managed: isManaged, port: offeredPort(msg.tabId) })),
+  },
+  sharing: {
+    from: 'ours',
+    handle: (msg, sender, reply) =>
+      Promise.all([isShared(msg.tabId), anyTab()]).then(([shared, any]) => reply({ shared, any })),
+  },
+  'share-tab': {
+    from: 'ours',
+    handle: (msg, sender, reply) => sharedByPerson(msg.tabId).then(() => reply({ shared: true })),
+  },
+  'any-tab': { from: 'ours', handle: (msg, sender, reply) => setAnyTab(msg.on).then(() => reply({ any: !!msg.on })) },
   // The popup lists the agents in this browser, releases one for the person, and names the browser.
-  const failed = (e) => reply({ error: String(e?.message || e) });
-  if (msg?.type === 'agents' && ours) {
-    agentsHere().then(reply, failed);
-    return true;
-  }
-  if (msg?.type === 'release-agent' && ours) {
-    askRelay({ release: { agent: String(msg.agent), closeOpened: true } }).then(reply, failed);
-    return true;
-  }
-  if (msg?.type === 'set-label' && ours) {
-    setLabel(msg.label).then(reply, failed);
-    return true;
-  }
+  agents: { from: 'ours', handle: (msg, sender, reply) => agentsHere().then(reply, failed(reply)) },
+  'release-agent': {
+    from: 'ours',
+    handle: (msg, sender, reply) =>
+      askRelay({ release: { agent: String(msg.agent), closeOpened: true } }).then(reply, failed(reply)),
+  },
+  'set-label': { from: 'ours', handle: (msg, sender, reply) => setLabel(msg.label).then(reply, failed(reply)) },
   // The popup claims a pairing with the code the person typed.
-  if (msg?.type === 'pair-claim' && ours) {
-    pairWith(msg)
-      .then(reply)
-      .catch((e) => reply({ paired: false, reason: String(e?.message || e) }));
-    return true;
-  }
-  return false;
+  'pair-claim': {
+    from: 'ours',
+    handle: (msg, sender, reply) =>
+      pairWith(msg)
+        .then(reply)
+        .catch((e) => reply({ paired: false, reason: String(e?.message || e) })),
+  },
+};
+
+// Whether `sender` may send a message meant for `from`.
+function allowed(from, sender) {
+  if (from === 'tab') return !!sender.tab;
+  if (from === 'ours') return !!sender.url?.startsWith(chrome.runtime.getURL(''));
+  return true;
+}
+
+// A handler that answers later (a promise, or `true` from approval.js) keeps the channel open.
+chrome.runtime.onMessage.addListener((msg, sender, reply) => {
+  const kind = typeof msg?.type === 'string' && Object.hasOwn(MESSAGES, msg.type) ? MESSAGES[msg.type] : null;
+  if (!kind || !allowed(kind.from, sender)) return false;
+  const later = kind.handle(msg, sender, reply);
+  return later === true || later instanceof Promise;
 });
 
 connect();
