@@ -7,6 +7,7 @@
 // an action. Page content stays in the answers: it is never logged here.
 import { ToolError, getTab } from './errors.js';
 import { frameTarget, keptOut } from './page.js';
+import { perTab } from './tabstate.js';
 
 const SCRIPT = {
   id: 'tabpilot-console',
@@ -28,7 +29,7 @@ const PROBE_MS = 2000; // a page too busy to answer this soon (a dialog open) go
 const KINDS = new Set(['console', 'exception', 'rejection', 'worker']);
 const LEVELS = new Set(['log', 'info', 'warn', 'error', 'debug']);
 
-const kept = new Map(); // tabId -> { docs: [{ documentId, entries }], dropped }
+const kept = perTab(); // tabId -> { docs: [{ documentId, entries }], dropped }
 
 // Registers the capture once; a registration left from an earlier run is kept.
 export async function registerCapture() {
@@ -118,7 +119,6 @@ export function keepDocument(sender, dump) {
   kept.set(tabId, tab);
 }
 
-chrome.tabs.onRemoved.addListener((tabId) => kept.delete(tabId));
 
 // Runs in the page's main world: the capture's entries since `since`, as its JSON string.
 function readCapture(since) {

@@ -47,7 +47,6 @@ export const CONTRACT = {
     {
       "args": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "Opens a tab (in the background unless `active`), at `url` or blank.",
         "properties": {
           "active": {
             "type": "boolean"
@@ -71,7 +70,6 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "A tab as the extension describes it.",
         "properties": {
           "active": {
             "type": "boolean"
@@ -84,7 +82,6 @@ export const CONTRACT = {
             "type": "string"
           },
           "unshared": {
-            "description": "The person's, not shared with agents: shown by its origin alone, no title.",
             "type": "boolean"
           },
           "url": {
@@ -110,7 +107,6 @@ export const CONTRACT = {
     {
       "args": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "The tab the call names.",
         "title": "TabInfo",
         "type": "object"
       },
@@ -119,7 +115,6 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "A tab as the extension describes it.",
         "properties": {
           "active": {
             "type": "boolean"
@@ -132,7 +127,6 @@ export const CONTRACT = {
             "type": "string"
           },
           "unshared": {
-            "description": "The person's, not shared with agents: shown by its origin alone, no title.",
             "type": "boolean"
           },
           "url": {
@@ -158,7 +152,6 @@ export const CONTRACT = {
     {
       "args": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "Brings the tab the call names to the front.",
         "title": "TabFocus",
         "type": "object"
       },
@@ -167,7 +160,6 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "A tab as the extension describes it.",
         "properties": {
           "active": {
             "type": "boolean"
@@ -180,7 +172,6 @@ export const CONTRACT = {
             "type": "string"
           },
           "unshared": {
-            "description": "The person's, not shared with agents: shown by its origin alone, no title.",
             "type": "boolean"
           },
           "url": {
@@ -206,7 +197,6 @@ export const CONTRACT = {
     {
       "args": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "Every tab of the browser.",
         "title": "TabList",
         "type": "object"
       },
@@ -216,7 +206,6 @@ export const CONTRACT = {
       "reply": {
         "$defs": {
           "Tab": {
-            "description": "A tab as the extension describes it.",
             "properties": {
               "active": {
                 "type": "boolean"
@@ -229,7 +218,6 @@ export const CONTRACT = {
                 "type": "string"
               },
               "unshared": {
-                "description": "The person's, not shared with agents: shown by its origin alone, no title.",
                 "type": "boolean"
               },
               "url": {
@@ -270,7 +258,6 @@ export const CONTRACT = {
     {
       "args": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "Closes the tab the call names.",
         "title": "TabClose",
         "type": "object"
       },
@@ -279,7 +266,6 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "The tab a close took away.",
         "properties": {
           "closed": {
             "format": "int64",
@@ -313,10 +299,8 @@ export const CONTRACT = {
     {
       "args": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "The page's outline within a budget, or one region of it.",
         "properties": {
           "maxTokens": {
-            "description": "The budget in tokens; none: all of it.",
             "format": "uint64",
             "minimum": 0,
             "type": [
@@ -333,7 +317,6 @@ export const CONTRACT = {
             ]
           },
           "ref": {
-            "description": "The region to show (a summary line's ref), from `offset`.",
             "type": [
               "string",
               "null"
@@ -355,7 +338,6 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "What the extension answers a snapshot with.",
         "properties": {
           "capped": {
             "type": "boolean"
@@ -511,11 +493,8 @@ export const CONTRACT = {
             "type": "object"
           }
         ],
-        "description": "A click on a ref, or at a point of the viewport.",
         "properties": {
-          "after": {
-            "description": "How long to wait after it, and the probes riding on it."
-          },
+          "after": {},
           "button": {
             "$ref": "#/$defs/MouseButton"
           },
@@ -543,11 +522,9 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "What the extension answers an action with: the operation's own fields, what every action\nreports, and what the probes riding on it found.",
         "properties": {
           "console": {
-            "default": null,
-            "description": "What the tab's console gained since the action began: `{errors, entries?}`."
+            "default": null
           },
           "element": {
             "type": [
@@ -566,8 +543,7 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null,
-            "description": "What the tab met since: `{issues, requests?}`."
+            "default": null
           },
           "retagged": {
             "default": false,
@@ -620,7 +596,6 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "What the extension answers an action with: the operation's own fields, what every action\nreports, and what the probes riding on it found.",
         "properties": {
           "chars": {
             "format": "uint64",
@@ -628,8 +603,7 @@ export const CONTRACT = {
             "type": "integer"
           },
           "console": {
-            "default": null,
-            "description": "What the tab's console gained since the action began: `{errors, entries?}`."
+            "default": null
           },
           "element": {
             "type": [
@@ -648,8 +622,7 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null,
-            "description": "What the tab met since: `{issues, requests?}`."
+            "default": null
           },
           "retagged": {
             "default": false,
@@ -697,11 +670,9 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "What the extension answers an action with: the operation's own fields, what every action\nreports, and what the probes riding on it found.",
         "properties": {
           "console": {
-            "default": null,
-            "description": "What the tab's console gained since the action began: `{errors, entries?}`."
+            "default": null
           },
           "element": {
             "type": [
@@ -720,8 +691,7 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null,
-            "description": "What the tab met since: `{issues, requests?}`."
+            "default": null
           },
           "retagged": {
             "default": false,
@@ -773,14 +743,12 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "What the extension answers an action with: the operation's own fields, what every action\nreports, and what the probes riding on it found.",
         "properties": {
           "changed": {
             "type": "boolean"
           },
           "console": {
-            "default": null,
-            "description": "What the tab's console gained since the action began: `{errors, entries?}`."
+            "default": null
           },
           "element": {
             "type": [
@@ -799,8 +767,7 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null,
-            "description": "What the tab met since: `{issues, requests?}`."
+            "default": null
           },
           "retagged": {
             "default": false,
@@ -855,14 +822,12 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "What the extension answers an action with: the operation's own fields, what every action\nreports, and what the probes riding on it found.",
         "properties": {
           "changed": {
             "type": "boolean"
           },
           "console": {
-            "default": null,
-            "description": "What the tab's console gained since the action began: `{errors, entries?}`."
+            "default": null
           },
           "element": {
             "type": [
@@ -881,8 +846,7 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null,
-            "description": "What the tab met since: `{issues, requests?}`."
+            "default": null
           },
           "retagged": {
             "default": false,
@@ -935,7 +899,6 @@ export const CONTRACT = {
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "Sets the files on a file input: each with its bytes (base64), or sent ahead in parts.",
         "properties": {
           "after": true,
           "files": {
@@ -984,11 +947,9 @@ export const CONTRACT = {
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "What the extension answers an action with: the operation's own fields, what every action\nreports, and what the probes riding on it found.",
         "properties": {
           "console": {
-            "default": null,
-            "description": "What the tab's console gained since the action began: `{errors, entries?}`."
+            "default": null
           },
           "element": {
             "type": [
@@ -1013,8 +974,7 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null,
-            "description": "What the tab met since: `{issues, requests?}`."
+            "default": null
           },
           "retagged": {
             "default": false,
@@ -1044,7 +1004,6 @@ export const CONTRACT = {
     {
       "args": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "A piece of a file too big for one call, held by the page until the `Upload` that names it.",
         "properties": {
           "data": {
             "type": "string"
@@ -1075,7 +1034,6 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "How much of an upload the page holds so far.",
         "properties": {
           "staged": {
             "format": "uint64",
@@ -1116,11 +1074,9 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "What the extension answers an action with: the operation's own fields, what every action\nreports, and what the probes riding on it found.",
         "properties": {
           "console": {
-            "default": null,
-            "description": "What the tab's console gained since the action began: `{errors, entries?}`."
+            "default": null
           },
           "dropped": {
             "type": "boolean"
@@ -1132,7 +1088,6 @@ export const CONTRACT = {
             ]
           },
           "mode": {
-            "description": "`html5` (drag-and-drop events) or `pointer`.",
             "type": "string"
           },
           "navigated": {
@@ -1146,8 +1101,7 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null,
-            "description": "What the tab met since: `{issues, requests?}`."
+            "default": null
           },
           "retagged": {
             "default": false,
@@ -1160,7 +1114,6 @@ export const CONTRACT = {
             ]
           },
           "target": {
-            "description": "The element it was dropped on.",
             "type": "string"
           },
           "url": {
@@ -1219,14 +1172,11 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "What the extension answers an action with: the operation's own fields, what every action\nreports, and what the probes riding on it found.",
         "properties": {
           "console": {
-            "default": null,
-            "description": "What the tab's console gained since the action began: `{errors, entries?}`."
+            "default": null
           },
           "effect": {
-            "description": "The key's default action, when it had one (focus moved, form submitted).",
             "type": [
               "string",
               "null"
@@ -1239,7 +1189,6 @@ export const CONTRACT = {
             ]
           },
           "focused": {
-            "description": "The element focused afterwards.",
             "type": [
               "string",
               "null"
@@ -1256,8 +1205,7 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null,
-            "description": "What the tab met since: `{issues, requests?}`."
+            "default": null
           },
           "retagged": {
             "default": false,
@@ -1295,7 +1243,6 @@ export const CONTRACT = {
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "A scroll: of the page or a container in a direction, or an element into view.",
         "properties": {
           "amount": {
             "format": "uint32",
@@ -1334,7 +1281,6 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "What the extension answers a scroll with.",
         "properties": {
           "from": {
             "format": "int64",
@@ -1357,7 +1303,6 @@ export const CONTRACT = {
             "type": "string"
           },
           "target": {
-            "description": "What scrolled: the page, a panel, or the element brought into view.",
             "type": [
               "string",
               "null"
@@ -1447,7 +1392,6 @@ export const CONTRACT = {
             "type": "object"
           },
           "FieldResult": {
-            "description": "One field's outcome, as the page reports it.",
             "properties": {
               "element": {
                 "type": [
@@ -1466,7 +1410,6 @@ export const CONTRACT = {
                 ]
               },
               "outcome": {
-                "description": "filled, unchanged or failed.",
                 "type": "string"
               },
               "ref": {
@@ -1481,11 +1424,9 @@ export const CONTRACT = {
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
-        "description": "What the extension answers an action with: the operation's own fields, what every action\nreports, and what the probes riding on it found.",
         "properties": {
           "console": {
-            "default": null,
-            "description": "What the tab's console gained since the action began: `{errors, entries?}`."
+            "default": null
           },
           "element": {
             "type": [
@@ -1510,8 +1451,7 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null,
-            "description": "What the tab met since: `{issues, requests?}`."
+            "default": null
           },
           "retagged": {
             "default": false,

@@ -5,15 +5,16 @@
 // hanging.
 import { ToolError } from './errors.js';
 import { frameTarget } from './page.js';
+import { perTab } from './tabstate.js';
 
 const LEAVE = { action: 'leave' };
 const MAX_RECENT = 10;
 const STILL_OPEN_MS = 250;
-const policies = new Map(); // tabId -> { action, promptText?, once }
-const recent = new Map(); // tabId -> [{ kind, message, action, url, at }]
-const open = new Map(); // tabId -> { kind, message }
-const waiters = new Map(); // tabId -> Set(callback), told when a dialog opens
-const stale = new Set(); // tabs whose policy changed while a dialog blocked them
+const policies = perTab(); // tabId -> { action, promptText?, once }
+const recent = perTab(); // tabId -> [{ kind, message, action, url, at }]
+const open = perTab(); // tabId -> { kind, message }
+const waiters = perTab(); // tabId -> Set(callback), told when a dialog opens
+const stale = perTab(Set); // tabs whose policy changed while a dialog blocked them
 
 // Runs in the page's main world: our function, with the policy as its only input.
 function install(policy) {
@@ -75,9 +76,6 @@ export async function installDialogs(tabId, frameId) {
   await chrome.scripting.executeScript({ target, func: relayReports, injectImmediately: true }).catch(() => {});
 }
 
-chrome.tabs.onRemoved.addListener((tabId) => {
-  for (const m of [policies, recent, open, waiters, stale]) m.delete(tabId);
-});
 
 // A report from the override.
 export function record(tabId, frameUrl, { kind, message, action, once, answer }) {

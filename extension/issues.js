@@ -5,10 +5,11 @@ import { getTab } from './errors.js';
 import { isTracked } from './tracking.js';
 import { entriesOf, entriesSince } from './netlog.js';
 import { runInPage } from './page.js';
+import { perTab } from './tabstate.js';
 
 // When a frame of the tab last noted a problem, newest last: what the after-action footer counts.
 const MAX_NOTED = 100;
-const noted = new Map(); // tabId -> [ms]
+const noted = perTab(); // tabId -> [ms]
 
 chrome.runtime.onMessage.addListener((msg, sender) => {
   const tabId = sender.tab?.id;
@@ -18,7 +19,6 @@ chrome.runtime.onMessage.addListener((msg, sender) => {
   noted.set(tabId, times.slice(-MAX_NOTED));
   return false;
 });
-chrome.tabs.onRemoved.addListener((tabId) => noted.delete(tabId));
 
 const CODES = { cors: 'CORS_BLOCKED', csp: 'CSP_BLOCKED' };
 

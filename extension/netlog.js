@@ -4,6 +4,7 @@
 // idle worker the log goes with it (the next call starts a fresh one), and a request made while
 // the worker was stopped wakes it, so it is seen, but one under way as it stopped loses its end.
 import { isTracked } from './tracking.js';
+import { perTab } from './tabstate.js';
 
 // A page rarely makes more (the median page makes about 70 requests); a page that polls keeps
 // its newest, and says how many went.
@@ -16,7 +17,7 @@ const MAX_URL = 2048;
 // Requests under way at once across all tabs; one whose end never came is forgotten first.
 const MAX_LIVE = 2000;
 
-const logs = new Map(); // tabId -> documents, newest first: [{ entries, dropped }]
+const logs = perTab(); // tabId -> documents, newest first: [{ entries, dropped }]
 const live = new Map(); // requestId -> its entry, while under way
 
 const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
@@ -117,7 +118,6 @@ chrome.webRequest.onErrorOccurred.addListener((d) => {
   const entry = live.get(d.requestId);
   if (entry) end(d, { error: d.error, reason: reasonOf(d.error, entry) });
 }, filter);
-chrome.tabs.onRemoved.addListener((tabId) => logs.delete(tabId));
 
 // A status class filter: '4xx' and the like, or 'failed'.
 function statusIs(entry, status) {

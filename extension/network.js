@@ -1,6 +1,8 @@
 // Requests in flight per tab, for `waitUntil: "networkidle"`.
-const inflight = new Map(); // tabId -> Map(requestId -> start ms)
-const lastActivity = new Map(); // tabId -> ms
+import { perTab } from './tabstate.js';
+
+const inflight = perTab(); // tabId -> Map(requestId -> start ms)
+const lastActivity = perTab(); // tabId -> ms
 
 function touch(d, add) {
   if (d.tabId < 0) return;
@@ -15,10 +17,6 @@ const filter = { urls: ['<all_urls>'] };
 chrome.webRequest.onBeforeRequest.addListener((d) => touch(d, true), filter);
 chrome.webRequest.onCompleted.addListener((d) => touch(d, false), filter);
 chrome.webRequest.onErrorOccurred.addListener((d) => touch(d, false), filter);
-chrome.tabs.onRemoved.addListener((tabId) => {
-  inflight.delete(tabId);
-  lastActivity.delete(tabId);
-});
 
 // How many of the tab's requests in flight the browser has reported since `since` (ms).
 export function requestsSince(tabId, since) {

@@ -14,6 +14,7 @@
 // both.
 import { ToolError, getTab } from './errors.js';
 import { rulesFor } from './netrules.js';
+import { onTabGone } from './tabstate.js';
 
 const AREA = chrome.storage.session;
 const DNR = chrome.declarativeNetRequest;
@@ -124,7 +125,7 @@ export function releaseOwner(owner) {
   });
 }
 
-chrome.tabs.onRemoved.addListener((tabId) => change((tabs) => delete tabs[tabId]).catch(() => {}));
+onTabGone((tabId) => change((tabs) => delete tabs[tabId]));
 // Chrome swapped a tab for another (a prerendered page took its place): the rules follow it.
 chrome.tabs.onReplaced.addListener((added, removed) =>
   change((tabs) => {

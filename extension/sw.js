@@ -7,6 +7,7 @@ import { anyTab, closed, held, isShared, replaced, setAnyTab, sharedByPerson } f
 import { record as recordDialog } from './dialogs.js';
 import { approvalMessage } from './approval.js';
 import { keepDocument, registerCapture } from './console.js';
+import { onTabGone } from './tabstate.js';
 
 const FIRST_DELAY = 500;
 // On loopback a refused connect fails at once and costs next to nothing (a storage read and a
@@ -283,7 +284,7 @@ async function onFrame(ws, frame) {
 }
 
 // Tab events nobody asked for (those a call causes go back with its result).
-chrome.tabs.onRemoved.addListener((tabId) => {
+onTabGone((tabId) => {
   closed(tabId);
   send({ t: 'tab', kind: 'closed', tab: tabId });
 });

@@ -5,6 +5,7 @@
 import { installDialogs } from './dialogs.js';
 import { installActivity } from './activity.js';
 import { installKeeper } from './console.js';
+import { perTab } from './tabstate.js';
 
 // The activity observer first: the sooner it is in, the more of the page's own start it sees.
 const PIECES = [
@@ -16,7 +17,7 @@ const PIECES = [
   { install: installKeeper, intoOpenPage: true },
 ];
 
-const tracked = new Set();
+const tracked = perTab(Set);
 
 // Starts tracking a tab (idempotent).
 export function track(tabId) {
@@ -31,4 +32,3 @@ export const isTracked = (tabId) => tracked.has(tabId);
 chrome.webNavigation.onCommitted.addListener((d) => {
   if (tracked.has(d.tabId)) for (const piece of PIECES) piece.install(d.tabId, d.frameId);
 });
-chrome.tabs.onRemoved.addListener((tabId) => tracked.delete(tabId));

@@ -16,6 +16,7 @@ pub fn contract() -> Value {
         .map(|op| {
             let (args, reply) = op
                 .schemas()
+                .map(|(args, reply)| (terse(args), terse(reply)))
                 .unwrap_or((Value::Bool(true), Value::Bool(true)));
             json!({
                 "name": op.name(),
@@ -43,6 +44,22 @@ pub fn contract() -> Value {
         "codes": codes,
         "outcomes": outcomes,
     })
+}
+
+/// A schema without its descriptions (the Rust side's doc comments): the extension checks
+/// shapes, and a description's prose would only make the file long. A property that happens to
+/// be named `description` is an object in its schema, and stays.
+fn terse(schema: Value) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(key, value)| !(key == "description" && value.is_string()))
+                .map(|(key, value)| (key, terse(value)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(terse).collect()),
+        other => other,
+    }
 }
 
 /// The file the extension imports.
