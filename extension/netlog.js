@@ -5,6 +5,7 @@
 // the worker was stopped wakes it, so it is seen, but one under way as it stopped loses its end.
 import { isTracked } from './tracking.js';
 import { perTab } from './tabstate.js';
+import { cut } from './text.js';
 
 // A page rarely makes more (the median page makes about 70 requests); a page that polls keeps
 // its newest, and says how many went.
@@ -20,7 +21,6 @@ const MAX_LIVE = 2000;
 const logs = perTab(); // tabId -> documents, newest first: [{ entries, dropped }]
 const live = new Map(); // requestId -> its entry, while under way
 
-const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
 const headers = (list) =>
   (list || []).slice(0, MAX_HEADERS).map((h) => ({ name: h.name, value: cut(h.value ?? '', MAX_VALUE) }));
 

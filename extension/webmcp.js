@@ -12,6 +12,7 @@ import { nextDocument } from './navigation.js';
 import { matching } from './policy.js';
 import { askPerson } from './approval.js';
 import { pageToolsInMain } from './webmcp-main.js';
+import { cut } from './text.js';
 
 const LIST_CHARS = 1 << 20;
 const RESULT_CHARS = 20000;
@@ -90,8 +91,7 @@ const words = (s) => s.toLowerCase().split(/\s+/).filter(Boolean);
 
 function summary(t) {
   const args = Object.keys(schemaOf(t.schema)?.properties || {}).slice(0, MAX_ARGS_SHOWN);
-  const long = t.description.length > SUMMARY_CHARS;
-  const description = long ? `${t.description.slice(0, SUMMARY_CHARS)}…` : t.description;
+  const description = cut(t.description, SUMMARY_CHARS);
   return { toolRef: t.toolRef, name: t.name, title: t.title || undefined, description, args };
 }
 

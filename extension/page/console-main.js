@@ -64,7 +64,7 @@
     rings[ring][written[ring] % cap] = entry;
     written[ring]++;
   };
-  const cut = (s, max) => (s.length > max ? apply(slice, s, [0, max]) + '…' : s);
+  const cut = (s, max) => (s.length > max ? apply(slice, s, [0, max - 1]) + '…' : s);
   const str = (v) => {
     try {
       return typeof v === 'string' ? v : `${v}`;

@@ -1,0 +1,69 @@
+// The page scripts' pure parts, loaded as Chromium injects them (classic scripts sharing one
+// global bag, `__tabpilot`), in a context of their own: the truncation every page operation
+// uses, the token estimate the snapshot budget holds to, and the taking out of secret values.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import vm from 'node:vm';
+
+import { cut as swCut } from '../../extension/text.js';
+
+const EXTENSION = new URL('../../extension/', import.meta.url);
+
+// The kit and the files named, run in order in a fresh context; returns the bag.
+function kit(...files) {
+  const context = vm.createContext({ console });
+  context.globalThis = context;
+  for (const file of ['page/kit.js', 'page/names.js', ...files]) {
+    vm.runInContext(readFileSync(new URL(file, EXTENSION), 'utf8'), context, { filename: file });
+  }
+  return { T: context.__tabpilot, context };
+}
+
+test('a cut text holds at most its bound, the ellipsis included, in the page and the worker', () => {
+  const { T } = kit();
+  for (const cut of [T.cut, swCut]) {
+    assert.equal(cut('abcdef', 6), 'abcdef');
+    assert.equal(cut('abcdefg', 6), 'abcde…');
+    assert.equal([...cut('x'.repeat(500), 80)].length, 80);
+  }
+  assert.equal(T.squash('  a \n\t b  '), 'a b');
+});
+
+test('the token estimate prices refs as o200k does on average, and words by length', () => {
+  const { T } = kit('page/fit.js');
+  assert.equal(T.tokens(' [ref=e7k2f]'), 7.5);
+  assert.equal(T.tokens(' [ref=f12:e7k2f.2]'), 9.5);
+  assert.equal(T.tokens('hello'), 1);
+  assert.ok(T.tokens('internationalization') > 1, 'a long word splits');
+  const line = '- button "Sign in" [ref=e7k2f]';
+  assert.ok(T.tokens(`${line}\n${line}`) > T.tokens(line), 'more text, more tokens');
+});
+
+// An element as the secret-field checks read it.
+const field = (type, value, autocomplete = null) => ({
+  nodeType: 1,
+  localName: 'input',
+  value,
+  defaultValue: '',
+  children: [],
+  getAttribute: (name) => ({ type, autocomplete })[name] ?? null,
+});
+
+test('secret values come out of text as they are, HTML-escaped and JSON-quoted', () => {
+  const { T, context } = kit('page/secrets.js');
+  const password = field('password', 'hunter2<"x">');
+  const card = field('text', '4111111111111111', 'cc-number');
+  const plain = field('text', 'ordinary');
+  context.document = { documentElement: { nodeType: 1, localName: 'html', children: [password, card, plain] } };
+  assert.equal(T.isSecret(password), true);
+  assert.equal(T.isSecret(card), true);
+  assert.equal(T.isSecret(plain), false);
+  const scrub = T.scrubber();
+  const hidden = T.hidden('hunter2<"x">');
+  assert.equal(scrub('typed hunter2<"x"> here'), `typed ${hidden} here`);
+  assert.equal(scrub('value="hunter2&lt;&quot;x&quot;&gt;"'), `value="${hidden}"`);
+  assert.equal(scrub('{"p":"hunter2<\\"x\\">"}'), `{"p":"${hidden}"}`);
+  assert.equal(scrub('card 4111111111111111'), `card ${T.hidden('4111111111111111')}`);
+  assert.equal(scrub('ordinary text'), 'ordinary text');
+});
