@@ -23,6 +23,7 @@ use crate::error::{Code, ToolError};
 pub(super) const OUTPUT_CEILING: usize = 64 * 1024;
 
 #[derive(Clone, Debug, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Command {
     pub name: String,
     pub description: String,
@@ -35,6 +36,7 @@ pub struct Command {
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct RunResult {
     pub name: String,
     /// The argv that ran, extra arguments included.

@@ -29,6 +29,7 @@ pub enum SourceKind {
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Source {
     pub kind: SourceKind,
     pub path: PathBuf,
@@ -38,6 +39,7 @@ pub struct Source {
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Instructions {
     /// The sources' text in order, each under a `<!-- source: PATH -->` line.
     pub text: String,

@@ -68,6 +68,7 @@ const SYNONYMS: &[(&str, &[&str])] = &[
 ];
 
 #[derive(Clone, Debug, Serialize, PartialEq, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct Ranked {
     /// A skill's id or a command's name.
     pub id: String,

@@ -45,6 +45,7 @@ pub struct Skill {
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct SkillSummary {
     pub id: String,
     pub name: String,
@@ -62,6 +63,7 @@ pub struct SkillsView {
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct InventoryEntry {
     /// Relative to the skill directory.
     pub path: String,
@@ -71,6 +73,7 @@ pub struct InventoryEntry {
 }
 
 #[derive(Clone, Debug, Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "camelCase")]
 pub struct LoadedSkill {
     pub id: String,
     pub name: String,

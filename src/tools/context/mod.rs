@@ -3,6 +3,7 @@
 //! Every call discovers afresh, so an edit made a moment ago is in the next answer. The data is
 //! each tool's output type; `render` writes the short human text from it.
 
+mod old_names;
 mod render;
 
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use crate::context::{
     LoadedSkill, Ranked, RunResult, SkillSummary,
 };
 use crate::error::{Code, Outcome, ToolError};
+use old_names::OldNames;
 
 const DEFAULT_BOOTSTRAP_CHARS: usize = 40_000;
 const MAX_CHARS: usize = 2_200_000;
@@ -233,6 +235,7 @@ async fn discover(env: &ContextEnv, path: Option<String>) -> Result<Context, Too
 }
 
 #[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 struct BootstrapOut {
     instructions: String,
     instructions_truncated: bool,
@@ -245,7 +248,7 @@ struct BootstrapOut {
 async fn session_bootstrap(
     env: &ContextEnv,
     a: BootstrapArgs,
-) -> Result<Out<BootstrapOut>, ToolError> {
+) -> Result<Out<OldNames<BootstrapOut>>, ToolError> {
     let max = bounded(
         "maxChars",
         a.max_chars,
@@ -263,10 +266,11 @@ async fn session_bootstrap(
         scope_root: ctx.scope_root.clone(),
         warnings: ctx.warnings.clone(),
     };
-    Ok(Out::new(render::bootstrap(&ctx, &data), data))
+    Ok(Out::new(render::bootstrap(&ctx, &data), OldNames(data)))
 }
 
 #[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 struct ContextOut {
     target: PathBuf,
     scope_root: PathBuf,
@@ -281,7 +285,10 @@ struct ContextOut {
     warnings: Vec<String>,
 }
 
-async fn agent_context(env: &ContextEnv, a: ContextArgs) -> Result<Out<ContextOut>, ToolError> {
+async fn agent_context(
+    env: &ContextEnv,
+    a: ContextArgs,
+) -> Result<Out<OldNames<ContextOut>>, ToolError> {
     let budget = bounded(
         "skillBudgetChars",
         a.skill_budget_chars,
@@ -304,10 +311,11 @@ async fn agent_context(env: &ContextEnv, a: ContextArgs) -> Result<Out<ContextOu
         commands: ctx.commands.values().cloned().collect(),
         warnings: ctx.warnings.clone(),
     };
-    Ok(Out::new(render::agent_context(&ctx, &view), data))
+    Ok(Out::new(render::agent_context(&ctx, &view), OldNames(data)))
 }
 
 #[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 struct ResolveOut {
     task_tokens: Vec<String>,
     skills: Vec<Ranked>,
@@ -322,7 +330,7 @@ struct ResolveOut {
     instructions_truncated: bool,
 }
 
-async fn resolve(env: &ContextEnv, a: ResolveArgs) -> Result<Out<ResolveOut>, ToolError> {
+async fn resolve(env: &ContextEnv, a: ResolveArgs) -> Result<Out<OldNames<ResolveOut>>, ToolError> {
     if a.task.trim().is_empty() {
         return Err(ToolError::bad_args("task is empty"));
     }
@@ -349,11 +357,12 @@ async fn resolve(env: &ContextEnv, a: ResolveArgs) -> Result<Out<ResolveOut>, To
         instructions: (!unchanged).then(|| ctx.instructions.text.clone()),
         instructions_truncated: ctx.instructions.truncated,
     };
-    Ok(Out::new(render::resolve(&data), data))
+    Ok(Out::new(render::resolve(&data), OldNames(data)))
 }
 
 /// A skill as a list shows it, with its match score for a query.
 #[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 struct ListedSkill {
     #[serde(flatten)]
     skill: SkillSummary,
@@ -362,6 +371,7 @@ struct ListedSkill {
 }
 
 #[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 struct SkillsOut {
     skills: Vec<ListedSkill>,
     total: usize,
@@ -371,7 +381,10 @@ struct SkillsOut {
     warnings: Vec<String>,
 }
 
-async fn list_skills(env: &ContextEnv, a: ListSkillsArgs) -> Result<Out<SkillsOut>, ToolError> {
+async fn list_skills(
+    env: &ContextEnv,
+    a: ListSkillsArgs,
+) -> Result<Out<OldNames<SkillsOut>>, ToolError> {
     let limit = bounded("limit", a.limit, 1, MAX_LIST_LIMIT, MAX_LIST_LIMIT)?;
     let ctx = discover(env, a.path).await?;
     let query = a.query.as_deref().map(str::trim).filter(|q| !q.is_empty());
@@ -419,16 +432,20 @@ async fn list_skills(env: &ContextEnv, a: ListSkillsArgs) -> Result<Out<SkillsOu
         refresh_fingerprint: ctx.refresh_fingerprint.clone(),
         warnings: ctx.warnings.clone(),
     };
-    Ok(Out::new(text, data))
+    Ok(Out::new(text, OldNames(data)))
 }
 
-async fn load_skill(env: &ContextEnv, a: LoadArgs) -> Result<Out<LoadedSkill>, ToolError> {
+async fn load_skill(
+    env: &ContextEnv,
+    a: LoadArgs,
+) -> Result<Out<OldNames<LoadedSkill>>, ToolError> {
     let ctx = discover(env, a.path).await?;
     let skill = ctx.load_skill(&a.skill, env)?;
-    Ok(Out::new(render::skill(&skill), skill))
+    Ok(Out::new(render::skill(&skill), OldNames(skill)))
 }
 
 #[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
 struct CommandsOut {
     commands: Vec<Command>,
     scope_root: PathBuf,
@@ -436,7 +453,10 @@ struct CommandsOut {
     warnings: Vec<String>,
 }
 
-async fn list_commands(env: &ContextEnv, a: PathArgs) -> Result<Out<CommandsOut>, ToolError> {
+async fn list_commands(
+    env: &ContextEnv,
+    a: PathArgs,
+) -> Result<Out<OldNames<CommandsOut>>, ToolError> {
     let ctx = discover(env, a.path).await?;
     let data = CommandsOut {
         commands: ctx.commands.values().cloned().collect(),
@@ -446,11 +466,11 @@ async fn list_commands(env: &ContextEnv, a: PathArgs) -> Result<Out<CommandsOut>
     };
     Ok(Out::new(
         render::commands(&data.commands, &ctx.warnings),
-        data,
+        OldNames(data),
     ))
 }
 
-async fn run_command(env: &ContextEnv, a: RunArgs) -> Result<Out<RunResult>, ToolError> {
+async fn run_command(env: &ContextEnv, a: RunArgs) -> Result<Out<OldNames<RunResult>>, ToolError> {
     let ctx = discover(env, a.path).await?;
     let result = ctx.run_command(&a.name, &a.args, a.timeout_seconds).await?;
     let outcome = if result.succeeded() {
@@ -458,7 +478,7 @@ async fn run_command(env: &ContextEnv, a: RunArgs) -> Result<Out<RunResult>, Too
     } else {
         Outcome::Failed
     };
-    Ok(Out::new(render::run(&result), result).with_outcome(outcome))
+    Ok(Out::new(render::run(&result), OldNames(result)).with_outcome(outcome))
 }
 
 #[cfg(test)]
