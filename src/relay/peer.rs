@@ -7,8 +7,8 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
-use super::door::Unproven;
 use super::hub::{Hub, Outgoing};
+use crate::door::Unproven;
 use crate::protocol::{self, Frame, Role, auth, close};
 
 /// A token bucket over frames: `MAX_FRAMES_PER_SEC` sustained, the same as a burst.
@@ -89,7 +89,11 @@ pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role, unproven
     };
     let _ = tx.send(Outgoing::frame(challenge)).await;
 
-    let first = tokio::time::timeout(PROVE_WITHIN, stream.next()).await;
+    // A socket closed to make room for a newer one, before it proved itself, is as silent.
+    let first = tokio::select! {
+        first = tokio::time::timeout(PROVE_WITHIN, stream.next()) => first,
+        _ = unproven.turned_away() => Ok(None),
+    };
     // Either the peer proves itself and joins, or the socket closes with the reason.
     let joined: Result<u64, (u16, &'static str)> = match first {
         Ok(Some(Ok(Message::Text(text)))) => match serde_json::from_str::<Frame>(&text) {

@@ -15,6 +15,7 @@ mod credentials;
 mod dashboard;
 mod dialogs;
 mod doctor;
+mod door;
 mod escapes;
 mod eval;
 mod find;

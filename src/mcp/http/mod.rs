@@ -6,6 +6,8 @@
 //! reach a loopback port as well as ours can, and a browser page can be made to (DNS
 //! rebinding), so the port alone proves nothing. `Host` and `Origin` are checked besides, by
 //! rmcp: loopback names only when bound to loopback, and no browser origin but a loopback one.
+//! Connections come in through the door all our servers have (src/door.rs): a bounded number
+//! not yet proven by the token, and a few seconds for each request's head.
 //!
 //! The server binds the port it is configured for (127.0.0.1:47320, or `--http HOST:PORT`) or
 //! stops, naming who holds it: clients are configured with a URL, and a server that moved to
@@ -109,13 +111,10 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
     println!(
         "token: {token} (send `Authorization: Bearer TOKEN`, or put `?token=TOKEN` in the URL)"
     );
-    let stopped = stop.clone();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            crate::serve::interrupted().await;
-            stopped.cancel();
-        })
-        .await?;
+    tokio::select! {
+        served = crate::door::serve(listener, app) => served?,
+        _ = crate::serve::interrupted() => stop.cancel(),
+    }
     drop(record);
     if let Some(browser) = launched {
         browser.close();
@@ -253,6 +252,7 @@ impl Key {
         let query = crate::serve::query_value(req.uri(), "token");
         let given = bearer.map(str::to_string).or(query);
         if given.is_some_and(|t| self.0.matches(&t)) {
+            crate::door::proven(&req);
             return next.run(req).await;
         }
         (
