@@ -120,6 +120,10 @@ const CHATTY: [&str; 6] = [
     "h2",
 ];
 
+/// rmcp's session manager names each new MCP session's id at info; held to warn whatever
+/// `TABPILOT_LOG` asks, so no log carries one.
+const NAMES_SESSIONS: &str = "rmcp::transport::streamable_http_server::session::local";
+
 fn init_logging() {
     let mut filter = crate::settings::Setting::Log
         .get()
@@ -133,6 +137,8 @@ fn init_logging() {
             filter = filter.add_directive(format!("{target}=info").parse().expect("a directive"));
         }
     }
+    let quiet = format!("{NAMES_SESSIONS}=warn");
+    filter = filter.add_directive(quiet.parse().expect("a directive"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)

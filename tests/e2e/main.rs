@@ -25,6 +25,7 @@ mod frames;
 mod harness;
 mod holes;
 mod http;
+mod http_sessions;
 mod http_token;
 mod identity;
 mod install;

@@ -16,6 +16,7 @@
 //! state directory, so that `tabpilot install --http` writes the URL of a server that is running.
 
 pub mod proof;
+mod sessions;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -36,6 +37,7 @@ use crate::serve::Secret;
 use crate::settings::Setting;
 use crate::tools::Session;
 use crate::tools::profile::Profile;
+use sessions::Sessions;
 
 /// Where the server listens when no address is given, beside the relay's range (47311-47315).
 pub const DEFAULT_ADDR: SocketAddr =
@@ -90,6 +92,7 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
 
     let stop = CancellationToken::new();
     let catalog = super::catalog(&profile);
+    let manager = Arc::new(LocalSessionManager::default());
     let service = StreamableHttpService::new(
         move || {
             let session =
@@ -100,10 +103,10 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
                 catalog: catalog.clone(),
             })
         },
-        Arc::new(LocalSessionManager::default()),
+        manager.clone(),
         config(addr.ip(), stop.child_token()),
     );
-    let app = app(service, &token, addr.port());
+    let app = app(service, Sessions::new(manager), &token, addr.port());
     let url = format!("http://{addr}/mcp");
     let record = Record::write(&url)?;
 
@@ -153,12 +156,15 @@ async fn bind(addr: Option<&str>) -> Result<tokio::net::TcpListener, ListenError
     }
 }
 
-/// The routes: `/mcp` behind the token, and the proof beside it, which asks for none.
+/// The routes: `/mcp` behind the token and the bounds on sessions, and the proof beside it,
+/// which asks for none.
 fn app(
     service: StreamableHttpService<Server, LocalSessionManager>,
+    sessions: Sessions,
     token: &str,
     port: u16,
 ) -> axum::Router {
+    let sessions = Arc::new(sessions);
     let key = Arc::new(Key(Secret::new(token)));
     let token = Arc::new(token.to_string());
     let prove = move |Query(q): Query<HashMap<String, String>>| {
@@ -172,6 +178,10 @@ fn app(
     };
     axum::Router::new()
         .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(move |req, next| {
+            let sessions = sessions.clone();
+            async move { sessions.admit(req, next).await }
+        }))
         .layer(axum::middleware::from_fn(move |req, next| {
             let key = key.clone();
             async move { key.admit(req, next).await }
