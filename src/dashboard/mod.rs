@@ -2,8 +2,8 @@
 //! lease ages, and the last calls in the audit trail; a person releases an agent from it. The
 //! page is plain HTML, CSS and JavaScript built into the binary (page/), served on 127.0.0.1
 //! only, to the holder of a one-time link (access.rs), behind the door all our servers have
-//! (src/door.rs). The server is a controller like any
-//! other: its own link to the relay asks the status, each browser's tab list, and a release.
+//! (src/door.rs). The server is a controller like any other: its own link to the relay asks the
+//! status, each browser's tab list, and a release.
 
 mod access;
 mod view;

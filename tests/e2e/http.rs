@@ -15,6 +15,8 @@ pub(crate) struct HttpServer {
     child: Child,
     pub addr: String,
     pub token: String,
+    /// What it printed at start.
+    pub said: String,
     /// Its output, kept open: a server that prints into a closed pipe dies of it.
     _out: BufReader<ChildStdout>,
 }
@@ -34,8 +36,9 @@ impl HttpServer {
         adjust(&mut cmd);
         let mut child = cmd.spawn().expect("tabpilot mcp --http starts");
         let mut out = BufReader::new(child.stdout.take().unwrap());
-        let mut first = String::new();
+        let (mut first, mut second) = (String::new(), String::new());
         out.read_line(&mut first).unwrap();
+        out.read_line(&mut second).unwrap();
         let addr = first
             .trim()
             .strip_prefix("tabpilot mcp: MCP over Streamable HTTP at http://")
@@ -51,6 +54,7 @@ impl HttpServer {
             child,
             addr,
             token,
+            said: first + &second,
             _out: out,
         }
     }

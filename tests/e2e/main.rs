@@ -54,4 +54,5 @@ mod secrets;
 mod settle;
 #[path = "../support/snapshot.rs"]
 mod snapshot;
+mod token;
 mod webmcp;
