@@ -1,7 +1,8 @@
 //! Who holds a port on loopback: the listening socket's owner from the kernel's tables
 //! (`/proc/net/tcp`, `/proc/net/tcp6`), and, where this user may look (its own processes, or any
-//! for root), the process and its command. For saying who is in the way, never for deciding
-//! whom to trust: that is what a proof is for.
+//! for root), the process and its command; and whose a loopback connection is (the user owning
+//! its other end). For saying who is in the way, and on whom a wrong guess's cost falls
+//! (src/guesses.rs), never for deciding whom to trust: that is what a proof is for.
 
 use std::fmt;
 
@@ -81,6 +82,43 @@ pub fn listener(table: &str, port: u16) -> Option<(u32, Option<u64>)> {
     })
 }
 
+/// The user whose socket is the peer `peer` of a connection to our `port`, from the kernel's
+/// tables: both ends are on this machine, so the table lists the peer's end as well
+/// (`local` the peer's address, `rem` ours). None for a peer elsewhere, or when the tables
+/// cannot be read.
+pub fn uid_of_peer(peer: std::net::SocketAddr, port: u16) -> Option<u32> {
+    let table = ["/proc/net/tcp", "/proc/net/tcp6"]
+        .iter()
+        .filter_map(|p| std::fs::read_to_string(p).ok())
+        .collect::<String>();
+    peer_in(&table, peer, port)
+}
+
+/// The uid in `table` of the socket at `peer` connected to `port`.
+pub fn peer_in(table: &str, peer: std::net::SocketAddr, port: u16) -> Option<u32> {
+    let local = format!("{}:{:04X}", kernel_hex(peer.ip()), peer.port());
+    let remote_port = format!(":{port:04X}");
+    table.lines().find_map(|line| {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        let (l, r, uid) = (cols.get(1)?, cols.get(2)?, cols.get(7)?);
+        (l.eq_ignore_ascii_case(&local) && r.ends_with(&remote_port))
+            .then(|| uid.parse().ok())
+            .flatten()
+    })
+}
+
+/// An address as the kernel's tables write it: each 32-bit word in the machine's byte order.
+fn kernel_hex(ip: std::net::IpAddr) -> String {
+    let octets = match ip {
+        std::net::IpAddr::V4(v4) => v4.octets().to_vec(),
+        std::net::IpAddr::V6(v6) => v6.octets().to_vec(),
+    };
+    octets
+        .chunks(4)
+        .map(|w| format!("{:08X}", u32::from_ne_bytes([w[0], w[1], w[2], w[3]])))
+        .collect()
+}
+
 /// The process holding socket `inode`, among those whose descriptors this user may read.
 fn process_with_socket(inode: u64) -> Option<u32> {
     let wanted = format!("socket:[{inode}]");
@@ -124,6 +162,32 @@ mod tests {
         // Listening on another address only: not reachable on loopback.
         assert_eq!(listener(table, 47281), None);
         assert_eq!(listener(table, 47282), Some((1004, None)));
+    }
+
+    #[test]
+    fn a_peer_s_user_is_the_owner_of_its_end_of_the_connection() {
+        let table = "  sl  local_address rem_address   st tx_queue rx_queue tr tm->when retrnsmt   uid  timeout inode\n\
+            0: 0100007F:B8AF 00000000:0000 0A 00000000:00000000 00:00000000 00000000  1001        0 41\n\
+            1: 0100007F:D431 0100007F:B8AF 01 00000000:00000000 00:00000000 00000000  65534       0 42\n\
+            2: 0100007F:B8AF 0100007F:D431 01 00000000:00000000 00:00000000 00000000  1001        0 43\n";
+        let peer = "127.0.0.1:54321".parse().unwrap();
+        assert_eq!(peer_in(table, peer, 47279), Some(65534));
+        assert_eq!(peer_in(table, peer, 47280), None);
+        assert_eq!(
+            kernel_hex("::1".parse().unwrap()),
+            "00000000000000000000000001000000"
+        );
+    }
+
+    #[test]
+    fn a_connection_of_this_process_is_this_user_s() {
+        let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = l.local_addr().unwrap().port();
+        let client = std::net::TcpStream::connect(("127.0.0.1", port)).unwrap();
+        let (_server_end, peer) = l.accept().unwrap();
+        assert_eq!(peer, client.local_addr().unwrap());
+        // SAFETY: getuid has no preconditions and cannot fail.
+        assert_eq!(uid_of_peer(peer, port), Some(unsafe { libc::getuid() }));
     }
 
     #[test]

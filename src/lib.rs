@@ -4,8 +4,10 @@ pub mod audit; // the audit trail: one line per tool call, what the agent typed 
 pub mod cli; // the command line: long-running commands, setup, and every tool
 pub mod context; // the project's own instructions, skills and registered commands
 pub mod dashboard; // a live local page: browsers, agents and their tabs, recent calls, release
+pub mod door; // what a connection to our servers gets before it proves itself
 pub mod error; // the closed set of error codes and outcomes
 pub mod extension; // the packaged extension: its files, manifest and id, written out
+pub mod guesses; // what a wrong token costs its sender: a wait, doubling, on its user
 pub mod holder; // who holds a loopback port: its owner, process and command, from /proc
 pub mod launch; // find and start a Chromium with the embedded extension
 pub mod link; // a controller's connection to the relay

@@ -102,6 +102,15 @@ pub fn http_token() -> io::Result<String> {
     Ok(String::from_utf8_lossy(&token).into_owned())
 }
 
+/// Replaces the HTTP token with a fresh one (`tabpilot token rotate`): owner-only, written whole
+/// under another name and renamed into place, so a server never reads half of it.
+pub fn rotate_http_token() -> io::Result<()> {
+    let dir = state_dir();
+    ensure_private_dir(&dir)?;
+    let fresh = hex::encode(rand::random::<[u8; 32]>());
+    write_private(&dir.join("http-token"), fresh.as_bytes())
+}
+
 /// The HTTP token if one was made, read without making one: for a look that changes nothing.
 pub fn existing_http_token() -> Option<String> {
     let path = state_dir().join("http-token");

@@ -4,7 +4,7 @@
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
 use std::os::fd::AsRawFd;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 /// Past this, the file is rotated. A line is about 400 bytes, so this is some 25,000 calls, a
@@ -26,12 +26,29 @@ pub fn append(path: &Path, line: &[u8], max: u64) -> io::Result<()> {
     }
     rotate_if_full(path, line.len() as u64, max)?;
     // Opened afresh for each line: a file another server rotated away is not written to again.
+    // Never through a symbolic link (O_NOFOLLOW): one put where the trail goes, in a folder
+    // others may write, would have it appended to (and made 0600) whatever file it names.
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)
         .mode(0o600)
-        .open(path)?;
-    if file.metadata()?.permissions().mode() & 0o777 != 0o600 {
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|e| linked(path, e))?;
+    let meta = file.metadata()?;
+    // SAFETY: getuid has no preconditions and cannot fail.
+    if meta.uid() != unsafe { libc::getuid() } {
+        return Err(io::Error::new(
+            io::ErrorKind::PermissionDenied,
+            format!(
+                "{} belongs to another user (uid {}); the audit trail goes only to a file of \
+                 yours",
+                path.display(),
+                meta.uid()
+            ),
+        ));
+    }
+    if meta.permissions().mode() & 0o777 != 0o600 {
         file.set_permissions(fs::Permissions::from_mode(0o600))?;
     }
     // O_APPEND and one write: the kernel puts the whole line at the end, whoever else appends.
@@ -43,6 +60,36 @@ pub fn append(path: &Path, line: &[u8], max: u64) -> io::Result<()> {
         ));
     }
     Ok(())
+}
+
+/// Refuses a trail's file that is a symbolic link, before anything is written (a server checks
+/// at start, so a setting that cannot work stops it).
+pub fn not_a_link(path: &Path) -> io::Result<()> {
+    match fs::symlink_metadata(path) {
+        Ok(m) if m.file_type().is_symlink() => Err(link(path)),
+        _ => Ok(()),
+    }
+}
+
+fn link(path: &Path) -> io::Error {
+    io::Error::new(
+        io::ErrorKind::InvalidInput,
+        format!(
+            "{} is a symbolic link; tabpilot writes the audit trail only to a file itself, never \
+             through a link: set {} to the file, or remove the link",
+            path.display(),
+            crate::settings::Setting::AuditFile
+        ),
+    )
+}
+
+/// The error of an open that met a symbolic link (ELOOP under O_NOFOLLOW), said as such.
+fn linked(path: &Path, e: io::Error) -> io::Error {
+    if e.raw_os_error() == Some(libc::ELOOP) {
+        link(path)
+    } else {
+        e
+    }
 }
 
 /// The `n`th rotated file: `audit.jsonl.1` is the newest.
@@ -92,7 +139,9 @@ fn lock(path: &Path) -> io::Result<File> {
         .truncate(false)
         .write(true)
         .mode(0o600)
-        .open(path)?;
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(path)
+        .map_err(|e| linked(path, e))?;
     // SAFETY: flock on a descriptor we own; it is released when the file closes.
     if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
         return Err(io::Error::last_os_error());
@@ -129,6 +178,26 @@ mod tests {
         fs::set_permissions(&path, fs::Permissions::from_mode(0o644)).unwrap();
         append(&path, b"{}\n", MAX_BYTES).unwrap();
         assert_eq!(mode(&path), 0o600);
+    }
+
+    #[test]
+    fn a_symbolic_link_where_the_trail_goes_is_refused_and_its_target_untouched() {
+        let dir = temp_dir("audit-link");
+        let target = dir.join("the-persons-file");
+        fs::write(&target, "mine\n").unwrap();
+        fs::set_permissions(&target, fs::Permissions::from_mode(0o644)).unwrap();
+        let path = dir.join("audit.jsonl");
+        std::os::unix::fs::symlink(&target, &path).unwrap();
+        let e = append(&path, b"{}\n", MAX_BYTES).unwrap_err();
+        assert!(e.to_string().contains("is a symbolic link"), "{e}");
+        assert!(not_a_link(&path).is_err());
+        assert_eq!(fs::read_to_string(&target).unwrap(), "mine\n");
+        assert_eq!(mode(&target), 0o644);
+        // The rotation's lock file is not followed either.
+        let lock_path = rotated_lock(&dir.join("other.jsonl"));
+        std::os::unix::fs::symlink(&target, &lock_path).unwrap();
+        assert!(lock(&lock_path).is_err());
+        assert!(not_a_link(&dir.join("absent.jsonl")).is_ok());
     }
 
     #[test]

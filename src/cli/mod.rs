@@ -38,9 +38,13 @@ enum Command {
         headless: bool,
         /// Serve MCP over Streamable HTTP at HOST:PORT (default: 127.0.0.1:47320; a port another
         /// program holds is an error naming it, never a move to another); every request needs
-        /// the token it prints.
+        /// the token (its file is named at start).
         #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]
         http: Option<String>,
+        /// With --http on an address past loopback: serve plain HTTP there all the same (the
+        /// token and what agents read cross the network in clear; refused without it).
+        #[arg(long, requires = "http")]
+        allow_plain_http: bool,
     },
     /// Run the relay in the foreground (controllers start one on demand).
     Relay,
@@ -82,6 +86,11 @@ enum Command {
     Install(install::InstallArgs),
     /// Remove tabpilot's entry from an MCP client's config, and nothing else.
     Uninstall(install::UninstallArgs),
+    /// The token `mcp --http` asks of every request.
+    Token {
+        #[command(subcommand)]
+        what: TokenCommand,
+    },
     /// The agent skill that teaches the tools.
     Skill {
         #[command(subcommand)]
@@ -96,6 +105,13 @@ enum Command {
 enum SkillCommand {
     /// Put it in ~/.agents/skills/tabpilot, where agents and the context tools find it.
     Install,
+}
+
+#[derive(Subcommand)]
+enum TokenCommand {
+    /// Replace it with a new one in its owner-only file; running servers refuse the old one
+    /// from their next request.
+    Rotate,
 }
 
 #[derive(Subcommand)]
@@ -120,6 +136,10 @@ const CHATTY: [&str; 6] = [
     "h2",
 ];
 
+/// rmcp's session manager names each new MCP session's id at info; held to warn whatever
+/// `TABPILOT_LOG` asks, so no log carries one.
+const NAMES_SESSIONS: &str = "rmcp::transport::streamable_http_server::session::local";
+
 fn init_logging() {
     let mut filter = crate::settings::Setting::Log
         .get()
@@ -133,6 +153,8 @@ fn init_logging() {
             filter = filter.add_directive(format!("{target}=info").parse().expect("a directive"));
         }
     }
+    let quiet = format!("{NAMES_SESSIONS}=warn");
+    filter = filter.add_directive(quiet.parse().expect("a directive"));
     tracing_subscriber::fmt()
         .with_env_filter(filter)
         .with_writer(std::io::stderr)
@@ -162,6 +184,7 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
             launch,
             headless,
             http,
+            allow_plain_http,
         } => {
             let launch = launch.then_some(LaunchOptions {
                 headless,
@@ -172,7 +195,12 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
             let served = match http {
                 Some(addr) => {
                     let addr = (!addr.is_empty()).then_some(addr);
-                    crate::mcp::serve_http(crate::mcp::HttpOptions { addr, launch }).await
+                    let opts = crate::mcp::HttpOptions {
+                        addr,
+                        launch,
+                        allow_plain_http,
+                    };
+                    crate::mcp::serve_http(opts).await
                 }
                 None => crate::mcp::serve_stdio(crate::mcp::McpOptions { launch, parent }).await,
             };
@@ -206,6 +234,9 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
         Command::Skill {
             what: SkillCommand::Install,
         } => skill::install(),
+        Command::Token {
+            what: TokenCommand::Rotate,
+        } => token_rotate(),
         Command::Call(words) => Ok(call::run(words).await),
     };
     outcome.unwrap_or_else(|e| {
@@ -233,6 +264,15 @@ async fn launch_cmd(
         browser.label,
         browser.browser_id
     );
+    Ok(ExitCode::SUCCESS)
+}
+
+fn token_rotate() -> anyhow::Result<ExitCode> {
+    let (file, notes) = crate::mcp::http::token::rotate()?;
+    println!("a new token is in {} (owner-only)", file.display());
+    for note in notes {
+        eprintln!("{note}");
+    }
     Ok(ExitCode::SUCCESS)
 }
 

@@ -62,7 +62,10 @@ impl Access {
     /// carries on what goes back.
     pub(super) async fn admit(&self, req: Request, next: Next) -> Response {
         let mut answer = match self.refusal(&req) {
-            None => next.run(req).await,
+            None => {
+                crate::door::proven(&req);
+                next.run(req).await
+            }
             Some(refused) => refused,
         };
         let headers = answer.headers_mut();

@@ -1,8 +1,9 @@
 //! `tabpilot dashboard`: a local page showing, live, the browsers, the agents with their tabs and
 //! lease ages, and the last calls in the audit trail; a person releases an agent from it. The
 //! page is plain HTML, CSS and JavaScript built into the binary (page/), served on 127.0.0.1
-//! only, to the holder of a one-time link (access.rs). The server is a controller like any
-//! other: its own link to the relay asks the status, each browser's tab list, and a release.
+//! only, to the holder of a one-time link (access.rs), behind the door all our servers have
+//! (src/door.rs). The server is a controller like any other: its own link to the relay asks the
+//! status, each browser's tab list, and a release.
 
 mod access;
 mod view;
@@ -75,9 +76,10 @@ pub async fn run(port: Option<u16>) -> anyhow::Result<()> {
         "(the link works once, in one browser: it trades its key for a cookie; Ctrl-C stops the \
          dashboard)"
     );
-    axum::serve(listener, app)
-        .with_graceful_shutdown(crate::serve::interrupted())
-        .await?;
+    tokio::select! {
+        served = crate::door::serve(listener, app) => served?,
+        _ = crate::serve::interrupted() => {}
+    }
     link.stop();
     Ok(())
 }

@@ -5,7 +5,8 @@
 pub mod http;
 mod order;
 
-pub use http::{HttpOptions, serve_http, token as http_token};
+pub use http::token::current as http_token;
+pub use http::{HttpOptions, serve_http};
 
 use std::sync::Arc;
 use std::time::Duration;

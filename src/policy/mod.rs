@@ -31,12 +31,16 @@ impl Policy {
     /// Reads the policy's settings. A malformed origin pattern is an error that names it: a
     /// server never starts with a list it half understood.
     pub fn from_env() -> Result<Self, String> {
+        let audit = crate::audit::file_from_env();
+        if let Some(path) = &audit {
+            crate::audit::file::not_a_link(path).map_err(|e| e.to_string())?;
+        }
         Ok(Policy {
             origins: Origins::from_env()?,
             read_only: Setting::ReadOnly.is_on(),
             no_eval: Setting::NoEval.is_on(),
             reveal_credentials: Setting::RevealCredentials.is_on(),
-            audit: crate::audit::file_from_env(),
+            audit,
             webmcp_trusted: origins::read_list(Setting::WebmcpTrustedOrigins)?.unwrap_or_default(),
         })
     }

@@ -4,7 +4,6 @@
 
 mod books;
 mod codes;
-mod door;
 mod hub;
 #[cfg(test)]
 mod interleavings;
@@ -26,6 +25,7 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
 
+use crate::door;
 use crate::protocol::{self, Role};
 use crate::settings::Setting;
 use crate::state;

@@ -7,8 +7,8 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
-use super::door::Unproven;
 use super::hub::{Hub, Outgoing};
+use crate::door::Unproven;
 use crate::protocol::{self, Frame, Role, auth, close};
 
 /// A token bucket over frames: `MAX_FRAMES_PER_SEC` sustained, the same as a burst.
@@ -129,7 +129,11 @@ async fn handshake(
         version: protocol::VERSION.into(),
     };
     let _ = tx.send(Outgoing::frame(challenge)).await;
-    let first = tokio::time::timeout(PROVE_WITHIN, stream.next()).await;
+    // A socket closed to make room for a newer one, before it proved itself, is as silent.
+    let first = tokio::select! {
+        first = tokio::time::timeout(PROVE_WITHIN, stream.next()) => first,
+        _ = unproven.turned_away() => Ok(None),
+    };
     let text = match first {
         Ok(Some(Ok(Message::Text(text)))) => text,
         Ok(Some(Err(e))) if is_too_big(&e) => return Err((close::TOO_BIG, "frame too big")),

@@ -5,7 +5,7 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
+use std::process::{Child, Command, Stdio};
 
 use serde_json::{Value, json};
 
@@ -13,20 +13,23 @@ use crate::harness::{Env, Mcp};
 use crate::snapshot::ref_of;
 
 /// A `tabpilot dashboard` on a port the system picks, and the link it printed.
-struct Dashboard {
+pub(crate) struct Dashboard {
     child: Child,
-    port: u16,
-    link: String,
+    pub port: u16,
+    pub link: String,
 }
 
 impl Dashboard {
     fn start(env: &Env) -> Dashboard {
-        let mut child = env
-            .command(&["dashboard", "--port", "0"])
-            .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("tabpilot dashboard starts");
+        Dashboard::start_with(env, |_| {})
+    }
+
+    /// Its command adjusted first (limits, environment).
+    pub(crate) fn start_with(env: &Env, adjust: impl FnOnce(&mut Command)) -> Dashboard {
+        let mut cmd = env.command(&["dashboard", "--port", "0"]);
+        cmd.stdin(Stdio::null()).stdout(Stdio::piped());
+        adjust(&mut cmd);
+        let mut child = cmd.spawn().expect("tabpilot dashboard starts");
         let mut line = String::new();
         BufReader::new(child.stdout.take().unwrap())
             .read_line(&mut line)
@@ -45,7 +48,7 @@ impl Dashboard {
     }
 
     /// The link's path and query: `/?key=...`.
-    fn key_path(&self) -> String {
+    pub(crate) fn key_path(&self) -> String {
         self.link
             .strip_prefix(&format!("http://127.0.0.1:{}", self.port))
             .unwrap()
@@ -54,7 +57,12 @@ impl Dashboard {
 
     /// One HTTP/1.0 request; `Host` is ours unless `headers` names one. Returns the status, the
     /// head and the body.
-    fn request(&self, method: &str, path: &str, headers: &[(&str, &str)]) -> (u16, String, String) {
+    pub(crate) fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+    ) -> (u16, String, String) {
         let body = if method == "POST" {
             r#"{"agent":"00000000"}"#
         } else {

@@ -377,3 +377,38 @@ pub(crate) fn all_tabs(agent: &mut Mcp) -> Vec<Value> {
         }
     }
 }
+
+/// Gives the process `cmd` starts at most `files` descriptors, as a system's usual limit would
+/// (a shell here may allow many more).
+pub(crate) fn limit_files(cmd: &mut Command, files: u64) {
+    use std::os::unix::process::CommandExt;
+    // SAFETY: setrlimit is async-signal-safe and changes only the child.
+    unsafe {
+        cmd.pre_exec(move || {
+            let limit = libc::rlimit {
+                rlim_cur: files,
+                rlim_max: files,
+            };
+            if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
+                Ok(())
+            } else {
+                Err(std::io::Error::last_os_error())
+            }
+        });
+    }
+}
+
+/// Lets this test process open at least `files` descriptors, as far as its hard limit allows.
+pub(crate) fn raise_own_files(files: u64) {
+    let mut limit = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit and setrlimit read and write only the struct they are given.
+    unsafe {
+        if libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) == 0 && limit.rlim_cur < files {
+            limit.rlim_cur = files.min(limit.rlim_max);
+            libc::setrlimit(libc::RLIMIT_NOFILE, &limit);
+        }
+    }
+}

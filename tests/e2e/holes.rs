@@ -21,23 +21,9 @@ fn relay_on(env: &Env, port: u16) -> Kill {
 
 /// A relay, with at most `files` descriptors when given (as a small ulimit would leave it).
 fn relay_with(env: &Env, port: u16, files: Option<u64>) -> Kill {
-    use std::os::unix::process::CommandExt;
     let mut cmd = env.command(&["relay"]);
     if let Some(n) = files {
-        // SAFETY: setrlimit is async-signal-safe and changes only the child.
-        unsafe {
-            cmd.pre_exec(move || {
-                let limit = libc::rlimit {
-                    rlim_cur: n,
-                    rlim_max: n,
-                };
-                if libc::setrlimit(libc::RLIMIT_NOFILE, &limit) == 0 {
-                    Ok(())
-                } else {
-                    Err(std::io::Error::last_os_error())
-                }
-            });
-        }
+        crate::harness::limit_files(&mut cmd, n);
     }
     let mut child = cmd
         .env("TABPILOT_RELAY_IDLE_MS", "30000")

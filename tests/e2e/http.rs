@@ -4,29 +4,37 @@
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
-use std::process::{Child, Stdio};
+use std::process::{Child, ChildStdout, Command, Stdio};
 
 use serde_json::{Value, json};
 
-use crate::harness::shared;
+use crate::harness::{Env, shared};
 
-/// A `tabpilot mcp --http` on a port the system picks, on the shared browser's relay.
-struct HttpServer {
+/// A `tabpilot mcp --http` on a port the system picks, and the token in its state directory.
+pub(crate) struct HttpServer {
     child: Child,
-    addr: String,
-    token: String,
+    pub addr: String,
+    pub token: String,
+    /// What it printed at start.
+    pub said: String,
+    /// Its output, kept open: a server that prints into a closed pipe dies of it.
+    _out: BufReader<ChildStdout>,
 }
 
 impl HttpServer {
-    fn start() -> HttpServer {
-        let s = shared();
-        let mut child = s
-            .env
-            .command(&["mcp", "--http", "127.0.0.1:0"])
+    /// On the shared browser's relay.
+    pub(crate) fn start() -> HttpServer {
+        HttpServer::start_in(&shared().env, |_| {})
+    }
+
+    /// In `env`, its command adjusted first (limits, environment).
+    pub(crate) fn start_in(env: &Env, adjust: impl FnOnce(&mut Command)) -> HttpServer {
+        let mut cmd = env.command(&["mcp", "--http", "127.0.0.1:0"]);
+        cmd.env_remove("TABPILOT_TOKEN")
             .stdin(Stdio::null())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("tabpilot mcp --http starts");
+            .stdout(Stdio::piped());
+        adjust(&mut cmd);
+        let mut child = cmd.spawn().expect("tabpilot mcp --http starts");
         let mut out = BufReader::new(child.stdout.take().unwrap());
         let (mut first, mut second) = (String::new(), String::new());
         out.read_line(&mut first).unwrap();
@@ -37,21 +45,31 @@ impl HttpServer {
             .and_then(|rest| rest.strip_suffix("/mcp"))
             .unwrap_or_else(|| panic!("the server prints its address: {first}"))
             .to_string();
-        let token = second
-            .strip_prefix("token: ")
-            .and_then(|rest| rest.split(' ').next())
-            .unwrap_or_else(|| panic!("the server prints its token: {second}"))
+        // The token is where the person finds it: the owner-only file in the state directory.
+        let token = std::fs::read_to_string(env.state_dir.join("http-token"))
+            .expect("the server made its token")
+            .trim()
             .to_string();
-        HttpServer { child, addr, token }
+        HttpServer {
+            child,
+            addr,
+            token,
+            said: first + &second,
+            _out: out,
+        }
     }
 
     /// One HTTP/1.0 POST to /mcp (so the answer ends when the connection does); returns the
     /// status, the session id header if any, and the body.
-    fn post(&self, headers: &[(&str, &str)], body: &Value) -> (u16, Option<String>, String) {
+    pub(crate) fn post(
+        &self,
+        headers: &[(&str, &str)],
+        body: &Value,
+    ) -> (u16, Option<String>, String) {
         self.request("POST", headers, &body.to_string())
     }
 
-    fn request(
+    pub(crate) fn request(
         &self,
         method: &str,
         headers: &[(&str, &str)],
@@ -86,7 +104,7 @@ impl HttpServer {
         (status, session, body.to_string())
     }
 
-    fn bearer(&self) -> String {
+    pub(crate) fn bearer(&self) -> String {
         format!("Bearer {}", self.token)
     }
 }
@@ -99,7 +117,7 @@ impl Drop for HttpServer {
 }
 
 /// The JSON-RPC answer to request `id` in an SSE (or JSON) body.
-fn answer(body: &str, id: u64) -> Value {
+pub(crate) fn answer(body: &str, id: u64) -> Value {
     body.lines()
         .map(|l| l.strip_prefix("data:").unwrap_or(l).trim())
         .filter_map(|l| serde_json::from_str::<Value>(l).ok())
@@ -107,7 +125,7 @@ fn answer(body: &str, id: u64) -> Value {
         .unwrap_or_else(|| panic!("no answer to request {id} in: {body}"))
 }
 
-fn initialize(id: u64) -> Value {
+pub(crate) fn initialize(id: u64) -> Value {
     json!({"jsonrpc": "2.0", "id": id, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "http-e2e", "version": "1"}}})

@@ -6,6 +6,8 @@
 //! reach a loopback port as well as ours can, and a browser page can be made to (DNS
 //! rebinding), so the port alone proves nothing. `Host` and `Origin` are checked besides, by
 //! rmcp: loopback names only when bound to loopback, and no browser origin but a loopback one.
+//! Connections come in through the door all our servers have (src/door.rs): a bounded number
+//! not yet proven by the token, and a few seconds for each request's head.
 //!
 //! The server binds the port it is configured for (127.0.0.1:47320, or `--http HOST:PORT`) or
 //! stops, naming who holds it: clients are configured with a URL, and a server that moved to
@@ -14,26 +16,28 @@
 //! state directory, so that `tabpilot install --http` writes the URL of a server that is running.
 
 pub mod proof;
+mod sessions;
+pub mod token;
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 
-use axum::extract::{Query, Request};
-use axum::http::{StatusCode, header};
-use axum::middleware::Next;
-use axum::response::{IntoResponse, Response};
+use axum::extract::Query;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio_util::sync::CancellationToken;
 
 use super::Server;
+use crate::guesses::Guesses;
 use crate::launch::{self, LaunchOptions};
 use crate::protocol::PeerInfo;
-use crate::serve::Secret;
-use crate::settings::Setting;
 use crate::tools::Session;
 use crate::tools::profile::Profile;
+use sessions::Sessions;
+use token::{Key, Token};
 
 /// Where the server listens when no address is given, beside the relay's range (47311-47315).
 pub const DEFAULT_ADDR: SocketAddr =
@@ -51,6 +55,14 @@ pub enum ListenError {
          127.0.0.1:PORT`, then `tabpilot install CLIENT --http http://127.0.0.1:PORT/mcp`"
     )]
     PortTaken { addr: SocketAddr, holder: String },
+    #[error(
+        "{addr} is past loopback, and tabpilot mcp --http serves plain HTTP: the token and \
+         everything the agents read would cross the network in clear. Serve on loopback \
+         (`--http 127.0.0.1:PORT`) and reach it through an SSH tunnel (`ssh -L \
+         PORT:127.0.0.1:PORT HOST`) or a TLS proxy, or give --allow-plain-http to serve it \
+         anyway"
+    )]
+    PastLoopback { addr: SocketAddr },
     #[error("cannot listen on {addr}: {source}")]
     Io {
         addr: SocketAddr,
@@ -65,6 +77,8 @@ pub struct HttpOptions {
     /// `HOST:PORT` to bind, or none for [`DEFAULT_ADDR`].
     pub addr: Option<String>,
     pub launch: Option<LaunchOptions>,
+    /// Serve past loopback over plain HTTP all the same (`--allow-plain-http`).
+    pub allow_plain_http: bool,
 }
 
 /// Serves MCP over Streamable HTTP until interrupted (Ctrl-C or SIGTERM).
@@ -74,9 +88,9 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
     // setting that cannot work stops the server at start, not its first client; it also owns a
     // browser launched for all of them.
     let first = Session::new(info(), None)?;
-    let listener = bind(opts.addr.as_deref()).await?;
+    let listener = bind(opts.addr.as_deref(), opts.allow_plain_http).await?;
     let addr = listener.local_addr()?;
-    let token = token()?;
+    let token = Arc::new(Token::load()?);
     let launched = match &opts.launch {
         Some(o) => Some(
             launch::start(o, first.link(), std::time::Duration::from_secs(30))
@@ -87,8 +101,54 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
     };
 
     let stop = CancellationToken::new();
+    let manager = Arc::new(LocalSessionManager::default());
+    let service = service(
+        profile,
+        manager.clone(),
+        config(addr.ip(), stop.child_token()),
+    );
+    let key = Key {
+        token: token.clone(),
+        guesses: Guesses::new(addr.port()),
+    };
+    let app = app(service, Sessions::new(manager), key, addr.port());
+    let url = format!("http://{addr}/mcp");
+    let record = Record::write(&url)?;
+
+    if !addr.ip().is_loopback() {
+        eprintln!(
+            "tabpilot: WARNING: serving plain HTTP on {addr}, past loopback (--allow-plain-http): \
+             the token and everything the agents read cross the network in clear, and any Host \
+             is served"
+        );
+    }
+    // The token itself never: stdout is often a log file others can read.
+    println!("tabpilot mcp: MCP over Streamable HTTP at {url}");
+    println!(
+        "token: {}; clients send it as `Authorization: Bearer TOKEN` (or `?token=TOKEN` in the \
+         URL), and `tabpilot install CLIENT --http` sets that up",
+        token.whereabouts()
+    );
+    tokio::select! {
+        served = crate::door::serve(listener, app) => served?,
+        _ = crate::serve::interrupted() => stop.cancel(),
+    }
+    drop(record);
+    if let Some(browser) = launched {
+        browser.close();
+    }
+    tokio::task::spawn_blocking(move || first.shutdown()).await?;
+    Ok(())
+}
+
+/// rmcp's service: each MCP session an agent of its own.
+fn service(
+    profile: Profile,
+    manager: Arc<LocalSessionManager>,
+    config: StreamableHttpServerConfig,
+) -> StreamableHttpService<Server, LocalSessionManager> {
     let catalog = super::catalog(&profile);
-    let service = StreamableHttpService::new(
+    StreamableHttpService::new(
         move || {
             let session =
                 Session::new(info(), None).map_err(|e| std::io::Error::other(e.text()))?;
@@ -98,30 +158,9 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
                 catalog: catalog.clone(),
             })
         },
-        Arc::new(LocalSessionManager::default()),
-        config(addr.ip(), stop.child_token()),
-    );
-    let app = app(service, &token, addr.port());
-    let url = format!("http://{addr}/mcp");
-    let record = Record::write(&url)?;
-
-    println!("tabpilot mcp: MCP over Streamable HTTP at http://{addr}/mcp");
-    println!(
-        "token: {token} (send `Authorization: Bearer TOKEN`, or put `?token=TOKEN` in the URL)"
-    );
-    let stopped = stop.clone();
-    axum::serve(listener, app)
-        .with_graceful_shutdown(async move {
-            crate::serve::interrupted().await;
-            stopped.cancel();
-        })
-        .await?;
-    drop(record);
-    if let Some(browser) = launched {
-        browser.close();
-    }
-    tokio::task::spawn_blocking(move || first.shutdown()).await?;
-    Ok(())
+        manager,
+        config,
+    )
 }
 
 fn info() -> PeerInfo {
@@ -133,14 +172,21 @@ fn info() -> PeerInfo {
 }
 
 /// The address asked for, or [`DEFAULT_ADDR`]; a port another program holds is an error that
-/// names it, never a move to another port.
-async fn bind(addr: Option<&str>) -> Result<tokio::net::TcpListener, ListenError> {
+/// names it, never a move to another port; an address past loopback, one unless the person
+/// allowed plain HTTP there.
+async fn bind(
+    addr: Option<&str>,
+    allow_plain_http: bool,
+) -> Result<tokio::net::TcpListener, ListenError> {
     let addr: SocketAddr = match addr {
         Some(a) => a
             .parse()
             .map_err(|e: std::net::AddrParseError| ListenError::BadAddress(e.to_string()))?,
         None => DEFAULT_ADDR,
     };
+    if !addr.ip().is_loopback() && !allow_plain_http {
+        return Err(ListenError::PastLoopback { addr });
+    }
     match tokio::net::TcpListener::bind(addr).await {
         Ok(listener) => Ok(listener),
         Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => Err(ListenError::PortTaken {
@@ -154,25 +200,37 @@ async fn bind(addr: Option<&str>) -> Result<tokio::net::TcpListener, ListenError
     }
 }
 
-/// The routes: `/mcp` behind the token, and the proof beside it, which asks for none.
+/// The routes: `/mcp` behind the token and the bounds on sessions, and the proof beside it,
+/// which asks for none.
 fn app(
     service: StreamableHttpService<Server, LocalSessionManager>,
-    token: &str,
+    sessions: Sessions,
+    key: Key,
     port: u16,
 ) -> axum::Router {
-    let key = Arc::new(Key(Secret::new(token)));
-    let token = Arc::new(token.to_string());
+    let sessions = Arc::new(sessions);
+    let key = Arc::new(key);
+    let token = key.token.clone();
     let prove = move |Query(q): Query<HashMap<String, String>>| {
-        let token = token.clone();
+        let token = token.text();
         async move {
-            match q.get("nonce").filter(|n| proof::fair_nonce(n)) {
-                Some(nonce) => (StatusCode::OK, proof::proof(&token, port, nonce)).into_response(),
-                None => (StatusCode::BAD_REQUEST, "nonce: 32 to 128 hex digits").into_response(),
+            match (q.get("nonce").filter(|n| proof::fair_nonce(n)), token) {
+                (Some(nonce), Some(token)) => {
+                    (StatusCode::OK, proof::proof(&token, port, nonce)).into_response()
+                }
+                (None, _) => {
+                    (StatusCode::BAD_REQUEST, "nonce: 32 to 128 hex digits").into_response()
+                }
+                (_, None) => (StatusCode::SERVICE_UNAVAILABLE, "no token").into_response(),
             }
         }
     };
     axum::Router::new()
         .nest_service("/mcp", service)
+        .layer(axum::middleware::from_fn(move |req, next| {
+            let sessions = sessions.clone();
+            async move { sessions.admit(req, next).await }
+        }))
         .layer(axum::middleware::from_fn(move |req, next| {
             let key = key.clone();
             async move { key.admit(req, next).await }
@@ -213,16 +271,6 @@ pub fn recorded_url() -> Option<String> {
         .then(|| url.to_string())
 }
 
-/// The token the server asks of every request: `TABPILOT_TOKEN`, or the one made on first use in
-/// the state directory. `tabpilot install --http` writes the same into a client's config.
-pub fn token() -> anyhow::Result<String> {
-    match Setting::Token.get() {
-        Some(t) if t.trim().len() >= 16 => Ok(t.trim().to_string()),
-        Some(_) => anyhow::bail!("{} must be at least 16 characters", Setting::Token),
-        None => Ok(crate::state::http_token()?),
-    }
-}
-
 /// rmcp's checks against DNS rebinding: on loopback, a `Host` that is a loopback name; past
 /// loopback, any `Host` (the token is what a rebinding page cannot have); and no `Origin` but a
 /// loopback one.
@@ -235,31 +283,5 @@ fn config(ip: IpAddr, stop: CancellationToken) -> StreamableHttpServerConfig {
         config
     } else {
         config.disable_allowed_hosts()
-    }
-}
-
-/// The token every request must carry.
-struct Key(Secret);
-
-impl Key {
-    /// Lets a request with the token through: `Authorization: Bearer TOKEN`, or `token=TOKEN`
-    /// in the query (for clients that take only a URL). Anything else is 401.
-    async fn admit(&self, req: Request, next: Next) -> Response {
-        let bearer = req
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.strip_prefix("Bearer "));
-        let query = crate::serve::query_value(req.uri(), "token");
-        let given = bearer.map(str::to_string).or(query);
-        if given.is_some_and(|t| self.0.matches(&t)) {
-            return next.run(req).await;
-        }
-        (
-            StatusCode::UNAUTHORIZED,
-            [(header::WWW_AUTHENTICATE, "Bearer")],
-            "tabpilot: this needs the token `tabpilot mcp --http` printed (TABPILOT_TOKEN)",
-        )
-            .into_response()
     }
 }
