@@ -47,12 +47,13 @@ fn a_screenshot_is_of_the_agents_tab_though_the_person_switches_tabs_while_it_wa
     );
     assert_eq!(middle(&r), [255, 0, 0]);
 
-    // The agent's page keeps the capture waiting, and meanwhile the person brings their own tab
-    // to the front: the capture is still of the agent's page.
+    // The agent's page keeps the capture waiting (a zero-delay timer runs at once even in a tab
+    // the browser counts as hidden), and meanwhile the person brings their own tab to the front:
+    // the capture is still of the agent's page.
     agent.ok(
         "browser_eval",
         json!({"expression":
-            "setTimeout(() => { const t = Date.now(); while (Date.now() - t < 2000); }, 200); 1"}),
+            "setTimeout(() => { const t = Date.now(); while (Date.now() - t < 2000); }, 0); 1"}),
     );
     let switch = std::thread::spawn(move || {
         std::thread::sleep(Duration::from_millis(700));
