@@ -295,19 +295,306 @@ export const CONTRACT = {
       "scope": "browser"
     },
     {
-      "args": true,
+      "args": {
+        "$defs": {
+          "After": {
+            "description": "How long a page-changing call waits after it, and the probes riding on it: only the wait\nthe caller set, so the extension's defaults (auto for actions, load for navigations) hold\nfor the rest. No probe rides on a call that names none.",
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "description": "What the console probe riding on an action brings back: its new errors, or every new entry.",
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "description": "What the network probe riding on an action brings back: what failed or was noted, or every\nrequest.",
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "anyOf": [
+          {
+            "properties": {
+              "after": {
+                "$ref": "#/$defs/After"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "url",
+              "after"
+            ],
+            "type": "object"
+          },
+          {
+            "properties": {
+              "after": {
+                "$ref": "#/$defs/After"
+              },
+              "ignoreCache": {
+                "type": "boolean"
+              },
+              "reload": {
+                "description": "Always true.",
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "reload",
+              "ignoreCache",
+              "after"
+            ],
+            "type": "object"
+          }
+        ],
+        "description": "Loads a URL in the tab, or reloads it.",
+        "title": "Navigate"
+      },
       "mutates": true,
       "name": "navigate",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "What the extension answers a navigation with.",
+        "properties": {
+          "console": {
+            "default": null,
+            "description": "What the tab's console gained since the action began: `{errors, entries?}`."
+          },
+          "elapsedMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "network": {
+            "default": null,
+            "description": "What the tab met since: `{issues, requests?}`."
+          },
+          "settled": {
+            "type": "boolean"
+          },
+          "title": {
+            "type": "string"
+          },
+          "url": {
+            "type": "string"
+          },
+          "what": {
+            "description": "navigate, reload, back or forward.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "settled",
+          "elapsedMs",
+          "url",
+          "title",
+          "what"
+        ],
+        "title": "NavReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$defs": {
+          "After": {
+            "description": "How long a page-changing call waits after it, and the probes riding on it: only the wait\nthe caller set, so the extension's defaults (auto for actions, load for navigations) hold\nfor the rest. No probe rides on a call that names none.",
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "description": "What the console probe riding on an action brings back: its new errors, or every new entry.",
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "HistoryDirection": {
+            "enum": [
+              "back",
+              "forward"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "description": "What the network probe riding on an action brings back: what failed or was noted, or every\nrequest.",
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "Back or forward in the tab's history.",
+        "properties": {
+          "after": {
+            "$ref": "#/$defs/After"
+          },
+          "direction": {
+            "$ref": "#/$defs/HistoryDirection"
+          }
+        },
+        "required": [
+          "direction",
+          "after"
+        ],
+        "title": "History",
+        "type": "object"
+      },
       "mutates": true,
       "name": "history",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "What the extension answers a navigation with.",
+        "properties": {
+          "console": {
+            "default": null,
+            "description": "What the tab's console gained since the action began: `{errors, entries?}`."
+          },
+          "elapsedMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "network": {
+            "default": null,
+            "description": "What the tab met since: `{issues, requests?}`."
+          },
+          "settled": {
+            "type": "boolean"
+          },
+          "title": {
+            "type": "string"
+          },
+          "url": {
+            "type": "string"
+          },
+          "what": {
+            "description": "navigate, reload, back or forward.",
+            "type": "string"
+          }
+        },
+        "required": [
+          "settled",
+          "elapsedMs",
+          "url",
+          "title",
+          "what"
+        ],
+        "title": "NavReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
@@ -404,43 +691,384 @@ export const CONTRACT = {
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$defs": {
+          "ReadFormat": {
+            "enum": [
+              "markdown",
+              "text"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "The page's main content as text.",
+        "properties": {
+          "format": {
+            "$ref": "#/$defs/ReadFormat"
+          },
+          "maxChars": {
+            "format": "uint",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "format",
+          "maxChars"
+        ],
+        "title": "Read",
+        "type": "object"
+      },
       "mutates": false,
       "name": "read",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "What the extension answers a read with.",
+        "properties": {
+          "content": {
+            "type": "string"
+          },
+          "totalChars": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "truncated": {
+            "type": "boolean"
+          },
+          "url": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "content",
+          "truncated",
+          "totalChars",
+          "url"
+        ],
+        "title": "ReadReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "Elements by text, role and/or CSS selector, in every frame.",
+        "properties": {
+          "max": {
+            "format": "uint",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "role": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "selector": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "text": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "text",
+          "role",
+          "selector",
+          "max"
+        ],
+        "title": "Find",
+        "type": "object"
+      },
       "mutates": false,
       "name": "find",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "What the extension answers a search with: one snapshot line per match.",
+        "properties": {
+          "lines": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          },
+          "total": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "lines",
+          "total"
+        ],
+        "title": "FindReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "The HTML of the element a ref names, else of the top frame's document, capped.",
+        "properties": {
+          "maxChars": {
+            "format": "uint",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "ref": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "ref",
+          "maxChars"
+        ],
+        "title": "Html",
+        "type": "object"
+      },
       "mutates": false,
       "name": "html",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "html": {
+            "type": "string"
+          },
+          "totalChars": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "truncated": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "html",
+          "truncated",
+          "totalChars"
+        ],
+        "title": "HtmlOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$defs": {
+          "Visibility": {
+            "enum": [
+              "visible",
+              "hidden"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "Waits for text to appear (or go, `state: hidden`), an element to show or hide, or the\ntab's URL to match.",
+        "properties": {
+          "ref": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "selector": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "state": {
+            "$ref": "#/$defs/Visibility"
+          },
+          "text": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "timeoutMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "url": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "text",
+          "selector",
+          "ref",
+          "url",
+          "state",
+          "timeoutMs"
+        ],
+        "title": "WaitFor",
+        "type": "object"
+      },
       "mutates": false,
       "name": "waitFor",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "What the extension answers a wait with.",
+        "properties": {
+          "met": {
+            "type": "boolean"
+          },
+          "url": {
+            "default": null,
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "waitedMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "met",
+          "waitedMs"
+        ],
+        "title": "WaitReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "An image of the viewport, an element or the full page.",
+        "properties": {
+          "format": {
+            "description": "png, jpeg or webp.",
+            "type": "string"
+          },
+          "fullPage": {
+            "type": "boolean"
+          },
+          "quality": {
+            "format": "uint8",
+            "maximum": 255,
+            "minimum": 0,
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "ref": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "format",
+          "quality",
+          "ref",
+          "fullPage"
+        ],
+        "title": "Screenshot",
+        "type": "object"
+      },
       "mutates": false,
       "name": "screenshot",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "CssRect": {
+            "description": "A box in CSS pixels of the viewport.",
+            "properties": {
+              "height": {
+                "format": "double",
+                "type": "number"
+              },
+              "width": {
+                "format": "double",
+                "type": "number"
+              },
+              "x": {
+                "format": "double",
+                "type": "number"
+              },
+              "y": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "x",
+              "y",
+              "width",
+              "height"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "What the extension answers a capture with.",
+        "properties": {
+          "cut": {
+            "default": false,
+            "description": "A full page cut at its height limit.",
+            "type": "boolean"
+          },
+          "data": {
+            "description": "Base64 of the image.",
+            "type": "string"
+          },
+          "debugger": {
+            "default": false,
+            "type": "boolean"
+          },
+          "rect": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/CssRect"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "description": "The element's box in CSS pixels, for an element capture."
+          },
+          "viewport": {
+            "default": null
+          }
+        },
+        "required": [
+          "data"
+        ],
+        "title": "CaptureReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
@@ -462,6 +1090,58 @@ export const CONTRACT = {
     {
       "args": {
         "$defs": {
+          "After": {
+            "description": "How long a page-changing call waits after it, and the probes riding on it: only the wait\nthe caller set, so the extension's defaults (auto for actions, load for navigations) hold\nfor the rest. No probe rides on a call that names none.",
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "description": "What the console probe riding on an action brings back: its new errors, or every new entry.",
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
           "Modifier": {
             "enum": [
               "Alt",
@@ -476,6 +1156,23 @@ export const CONTRACT = {
               "left",
               "right",
               "middle"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "description": "What the network probe riding on an action brings back: what failed or was noted, or every\nrequest.",
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
             ],
             "type": "string"
           }
@@ -514,6 +1211,7 @@ export const CONTRACT = {
         "description": "A click on a ref, or at a point of the viewport.",
         "properties": {
           "after": {
+            "$ref": "#/$defs/After",
             "description": "How long to wait after it, and the probes riding on it."
           },
           "button": {
@@ -593,9 +1291,82 @@ export const CONTRACT = {
     },
     {
       "args": {
+        "$defs": {
+          "After": {
+            "description": "How long a page-changing call waits after it, and the probes riding on it: only the wait\nthe caller set, so the extension's defaults (auto for actions, load for navigations) hold\nfor the rest. No probe rides on a call that names none.",
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "description": "What the console probe riding on an action brings back: its new errors, or every new entry.",
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "description": "What the network probe riding on an action brings back: what failed or was noted, or every\nrequest.",
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "ref": {
             "type": "string"
           },
@@ -678,9 +1449,82 @@ export const CONTRACT = {
     },
     {
       "args": {
+        "$defs": {
+          "After": {
+            "description": "How long a page-changing call waits after it, and the probes riding on it: only the wait\nthe caller set, so the extension's defaults (auto for actions, load for navigations) hold\nfor the rest. No probe rides on a call that names none.",
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "description": "What the console probe riding on an action brings back: its new errors, or every new entry.",
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "description": "What the network probe riding on an action brings back: what failed or was noted, or every\nrequest.",
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "ref": {
             "type": "string"
           }
@@ -747,9 +1591,82 @@ export const CONTRACT = {
     },
     {
       "args": {
+        "$defs": {
+          "After": {
+            "description": "How long a page-changing call waits after it, and the probes riding on it: only the wait\nthe caller set, so the extension's defaults (auto for actions, load for navigations) hold\nfor the rest. No probe rides on a call that names none.",
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "description": "What the console probe riding on an action brings back: its new errors, or every new entry.",
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "description": "What the network probe riding on an action brings back: what failed or was noted, or every\nrequest.",
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "ref": {
             "type": "string"
           },
@@ -836,9 +1753,82 @@ export const CONTRACT = {
     },
     {
       "args": {
+        "$defs": {
+          "After": {
+            "description": "How long a page-changing call waits after it, and the probes riding on it: only the wait\nthe caller set, so the extension's defaults (auto for actions, load for navigations) hold\nfor the rest. No probe rides on a call that names none.",
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "description": "What the console probe riding on an action brings back: its new errors, or every new entry.",
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "description": "What the network probe riding on an action brings back: what failed or was noted, or every\nrequest.",
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "ref": {
             "type": "string"
           }
@@ -912,6 +1902,66 @@ export const CONTRACT = {
     {
       "args": {
         "$defs": {
+          "After": {
+            "description": "How long a page-changing call waits after it, and the probes riding on it: only the wait\nthe caller set, so the extension's defaults (auto for actions, load for navigations) hold\nfor the rest. No probe rides on a call that names none.",
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "description": "What the console probe riding on an action brings back: its new errors, or every new entry.",
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "description": "What the network probe riding on an action brings back: what failed or was noted, or every\nrequest.",
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
           "UploadFile": {
             "properties": {
               "data": {
@@ -932,12 +1982,23 @@ export const CONTRACT = {
               "mime"
             ],
             "type": "object"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "description": "Sets the files on a file input: each with its bytes (base64), or sent ahead in parts.",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "files": {
             "items": {
               "$ref": "#/$defs/UploadFile"
@@ -1093,9 +2154,82 @@ export const CONTRACT = {
     },
     {
       "args": {
+        "$defs": {
+          "After": {
+            "description": "How long a page-changing call waits after it, and the probes riding on it: only the wait\nthe caller set, so the extension's defaults (auto for actions, load for navigations) hold\nfor the rest. No probe rides on a call that names none.",
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "description": "What the console probe riding on an action brings back: its new errors, or every new entry.",
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "description": "What the network probe riding on an action brings back: what failed or was noted, or every\nrequest.",
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "endRef": {
             "type": "string"
           },
@@ -1183,6 +2317,58 @@ export const CONTRACT = {
     {
       "args": {
         "$defs": {
+          "After": {
+            "description": "How long a page-changing call waits after it, and the probes riding on it: only the wait\nthe caller set, so the extension's defaults (auto for actions, load for navigations) hold\nfor the rest. No probe rides on a call that names none.",
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "description": "What the console probe riding on an action brings back: its new errors, or every new entry.",
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
           "Modifier": {
             "enum": [
               "Alt",
@@ -1191,11 +2377,30 @@ export const CONTRACT = {
               "Shift"
             ],
             "type": "string"
+          },
+          "NetworkProbe": {
+            "description": "What the network probe riding on an action brings back: what failed or was noted, or every\nrequest.",
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "key": {
             "type": "string"
           },
@@ -1383,6 +2588,58 @@ export const CONTRACT = {
     {
       "args": {
         "$defs": {
+          "After": {
+            "description": "How long a page-changing call waits after it, and the probes riding on it: only the wait\nthe caller set, so the extension's defaults (auto for actions, load for navigations) hold\nfor the rest. No probe rides on a call that names none.",
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "description": "What the console probe riding on an action brings back: its new errors, or every new entry.",
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
           "FieldValue": {
             "anyOf": [
               {
@@ -1407,11 +2664,30 @@ export const CONTRACT = {
               "value"
             ],
             "type": "object"
+          },
+          "NetworkProbe": {
+            "description": "What the network probe riding on an action brings back: what failed or was noted, or every\nrequest.",
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "fields": {
             "items": {
               "$ref": "#/$defs/FillField"

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Scope;
-use super::wire::{Nothing, act, page, tabs};
+use super::wire::{Nothing, act, nav, page, tabs};
 
 /// What an operation does to the page it runs in: the one answer read-only mode, the site
 /// policy's judgment at the moment of an action, the relay's books and a lost reply all take.
@@ -148,15 +148,22 @@ ops! {
         => tabs::TabList => tabs::Tabs;
     TabClose = "tabClose", Browser, Moves, Read
         => tabs::TabClose => tabs::Closed;
-    Navigate = "navigate", Tab, Moves, Caller;
-    History = "history", Tab, Moves, Caller;
+    Navigate = "navigate", Tab, Moves, Caller
+        => nav::Navigate => nav::NavReply;
+    History = "history", Tab, Moves, Caller
+        => nav::History => nav::NavReply;
     Snapshot = "snapshot", Tab, Reads, Capture
         => page::Snapshot => page::SnapshotReply;
-    Read = "read", Tab, Reads, Read;
-    Find = "find", Tab, Reads, Read;
-    Html = "html", Tab, Reads, Read;
-    WaitFor = "waitFor", Tab, Reads, Caller;
-    Screenshot = "screenshot", Tab, Reads, Capture;
+    Read = "read", Tab, Reads, Read
+        => page::Read => page::ReadReply;
+    Find = "find", Tab, Reads, Read
+        => page::Find => page::FindReply;
+    Html = "html", Tab, Reads, Read
+        => page::Html => page::HtmlOut;
+    WaitFor = "waitFor", Tab, Reads, Caller
+        => page::WaitFor => page::WaitReply;
+    Screenshot = "screenshot", Tab, Reads, Capture
+        => page::Screenshot => page::CaptureReply;
     Dialog = "dialog", Tab, Acts, Quick;
     Dialogs = "dialogs", Tab, Reads, Quick;
     Click = "click", Tab, Acts, Caller

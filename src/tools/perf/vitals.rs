@@ -5,11 +5,13 @@ use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::PerfOut;
 use crate::error::ToolError;
 use crate::protocol::Op;
+use crate::protocol::wire::act::After;
+use crate::protocol::wire::nav::Navigate;
 use crate::tools::ctx::Ctx;
 use crate::tools::spec::Out;
 
@@ -359,8 +361,12 @@ fn long_frames_line(r: &VitalsReply) -> String {
 pub(super) async fn vitals(cx: &Ctx, reload: bool) -> Result<Out<PerfOut>, ToolError> {
     let mut settle = 0;
     if reload {
-        let call = json!({"reload": true, "after": {}});
-        let _: Value = cx.page(Op::Navigate, call, Duration::from_secs(30)).await?;
+        let call = Navigate::Reload {
+            reload: true,
+            ignore_cache: false,
+            after: After::default(),
+        };
+        cx.run(call).within(Duration::from_secs(30)).await?;
         settle = SETTLE_MS;
     }
     let r: VitalsReply = cx
