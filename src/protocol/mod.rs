@@ -304,7 +304,7 @@ pub struct Guard {
     pub acts: bool,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct GuardRule {
     pub pattern: String,
     pub regex: String,

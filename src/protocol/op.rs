@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Scope;
-use super::wire::{Nothing, act, nav, page, tabs};
+use super::wire::{Nothing, act, dialog, nav, page, script, tabs};
 
 /// What an operation does to the page it runs in: the one answer read-only mode, the site
 /// policy's judgment at the moment of an action, the relay's books and a lost reply all take.
@@ -164,8 +164,10 @@ ops! {
         => page::WaitFor => page::WaitReply;
     Screenshot = "screenshot", Tab, Reads, Capture
         => page::Screenshot => page::CaptureReply;
-    Dialog = "dialog", Tab, Acts, Quick;
-    Dialogs = "dialogs", Tab, Reads, Quick;
+    Dialog = "dialog", Tab, Acts, Quick
+        => dialog::SetDialogs => dialog::DialogsOut;
+    Dialogs = "dialogs", Tab, Reads, Quick
+        => dialog::ReadDialogs => dialog::DialogsOut;
     Click = "click", Tab, Acts, Caller
         => act::Click => act::ActReply<Nothing>;
     Type = "type", Tab, Acts, Caller
@@ -188,9 +190,12 @@ ops! {
         => act::Scroll => act::ScrollReply;
     FillForm = "fillForm", Tab, Acts, Caller
         => act::FillForm => act::ActReply<act::FillReply>;
-    Eval = "eval", Tab, Acts, Caller;
-    PageTools = "pageTools", Tab, Reads, Caller;
-    PageToolCall = "pageToolCall", Tab, Acts, Caller;
+    Eval = "eval", Tab, Acts, Caller
+        => script::Eval => script::EvalOut;
+    PageTools = "pageTools", Tab, Reads, Caller
+        => script::PageTools => script::PageToolsOut;
+    PageToolCall = "pageToolCall", Tab, Acts, Caller
+        => script::PageToolCall => script::PageToolsOut;
     Vitals = "vitals", Tab, Reads, Capture;
     Memory = "memory", Tab, Reads, Caller;
     Trace = "trace", Tab, Reads, Caller;

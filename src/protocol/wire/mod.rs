@@ -3,8 +3,10 @@
 //! JSON schema (the contract the extension reads, and what a debug build holds every reply to).
 
 pub mod act;
+pub mod dialog;
 pub mod nav;
 pub mod page;
+pub mod script;
 pub mod tabs;
 
 use schemars::JsonSchema;
