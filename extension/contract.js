@@ -3548,35 +3548,749 @@ export const CONTRACT = {
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "A page of the tab's logged requests, newest first, filtered.",
+        "properties": {
+          "page": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "pageSize": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "preserved": {
+            "description": "Also the two pages before.",
+            "type": "boolean"
+          },
+          "status": {
+            "description": "1xx to 5xx, or failed.",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "type": {
+            "description": "A webRequest resource type.",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "url": {
+            "description": "URL contains.",
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "url",
+          "type",
+          "status",
+          "preserved",
+          "page",
+          "pageSize"
+        ],
+        "title": "NetworkRequests",
+        "type": "object"
+      },
       "mutates": false,
       "name": "networkRequests",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Request": {
+            "description": "One request as the log has it.",
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "description": "Pages back, for one of an earlier page.",
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "description": "The origin that made it.",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "description": "Why it failed: dns, refused, connection, tls, cors, blocked, aborted, failed...",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "description": "Bytes, from content-length.",
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "dropped": {
+            "description": "Older requests the log let go (it keeps 300 a page).",
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "requests": {
+            "items": {
+              "$ref": "#/$defs/Request"
+            },
+            "type": "array"
+          },
+          "total": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "total",
+          "requests"
+        ],
+        "title": "ListOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "The newest logged request whose URL contains `url`.",
+        "properties": {
+          "url": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "url"
+        ],
+        "title": "NetworkRequest",
+        "type": "object"
+      },
       "mutates": false,
       "name": "networkRequest",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Binary": {
+            "properties": {
+              "bytes": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "mimeType": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "mimeType",
+              "bytes"
+            ],
+            "type": "object"
+          },
+          "Header": {
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "value": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "value"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "description": "One request as the log has it.",
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "description": "Pages back, for one of an earlier page.",
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "description": "The origin that made it.",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "description": "Why it failed: dns, refused, connection, tls, cors, blocked, aborted, failed...",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "description": "Bytes, from content-length.",
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "binary": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Binary"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "body": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "bodyChars": {
+            "description": "The whole body's length in characters, when `body` is cut.",
+            "format": "uint64",
+            "minimum": 0,
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "credentials": {
+            "description": "Whether credential values are shown, and why not, when the request carries any.",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "debugger": {
+            "description": "Whether the debugger was attached (for this call only).",
+            "type": "boolean"
+          },
+          "request": {
+            "$ref": "#/$defs/Request"
+          },
+          "requestHeaders": {
+            "default": [],
+            "items": {
+              "$ref": "#/$defs/Header"
+            },
+            "type": "array"
+          },
+          "responseHeaders": {
+            "default": [],
+            "items": {
+              "$ref": "#/$defs/Header"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "request",
+          "debugger"
+        ],
+        "title": "OneOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "The first request of a fresh load whose URL contains `url`, with its body: the tab reloaded\nwith the debugger attached.",
+        "properties": {
+          "url": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "url"
+        ],
+        "title": "NetworkReload",
+        "type": "object"
+      },
       "mutates": true,
       "name": "networkReload",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Binary": {
+            "properties": {
+              "bytes": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "mimeType": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "mimeType",
+              "bytes"
+            ],
+            "type": "object"
+          },
+          "Header": {
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "value": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "value"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "description": "One request as the log has it.",
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "description": "Pages back, for one of an earlier page.",
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "description": "The origin that made it.",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "description": "Why it failed: dns, refused, connection, tls, cors, blocked, aborted, failed...",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "description": "Bytes, from content-length.",
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "binary": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Binary"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "body": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "bodyChars": {
+            "description": "The whole body's length in characters, when `body` is cut.",
+            "format": "uint64",
+            "minimum": 0,
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "credentials": {
+            "description": "Whether credential values are shown, and why not, when the request carries any.",
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "debugger": {
+            "description": "Whether the debugger was attached (for this call only).",
+            "type": "boolean"
+          },
+          "request": {
+            "$ref": "#/$defs/Request"
+          },
+          "requestHeaders": {
+            "default": [],
+            "items": {
+              "$ref": "#/$defs/Header"
+            },
+            "type": "array"
+          },
+          "responseHeaders": {
+            "default": [],
+            "items": {
+              "$ref": "#/$defs/Header"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "request",
+          "debugger"
+        ],
+        "title": "OneOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "A page of the tab's browser issues: its frames' notes, then its failed requests.",
+        "properties": {
+          "page": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "pageSize": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "page",
+          "pageSize"
+        ],
+        "title": "Issues",
+        "type": "object"
+      },
       "mutates": false,
       "name": "issues",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Issue": {
+            "description": "One issue: its code, and what it concerns.",
+            "properties": {
+              "blocked": {
+                "description": "The URL (or `inline`, `eval`) blocked, or the request's.",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "code": {
+                "type": "string"
+              },
+              "directive": {
+                "description": "The CSP directive that blocked it.",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "element": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "message": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "ref": {
+                "description": "The element's ref, where there is one.",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "reportOnly": {
+                "description": "A report-only policy: reported, not blocked.",
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "source": {
+                "description": "Where in the page's source: file:line.",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "code"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "issues": {
+            "items": {
+              "$ref": "#/$defs/Issue"
+            },
+            "type": "array"
+          },
+          "total": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "total",
+          "issues"
+        ],
+        "title": "IssuesOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Scope;
-use super::wire::{Nothing, act, dialog, nav, page, script, tabs};
+use super::wire::{Nothing, act, dialog, nav, network, page, script, tabs};
 
 /// What an operation does to the page it runs in: the one answer read-only mode, the site
 /// policy's judgment at the moment of an action, the relay's books and a lost reply all take.
@@ -200,10 +200,14 @@ ops! {
     Memory = "memory", Tab, Reads, Caller;
     Trace = "trace", Tab, Reads, Caller;
     A11y = "a11y", Tab, Reads, Audit;
-    NetworkRequests = "networkRequests", Tab, Reads, Quick;
-    NetworkRequest = "networkRequest", Tab, Reads, Capture;
-    NetworkReload = "networkReload", Tab, Acts, Capture;
-    Issues = "issues", Tab, Reads, Read;
+    NetworkRequests = "networkRequests", Tab, Reads, Quick
+        => network::NetworkRequests => network::ListOut;
+    NetworkRequest = "networkRequest", Tab, Reads, Capture
+        => network::NetworkRequest => network::OneOut;
+    NetworkReload = "networkReload", Tab, Acts, Capture
+        => network::NetworkReload => network::OneOut;
+    Issues = "issues", Tab, Reads, Read
+        => network::Issues => network::IssuesOut;
     ConsoleLogs = "consoleLogs", Tab, Reads, Read;
     Release = "release", Browser, Moves, Read;
 }

@@ -5,6 +5,7 @@
 pub mod act;
 pub mod dialog;
 pub mod nav;
+pub mod network;
 pub mod page;
 pub mod script;
 pub mod tabs;
