@@ -3516,35 +3516,541 @@ export const CONTRACT = {
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "The page's web vitals, from its own performance buffers, after `settleMs`.",
+        "properties": {
+          "settleMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "settleMs"
+        ],
+        "title": "Vitals",
+        "type": "object"
+      },
       "mutates": false,
       "name": "vitals",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Breakdown": {
+            "properties": {
+              "loadDelayMs": {
+                "format": "double",
+                "type": "number"
+              },
+              "loadTimeMs": {
+                "format": "double",
+                "type": "number"
+              },
+              "renderDelayMs": {
+                "format": "double",
+                "type": "number"
+              },
+              "ttfbMs": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "ttfbMs",
+              "loadDelayMs",
+              "loadTimeMs",
+              "renderDelayMs"
+            ],
+            "type": "object"
+          },
+          "Cls": {
+            "properties": {
+              "shifted": {
+                "items": {
+                  "$ref": "#/$defs/Named"
+                },
+                "type": "array"
+              },
+              "shifts": {
+                "format": "uint",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "value": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "value",
+              "shifts",
+              "shifted"
+            ],
+            "type": "object"
+          },
+          "Inp": {
+            "description": "An element as the page named it: the ref a snapshot gives, and a short description.",
+            "properties": {
+              "element": {
+                "type": "string"
+              },
+              "event": {
+                "type": "string"
+              },
+              "interactions": {
+                "format": "uint",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "ms": {
+                "format": "double",
+                "type": "number"
+              },
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ms",
+              "event",
+              "interactions"
+            ],
+            "type": "object"
+          },
+          "Lcp": {
+            "description": "An element as the page named it: the ref a snapshot gives, and a short description.",
+            "properties": {
+              "breakdown": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Breakdown"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "element": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "double",
+                "type": "number",
+                "writeOnly": true
+              },
+              "ref": {
+                "type": "string"
+              },
+              "url": {
+                "description": "The image's address, for an image.",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "ms"
+            ],
+            "type": "object"
+          },
+          "LongFrame": {
+            "properties": {
+              "blockingMs": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "durationMs": {
+                "format": "double",
+                "type": "number"
+              },
+              "scripts": {
+                "items": {
+                  "$ref": "#/$defs/Script"
+                },
+                "type": "array"
+              },
+              "startMs": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "startMs",
+              "durationMs",
+              "scripts"
+            ],
+            "type": "object"
+          },
+          "Named": {
+            "description": "An element as the page named it: the ref a snapshot gives, and a short description.",
+            "properties": {
+              "element": {
+                "type": "string"
+              },
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ref",
+              "element"
+            ],
+            "type": "object"
+          },
+          "Script": {
+            "properties": {
+              "durationMs": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "function": {
+                "type": "string"
+              },
+              "invoker": {
+                "type": "string"
+              },
+              "source": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "invoker",
+              "source"
+            ],
+            "type": "object"
+          },
+          "Supported": {
+            "properties": {
+              "cls": {
+                "type": "boolean"
+              },
+              "inp": {
+                "type": "boolean"
+              },
+              "lcp": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "lcp",
+              "cls",
+              "inp"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "What page/vitals.js reads from the page's buffers.",
+        "properties": {
+          "cls": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Cls"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "fcp": {
+            "format": "double",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "hiddenAt": {
+            "description": "When the page was first hidden (ms from its start), if it was.",
+            "format": "double",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "inp": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Inp"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "lcp": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Lcp"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "longFrames": {
+            "items": {
+              "$ref": "#/$defs/LongFrame"
+            },
+            "type": "array"
+          },
+          "longFramesKind": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "supported": {
+            "$ref": "#/$defs/Supported"
+          },
+          "ttfb": {
+            "format": "double",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "url": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "url",
+          "supported",
+          "longFrames"
+        ],
+        "title": "VitalsReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "The page's JS heap, sampled every `everyMs` for `durationMs`.",
+        "properties": {
+          "durationMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "everyMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "durationMs",
+          "everyMs"
+        ],
+        "title": "Memory",
+        "type": "object"
+      },
       "mutates": false,
       "name": "memory",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "The heap samples: [ms since the first, bytes used].",
+        "properties": {
+          "samples": {
+            "default": [],
+            "items": {
+              "maxItems": 2,
+              "minItems": 2,
+              "prefixItems": [
+                {
+                  "format": "double",
+                  "type": "number"
+                },
+                {
+                  "format": "double",
+                  "type": "number"
+                }
+              ],
+              "type": "array"
+            },
+            "type": "array"
+          },
+          "supported": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "supported"
+        ],
+        "title": "MemoryReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "A DevTools trace of the tab for `durationMs` (the debugger attached for it).",
+        "properties": {
+          "durationMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "durationMs"
+        ],
+        "title": "Trace",
+        "type": "object"
+      },
       "mutates": false,
       "name": "trace",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "The trace as DevTools writes it: JSON text.",
+        "properties": {
+          "trace": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "trace"
+        ],
+        "title": "TraceReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "An accessibility audit (axe-core) of every frame of the tab.",
+        "title": "A11y",
+        "type": "object"
+      },
       "mutates": false,
       "name": "a11y",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "AuditFrame": {
+            "description": "One frame's audit.",
+            "properties": {
+              "violations": {
+                "items": {
+                  "$ref": "#/$defs/Violation"
+                },
+                "type": "array"
+              }
+            },
+            "required": [
+              "violations"
+            ],
+            "type": "object"
+          },
+          "Example": {
+            "properties": {
+              "html": {
+                "type": "string"
+              },
+              "ref": {
+                "description": "The element's ref, as browser_snapshot gives it (none when it is gone).",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "why": {
+                "description": "What to fix.",
+                "type": "string"
+              }
+            },
+            "required": [
+              "html",
+              "why"
+            ],
+            "type": "object"
+          },
+          "Impact": {
+            "enum": [
+              "critical",
+              "serious",
+              "moderate",
+              "minor"
+            ],
+            "type": "string"
+          },
+          "Violation": {
+            "properties": {
+              "count": {
+                "description": "Elements that break the rule (in every frame).",
+                "format": "uint",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "examples": {
+                "items": {
+                  "$ref": "#/$defs/Example"
+                },
+                "type": "array"
+              },
+              "help": {
+                "type": "string"
+              },
+              "helpUrl": {
+                "type": "string"
+              },
+              "id": {
+                "type": "string"
+              },
+              "impact": {
+                "$ref": "#/$defs/Impact"
+              }
+            },
+            "required": [
+              "id",
+              "impact",
+              "help",
+              "helpUrl",
+              "count",
+              "examples"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "What the extension answers an audit with: each frame's violations.",
+        "properties": {
+          "frames": {
+            "items": {
+              "$ref": "#/$defs/AuditFrame"
+            },
+            "type": "array"
+          },
+          "notAudited": {
+            "format": "uint",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "version": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "version",
+          "frames",
+          "notAudited"
+        ],
+        "title": "AuditReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
@@ -4294,11 +4800,141 @@ export const CONTRACT = {
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "The tab's console: every frame's log of the current document, and the earlier ones kept.",
+        "properties": {
+          "preserved": {
+            "description": "Also the earlier documents' entries.",
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "preserved"
+        ],
+        "title": "ConsoleLogs",
+        "type": "object"
+      },
       "mutates": false,
       "name": "consoleLogs",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "description": "The page's service-worker lifecycle, as the page sees it.",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "description": "The extension's entry on the wire, before it is shaped for the reader.",
+            "properties": {
+              "at": {
+                "description": "The caller's url:line:col.",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "description": "From an earlier page of the tab.",
+                "type": "boolean"
+              },
+              "frame": {
+                "description": "The frame's address (top frame: omitted).",
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "The tab's console as the extension answers it.",
+        "properties": {
+          "captured": {
+            "type": "boolean"
+          },
+          "dropped": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "entries": {
+            "items": {
+              "$ref": "#/$defs/LogEntry"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "entries",
+          "dropped",
+          "captured"
+        ],
+        "title": "Log",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {

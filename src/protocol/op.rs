@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::Scope;
-use super::wire::{Nothing, act, dialog, nav, network, page, script, tabs};
+use super::wire::{Nothing, act, diagnostics, dialog, nav, network, page, script, tabs};
 
 /// What an operation does to the page it runs in: the one answer read-only mode, the site
 /// policy's judgment at the moment of an action, the relay's books and a lost reply all take.
@@ -196,10 +196,14 @@ ops! {
         => script::PageTools => script::PageToolsOut;
     PageToolCall = "pageToolCall", Tab, Acts, Caller
         => script::PageToolCall => script::PageToolsOut;
-    Vitals = "vitals", Tab, Reads, Capture;
-    Memory = "memory", Tab, Reads, Caller;
-    Trace = "trace", Tab, Reads, Caller;
-    A11y = "a11y", Tab, Reads, Audit;
+    Vitals = "vitals", Tab, Reads, Capture
+        => diagnostics::Vitals => diagnostics::VitalsReply;
+    Memory = "memory", Tab, Reads, Caller
+        => diagnostics::Memory => diagnostics::MemoryReply;
+    Trace = "trace", Tab, Reads, Caller
+        => diagnostics::Trace => diagnostics::TraceReply;
+    A11y = "a11y", Tab, Reads, Audit
+        => diagnostics::A11y => diagnostics::AuditReply;
     NetworkRequests = "networkRequests", Tab, Reads, Quick
         => network::NetworkRequests => network::ListOut;
     NetworkRequest = "networkRequest", Tab, Reads, Capture
@@ -208,7 +212,8 @@ ops! {
         => network::NetworkReload => network::OneOut;
     Issues = "issues", Tab, Reads, Read
         => network::Issues => network::IssuesOut;
-    ConsoleLogs = "consoleLogs", Tab, Reads, Read;
+    ConsoleLogs = "consoleLogs", Tab, Reads, Read
+        => diagnostics::ConsoleLogs => diagnostics::Log;
     Release = "release", Browser, Moves, Read;
 }
 
