@@ -4938,11 +4938,41 @@ export const CONTRACT = {
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "Lets an agent's tabs go in a browser (the relay alone sends it): closes the ones it opened\nwhen `closeOpened`, frees the ones it was handed, drops its network rules. The agent is the\ncall's owner.",
+        "properties": {
+          "closeOpened": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "closeOpened"
+        ],
+        "title": "Release",
+        "type": "object"
+      },
       "mutates": true,
       "name": "release",
       "relayOnly": true,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "description": "The tabs a release closed.",
+        "properties": {
+          "closed": {
+            "items": {
+              "format": "int64",
+              "type": "integer"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "closed"
+        ],
+        "title": "Released",
+        "type": "object"
+      },
       "scope": "browser"
     }
   ],

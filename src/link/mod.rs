@@ -25,7 +25,7 @@ use tokio::sync::{Notify, mpsc, oneshot, watch};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::error::{Code, ToolError};
-use crate::protocol::{self, Call, Frame, PeerInfo, RelayOp, Target, auth};
+use crate::protocol::{self, Call, Frame, PeerInfo, RelayAsk, RelayOp, Target, auth};
 use crate::state;
 use handshake::next_frame;
 use spawn::spawn_relay;
@@ -84,6 +84,20 @@ struct Shared {
     phase: watch::Sender<Phase>,
     /// Ends the wait between two attempts: a call wants one now.
     kick: Notify,
+}
+
+/// Reads an answer in the shape the caller expects; another shape is a bug between the two
+/// ends, said as such.
+pub fn read_reply<T: serde::de::DeserializeOwned>(
+    from: &str,
+    value: Value,
+) -> Result<T, ToolError> {
+    serde_json::from_value(value).map_err(|e| {
+        ToolError::failed(
+            Code::Internal,
+            format!("{from} answered in a shape this tabpilot does not read: {e}"),
+        )
+    })
 }
 
 pub struct Link {
@@ -208,8 +222,14 @@ impl Link {
         self.send(op, mutates, timeout, Frame::Call(call)).await
     }
 
-    /// Asks the relay itself (status, pairing, this agent's tab).
-    pub async fn ask(&self, op: RelayOp) -> Result<Reply, ToolError> {
+    /// Asks the relay itself (status, pairing, this agent's tab); the answer reads as the ask
+    /// declares it (`RelayAsk`).
+    pub async fn ask<A: RelayAsk>(&self, ask: A) -> Result<A::Reply, ToolError> {
+        read_reply("the relay", self.ask_op(ask.into()).await?.value)
+    }
+
+    /// Asks the relay itself, the answer as it came.
+    pub async fn ask_op(&self, op: RelayOp) -> Result<Reply, ToolError> {
         let ask = Frame::Ask { id: 0, op };
         self.send("the relay", false, Duration::from_secs(5), ask)
             .await
@@ -636,7 +656,7 @@ mod tests {
         let port = free_port().await;
         let link = link(port);
         assert_eq!(link.state(), LinkState::Idle);
-        let e = link.ask(RelayOp::Status).await.unwrap_err();
+        let e = link.ask_op(RelayOp::Status).await.unwrap_err();
         assert_eq!(e.code, Code::NoBrowser, "{e:?}");
         assert!(e.message.contains("no relay answers"), "{}", e.message);
         let LinkState::Retrying { next, reason, .. } = link.state() else {
@@ -649,17 +669,17 @@ mod tests {
         let relay = FakeRelay::on(port, protocol::VERSION).await;
         until(&link, "connected", |s| *s == LinkState::Connected).await;
         assert_eq!(link.port().await, Some(port));
-        assert!(link.ask(RelayOp::Status).await.is_ok());
+        assert!(link.ask_op(RelayOp::Status).await.is_ok());
 
         // Its socket drops, and the link is back on its own, on a new socket.
         relay.drop_socket.notify_one();
         until(&link, "a second socket", |_| relay.accepted() >= 2).await;
         until(&link, "connected again", |s| *s == LinkState::Connected).await;
-        assert!(link.ask(RelayOp::Status).await.is_ok());
+        assert!(link.ask_op(RelayOp::Status).await.is_ok());
 
         link.stop();
         assert_eq!(link.state(), LinkState::Stopped);
-        let e = link.ask(RelayOp::Status).await.unwrap_err();
+        let e = link.ask_op(RelayOp::Status).await.unwrap_err();
         assert!(e.message.contains("shutting down"), "{}", e.message);
     }
 
@@ -672,7 +692,7 @@ mod tests {
         let calls: Vec<_> = (0..4)
             .map(|_| {
                 let link = link.clone();
-                tokio::spawn(async move { link.ask(RelayOp::Status).await })
+                tokio::spawn(async move { link.ask_op(RelayOp::Status).await })
             })
             .collect();
         for call in calls {
@@ -688,7 +708,7 @@ mod tests {
     async fn reconnecting_leaves_no_task_behind_and_stop_ends_the_link() {
         let relay = FakeRelay::on(0, protocol::VERSION).await;
         let link = link(relay.port);
-        link.ask(RelayOp::Status).await.unwrap();
+        link.ask_op(RelayOp::Status).await.unwrap();
         let metrics = tokio::runtime::Handle::current().metrics();
         let tasks = metrics.num_alive_tasks();
         for n in 2..=5 {
@@ -709,7 +729,7 @@ mod tests {
     async fn a_relay_of_another_version_is_refused_with_what_to_do() {
         let relay = FakeRelay::on(0, "0.0.1").await;
         let link = link(relay.port);
-        let e = link.ask(RelayOp::Status).await.unwrap_err();
+        let e = link.ask_op(RelayOp::Status).await.unwrap_err();
         assert_eq!(e.code, Code::NoBrowser);
         let port = relay.port;
         for said in [

@@ -9,8 +9,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::Scope;
 use super::wire::{Nothing, act, diagnostics, dialog, nav, network, page, script, tabs};
+use super::{Scope, ask};
 
 /// What an operation does to the page it runs in: the one answer read-only mode, the site
 /// policy's judgment at the moment of an action, the relay's books and a lost reply all take.
@@ -78,7 +78,7 @@ fn schema_of<T: JsonSchema>(written: bool) -> Value {
 /// arguments' type with the reply's.
 macro_rules! ops {
     ($($variant:ident = $wire:literal, $scope:ident, $effect:ident, $timeout:ident
-        $(=> $args:ty => $reply:ty)?;)*) => {
+        => $args:ty => $reply:ty;)*) => {
         /// Something a browser does for a controller.
         #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Hash)]
         pub enum Op {
@@ -117,23 +117,18 @@ macro_rules! ops {
                 }
             }
 
-            /// The JSON schemas of its arguments and of its reply; none for an operation not
-            /// typed yet.
-            pub fn schemas(self) -> Option<(Value, Value)> {
+            /// The JSON schemas of its arguments and of its reply.
+            pub fn schemas(self) -> (Value, Value) {
                 match self {
-                    $(Op::$variant => {
-                        $(return Some((schema_of::<$args>(true), schema_of::<$reply>(false)));)?
-                        #[allow(unreachable_code)]
-                        None
-                    })*
+                    $(Op::$variant => (schema_of::<$args>(true), schema_of::<$reply>(false)),)*
                 }
             }
         }
 
-        $($(impl WireOp for $args {
+        $(impl WireOp for $args {
             const OP: Op = Op::$variant;
             type Reply = $reply;
-        })?)*
+        })*
     };
 }
 
@@ -214,7 +209,8 @@ ops! {
         => network::Issues => network::IssuesOut;
     ConsoleLogs = "consoleLogs", Tab, Reads, Read
         => diagnostics::ConsoleLogs => diagnostics::Log;
-    Release = "release", Browser, Moves, Read;
+    Release = "release", Browser, Moves, Quick
+        => tabs::Release => tabs::Released;
 }
 
 impl Op {
@@ -237,33 +233,17 @@ impl Op {
     }
 }
 
-/// What the relay answers itself.
+/// What the relay answers itself, as it goes on the wire; each ask, with the type of its
+/// answer, is declared in `protocol::ask` (`RelayAsk`).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub enum RelayOp {
-    /// The roster: the relay, its browsers and agents.
     Status,
-    /// A one-time pairing page for a user's own browser.
     Pair,
-    /// The tab this agent works in, from the relay's books.
     MyTab,
-    /// The connected browser a label or id names (NO_BROWSER for none, AMBIGUOUS_BROWSER for
-    /// several), as status lists it.
-    Browser { name: String },
-    /// Takes a tab another agent holds; that agent's next call in it is LEASE_LOST.
-    ForceClaim {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        browser: Option<String>,
-        tab: i64,
-        reason: String,
-    },
-    /// Gives up an agent's tabs: this agent's, or (a person's release, from the popup or the
-    /// dashboard) the agent with this id. `close_opened` closes the tabs it opened.
-    Release {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        agent: Option<String>,
-        close_opened: bool,
-    },
+    Browser(ask::Browser),
+    ForceClaim(ask::ForceClaim),
+    Release(ask::Release),
 }
 
 impl RelayOp {
@@ -271,7 +251,7 @@ impl RelayOp {
     pub fn for_browsers(&self) -> bool {
         matches!(
             self,
-            RelayOp::Status | RelayOp::Release { agent: Some(_), .. }
+            RelayOp::Status | RelayOp::Release(ask::Release { agent: Some(_), .. })
         )
     }
 }
