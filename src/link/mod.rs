@@ -7,6 +7,7 @@
 //! back, so browsers can rejoin with no call made, and `browser_status` reads the link's state
 //! without waiting for one.
 
+mod ask;
 mod handshake;
 pub mod identity;
 mod spawn;
@@ -25,7 +26,7 @@ use tokio::sync::{Notify, mpsc, oneshot, watch};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::error::{Code, ToolError};
-use crate::protocol::{self, Call, Frame, PeerInfo, RelayAsk, RelayOp, Target, auth};
+use crate::protocol::{self, Call, Frame, PeerInfo, Target, auth};
 use crate::state;
 use handshake::next_frame;
 use spawn::spawn_relay;
@@ -84,20 +85,6 @@ struct Shared {
     phase: watch::Sender<Phase>,
     /// Ends the wait between two attempts: a call wants one now.
     kick: Notify,
-}
-
-/// Reads an answer in the shape the caller expects; another shape is a bug between the two
-/// ends, said as such.
-pub fn read_reply<T: serde::de::DeserializeOwned>(
-    from: &str,
-    value: Value,
-) -> Result<T, ToolError> {
-    serde_json::from_value(value).map_err(|e| {
-        ToolError::failed(
-            Code::Internal,
-            format!("{from} answered in a shape this tabpilot does not read: {e}"),
-        )
-    })
 }
 
 pub struct Link {
@@ -220,19 +207,6 @@ impl Link {
         let (op, mutates) = (call.op.name(), call.op.mutates());
         let timeout = call.timeout().unwrap_or(Duration::from_secs(30));
         self.send(op, mutates, timeout, Frame::Call(call)).await
-    }
-
-    /// Asks the relay itself (status, pairing, this agent's tab); the answer reads as the ask
-    /// declares it (`RelayAsk`).
-    pub async fn ask<A: RelayAsk>(&self, ask: A) -> Result<A::Reply, ToolError> {
-        read_reply("the relay", self.ask_op(ask.into()).await?.value)
-    }
-
-    /// Asks the relay itself, the answer as it came.
-    pub async fn ask_op(&self, op: RelayOp) -> Result<Reply, ToolError> {
-        let ask = Frame::Ask { id: 0, op };
-        self.send("the relay", false, Duration::from_secs(5), ask)
-            .await
     }
 
     async fn send(
@@ -516,6 +490,7 @@ impl Conn {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::RelayOp;
 
     impl Link {
         /// A link to the relay on `ports`, whatever `TABPILOT_PORTS` says.

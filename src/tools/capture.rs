@@ -90,7 +90,8 @@ struct ShotOut {
     file_path: Option<String>,
 }
 
-async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolError> {
+/// The capture the arguments ask for, checked before anything is sent.
+fn capture_of(a: &ScreenshotArgs) -> Result<(Format, Screenshot), ToolError> {
     let format = a.format.unwrap_or(Format::Png);
     if a.quality.is_some_and(|q| q == 0 || q > 100)
         || (a.quality.is_some() && format == Format::Png)
@@ -104,17 +105,23 @@ async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolErr
     if let Some(r) = &a.reference {
         ref_arg(r)?;
     }
-    let file = a
-        .file_path
-        .as_deref()
-        .map(|p| Sandbox::from_process().output(p))
-        .transpose()?;
     let call = Screenshot {
         format: format.name(),
         quality: a.quality,
         reference: a.reference.clone(),
         full_page,
     };
+    Ok((format, call))
+}
+
+async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolError> {
+    let (format, call) = capture_of(&a)?;
+    let full_page = call.full_page;
+    let file = a
+        .file_path
+        .as_deref()
+        .map(|p| Sandbox::from_process().output(p))
+        .transpose()?;
     let r = cx.run(call).await?;
     let mut bytes = shot::decode_base64(&r.data)?;
     if let Some(css) = r.rect {

@@ -13,7 +13,7 @@ use crate::audit::Place;
 use crate::context::ContextEnv;
 use crate::error::{Code, Outcome, ToolError};
 use crate::launch::{self, LaunchOptions, Launched};
-use crate::link::{Link, LinkState, Reply, read_reply};
+use crate::link::{Link, LinkState, Reply};
 use crate::policy::Policy;
 use crate::protocol::wire::page::{Snapshot, SnapshotReply};
 use crate::protocol::{Call, PeerInfo, RelayAsk, Scope, WireOp, ask};
@@ -175,7 +175,7 @@ impl Ctx {
         #[cfg(debug_assertions)]
         crate::protocol::replies::check(op, &value)
             .map_err(|e| ToolError::failed(Code::Internal, e))?;
-        read_reply(op.name(), value)
+        crate::protocol::replies::read(op.name(), value)
     }
 
     /// Asks the relay itself; the answer reads as the ask declares it.
