@@ -118,3 +118,39 @@ answers! {
     ForceClaim => Claimed;
     Release => Released;
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The asks keep the wire form the extension's popup and older relays know.
+    #[test]
+    fn asks_go_on_the_wire_as_before() {
+        let wire = |op: RelayOp| serde_json::to_value(op).unwrap();
+        assert_eq!(wire(Status.into()), json!("status"));
+        assert_eq!(wire(MyTab.into()), json!("myTab"));
+        let release = Release {
+            agent: Some("a1".into()),
+            close_opened: true,
+        };
+        assert_eq!(
+            wire(release.into()),
+            json!({"release": {"agent": "a1", "closeOpened": true}})
+        );
+        let claim = ForceClaim {
+            browser: None,
+            tab: 7,
+            reason: "stuck".into(),
+        };
+        assert_eq!(
+            wire(claim.into()),
+            json!({"forceClaim": {"tab": 7, "reason": "stuck"}})
+        );
+        let popup: RelayOp =
+            serde_json::from_value(json!({"release": {"agent": "a1", "closeOpened": true}}))
+                .unwrap();
+        assert!(popup.for_browsers());
+        assert!(!RelayOp::from(Pair).for_browsers());
+    }
+}
