@@ -361,7 +361,7 @@ pub(crate) const DROPPED_LINKS: usize = 20;
 
 async fn churn(watcher: &Link, lock: &Path, ports: (u16, u16)) -> Churn {
     // The relay the run ended with (started again if the last fault left none).
-    let _ = watcher.ask(RelayOp::Status).await;
+    let _ = watcher.ask_op(RelayOp::Status).await;
     let mut churn = Churn {
         kib: Vec::new(),
         took: Vec::new(),
@@ -407,10 +407,10 @@ async fn dropped_links(watcher: &Link) -> Option<usize> {
     const NAME: &str = "load dropped link";
     for _ in 0..DROPPED_LINKS {
         let link = Link::new(peer(NAME), true).expect("a link");
-        let _ = link.ask(RelayOp::Status).await;
+        let _ = link.ask_op(RelayOp::Status).await;
     }
     tokio::time::sleep(Duration::from_secs(1)).await;
-    let status = watcher.ask(RelayOp::Status).await.ok()?.value;
+    let status = watcher.ask_op(RelayOp::Status).await.ok()?.value;
     let agents = status["agents"].as_array()?;
     Some(
         agents

@@ -281,19 +281,289 @@ export const CONTRACT = {
       "scope": "browser"
     },
     {
-      "args": true,
+      "args": {
+        "$defs": {
+          "After": {
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "anyOf": [
+          {
+            "properties": {
+              "after": {
+                "$ref": "#/$defs/After"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "url",
+              "after"
+            ],
+            "type": "object"
+          },
+          {
+            "properties": {
+              "after": {
+                "$ref": "#/$defs/After"
+              },
+              "ignoreCache": {
+                "type": "boolean"
+              },
+              "reload": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "reload",
+              "ignoreCache",
+              "after"
+            ],
+            "type": "object"
+          }
+        ],
+        "title": "Navigate"
+      },
       "mutates": true,
       "name": "navigate",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "console": {
+            "default": null
+          },
+          "elapsedMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "network": {
+            "default": null
+          },
+          "settled": {
+            "type": "boolean"
+          },
+          "title": {
+            "type": "string"
+          },
+          "url": {
+            "type": "string"
+          },
+          "what": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "settled",
+          "elapsedMs",
+          "url",
+          "title",
+          "what"
+        ],
+        "title": "NavReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$defs": {
+          "After": {
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "HistoryDirection": {
+            "enum": [
+              "back",
+              "forward"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "after": {
+            "$ref": "#/$defs/After"
+          },
+          "direction": {
+            "$ref": "#/$defs/HistoryDirection"
+          }
+        },
+        "required": [
+          "direction",
+          "after"
+        ],
+        "title": "History",
+        "type": "object"
+      },
       "mutates": true,
       "name": "history",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "console": {
+            "default": null
+          },
+          "elapsedMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "network": {
+            "default": null
+          },
+          "settled": {
+            "type": "boolean"
+          },
+          "title": {
+            "type": "string"
+          },
+          "url": {
+            "type": "string"
+          },
+          "what": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "settled",
+          "elapsedMs",
+          "url",
+          "title",
+          "what"
+        ],
+        "title": "NavReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
@@ -386,64 +656,670 @@ export const CONTRACT = {
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$defs": {
+          "ReadFormat": {
+            "enum": [
+              "markdown",
+              "text"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "format": {
+            "$ref": "#/$defs/ReadFormat"
+          },
+          "maxChars": {
+            "format": "uint",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "format",
+          "maxChars"
+        ],
+        "title": "Read",
+        "type": "object"
+      },
       "mutates": false,
       "name": "read",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "content": {
+            "type": "string"
+          },
+          "totalChars": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "truncated": {
+            "type": "boolean"
+          },
+          "url": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "content",
+          "truncated",
+          "totalChars",
+          "url"
+        ],
+        "title": "ReadReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "max": {
+            "format": "uint",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "role": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "selector": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "text": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "text",
+          "role",
+          "selector",
+          "max"
+        ],
+        "title": "Find",
+        "type": "object"
+      },
       "mutates": false,
       "name": "find",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "lines": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          },
+          "total": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "lines",
+          "total"
+        ],
+        "title": "FindReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "maxChars": {
+            "format": "uint",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "ref": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "ref",
+          "maxChars"
+        ],
+        "title": "Html",
+        "type": "object"
+      },
       "mutates": false,
       "name": "html",
       "relayOnly": false,
-      "reply": true,
-      "scope": "tab"
-    },
-    {
-      "args": true,
-      "mutates": false,
-      "name": "waitFor",
-      "relayOnly": false,
-      "reply": true,
-      "scope": "tab"
-    },
-    {
-      "args": true,
-      "mutates": false,
-      "name": "screenshot",
-      "relayOnly": false,
-      "reply": true,
-      "scope": "tab"
-    },
-    {
-      "args": true,
-      "mutates": true,
-      "name": "dialog",
-      "relayOnly": false,
-      "reply": true,
-      "scope": "tab"
-    },
-    {
-      "args": true,
-      "mutates": false,
-      "name": "dialogs",
-      "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "html": {
+            "type": "string"
+          },
+          "totalChars": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "truncated": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "html",
+          "truncated",
+          "totalChars"
+        ],
+        "title": "HtmlOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
       "args": {
         "$defs": {
+          "Visibility": {
+            "enum": [
+              "visible",
+              "hidden"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "ref": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "selector": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "state": {
+            "$ref": "#/$defs/Visibility"
+          },
+          "text": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "timeoutMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "url": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "text",
+          "selector",
+          "ref",
+          "url",
+          "state",
+          "timeoutMs"
+        ],
+        "title": "WaitFor",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "waitFor",
+      "relayOnly": false,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "met": {
+            "type": "boolean"
+          },
+          "url": {
+            "default": null,
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "waitedMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "met",
+          "waitedMs"
+        ],
+        "title": "WaitReply",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "format": {
+            "type": "string"
+          },
+          "fullPage": {
+            "type": "boolean"
+          },
+          "quality": {
+            "format": "uint8",
+            "maximum": 255,
+            "minimum": 0,
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "ref": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "format",
+          "quality",
+          "ref",
+          "fullPage"
+        ],
+        "title": "Screenshot",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "screenshot",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "CssRect": {
+            "properties": {
+              "height": {
+                "format": "double",
+                "type": "number"
+              },
+              "width": {
+                "format": "double",
+                "type": "number"
+              },
+              "x": {
+                "format": "double",
+                "type": "number"
+              },
+              "y": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "x",
+              "y",
+              "width",
+              "height"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "cut": {
+            "default": false,
+            "type": "boolean"
+          },
+          "data": {
+            "type": "string"
+          },
+          "debugger": {
+            "default": false,
+            "type": "boolean"
+          },
+          "rect": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/CssRect"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "viewport": {
+            "default": null
+          }
+        },
+        "required": [
+          "data"
+        ],
+        "title": "CaptureReply",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$defs": {
+          "Action": {
+            "enum": [
+              "accept",
+              "dismiss",
+              "leave"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "action": {
+            "$ref": "#/$defs/Action"
+          },
+          "once": {
+            "type": "boolean"
+          },
+          "promptText": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "action",
+          "promptText",
+          "once"
+        ],
+        "title": "SetDialogs",
+        "type": "object"
+      },
+      "mutates": true,
+      "name": "dialog",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Action": {
+            "enum": [
+              "accept",
+              "dismiss",
+              "leave"
+            ],
+            "type": "string"
+          },
+          "Dialog": {
+            "properties": {
+              "action": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "answer": {},
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "kind": {
+                "type": "string"
+              },
+              "message": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "message"
+            ],
+            "type": "object"
+          },
+          "Policy": {
+            "properties": {
+              "action": {
+                "$ref": "#/$defs/Action"
+              },
+              "once": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "promptText": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "action"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "open": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Dialog"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "policy": {
+            "$ref": "#/$defs/Policy"
+          },
+          "recent": {
+            "items": {
+              "$ref": "#/$defs/Dialog"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "policy",
+          "recent"
+        ],
+        "title": "DialogsOut",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "ReadDialogs",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "dialogs",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Action": {
+            "enum": [
+              "accept",
+              "dismiss",
+              "leave"
+            ],
+            "type": "string"
+          },
+          "Dialog": {
+            "properties": {
+              "action": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "answer": {},
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "kind": {
+                "type": "string"
+              },
+              "message": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "message"
+            ],
+            "type": "object"
+          },
+          "Policy": {
+            "properties": {
+              "action": {
+                "$ref": "#/$defs/Action"
+              },
+              "once": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "promptText": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "action"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "open": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Dialog"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "policy": {
+            "$ref": "#/$defs/Policy"
+          },
+          "recent": {
+            "items": {
+              "$ref": "#/$defs/Dialog"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "policy",
+          "recent"
+        ],
+        "title": "DialogsOut",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$defs": {
+          "After": {
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
           "Modifier": {
             "enum": [
               "Alt",
@@ -458,6 +1334,22 @@ export const CONTRACT = {
               "left",
               "right",
               "middle"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
             ],
             "type": "string"
           }
@@ -494,7 +1386,9 @@ export const CONTRACT = {
           }
         ],
         "properties": {
-          "after": {},
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "button": {
             "$ref": "#/$defs/MouseButton"
           },
@@ -569,9 +1463,79 @@ export const CONTRACT = {
     },
     {
       "args": {
+        "$defs": {
+          "After": {
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "ref": {
             "type": "string"
           },
@@ -651,9 +1615,79 @@ export const CONTRACT = {
     },
     {
       "args": {
+        "$defs": {
+          "After": {
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "ref": {
             "type": "string"
           }
@@ -717,9 +1751,79 @@ export const CONTRACT = {
     },
     {
       "args": {
+        "$defs": {
+          "After": {
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "ref": {
             "type": "string"
           },
@@ -803,9 +1907,79 @@ export const CONTRACT = {
     },
     {
       "args": {
+        "$defs": {
+          "After": {
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "ref": {
             "type": "string"
           }
@@ -876,6 +2050,63 @@ export const CONTRACT = {
     {
       "args": {
         "$defs": {
+          "After": {
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
           "UploadFile": {
             "properties": {
               "data": {
@@ -896,11 +2127,22 @@ export const CONTRACT = {
               "mime"
             ],
             "type": "object"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "files": {
             "items": {
               "$ref": "#/$defs/UploadFile"
@@ -1051,9 +2293,79 @@ export const CONTRACT = {
     },
     {
       "args": {
+        "$defs": {
+          "After": {
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "endRef": {
             "type": "string"
           },
@@ -1136,6 +2448,56 @@ export const CONTRACT = {
     {
       "args": {
         "$defs": {
+          "After": {
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
           "Modifier": {
             "enum": [
               "Alt",
@@ -1144,11 +2506,29 @@ export const CONTRACT = {
               "Shift"
             ],
             "type": "string"
+          },
+          "NetworkProbe": {
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "key": {
             "type": "string"
           },
@@ -1328,6 +2708,56 @@ export const CONTRACT = {
     {
       "args": {
         "$defs": {
+          "After": {
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
           "FieldValue": {
             "anyOf": [
               {
@@ -1352,11 +2782,29 @@ export const CONTRACT = {
               "value"
             ],
             "type": "object"
+          },
+          "NetworkProbe": {
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
-          "after": true,
+          "after": {
+            "$ref": "#/$defs/After"
+          },
           "fields": {
             "items": {
               "$ref": "#/$defs/FillField"
@@ -1479,107 +2927,1831 @@ export const CONTRACT = {
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "oneOf": [
+          {
+            "properties": {
+              "expression": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "expression"
+            ],
+            "type": "object"
+          },
+          {
+            "properties": {
+              "function": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "function"
+            ],
+            "type": "object"
+          }
+        ],
+        "properties": {
+          "maxChars": {
+            "format": "uint",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "ref": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "maxChars"
+        ],
+        "title": "Eval",
+        "type": "object"
+      },
       "mutates": true,
       "name": "eval",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "cut": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "element": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "url": {
+            "type": "string"
+          },
+          "value": {},
+          "world": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "value",
+          "url",
+          "world"
+        ],
+        "title": "EvalOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "oneOf": [
+          {
+            "properties": {
+              "action": {
+                "const": "list",
+                "type": "string"
+              },
+              "limit": {
+                "format": "uint",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "offset": {
+                "format": "uint",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "query": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "action",
+              "query",
+              "offset",
+              "limit"
+            ],
+            "type": "object"
+          },
+          {
+            "properties": {
+              "action": {
+                "const": "describe",
+                "type": "string"
+              },
+              "toolRef": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "action",
+              "toolRef"
+            ],
+            "type": "object"
+          }
+        ],
+        "title": "PageTools"
+      },
       "mutates": false,
       "name": "pageTools",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Detail": {
+            "properties": {
+              "annotations": true,
+              "description": {
+                "type": "string"
+              },
+              "inputSchema": true,
+              "name": {
+                "type": "string"
+              },
+              "title": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "toolRef": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "toolRef",
+              "name",
+              "description",
+              "inputSchema"
+            ],
+            "type": "object"
+          },
+          "Summary": {
+            "properties": {
+              "args": {
+                "items": {
+                  "type": "string"
+                },
+                "type": "array"
+              },
+              "description": {
+                "type": "string"
+              },
+              "name": {
+                "type": "string"
+              },
+              "title": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "toolRef": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "toolRef",
+              "name",
+              "description",
+              "args"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "approvedBy": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "cut": {
+            "type": [
+              "boolean",
+              "null"
+            ]
+          },
+          "origin": {
+            "type": "string"
+          },
+          "result": {},
+          "supported": {
+            "type": [
+              "boolean",
+              "null"
+            ]
+          },
+          "tool": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Detail"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "tools": {
+            "items": {
+              "$ref": "#/$defs/Summary"
+            },
+            "type": [
+              "array",
+              "null"
+            ]
+          },
+          "total": {
+            "format": "uint",
+            "minimum": 0,
+            "type": [
+              "integer",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "origin"
+        ],
+        "title": "PageToolsOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$defs": {
+          "GuardRule": {
+            "properties": {
+              "pattern": {
+                "type": "string"
+              },
+              "regex": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "pattern",
+              "regex"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "arguments": true,
+          "phaseMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "toolRef": {
+            "type": "string"
+          },
+          "trusted": {
+            "items": {
+              "$ref": "#/$defs/GuardRule"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "toolRef",
+          "arguments",
+          "trusted",
+          "phaseMs"
+        ],
+        "title": "PageToolCall",
+        "type": "object"
+      },
       "mutates": true,
       "name": "pageToolCall",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Detail": {
+            "properties": {
+              "annotations": true,
+              "description": {
+                "type": "string"
+              },
+              "inputSchema": true,
+              "name": {
+                "type": "string"
+              },
+              "title": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "toolRef": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "toolRef",
+              "name",
+              "description",
+              "inputSchema"
+            ],
+            "type": "object"
+          },
+          "Summary": {
+            "properties": {
+              "args": {
+                "items": {
+                  "type": "string"
+                },
+                "type": "array"
+              },
+              "description": {
+                "type": "string"
+              },
+              "name": {
+                "type": "string"
+              },
+              "title": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "toolRef": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "toolRef",
+              "name",
+              "description",
+              "args"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "approvedBy": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "cut": {
+            "type": [
+              "boolean",
+              "null"
+            ]
+          },
+          "origin": {
+            "type": "string"
+          },
+          "result": {},
+          "supported": {
+            "type": [
+              "boolean",
+              "null"
+            ]
+          },
+          "tool": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Detail"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "tools": {
+            "items": {
+              "$ref": "#/$defs/Summary"
+            },
+            "type": [
+              "array",
+              "null"
+            ]
+          },
+          "total": {
+            "format": "uint",
+            "minimum": 0,
+            "type": [
+              "integer",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "origin"
+        ],
+        "title": "PageToolsOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "settleMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "settleMs"
+        ],
+        "title": "Vitals",
+        "type": "object"
+      },
       "mutates": false,
       "name": "vitals",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Breakdown": {
+            "properties": {
+              "loadDelayMs": {
+                "format": "double",
+                "type": "number"
+              },
+              "loadTimeMs": {
+                "format": "double",
+                "type": "number"
+              },
+              "renderDelayMs": {
+                "format": "double",
+                "type": "number"
+              },
+              "ttfbMs": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "ttfbMs",
+              "loadDelayMs",
+              "loadTimeMs",
+              "renderDelayMs"
+            ],
+            "type": "object"
+          },
+          "Cls": {
+            "properties": {
+              "shifted": {
+                "items": {
+                  "$ref": "#/$defs/Named"
+                },
+                "type": "array"
+              },
+              "shifts": {
+                "format": "uint",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "value": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "value",
+              "shifts",
+              "shifted"
+            ],
+            "type": "object"
+          },
+          "Inp": {
+            "properties": {
+              "element": {
+                "type": "string"
+              },
+              "event": {
+                "type": "string"
+              },
+              "interactions": {
+                "format": "uint",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "ms": {
+                "format": "double",
+                "type": "number"
+              },
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ms",
+              "event",
+              "interactions"
+            ],
+            "type": "object"
+          },
+          "Lcp": {
+            "properties": {
+              "breakdown": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Breakdown"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "element": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "double",
+                "type": "number",
+                "writeOnly": true
+              },
+              "ref": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "ms"
+            ],
+            "type": "object"
+          },
+          "LongFrame": {
+            "properties": {
+              "blockingMs": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "durationMs": {
+                "format": "double",
+                "type": "number"
+              },
+              "scripts": {
+                "items": {
+                  "$ref": "#/$defs/Script"
+                },
+                "type": "array"
+              },
+              "startMs": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "startMs",
+              "durationMs",
+              "scripts"
+            ],
+            "type": "object"
+          },
+          "Named": {
+            "properties": {
+              "element": {
+                "type": "string"
+              },
+              "ref": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "ref",
+              "element"
+            ],
+            "type": "object"
+          },
+          "Script": {
+            "properties": {
+              "durationMs": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "function": {
+                "type": "string"
+              },
+              "invoker": {
+                "type": "string"
+              },
+              "source": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "invoker",
+              "source"
+            ],
+            "type": "object"
+          },
+          "Supported": {
+            "properties": {
+              "cls": {
+                "type": "boolean"
+              },
+              "inp": {
+                "type": "boolean"
+              },
+              "lcp": {
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "lcp",
+              "cls",
+              "inp"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "cls": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Cls"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "fcp": {
+            "format": "double",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "hiddenAt": {
+            "format": "double",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "inp": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Inp"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "lcp": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Lcp"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "longFrames": {
+            "items": {
+              "$ref": "#/$defs/LongFrame"
+            },
+            "type": "array"
+          },
+          "longFramesKind": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "supported": {
+            "$ref": "#/$defs/Supported"
+          },
+          "ttfb": {
+            "format": "double",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "url": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "url",
+          "supported",
+          "longFrames"
+        ],
+        "title": "VitalsReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "durationMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "everyMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "durationMs",
+          "everyMs"
+        ],
+        "title": "Memory",
+        "type": "object"
+      },
       "mutates": false,
       "name": "memory",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "samples": {
+            "default": [],
+            "items": {
+              "maxItems": 2,
+              "minItems": 2,
+              "prefixItems": [
+                {
+                  "format": "double",
+                  "type": "number"
+                },
+                {
+                  "format": "double",
+                  "type": "number"
+                }
+              ],
+              "type": "array"
+            },
+            "type": "array"
+          },
+          "supported": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "supported"
+        ],
+        "title": "MemoryReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "durationMs": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "durationMs"
+        ],
+        "title": "Trace",
+        "type": "object"
+      },
       "mutates": false,
       "name": "trace",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "trace": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "trace"
+        ],
+        "title": "TraceReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "A11y",
+        "type": "object"
+      },
       "mutates": false,
       "name": "a11y",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "AuditFrame": {
+            "properties": {
+              "violations": {
+                "items": {
+                  "$ref": "#/$defs/Violation"
+                },
+                "type": "array"
+              }
+            },
+            "required": [
+              "violations"
+            ],
+            "type": "object"
+          },
+          "Example": {
+            "properties": {
+              "html": {
+                "type": "string"
+              },
+              "ref": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "why": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "html",
+              "why"
+            ],
+            "type": "object"
+          },
+          "Impact": {
+            "enum": [
+              "critical",
+              "serious",
+              "moderate",
+              "minor"
+            ],
+            "type": "string"
+          },
+          "Violation": {
+            "properties": {
+              "count": {
+                "format": "uint",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "examples": {
+                "items": {
+                  "$ref": "#/$defs/Example"
+                },
+                "type": "array"
+              },
+              "help": {
+                "type": "string"
+              },
+              "helpUrl": {
+                "type": "string"
+              },
+              "id": {
+                "type": "string"
+              },
+              "impact": {
+                "$ref": "#/$defs/Impact"
+              }
+            },
+            "required": [
+              "id",
+              "impact",
+              "help",
+              "helpUrl",
+              "count",
+              "examples"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "frames": {
+            "items": {
+              "$ref": "#/$defs/AuditFrame"
+            },
+            "type": "array"
+          },
+          "notAudited": {
+            "format": "uint",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "version": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "version",
+          "frames",
+          "notAudited"
+        ],
+        "title": "AuditReply",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "page": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "pageSize": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "preserved": {
+            "type": "boolean"
+          },
+          "status": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "type": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "url": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "url",
+          "type",
+          "status",
+          "preserved",
+          "page",
+          "pageSize"
+        ],
+        "title": "NetworkRequests",
+        "type": "object"
+      },
       "mutates": false,
       "name": "networkRequests",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "dropped": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "requests": {
+            "items": {
+              "$ref": "#/$defs/Request"
+            },
+            "type": "array"
+          },
+          "total": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "total",
+          "requests"
+        ],
+        "title": "ListOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "url": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "url"
+        ],
+        "title": "NetworkRequest",
+        "type": "object"
+      },
       "mutates": false,
       "name": "networkRequest",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Binary": {
+            "properties": {
+              "bytes": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "mimeType": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "mimeType",
+              "bytes"
+            ],
+            "type": "object"
+          },
+          "Header": {
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "value": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "value"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "binary": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Binary"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "body": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "bodyChars": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "credentials": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "debugger": {
+            "type": "boolean"
+          },
+          "request": {
+            "$ref": "#/$defs/Request"
+          },
+          "requestHeaders": {
+            "default": [],
+            "items": {
+              "$ref": "#/$defs/Header"
+            },
+            "type": "array"
+          },
+          "responseHeaders": {
+            "default": [],
+            "items": {
+              "$ref": "#/$defs/Header"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "request",
+          "debugger"
+        ],
+        "title": "OneOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "url": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "url"
+        ],
+        "title": "NetworkReload",
+        "type": "object"
+      },
       "mutates": true,
       "name": "networkReload",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Binary": {
+            "properties": {
+              "bytes": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "mimeType": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "mimeType",
+              "bytes"
+            ],
+            "type": "object"
+          },
+          "Header": {
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "value": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "name",
+              "value"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "binary": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Binary"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "body": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "bodyChars": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
+          "credentials": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "debugger": {
+            "type": "boolean"
+          },
+          "request": {
+            "$ref": "#/$defs/Request"
+          },
+          "requestHeaders": {
+            "default": [],
+            "items": {
+              "$ref": "#/$defs/Header"
+            },
+            "type": "array"
+          },
+          "responseHeaders": {
+            "default": [],
+            "items": {
+              "$ref": "#/$defs/Header"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "request",
+          "debugger"
+        ],
+        "title": "OneOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "page": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "pageSize": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "page",
+          "pageSize"
+        ],
+        "title": "Issues",
+        "type": "object"
+      },
       "mutates": false,
       "name": "issues",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Issue": {
+            "properties": {
+              "blocked": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "code": {
+                "type": "string"
+              },
+              "directive": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "element": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "message": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "ref": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "reportOnly": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "source": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "code"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "issues": {
+            "items": {
+              "$ref": "#/$defs/Issue"
+            },
+            "type": "array"
+          },
+          "total": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "total",
+          "issues"
+        ],
+        "title": "IssuesOut",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "preserved": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "preserved"
+        ],
+        "title": "ConsoleLogs",
+        "type": "object"
+      },
       "mutates": false,
       "name": "consoleLogs",
       "relayOnly": false,
-      "reply": true,
+      "reply": {
+        "$defs": {
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "captured": {
+            "type": "boolean"
+          },
+          "dropped": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "entries": {
+            "items": {
+              "$ref": "#/$defs/LogEntry"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "entries",
+          "dropped",
+          "captured"
+        ],
+        "title": "Log",
+        "type": "object"
+      },
       "scope": "tab"
     },
     {
-      "args": true,
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "closeOpened": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "closeOpened"
+        ],
+        "title": "Release",
+        "type": "object"
+      },
       "mutates": true,
       "name": "release",
       "relayOnly": true,
-      "reply": true,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "closed": {
+            "items": {
+              "format": "int64",
+              "type": "integer"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "closed"
+        ],
+        "title": "Released",
+        "type": "object"
+      },
       "scope": "browser"
     }
   ],

@@ -161,7 +161,7 @@ impl Drop for Browser {
 async fn joined(link: &Link, label: &str) -> String {
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        if let Ok(reply) = link.ask(RelayOp::Status).await
+        if let Ok(reply) = link.ask_op(RelayOp::Status).await
             && let Some(id) = reply.value["browsers"].as_array().and_then(|bs| {
                 bs.iter()
                     .find(|b| b["label"] == label)

@@ -6,7 +6,7 @@ use std::process::ExitCode;
 use serde_json::{Map, Value, json};
 
 use crate::error::ToolError;
-use crate::protocol::{PeerInfo, RelayOp};
+use crate::protocol::{PeerInfo, ask};
 use crate::settings::Setting;
 use crate::tools::{Session, registry};
 
@@ -142,13 +142,11 @@ pub(super) async fn run(words: Vec<String>) -> ExitCode {
 /// `tabpilot pair`: asks the relay for a one-time pairing page and opens it.
 pub(super) async fn pair() -> anyhow::Result<ExitCode> {
     let session = cli_session()?;
-    let answer = session.link().ask(RelayOp::Pair).await?.value;
-    let url = answer["url"].as_str().unwrap_or_default().to_string();
-    let code = answer["code"].as_str().unwrap_or_default();
+    let paired = session.link().ask(ask::Pair).await?;
+    let (url, code, port) = (paired.url, paired.code.as_str(), paired.port);
     println!(
         "In the browser you want to pair (with the tabpilot extension loaded), click the tabpilot\n\
-         icon and enter this code. The popup names the relay's port: it must say {}.\n\n    {code}\n",
-        answer["port"]
+         icon and enter this code. The popup names the relay's port: it must say {port}.\n\n    {code}\n"
     );
     println!("Instructions on a page of the relay's, which carries no secret:\n  {url}");
     // The code is said only here, on the person's terminal: never in the page's address, which

@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::link::Link;
-use crate::protocol::{PeerInfo, RelayOp};
+use crate::protocol::{PeerInfo, ask};
 
 /// The name the dashboard's link gives the relay.
 pub const NAME: &str = "tabpilot dashboard";
@@ -110,12 +110,12 @@ struct ReleaseArgs {
 /// A person releases an agent: the tabs it opened close, the others stay open, and its next
 /// call is LEASE_LOST saying a person released it.
 async fn release(State(s): State<Shared>, axum::Json(a): axum::Json<ReleaseArgs>) -> Response {
-    let op = RelayOp::Release {
+    let release = ask::Release {
         agent: Some(a.agent),
         close_opened: true,
     };
-    match s.link.ask(op).await {
-        Ok(reply) => axum::Json(reply.value).into_response(),
+    match s.link.ask(release).await {
+        Ok(released) => axum::Json(released).into_response(),
         Err(e) => (
             StatusCode::BAD_REQUEST,
             axum::Json(json!({"error": {"code": e.code.as_str(), "message": e.message}})),

@@ -5,15 +5,13 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-use serde_json::Value;
+use serde::Serialize;
 
 use crate::audit::Record;
 use crate::error::Outcome;
 use crate::link::Link;
-use crate::protocol::{
-    BrowserEntry, Call, LeaseEntry, Op, RelayInfo, RelayOp, RelayStatus, Target,
-};
+use crate::protocol::wire::tabs::{self, TabList};
+use crate::protocol::{BrowserEntry, Call, LeaseEntry, RelayInfo, RelayStatus, WireOp, ask};
 
 /// The calls the timeline shows.
 const CALLS: usize = 50;
@@ -73,23 +71,12 @@ struct CallLine {
     ms: u64,
 }
 
-/// A tab as a browser's tab list gives it.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Listed {
-    tab_id: i64,
-    #[serde(default)]
-    url: String,
-    #[serde(default)]
-    title: String,
-}
-
 /// The view now. A dashboard's link is an agent to the relay too, one that never holds a tab;
 /// those are left out.
 pub(super) async fn gather(link: &Link, audit: &std::path::Path) -> View {
     let calls = recent_calls(audit);
-    let status: RelayStatus = match link.ask(RelayOp::Status).await {
-        Ok(reply) => serde_json::from_value(reply.value).unwrap_or_default(),
+    let status: RelayStatus = match link.ask(ask::Status).await {
+        Ok(status) => status,
         Err(e) => {
             return View {
                 relay: None,
@@ -100,7 +87,7 @@ pub(super) async fn gather(link: &Link, audit: &std::path::Path) -> View {
             };
         }
     };
-    let mut pages: HashMap<(String, i64), Listed> = HashMap::new();
+    let mut pages: HashMap<(String, i64), tabs::Tab> = HashMap::new();
     for b in status.browsers.iter().filter(|b| b.tabs > 0) {
         for tab in tab_list(link, &b.browser_id).await {
             pages.insert((b.browser_id.clone(), tab.tab_id), tab);
@@ -141,18 +128,14 @@ pub(super) async fn gather(link: &Link, audit: &std::path::Path) -> View {
 }
 
 /// A browser's tabs; none when it does not answer (the view goes without titles).
-async fn tab_list(link: &Link, browser: &str) -> Vec<Listed> {
-    let call = Call {
-        target: Target {
-            browser: Some(browser.to_string()),
-            tab: None,
-        },
-        ..Call::new(Op::TabList, Value::Null, LIST_TIMEOUT)
-    };
+async fn tab_list(link: &Link, browser: &str) -> Vec<tabs::Tab> {
+    let call = Call::of(&TabList {}, LIST_TIMEOUT).in_browser(Some(browser.to_string()));
     let Ok(reply) = link.call(call).await else {
         return Vec::new();
     };
-    serde_json::from_value(reply.value["tabs"].clone()).unwrap_or_default()
+    serde_json::from_value::<<TabList as WireOp>::Reply>(reply.value)
+        .map(|list| list.tabs)
+        .unwrap_or_default()
 }
 
 fn recent_calls(audit: &std::path::Path) -> Vec<CallLine> {

@@ -307,8 +307,7 @@ async fn wait_joined(link: &Link, label: &str, timeout: Duration) -> Result<Stri
 /// The id of the connected browser labelled `label`, if one is. The one place launching asks
 /// the relay anything.
 async fn labelled(link: &Link, label: &str) -> Option<String> {
-    let status = link.ask(crate::protocol::RelayOp::Status).await.ok()?.value;
-    let status: crate::protocol::RelayStatus = serde_json::from_value(status).ok()?;
+    let status = link.ask(crate::protocol::ask::Status).await.ok()?;
     status
         .browsers
         .into_iter()

@@ -7,6 +7,7 @@
 //! back, so browsers can rejoin with no call made, and `browser_status` reads the link's state
 //! without waiting for one.
 
+mod ask;
 mod handshake;
 pub mod identity;
 mod spawn;
@@ -25,7 +26,7 @@ use tokio::sync::{Notify, mpsc, oneshot, watch};
 use tokio_tungstenite::tungstenite::Message;
 
 use crate::error::{Code, ToolError};
-use crate::protocol::{self, Call, Frame, PeerInfo, RelayOp, Target, auth};
+use crate::protocol::{self, Call, Frame, PeerInfo, Target, auth};
 use crate::state;
 use handshake::next_frame;
 use spawn::spawn_relay;
@@ -206,13 +207,6 @@ impl Link {
         let (op, mutates) = (call.op.name(), call.op.mutates());
         let timeout = call.timeout().unwrap_or(Duration::from_secs(30));
         self.send(op, mutates, timeout, Frame::Call(call)).await
-    }
-
-    /// Asks the relay itself (status, pairing, this agent's tab).
-    pub async fn ask(&self, op: RelayOp) -> Result<Reply, ToolError> {
-        let ask = Frame::Ask { id: 0, op };
-        self.send("the relay", false, Duration::from_secs(5), ask)
-            .await
     }
 
     async fn send(
@@ -496,6 +490,7 @@ impl Conn {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::protocol::RelayOp;
 
     impl Link {
         /// A link to the relay on `ports`, whatever `TABPILOT_PORTS` says.
@@ -636,7 +631,7 @@ mod tests {
         let port = free_port().await;
         let link = link(port);
         assert_eq!(link.state(), LinkState::Idle);
-        let e = link.ask(RelayOp::Status).await.unwrap_err();
+        let e = link.ask_op(RelayOp::Status).await.unwrap_err();
         assert_eq!(e.code, Code::NoBrowser, "{e:?}");
         assert!(e.message.contains("no relay answers"), "{}", e.message);
         let LinkState::Retrying { next, reason, .. } = link.state() else {
@@ -649,17 +644,17 @@ mod tests {
         let relay = FakeRelay::on(port, protocol::VERSION).await;
         until(&link, "connected", |s| *s == LinkState::Connected).await;
         assert_eq!(link.port().await, Some(port));
-        assert!(link.ask(RelayOp::Status).await.is_ok());
+        assert!(link.ask_op(RelayOp::Status).await.is_ok());
 
         // Its socket drops, and the link is back on its own, on a new socket.
         relay.drop_socket.notify_one();
         until(&link, "a second socket", |_| relay.accepted() >= 2).await;
         until(&link, "connected again", |s| *s == LinkState::Connected).await;
-        assert!(link.ask(RelayOp::Status).await.is_ok());
+        assert!(link.ask_op(RelayOp::Status).await.is_ok());
 
         link.stop();
         assert_eq!(link.state(), LinkState::Stopped);
-        let e = link.ask(RelayOp::Status).await.unwrap_err();
+        let e = link.ask_op(RelayOp::Status).await.unwrap_err();
         assert!(e.message.contains("shutting down"), "{}", e.message);
     }
 
@@ -672,7 +667,7 @@ mod tests {
         let calls: Vec<_> = (0..4)
             .map(|_| {
                 let link = link.clone();
-                tokio::spawn(async move { link.ask(RelayOp::Status).await })
+                tokio::spawn(async move { link.ask_op(RelayOp::Status).await })
             })
             .collect();
         for call in calls {
@@ -688,7 +683,7 @@ mod tests {
     async fn reconnecting_leaves_no_task_behind_and_stop_ends_the_link() {
         let relay = FakeRelay::on(0, protocol::VERSION).await;
         let link = link(relay.port);
-        link.ask(RelayOp::Status).await.unwrap();
+        link.ask_op(RelayOp::Status).await.unwrap();
         let metrics = tokio::runtime::Handle::current().metrics();
         let tasks = metrics.num_alive_tasks();
         for n in 2..=5 {
@@ -709,7 +704,7 @@ mod tests {
     async fn a_relay_of_another_version_is_refused_with_what_to_do() {
         let relay = FakeRelay::on(0, "0.0.1").await;
         let link = link(relay.port);
-        let e = link.ask(RelayOp::Status).await.unwrap_err();
+        let e = link.ask_op(RelayOp::Status).await.unwrap_err();
         assert_eq!(e.code, Code::NoBrowser);
         let port = relay.port;
         for said in [

@@ -2,6 +2,7 @@
 //!
 //! Every frame is one JSON object with a `t` field naming its kind. Version 1.
 
+pub mod ask;
 pub mod auth;
 pub mod contract;
 mod op;
@@ -9,6 +10,7 @@ mod op;
 pub mod replies;
 pub mod wire;
 
+pub use ask::RelayAsk;
 pub use op::{Effect, Op, RelayOp, TabEvent, Timeout, WireOp};
 
 use std::ops::RangeInclusive;
@@ -303,7 +305,7 @@ pub struct Guard {
     pub acts: bool,
 }
 
-#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq, schemars::JsonSchema)]
 pub struct GuardRule {
     pub pattern: String,
     pub regex: String,
@@ -322,6 +324,19 @@ impl Call {
             owner: None,
             guard: None,
         }
+    }
+
+    /// A call of a declared operation (`WireOp`): its arguments written as the declaration
+    /// says, within `timeout`. Its answer reads as `A::Reply`.
+    pub fn of<A: WireOp>(args: &A, timeout: std::time::Duration) -> Self {
+        let args = serde_json::to_value(args).expect("declared arguments are JSON");
+        Call::new(A::OP, args, timeout)
+    }
+
+    /// In the browser named by id or label (none: as the relay picks).
+    pub fn in_browser(mut self, browser: Option<String>) -> Self {
+        self.target.browser = browser;
+        self
     }
 
     pub fn on_tab(mut self, tab: Option<i64>) -> Self {

@@ -9,8 +9,8 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::Scope;
-use super::wire::{Nothing, act, page, tabs};
+use super::wire::{Nothing, act, diagnostics, dialog, nav, network, page, script, tabs};
+use super::{Scope, ask};
 
 /// What an operation does to the page it runs in: the one answer read-only mode, the site
 /// policy's judgment at the moment of an action, the relay's books and a lost reply all take.
@@ -78,7 +78,7 @@ fn schema_of<T: JsonSchema>(written: bool) -> Value {
 /// arguments' type with the reply's.
 macro_rules! ops {
     ($($variant:ident = $wire:literal, $scope:ident, $effect:ident, $timeout:ident
-        $(=> $args:ty => $reply:ty)?;)*) => {
+        => $args:ty => $reply:ty;)*) => {
         /// Something a browser does for a controller.
         #[derive(Clone, Copy, Debug, Serialize, Deserialize, PartialEq, Eq, Hash)]
         pub enum Op {
@@ -117,23 +117,18 @@ macro_rules! ops {
                 }
             }
 
-            /// The JSON schemas of its arguments and of its reply; none for an operation not
-            /// typed yet.
-            pub fn schemas(self) -> Option<(Value, Value)> {
+            /// The JSON schemas of its arguments and of its reply.
+            pub fn schemas(self) -> (Value, Value) {
                 match self {
-                    $(Op::$variant => {
-                        $(return Some((schema_of::<$args>(true), schema_of::<$reply>(false)));)?
-                        #[allow(unreachable_code)]
-                        None
-                    })*
+                    $(Op::$variant => (schema_of::<$args>(true), schema_of::<$reply>(false)),)*
                 }
             }
         }
 
-        $($(impl WireOp for $args {
+        $(impl WireOp for $args {
             const OP: Op = Op::$variant;
             type Reply = $reply;
-        })?)*
+        })*
     };
 }
 
@@ -148,17 +143,26 @@ ops! {
         => tabs::TabList => tabs::Tabs;
     TabClose = "tabClose", Browser, Moves, Read
         => tabs::TabClose => tabs::Closed;
-    Navigate = "navigate", Tab, Moves, Caller;
-    History = "history", Tab, Moves, Caller;
+    Navigate = "navigate", Tab, Moves, Caller
+        => nav::Navigate => nav::NavReply;
+    History = "history", Tab, Moves, Caller
+        => nav::History => nav::NavReply;
     Snapshot = "snapshot", Tab, Reads, Capture
         => page::Snapshot => page::SnapshotReply;
-    Read = "read", Tab, Reads, Read;
-    Find = "find", Tab, Reads, Read;
-    Html = "html", Tab, Reads, Read;
-    WaitFor = "waitFor", Tab, Reads, Caller;
-    Screenshot = "screenshot", Tab, Reads, Capture;
-    Dialog = "dialog", Tab, Acts, Quick;
-    Dialogs = "dialogs", Tab, Reads, Quick;
+    Read = "read", Tab, Reads, Read
+        => page::Read => page::ReadReply;
+    Find = "find", Tab, Reads, Read
+        => page::Find => page::FindReply;
+    Html = "html", Tab, Reads, Read
+        => page::Html => page::HtmlOut;
+    WaitFor = "waitFor", Tab, Reads, Caller
+        => page::WaitFor => page::WaitReply;
+    Screenshot = "screenshot", Tab, Reads, Capture
+        => page::Screenshot => page::CaptureReply;
+    Dialog = "dialog", Tab, Acts, Quick
+        => dialog::SetDialogs => dialog::DialogsOut;
+    Dialogs = "dialogs", Tab, Reads, Quick
+        => dialog::ReadDialogs => dialog::DialogsOut;
     Click = "click", Tab, Acts, Caller
         => act::Click => act::ActReply<Nothing>;
     Type = "type", Tab, Acts, Caller
@@ -181,19 +185,32 @@ ops! {
         => act::Scroll => act::ScrollReply;
     FillForm = "fillForm", Tab, Acts, Caller
         => act::FillForm => act::ActReply<act::FillReply>;
-    Eval = "eval", Tab, Acts, Caller;
-    PageTools = "pageTools", Tab, Reads, Caller;
-    PageToolCall = "pageToolCall", Tab, Acts, Caller;
-    Vitals = "vitals", Tab, Reads, Capture;
-    Memory = "memory", Tab, Reads, Caller;
-    Trace = "trace", Tab, Reads, Caller;
-    A11y = "a11y", Tab, Reads, Audit;
-    NetworkRequests = "networkRequests", Tab, Reads, Quick;
-    NetworkRequest = "networkRequest", Tab, Reads, Capture;
-    NetworkReload = "networkReload", Tab, Acts, Capture;
-    Issues = "issues", Tab, Reads, Read;
-    ConsoleLogs = "consoleLogs", Tab, Reads, Read;
-    Release = "release", Browser, Moves, Read;
+    Eval = "eval", Tab, Acts, Caller
+        => script::Eval => script::EvalOut;
+    PageTools = "pageTools", Tab, Reads, Caller
+        => script::PageTools => script::PageToolsOut;
+    PageToolCall = "pageToolCall", Tab, Acts, Caller
+        => script::PageToolCall => script::PageToolsOut;
+    Vitals = "vitals", Tab, Reads, Capture
+        => diagnostics::Vitals => diagnostics::VitalsReply;
+    Memory = "memory", Tab, Reads, Caller
+        => diagnostics::Memory => diagnostics::MemoryReply;
+    Trace = "trace", Tab, Reads, Caller
+        => diagnostics::Trace => diagnostics::TraceReply;
+    A11y = "a11y", Tab, Reads, Audit
+        => diagnostics::A11y => diagnostics::AuditReply;
+    NetworkRequests = "networkRequests", Tab, Reads, Quick
+        => network::NetworkRequests => network::ListOut;
+    NetworkRequest = "networkRequest", Tab, Reads, Capture
+        => network::NetworkRequest => network::OneOut;
+    NetworkReload = "networkReload", Tab, Acts, Capture
+        => network::NetworkReload => network::OneOut;
+    Issues = "issues", Tab, Reads, Read
+        => network::Issues => network::IssuesOut;
+    ConsoleLogs = "consoleLogs", Tab, Reads, Read
+        => diagnostics::ConsoleLogs => diagnostics::Log;
+    Release = "release", Browser, Moves, Quick
+        => tabs::Release => tabs::Released;
 }
 
 impl Op {
@@ -216,33 +233,17 @@ impl Op {
     }
 }
 
-/// What the relay answers itself.
+/// What the relay answers itself, as it goes on the wire; each ask, with the type of its
+/// answer, is declared in `protocol::ask` (`RelayAsk`).
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase", rename_all_fields = "camelCase")]
+#[serde(rename_all = "camelCase")]
 pub enum RelayOp {
-    /// The roster: the relay, its browsers and agents.
     Status,
-    /// A one-time pairing page for a user's own browser.
     Pair,
-    /// The tab this agent works in, from the relay's books.
     MyTab,
-    /// The connected browser a label or id names (NO_BROWSER for none, AMBIGUOUS_BROWSER for
-    /// several), as status lists it.
-    Browser { name: String },
-    /// Takes a tab another agent holds; that agent's next call in it is LEASE_LOST.
-    ForceClaim {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        browser: Option<String>,
-        tab: i64,
-        reason: String,
-    },
-    /// Gives up an agent's tabs: this agent's, or (a person's release, from the popup or the
-    /// dashboard) the agent with this id. `close_opened` closes the tabs it opened.
-    Release {
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        agent: Option<String>,
-        close_opened: bool,
-    },
+    Browser(ask::Browser),
+    ForceClaim(ask::ForceClaim),
+    Release(ask::Release),
 }
 
 impl RelayOp {
@@ -250,7 +251,7 @@ impl RelayOp {
     pub fn for_browsers(&self) -> bool {
         matches!(
             self,
-            RelayOp::Status | RelayOp::Release { agent: Some(_), .. }
+            RelayOp::Status | RelayOp::Release(ask::Release { agent: Some(_), .. })
         )
     }
 }

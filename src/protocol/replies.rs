@@ -1,31 +1,41 @@
-//! Every reply held to its operation's declared schema (debug builds: the tests and the
-//! end-to-end suite): a shape the extension sends that the declaration does not allow is a bug
-//! between the two ends, said by operation and field.
+//! Replies read as declared (`read`), and every reply held to its operation's declared schema
+//! (debug builds: the tests and the end-to-end suite): a shape the extension sends that the
+//! declaration does not allow is a bug between the two ends, said by operation and field.
 
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
+use serde::de::DeserializeOwned;
 use serde_json::Value;
 
 use super::Op;
+use crate::error::{Code, ToolError};
 
-/// Why `value` is not a reply `op` declares; none when it is, or `op` declares no shape yet.
+/// Reads an answer in the shape the caller expects; another shape is a bug between the two
+/// ends, said as such (`INTERNAL`).
+pub fn read<T: DeserializeOwned>(from: &str, value: Value) -> Result<T, ToolError> {
+    serde_json::from_value(value).map_err(|e| {
+        ToolError::failed(
+            Code::Internal,
+            format!("{from} answered in a shape this tabpilot does not read: {e}"),
+        )
+    })
+}
+
+/// Why `value` is not a reply `op` declares; none when it is.
 pub fn check(op: Op, value: &Value) -> Result<(), String> {
     static VALIDATORS: OnceLock<HashMap<Op, jsonschema::Validator>> = OnceLock::new();
     let validators = VALIDATORS.get_or_init(|| {
         Op::ALL
             .iter()
-            .filter_map(|op| {
-                let (_, reply) = op.schemas()?;
+            .map(|op| {
+                let (_, reply) = op.schemas();
                 let v = jsonschema::validator_for(&reply).expect("a declared schema compiles");
-                Some((*op, v))
+                (*op, v)
             })
             .collect()
     });
-    let Some(validator) = validators.get(&op) else {
-        return Ok(());
-    };
-    match validator.iter_errors(value).next() {
+    match validators[&op].iter_errors(value).next() {
         None => Ok(()),
         Some(e) => {
             let at = e.instance_path().to_string();

@@ -8,10 +8,9 @@
 
 use std::time::Duration;
 
-use serde_json::json;
-
 use super::route::{Browsers, Router};
-use crate::protocol::{Call, Op};
+use crate::protocol::wire::tabs::Release;
+use crate::protocol::{Call, WireOp};
 
 /// How long a browser has to close a released agent's tabs.
 const RELEASE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -38,16 +37,15 @@ impl Router {
         close_opened: bool,
     ) -> Vec<i64> {
         let told = browsers.connected().into_iter().map(|browser| async move {
-            let release = Call::new(
-                Op::Release,
-                json!({ "closeOpened": close_opened }),
-                RELEASE_TIMEOUT,
-            );
+            let release = Release { close_opened };
+            let release = Call::of(&release, RELEASE_TIMEOUT);
             // A browser not connected now is not told: what it keeps for the agent stays until
             // the tabs close or the browser's session ends (docs/security.md, known gaps).
             let answer = self.ask(browsers, session, &browser.id, release).await;
-            let closed = answer.ok().map(|(value, _)| value["closed"].clone());
-            serde_json::from_value::<Vec<i64>>(closed.unwrap_or_default()).unwrap_or_default()
+            let released = answer.ok().and_then(|(value, _)| {
+                serde_json::from_value::<<Release as WireOp>::Reply>(value).ok()
+            });
+            released.unwrap_or_default().closed
         });
         futures::future::join_all(told).await.concat()
     }

@@ -5,12 +5,13 @@
 use std::sync::{Mutex, MutexGuard};
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::books::Books;
 use crate::error::{Code, ToolError};
-use crate::protocol::{Answer, BrowserKind, Call, Op, Scope, TabEvent, Target};
+use crate::protocol::wire::tabs::TabOpen;
+use crate::protocol::{Answer, BrowserKind, Call, Scope, TabEvent, Target};
 
 /// Longest a call may wait on a browser when the caller names no timeout.
 const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -189,7 +190,11 @@ impl Router {
             self.books().touch(session, browser, tab);
             return Ok(tab);
         }
-        let open = Call::new(Op::TabOpen, json!({}), OPEN_TIMEOUT);
+        let open = TabOpen {
+            url: None,
+            active: false,
+        };
+        let open = Call::of(&open, OPEN_TIMEOUT);
         self.ask(browsers, session, browser, open).await?;
         // The answer's `opened` event made the new tab current.
         self.books()
@@ -293,6 +298,8 @@ fn ambiguous<B: std::fmt::Display>(several: &[B], what: &str) -> ToolError {
 mod tests {
     use super::*;
     use crate::error::Outcome;
+    use crate::protocol::Op;
+    use serde_json::json;
 
     /// Browsers that answer every call on a task of their own, after the caller has had to
     /// wait: `tabOpen` with a fresh tab (from 100 up), a call on tab 13 with TAB_GONE, any

@@ -2,64 +2,18 @@
 //! run by the extension in the isolated world of each frame; violations worst first, a few of
 //! their elements each by snapshot ref, paged.
 
-use std::time::Duration;
-
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use serde_json::json;
 
 use super::ctx::Ctx;
 use super::paging::{footer, page_of, pages};
 use crate::error::ToolError;
-use crate::protocol::Op;
+use crate::protocol::wire::diagnostics::{A11y, AuditFrame, Violation};
 
 /// Rules per page of the result.
 const PAGE_SIZE: u64 = 8;
 const CAVEAT: &str = "Automated rules catch only part of real barriers: also try the page with a keyboard and a screen reader.";
-
-#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
-#[serde(rename_all = "lowercase")]
-enum Impact {
-    Critical,
-    Serious,
-    Moderate,
-    Minor,
-}
-
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct Example {
-    /// The element's ref, as browser_snapshot gives it (none when it is gone).
-    #[serde(rename = "ref")]
-    reference: Option<String>,
-    html: String,
-    /// What to fix.
-    why: String,
-}
-
-#[derive(Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct Violation {
-    id: String,
-    impact: Impact,
-    help: String,
-    help_url: String,
-    /// Elements that break the rule (in every frame).
-    count: usize,
-    examples: Vec<Example>,
-}
-
-#[derive(Deserialize)]
-struct Frame {
-    violations: Vec<Violation>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct AuditReply {
-    version: String,
-    frames: Vec<Frame>,
-    not_audited: usize,
-}
 
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -76,7 +30,7 @@ pub(super) struct A11yOut {
 
 /// The frames' violations as one list: a rule broken in several frames is one entry, its counts
 /// added and its examples the first few; worst impact first, then the most elements.
-fn merge(frames: Vec<Frame>) -> Vec<Violation> {
+fn merge(frames: Vec<AuditFrame>) -> Vec<Violation> {
     let mut all: Vec<Violation> = Vec::new();
     for v in frames.into_iter().flat_map(|f| f.violations) {
         match all.iter_mut().find(|o| o.id == v.id) {
@@ -95,9 +49,7 @@ fn merge(frames: Vec<Frame>) -> Vec<Violation> {
 
 /// Page `page` (from 1) of the audit: the reply's text and its data.
 pub(super) async fn audit(cx: &Ctx, page: u64) -> Result<(String, A11yOut), ToolError> {
-    let r: AuditReply = cx
-        .page(Op::A11y, json!({}), Duration::from_secs(60))
-        .await?;
+    let r = cx.run(A11y {}).await?;
     let all = merge(r.frames);
     let total = all.len() as u64;
     let pages = pages(total, PAGE_SIZE);
@@ -157,7 +109,7 @@ mod tests {
 
     #[test]
     fn violations_come_worst_first_and_a_rule_in_two_frames_is_one() {
-        let frames: Vec<Frame> = serde_json::from_value(json!([
+        let frames: Vec<AuditFrame> = serde_json::from_value(json!([
             {"violations": [rule("contrast", "serious", 4), rule("region", "moderate", 1)]},
             {"violations": [rule("image-alt", "critical", 1), rule("contrast", "serious", 1)]},
         ]))

@@ -4,12 +4,13 @@
 use std::time::Duration;
 
 use schemars::JsonSchema;
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use super::spec::Hints;
 use crate::error::ToolError;
+use crate::protocol::wire::act::{After, ConsoleProbe, NetworkProbe, WaitUntil};
 use crate::protocol::{Effect, Op};
 
 pub(super) const DEFAULT_TIMEOUT_MS: u64 = 30_000;
@@ -236,16 +237,6 @@ pub(super) fn moves() -> Hints {
     }
 }
 
-// What "finished" means after a page-changing call: said once, in the server's instructions.
-#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum WaitUntil {
-    None,
-    Auto,
-    Load,
-    Networkidle,
-}
-
 #[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "lowercase")]
 pub(super) enum Include {
@@ -293,29 +284,23 @@ impl AfterAction {
 
     /// The wait as the extension reads it: only what the caller set, so the extension's
     /// defaults (auto for actions, load for navigations) hold for the rest.
-    pub(super) fn wire(&self) -> Value {
-        let mut wire = serde_json::Map::new();
-        if let Some(w) = self.wait_until {
-            wire.insert("waitUntil".into(), json!(w));
-        }
-        if let Some(ms) = self.settle_ms {
-            wire.insert("settleMs".into(), json!(ms));
-        }
+    pub(super) fn wire(&self) -> After {
         // The probes of what the console gained and what the tab met since the action began
         // ride on the action's own call (src/tools/footer.rs says what came of them).
-        let console = if self.wants_console() {
-            "entries"
-        } else {
-            "errors"
-        };
-        wire.insert("console".into(), json!(console));
-        let network = if self.wants_network() {
-            "requests"
-        } else {
-            "issues"
-        };
-        wire.insert("network".into(), json!(network));
-        Value::Object(wire)
+        After {
+            wait_until: self.wait_until,
+            settle_ms: self.settle_ms,
+            console: Some(if self.wants_console() {
+                ConsoleProbe::Entries
+            } else {
+                ConsoleProbe::Errors
+            }),
+            network: Some(if self.wants_network() {
+                NetworkProbe::Requests
+            } else {
+                NetworkProbe::Issues
+            }),
+        }
     }
 
     pub(super) fn wants_snapshot(&self) -> bool {
@@ -468,7 +453,7 @@ mod tests {
         assert_eq!(after.wait_until, Some(WaitUntil::Networkidle));
         assert!(after.wants_snapshot());
         assert_eq!(
-            after.wire(),
+            serde_json::to_value(after.wire()).unwrap(),
             json!({"waitUntil": "networkidle", "console": "errors", "network": "issues"})
         );
         let e = AfterAction::split("t", json!({"include": "screenshot"})).unwrap_err();

@@ -13,7 +13,7 @@ use super::tool::{About, Tool};
 use crate::error::ToolError;
 use crate::link::LinkState;
 use crate::policy::PolicyView;
-use crate::protocol::{BrowserEntry, BrowserKind, RelayOp, RelayStatus};
+use crate::protocol::{BrowserEntry, BrowserKind, RelayStatus, ask};
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -120,7 +120,7 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
     // Only a link that is up (or not started) is asked: one that is reconnecting is reported as
     // it stands, so polling the status never makes an attempt; the link's own task makes them.
     let asked = match cx.link_state() {
-        LinkState::Idle | LinkState::Connected => Some(cx.ask(RelayOp::Status).await),
+        LinkState::Idle | LinkState::Connected => Some(cx.ask(ask::Status).await),
         _ => None,
     };
     let status: RelayStatus = match asked {
@@ -264,7 +264,7 @@ async fn select_browser(cx: &Ctx, a: SelectBrowserArgs) -> Result<Out<SelectedOu
             "browser is empty; browser_status lists them",
         ));
     }
-    let chosen: BrowserEntry = cx.ask(RelayOp::Browser { name }).await?;
+    let chosen = cx.ask(ask::Browser { name }).await?;
     cx.pin_browser(chosen.browser_id.clone());
     Ok(Out::new(
         format!(
@@ -296,13 +296,18 @@ async fn force_claim(cx: &Ctx, a: ForceClaimArgs) -> Result<Out<ClaimedOut>, Too
         ));
     }
     let browser = a.browser.or_else(|| cx.pinned_browser());
-    let claimed: ClaimedOut = cx
-        .ask(RelayOp::ForceClaim {
+    let claimed = cx
+        .ask(ask::ForceClaim {
             browser,
             tab: a.tab_id,
             reason: reason.to_string(),
         })
         .await?;
+    let claimed = ClaimedOut {
+        browser_id: claimed.browser_id,
+        tab: claimed.tab,
+        from: claimed.from,
+    };
     // The tab is this agent's in the books now; its first call in it makes it current here, and
     // tells the browser who holds it.
     super::tabs::work_in(cx, a.tab_id, Some(claimed.browser_id.clone())).await?;
@@ -325,12 +330,15 @@ struct ReleasedOut {
 }
 
 async fn release(cx: &Ctx, a: ReleaseArgs) -> Result<Out<ReleasedOut>, ToolError> {
-    let released: ReleasedOut = cx
-        .ask(RelayOp::Release {
+    let released = cx
+        .ask(ask::Release {
             agent: None,
             close_opened: a.close_opened.unwrap_or(true),
         })
         .await?;
+    let released = ReleasedOut {
+        closed: released.closed,
+    };
     cx.set_current_tab(None);
     let text = if released.closed.is_empty() {
         "Released this agent's tabs; none closed".to_string()

@@ -1,21 +1,19 @@
 //! browser_screenshot: the agent's viewport, one element, or the full page; inline (shrunk to
 //! fit) or to a file (full size).
 
-use std::time::Duration;
-
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::args::{read_only, ref_arg};
 use super::ctx::Ctx;
-use super::image::{self as shot, CssRect, Shrunk};
+use super::image::{self as shot, Shrunk};
 use super::spec::{Cli, Image, Out};
 use super::tool::{About, Tool};
 use crate::error::ToolError;
 use crate::policy::paths::Sandbox;
-use crate::protocol::Op;
+use crate::protocol::wire::page::Screenshot;
 
 #[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq)]
 #[serde(rename_all = "lowercase")]
@@ -75,21 +73,6 @@ pub(super) fn tools() -> Vec<Tool> {
     )]
 }
 
-/// What the extension answers a capture with.
-#[derive(Deserialize)]
-struct CaptureReply {
-    /// Base64 of the image.
-    data: String,
-    /// The element's box in CSS pixels, for an element capture.
-    rect: Option<CssRect>,
-    viewport: Option<Value>,
-    #[serde(default)]
-    debugger: bool,
-    /// A full page cut at its height limit.
-    #[serde(default)]
-    cut: bool,
-}
-
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct ShotOut {
@@ -107,7 +90,8 @@ struct ShotOut {
     file_path: Option<String>,
 }
 
-async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolError> {
+/// The capture the arguments ask for, checked before anything is sent.
+fn capture_of(a: &ScreenshotArgs) -> Result<(Format, Screenshot), ToolError> {
     let format = a.format.unwrap_or(Format::Png);
     if a.quality.is_some_and(|q| q == 0 || q > 100)
         || (a.quality.is_some() && format == Format::Png)
@@ -121,15 +105,24 @@ async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolErr
     if let Some(r) = &a.reference {
         ref_arg(r)?;
     }
+    let call = Screenshot {
+        format: format.name(),
+        quality: a.quality,
+        reference: a.reference.clone(),
+        full_page,
+    };
+    Ok((format, call))
+}
+
+async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolError> {
+    let (format, call) = capture_of(&a)?;
+    let full_page = call.full_page;
     let file = a
         .file_path
         .as_deref()
         .map(|p| Sandbox::from_process().output(p))
         .transpose()?;
-    let call = json!({"format": format.name(), "quality": a.quality, "ref": a.reference, "fullPage": full_page});
-    let r: CaptureReply = cx
-        .page(Op::Screenshot, call, Duration::from_secs(30))
-        .await?;
+    let r = cx.run(call).await?;
     let mut bytes = shot::decode_base64(&r.data)?;
     if let Some(css) = r.rect {
         let vw = r

@@ -3,8 +3,6 @@
 //! first, uncaught errors and rejections with their stacks apart from the messages. Also the
 //! entries an action gained, for its `include: "console"`.
 
-use std::time::Duration;
-
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -16,7 +14,7 @@ use super::paging::{footer, page_arg, page_of, pages};
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
 use crate::error::ToolError;
-use crate::protocol::Op;
+use crate::protocol::wire::diagnostics::{ConsoleLogs, Entry, Kind, Level, LogEntry};
 
 const NAME: &str = "browser_get_console_logs";
 const PAGE_SIZE: u64 = 25;
@@ -34,18 +32,6 @@ struct ConsoleArgs {
     page: Option<u64>,
     /// Also the tab's earlier pages.
     include_preserved: Option<bool>,
-}
-
-#[derive(
-    Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug,
-)]
-#[serde(rename_all = "lowercase")]
-enum Level {
-    Debug,
-    Log,
-    Info,
-    Warn,
-    Error,
 }
 
 impl Level {
@@ -70,48 +56,7 @@ impl Level {
     }
 }
 
-#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
-#[serde(rename_all = "lowercase")]
-enum Kind {
-    Console,
-    Exception,
-    Rejection,
-    /// The page's service-worker lifecycle, as the page sees it.
-    Worker,
-}
-
-/// One entry as the extension answers it.
-#[derive(Deserialize, Serialize, JsonSchema, Clone, Debug)]
-#[serde(rename_all = "camelCase")]
-struct Entry {
-    kind: Kind,
-    level: Level,
-    text: String,
-    /// The caller's url:line:col.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    at: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    stack: Option<String>,
-    /// The frame's address (top frame: omitted).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    frame: Option<String>,
-    /// From an earlier page of the tab.
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    earlier: bool,
-}
-
-/// The extension's entry on the wire, before it is shaped for the reader.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Wire {
-    #[serde(flatten)]
-    entry: Entry,
-    frame_id: Option<i64>,
-    url: Option<String>,
-    current: bool,
-}
-
-impl Wire {
+impl LogEntry {
     fn shaped(self) -> Entry {
         Entry {
             frame: self.url.filter(|_| self.frame_id != Some(0)),
@@ -119,13 +64,6 @@ impl Wire {
             ..self.entry
         }
     }
-}
-
-#[derive(Deserialize)]
-struct Log {
-    entries: Vec<Wire>,
-    dropped: u64,
-    captured: bool,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -160,18 +98,12 @@ async fn console_logs(cx: &Ctx, a: ConsoleArgs) -> Result<Out<ConsoleOut>, ToolE
     let page = page_arg(a.page)?;
     let least = a.level.unwrap_or(Level::Debug).severity();
     let preserved = a.include_preserved.unwrap_or(false);
-    let log: Log = cx
-        .page(
-            Op::ConsoleLogs,
-            json!({"preserved": preserved}),
-            Duration::from_secs(15),
-        )
-        .await?;
+    let log = cx.run(ConsoleLogs { preserved }).await?;
     let captured = log.captured;
     let all: Vec<Entry> = log
         .entries
         .into_iter()
-        .map(Wire::shaped)
+        .map(LogEntry::shaped)
         .filter(|e| e.level.severity() >= least)
         .collect();
     let total = all.len() as u64;
@@ -268,8 +200,8 @@ fn line(e: &Entry) -> String {
 pub(super) fn since_action(probe: Option<&Value>) -> String {
     let entries: Option<Vec<Entry>> = probe
         .and_then(|p| p.get("entries"))
-        .and_then(|v| serde_json::from_value::<Vec<Wire>>(v.clone()).ok())
-        .map(|w| w.into_iter().map(Wire::shaped).collect());
+        .and_then(|v| serde_json::from_value::<Vec<LogEntry>>(v.clone()).ok())
+        .map(|w| w.into_iter().map(LogEntry::shaped).collect());
     match entries {
         None => "Console since the action: not readable in this page.".to_string(),
         Some(e) if e.is_empty() => "Console since the action: nothing.".to_string(),

@@ -6,8 +6,6 @@ use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use futures::future::BoxFuture;
-use serde::de::DeserializeOwned;
-use serde_json::Value;
 
 use super::args::SNAPSHOT_TOKENS;
 use super::spec::Out;
@@ -18,19 +16,8 @@ use crate::launch::{self, LaunchOptions, Launched};
 use crate::link::{Link, LinkState, Reply};
 use crate::policy::Policy;
 use crate::protocol::wire::page::{Snapshot, SnapshotReply};
-use crate::protocol::{Call, Op, PeerInfo, RelayOp, Scope, Target, WireOp};
+use crate::protocol::{Call, PeerInfo, RelayAsk, Scope, WireOp, ask};
 use crate::settings::Setting;
-
-/// Reads an answer in the shape the tool expects; another shape is a bug between the two ends,
-/// said as such.
-fn read_reply<T: DeserializeOwned>(from: &str, value: Value) -> Result<T, ToolError> {
-    serde_json::from_value(value).map_err(|e| {
-        ToolError::failed(
-            Code::Internal,
-            format!("{from} answered in a shape this tabpilot does not read: {e}"),
-        )
-    })
-}
 
 pub struct Ctx {
     link: Arc<Link>,
@@ -193,36 +180,19 @@ impl Ctx {
                 ));
             }
         };
-        let args = serde_json::to_value(&run.args).map_err(|e| {
-            ToolError::refused(
-                Code::Internal,
-                format!("writing {}'s arguments: {e}", op.name()),
-            )
-        })?;
-        let mut call = Call::new(op, args, wait).on_tab(run.tab);
-        call.target.browser = run.browser;
+        let call = Call::of(&run.args, wait)
+            .on_tab(run.tab)
+            .in_browser(run.browser);
         let value = self.relay(call).await?.value;
         #[cfg(debug_assertions)]
         crate::protocol::replies::check(op, &value)
             .map_err(|e| ToolError::failed(Code::Internal, e))?;
-        read_reply(op.name(), value)
+        crate::protocol::replies::read(op.name(), value)
     }
 
-    /// An operation not declared with its types yet (`Op::schemas` is none): its arguments
-    /// as JSON, its answer read as `T`.
-    pub async fn page<T: DeserializeOwned>(
-        &self,
-        op: Op,
-        args: Value,
-        wait: Duration,
-    ) -> Result<T, ToolError> {
-        let value = self.relay(Call::new(op, args, wait)).await?.value;
-        read_reply(op.name(), value)
-    }
-
-    /// Asks the relay itself.
-    pub async fn ask<T: DeserializeOwned>(&self, op: RelayOp) -> Result<T, ToolError> {
-        read_reply("the relay", self.link.ask(op).await?.value)
+    /// Asks the relay itself; the answer reads as the ask declares it.
+    pub async fn ask<A: RelayAsk>(&self, ask: A) -> Result<A::Reply, ToolError> {
+        self.link.ask(ask).await
     }
 
     pub fn link_state(&self) -> LinkState {
@@ -400,7 +370,7 @@ impl Ctx {
             return known;
         }
         let tab = self
-            .ask::<Option<Target>>(RelayOp::MyTab)
+            .ask(ask::MyTab)
             .await
             .ok()
             .flatten()

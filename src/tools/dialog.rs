@@ -1,26 +1,15 @@
 //! browser_handle_dialog: what to do with the next alert, confirm or prompt in the agent's tab.
 
-use std::time::Duration;
-
 use futures::FutureExt;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde::Deserialize;
 
 use super::args::acts;
 use super::ctx::Ctx;
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::{Outcome, ToolError};
-use crate::protocol::Op;
-
-#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq)]
-#[serde(rename_all = "lowercase")]
-enum Action {
-    Accept,
-    Dismiss,
-    Leave,
-}
+use crate::protocol::wire::dialog::{Action, DialogsOut, ReadDialogs, SetDialogs};
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -49,43 +38,6 @@ pub(super) fn tools() -> Vec<Tool> {
     )]
 }
 
-/// The policy for the tab's next dialog.
-#[derive(Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct Policy {
-    action: Action,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    prompt_text: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    once: Option<bool>,
-}
-
-/// A dialog the page showed, or shows now.
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct Dialog {
-    kind: String,
-    message: String,
-    /// What happened to it (a recent one).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    action: Option<String>,
-    /// What the page got back: a confirm's true or false, a prompt's text.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    answer: Option<serde_json::Value>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    at: Option<String>,
-}
-
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct DialogsOut {
-    policy: Policy,
-    /// The dialog open now, in front of the person.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    open: Option<Dialog>,
-    recent: Vec<Dialog>,
-}
-
 async fn handle_dialog(cx: &Ctx, a: DialogArgs) -> Result<Out<DialogsOut>, ToolError> {
     if a.prompt_text.is_some() && a.action != Some(Action::Accept) {
         return Err(ToolError::bad_args("promptText goes with action: accept"));
@@ -93,14 +45,17 @@ async fn handle_dialog(cx: &Ctx, a: DialogArgs) -> Result<Out<DialogsOut>, ToolE
     if a.once.is_some() && a.action.is_none() {
         return Err(ToolError::bad_args("once goes with an action"));
     }
-    let call =
-        json!({"action": a.action, "promptText": a.prompt_text, "once": a.once.unwrap_or(true)});
-    let op = if a.action.is_some() {
-        Op::Dialog
-    } else {
-        Op::Dialogs
+    let r = match a.action {
+        Some(action) => {
+            let call = SetDialogs {
+                action,
+                prompt_text: a.prompt_text,
+                once: a.once.unwrap_or(true),
+            };
+            cx.run(call).await?
+        }
+        None => cx.run(ReadDialogs {}).await?,
     };
-    let r: DialogsOut = cx.page(op, call, Duration::from_secs(10)).await?;
     let mut lines = vec![match r.policy.action {
         Action::Leave => {
             "Dialogs are left to the person (a blocked page answers DIALOG_OPEN)".to_string()

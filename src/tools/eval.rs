@@ -12,15 +12,14 @@
 
 use futures::FutureExt;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde::Deserialize;
 
 use super::args::{acts, ref_arg, timeout};
 use super::ctx::Ctx;
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
 use crate::error::ToolError;
-use crate::protocol::Op;
+use crate::protocol::wire::script::{Eval, EvalOut, Script};
 
 const DEFAULT_TIMEOUT_MS: u64 = 10_000;
 const DEFAULT_MAX_CHARS: usize = 20_000;
@@ -38,24 +37,6 @@ struct EvalArgs {
     element: Option<String>,
     max_chars: Option<usize>,
     timeout: Option<u64>,
-}
-
-#[derive(Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct EvalOut {
-    /// The value as JSON; what JSON cannot hold is described in a string ("<input#q>",
-    /// "[undefined]", "[cycle: $.a]").
-    value: Value,
-    /// The address of the frame it ran in.
-    url: String,
-    /// Always "main": the page's own world, where its globals are.
-    world: String,
-    /// The ref's element the function was called with.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    element: Option<String>,
-    /// Where the writer stopped at the cap, as a path like `$.items[812]`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    cut: Option<String>,
 }
 
 pub(super) fn tools() -> Vec<Tool> {
@@ -82,14 +63,14 @@ async fn eval(cx: &Ctx, a: EvalArgs) -> Result<Out<EvalOut>, ToolError> {
             "maxChars must be between 1 and {MAX_CHARS}"
         )));
     }
-    let mut args = match (&a.expression, &a.function) {
-        (Some(e), None) if a.reference.is_none() => json!({"expression": e}),
+    let script = match (&a.expression, &a.function) {
+        (Some(e), None) if a.reference.is_none() => Script::Expression(e.clone()),
         (Some(_), None) => {
             return Err(ToolError::bad_args(
                 "ref goes with function, which is called with its element",
             ));
         }
-        (None, Some(f)) => json!({"function": f}),
+        (None, Some(f)) => Script::Function(f.clone()),
         _ => {
             return Err(ToolError::bad_args(
                 "give exactly one of expression and function",
@@ -98,10 +79,13 @@ async fn eval(cx: &Ctx, a: EvalArgs) -> Result<Out<EvalOut>, ToolError> {
     };
     if let Some(r) = &a.reference {
         ref_arg(r)?;
-        args["ref"] = json!(r);
     }
-    args["maxChars"] = json!(max);
-    let r: EvalOut = cx.page(Op::Eval, args, wait).await?;
+    let call = Eval {
+        script,
+        reference: a.reference.clone(),
+        max_chars: max,
+    };
+    let r = cx.run(call).within(wait).await?;
     let on = match (&a.element, &r.element) {
         (Some(words), Some(found)) => format!(" on {words} ({found})"),
         (None, Some(found)) => format!(" on {found}"),
@@ -121,6 +105,7 @@ mod tests {
     use super::*;
     use crate::error::Code;
     use crate::policy::Policy;
+    use serde_json::{Value, json};
 
     fn offline(policy: Policy) -> Ctx {
         Ctx::offline_under(crate::context::ContextEnv::from_process(), policy)

@@ -5,14 +5,13 @@ use std::time::Duration;
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::args::{read_only, ref_arg, timeout};
 use super::ctx::Ctx;
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
-use crate::protocol::Op;
+use crate::protocol::wire::page::{Find, Html, HtmlOut, Visibility, WaitFor};
 
 const MAX_MATCHES: usize = 200;
 const HTML_MAX_CHARS: usize = 20_000;
@@ -116,13 +115,6 @@ pub(super) fn tools() -> Vec<Tool> {
     ]
 }
 
-/// What the extension answers a search with: one snapshot line per match.
-#[derive(Deserialize)]
-struct FindReply {
-    lines: Vec<String>,
-    total: u64,
-}
-
 #[derive(Serialize, JsonSchema)]
 struct FindOut {
     /// Each match as a snapshot line, with its ref.
@@ -140,8 +132,13 @@ async fn find(cx: &Ctx, a: FindArgs) -> Result<Out<FindOut>, ToolError> {
     if max == 0 || max > MAX_MATCHES {
         return Err(ToolError::bad_args(format!("max is 1 to {MAX_MATCHES}")));
     }
-    let call = json!({"text": a.text, "role": a.role, "selector": a.selector, "max": max});
-    let r: FindReply = cx.page(Op::Find, call, Duration::from_secs(15)).await?;
+    let call = Find {
+        text: a.text,
+        role: a.role,
+        selector: a.selector,
+        max,
+    };
+    let r = cx.run(call).await?;
     let head = match (r.lines.len() as u64, r.total) {
         (0, _) => "No element matches".to_string(),
         (n, t) if n < t => format!("{n} of {t} matches (raise max for more)"),
@@ -158,14 +155,6 @@ async fn find(cx: &Ctx, a: FindArgs) -> Result<Out<FindOut>, ToolError> {
     Ok(Out::new(text, data))
 }
 
-#[derive(Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct HtmlOut {
-    html: String,
-    truncated: bool,
-    total_chars: u64,
-}
-
 async fn html(cx: &Ctx, a: HtmlArgs) -> Result<Out<HtmlOut>, ToolError> {
     if let Some(r) = &a.reference {
         ref_arg(r)?;
@@ -174,12 +163,11 @@ async fn html(cx: &Ctx, a: HtmlArgs) -> Result<Out<HtmlOut>, ToolError> {
     if max == 0 || max > 2_000_000 {
         return Err(ToolError::bad_args("maxChars is 1 to 2000000"));
     }
-    let r: HtmlOut = cx
-        .page(
-            Op::Html,
-            json!({"ref": a.reference, "maxChars": max}),
-            Duration::from_secs(15),
-        )
+    let r = cx
+        .run(Html {
+            reference: a.reference,
+            max_chars: max,
+        })
         .await?;
     let mut text = r.html.clone();
     if r.truncated {
@@ -189,15 +177,6 @@ async fn html(cx: &Ctx, a: HtmlArgs) -> Result<Out<HtmlOut>, ToolError> {
         ));
     }
     Ok(Out::new(text, r))
-}
-
-/// What the extension answers a wait with.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct WaitReply {
-    met: bool,
-    waited_ms: u64,
-    url: Option<String>,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -229,7 +208,11 @@ async fn wait_for(cx: &Ctx, a: WaitForArgs) -> Result<Out<WaitedOut>, ToolError>
         ref_arg(r)?;
     }
     let hidden = a.text_gone.is_some() || a.state == Some(State::Hidden);
-    let state = if hidden { "hidden" } else { "visible" };
+    let (state, visibility) = if hidden {
+        ("hidden", Visibility::Hidden)
+    } else {
+        ("visible", Visibility::Visible)
+    };
     let what = match (&a.text, &a.text_gone, &a.selector, &a.reference, &a.url) {
         (Some(t), ..) | (_, Some(t), ..) => format!(
             "text {t:?} {}",
@@ -240,9 +223,15 @@ async fn wait_for(cx: &Ctx, a: WaitForArgs) -> Result<Out<WaitedOut>, ToolError>
         (.., Some(u)) => format!("the URL to match {u:?}"),
         _ => unreachable!("exactly one condition was checked above"),
     };
-    let call = json!({"text": a.text.or(a.text_gone), "selector": a.selector, "ref": a.reference,
-        "url": a.url, "state": state, "timeoutMs": wait.as_millis() as u64});
-    let r: WaitReply = cx.page(Op::WaitFor, call, wait).await?;
+    let call = WaitFor {
+        text: a.text.or(a.text_gone),
+        selector: a.selector,
+        reference: a.reference,
+        url: a.url,
+        state: visibility,
+        timeout_ms: wait.as_millis() as u64,
+    };
+    let r = cx.run(call).within(wait).await?;
     let ms = r.waited_ms;
     if !r.met {
         return Err(ToolError::failed(

@@ -18,14 +18,7 @@ pub(super) struct Shrunk {
     pub from: Option<(u32, u32)>,
 }
 
-/// A box in CSS pixels of the viewport.
-#[derive(Clone, Copy, Debug, serde::Deserialize)]
-pub(super) struct CssRect {
-    pub x: f64,
-    pub y: f64,
-    pub width: f64,
-    pub height: f64,
-}
+pub(super) use crate::protocol::wire::page::CssRect;
 
 pub(super) fn decode_base64(data: &str) -> Result<Vec<u8>, ToolError> {
     base64::engine::general_purpose::STANDARD

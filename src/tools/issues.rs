@@ -3,8 +3,6 @@
 //! interventions), each with its code from the closed set; and the line a page-changing tool's
 //! reply ends with when new ones appeared during it.
 
-use std::time::Duration;
-
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -17,7 +15,7 @@ use super::paging::{PAGE_SIZE, footer, page_arg};
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
-use crate::protocol::Op;
+use crate::protocol::wire::network::{Issue, Issues, IssuesOut};
 
 const NAME: &str = "browser_issues";
 
@@ -35,44 +33,6 @@ struct IssuesArgs {
     audit: Option<Audit>,
     /// 20 per page.
     page: Option<u64>,
-}
-
-/// One issue: its code, and what it concerns.
-#[derive(Deserialize, Serialize, JsonSchema, Debug)]
-#[serde(rename_all = "camelCase")]
-struct Issue {
-    code: String,
-    /// The URL (or `inline`, `eval`) blocked, or the request's.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    blocked: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    url: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    method: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    status: Option<u16>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-    /// The CSP directive that blocked it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    directive: Option<String>,
-    /// A report-only policy: reported, not blocked.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    report_only: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    message: Option<String>,
-    /// Where in the page's source: file:line.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    source: Option<String>,
-    /// The element's ref, where there is one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    r#ref: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    element: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    r#type: Option<String>,
 }
 
 impl Issue {
@@ -111,12 +71,6 @@ impl Issue {
     }
 }
 
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct IssuesOut {
-    total: u64,
-    issues: Vec<Issue>,
-}
-
 /// The page's issues, or an audit's findings.
 #[derive(Serialize, JsonSchema)]
 struct Reply {
@@ -150,8 +104,12 @@ async fn issues(cx: &Ctx, a: IssuesArgs) -> Result<Out<Reply>, ToolError> {
             },
         ));
     }
-    let wire = json!({"page": page, "pageSize": PAGE_SIZE});
-    let r: IssuesOut = cx.page(Op::Issues, wire, Duration::from_secs(15)).await?;
+    let r = cx
+        .run(Issues {
+            page,
+            page_size: PAGE_SIZE,
+        })
+        .await?;
     let mut lines: Vec<String> = r.issues.iter().map(Issue::line).collect();
     if r.total == 0 {
         lines.push("No browser issues on this page.".into());

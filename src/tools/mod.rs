@@ -140,12 +140,10 @@ impl Session {
         if self.ctx.link_state() != crate::link::LinkState::Connected {
             return;
         }
-        let release = self
-            .ctx
-            .ask::<serde_json::Value>(crate::protocol::RelayOp::Release {
-                agent: None,
-                close_opened: true,
-            });
+        let release = self.ctx.ask(crate::protocol::ask::Release {
+            agent: None,
+            close_opened: true,
+        });
         if tokio::time::timeout(std::time::Duration::from_secs(2), release)
             .await
             .is_err()

@@ -4,15 +4,13 @@
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::args::{AfterAction, SNAPSHOT_TOKENS, moves, timeout};
 use super::ctx::Ctx;
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::{Outcome, ToolError};
-use crate::protocol::Op;
-use crate::protocol::wire::act::Findings;
+use crate::protocol::wire::nav::{History, HistoryDirection as Direction, NavReply, Navigate};
 
 /// The budget of the snapshot a navigation answers with unless asked otherwise: half a
 /// snapshot's. A navigation is often a step on the way to another page; the result may carry
@@ -79,19 +77,6 @@ pub(super) fn tools() -> Vec<Tool> {
     ]
 }
 
-/// What the extension answers a navigation with.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NavReply {
-    settled: bool,
-    elapsed_ms: u64,
-    url: String,
-    title: String,
-    what: String,
-    #[serde(flatten)]
-    findings: Findings,
-}
-
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct NavOut {
@@ -110,17 +95,22 @@ async fn navigate(
     let call = match (&a.url, reload) {
         (Some(url), false) => {
             cx.may_visit(url)?;
-            json!({"url": url, "after": after.wire()})
+            Navigate::To {
+                url: url.clone(),
+                after: after.wire(),
+            }
         }
-        (None, true) => {
-            json!({"reload": true, "ignoreCache": a.ignore_cache.unwrap_or(false), "after": after.wire()})
-        }
+        (None, true) => Navigate::Reload {
+            reload: true,
+            ignore_cache: a.ignore_cache.unwrap_or(false),
+            after: after.wire(),
+        },
         _ => return Err(ToolError::bad_args("give url, or reload: true, not both")),
     };
     if a.ignore_cache.is_some() && !reload {
         return Err(ToolError::bad_args("ignoreCache goes with reload: true"));
     }
-    let nav = cx.page(Op::Navigate, call, timeout(a.timeout)?).await?;
+    let nav = cx.run(call).within(timeout(a.timeout)?).await?;
     let requested = a.url.as_deref().unwrap_or("the reload");
     let snapshot = if after.wants_snapshot() {
         Some(SNAPSHOT_TOKENS)
@@ -128,12 +118,6 @@ async fn navigate(
         (a.include_snapshot.unwrap_or(true) && !after.wants_diff()).then_some(ARRIVAL_TOKENS)
     };
     Ok(navigation_output(cx, nav, requested, snapshot).await)
-}
-
-#[derive(Clone, Copy)]
-enum Direction {
-    Back,
-    Forward,
 }
 
 async fn history(
@@ -146,8 +130,11 @@ async fn history(
         Direction::Back => "back",
         Direction::Forward => "forward",
     };
-    let call = json!({"direction": word, "after": after.wire()});
-    let nav = cx.page(Op::History, call, timeout(a.timeout)?).await?;
+    let call = History {
+        direction,
+        after: after.wire(),
+    };
+    let nav = cx.run(call).within(timeout(a.timeout)?).await?;
     let snapshot = after.wants_snapshot().then_some(SNAPSHOT_TOKENS);
     Ok(navigation_output(cx, nav, &format!("going {word}"), snapshot).await)
 }

@@ -1,11 +1,8 @@
 //! Reading this agent's page: the lean snapshot with refs, and the main content as text.
 
-use std::time::Duration;
-
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::json;
 
 use super::args::{SNAPSHOT_TOKENS, read_only, ref_arg};
 use super::ctx::Ctx;
@@ -13,8 +10,7 @@ use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
 use crate::error::ToolError;
 use crate::policy::paths::Sandbox;
-use crate::protocol::Op;
-use crate::protocol::wire::page::{Snapshot, SnapshotReply};
+use crate::protocol::wire::page::{Read, ReadFormat, Snapshot, SnapshotReply};
 
 const READ_MAX_CHARS: usize = 20_000;
 
@@ -43,13 +39,6 @@ struct ReadArgs {
     format: Option<ReadFormat>,
     /// Cap on returned characters (default 20000).
     max_chars: Option<usize>,
-}
-
-#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy)]
-#[serde(rename_all = "lowercase")]
-enum ReadFormat {
-    Markdown,
-    Text,
 }
 
 pub(super) fn tools() -> Vec<Tool> {
@@ -195,16 +184,6 @@ fn notes(snap: &SnapshotReply, budget: Option<u64>, region: bool) -> Vec<String>
     notes
 }
 
-/// What the extension answers a read with.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct ReadReply {
-    content: String,
-    truncated: bool,
-    total_chars: u64,
-    url: String,
-}
-
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct ReadOut {
@@ -221,12 +200,11 @@ async fn read(cx: &Ctx, a: ReadArgs) -> Result<Out<ReadOut>, ToolError> {
         return Err(ToolError::bad_args("maxChars must be between 1 and 500000"));
     }
     let format = a.format.unwrap_or(ReadFormat::Markdown);
-    let r: ReadReply = cx
-        .page(
-            Op::Read,
-            json!({"format": format, "maxChars": max}),
-            Duration::from_secs(15),
-        )
+    let r = cx
+        .run(Read {
+            format,
+            max_chars: max,
+        })
         .await?;
     let mut text = r.content.clone();
     if r.truncated {

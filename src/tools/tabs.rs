@@ -11,7 +11,7 @@ use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
 use crate::protocol::wire::tabs::{self as wire, Tab};
-use crate::protocol::{RelayOp, RelayStatus};
+use crate::protocol::{RelayStatus, ask};
 use serde_json::json;
 
 #[derive(Deserialize, JsonSchema)]
@@ -214,7 +214,7 @@ struct Indexed {
 async fn all_tabs(cx: &Ctx, browser: Option<String>) -> Result<Vec<Indexed>, ToolError> {
     let r = cx.run(wire::TabList {}).in_browser(browser).await?;
     let browser_id = cx.place().browser;
-    let status: RelayStatus = cx.ask(RelayOp::Status).await?;
+    let status: RelayStatus = cx.ask(ask::Status).await?;
     // Who holds each tab of this browser (its agent, and the lease), from the relay's books.
     let held = |tab: i64| {
         status.agents.iter().find_map(|agent| {

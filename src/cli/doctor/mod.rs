@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use crate::link::{Failure, Link, LinkState};
-use crate::protocol::{self, PeerInfo, RelayOp, RelayStatus};
+use crate::protocol::{self, PeerInfo, RelayStatus, ask};
 use crate::state;
 
 mod clients;
@@ -211,7 +211,7 @@ async fn relay(uid: u32) -> (Vec<Check>, Option<RelayStatus>) {
             };
             // No relay is started: the doctor reports the one there is.
             let link = Link::with_secret(info, false, secret);
-            let answer = link.ask(RelayOp::Status).await;
+            let answer = link.ask(ask::Status).await;
             if let LinkState::Retrying {
                 reason: Failure::Version(m),
                 ..
@@ -220,9 +220,7 @@ async fn relay(uid: u32) -> (Vec<Check>, Option<RelayStatus>) {
                 mismatch = Some(m);
             }
             link.stop();
-            answer
-                .ok()
-                .and_then(|r| serde_json::from_value::<RelayStatus>(r.value).ok())
+            answer.ok()
         }
         Ok(None) => None,
         Err(e) => {

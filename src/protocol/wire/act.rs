@@ -18,6 +18,50 @@ pub struct Findings {
     pub network: Option<Value>,
 }
 
+// What "finished" means after a page-changing call: said once, in the server's instructions
+// (a comment, not a doc comment: it would go into every page-changing tool's schema).
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+pub enum WaitUntil {
+    None,
+    Auto,
+    Load,
+    Networkidle,
+}
+
+/// What the console probe riding on an action brings back: its new errors, or every new entry.
+#[derive(Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+pub enum ConsoleProbe {
+    Errors,
+    Entries,
+}
+
+/// What the network probe riding on an action brings back: what failed or was noted, or every
+/// request.
+#[derive(Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+pub enum NetworkProbe {
+    Issues,
+    Requests,
+}
+
+/// How long a page-changing call waits after it, and the probes riding on it: only the wait
+/// the caller set, so the extension's defaults (auto for actions, load for navigations) hold
+/// for the rest. No probe rides on a call that names none.
+#[derive(Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct After {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub wait_until: Option<WaitUntil>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub settle_ms: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub console: Option<ConsoleProbe>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub network: Option<NetworkProbe>,
+}
+
 /// What the extension answers an action with: the operation's own fields, what every action
 /// reports, and what the probes riding on it found.
 #[derive(Deserialize, JsonSchema, Debug)]
@@ -70,7 +114,7 @@ pub struct Click {
     pub button: MouseButton,
     pub double_click: bool,
     /// How long to wait after it, and the probes riding on it.
-    pub after: Value,
+    pub after: After,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -90,14 +134,14 @@ pub enum ClickAt {
 pub struct Hover {
     #[serde(rename = "ref")]
     pub reference: String,
-    pub after: Value,
+    pub after: After,
 }
 
 #[derive(Serialize, JsonSchema)]
 pub struct Clear {
     #[serde(rename = "ref")]
     pub reference: String,
-    pub after: Value,
+    pub after: After,
 }
 
 /// Whether clearing changed the field.
@@ -112,7 +156,7 @@ pub struct Type {
     pub reference: String,
     pub text: String,
     pub submit: bool,
-    pub after: Value,
+    pub after: After,
 }
 
 /// What the page counts of a typing.
@@ -126,7 +170,7 @@ pub struct Select {
     #[serde(rename = "ref")]
     pub reference: String,
     pub values: Vec<String>,
-    pub after: Value,
+    pub after: After,
 }
 
 /// The options now selected, and whether that changed anything.
@@ -141,7 +185,7 @@ pub struct Selected {
 pub struct Drag {
     pub start_ref: String,
     pub end_ref: String,
-    pub after: Value,
+    pub after: After,
 }
 
 /// How a drag went.
@@ -158,7 +202,7 @@ pub struct Dragged {
 pub struct Press {
     pub key: String,
     pub modifiers: Vec<Modifier>,
-    pub after: Value,
+    pub after: After,
 }
 
 /// What a key press did.
@@ -215,7 +259,7 @@ pub struct Scrolled {
 #[derive(Serialize, JsonSchema)]
 pub struct FillForm {
     pub fields: Vec<FillField>,
-    pub after: Value,
+    pub after: After,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -273,7 +317,7 @@ pub struct Upload {
     pub reference: String,
     pub upload: String,
     pub files: Vec<UploadFile>,
-    pub after: Value,
+    pub after: After,
 }
 
 #[derive(Serialize, JsonSchema)]

@@ -3,7 +3,12 @@
 //! JSON schema (the contract the extension reads, and what a debug build holds every reply to).
 
 pub mod act;
+pub mod diagnostics;
+pub mod dialog;
+pub mod nav;
+pub mod network;
 pub mod page;
+pub mod script;
 pub mod tabs;
 
 use schemars::JsonSchema;

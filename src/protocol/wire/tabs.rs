@@ -1,4 +1,4 @@
-//! Tabs: open, describe, bring to front, list, close.
+//! Tabs: open, describe, bring to front, list, close; and an agent's release of its own.
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -49,4 +49,19 @@ pub struct Tabs {
 #[derive(Deserialize, JsonSchema, Debug)]
 pub struct Closed {
     pub closed: i64,
+}
+
+/// Lets an agent's tabs go in a browser (the relay alone sends it): closes the ones it opened
+/// when `closeOpened`, frees the ones it was handed, drops its network rules. The agent is the
+/// call's owner.
+#[derive(Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct Release {
+    pub close_opened: bool,
+}
+
+/// The tabs a release closed.
+#[derive(Deserialize, Serialize, JsonSchema, Debug, Default)]
+pub struct Released {
+    pub closed: Vec<i64>,
 }

@@ -4,14 +4,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use serde_json::{Value, json};
+use serde_json::Value;
 
 use super::super::route::{Browsers, named};
 use super::super::sessions;
 use super::{Hub, kind_of};
 use crate::error::ToolError;
+use crate::protocol::ask::{self, Claimed, Paired};
+use crate::protocol::wire::tabs::{Released, TabInfo};
 use crate::protocol::{
-    self, AgentEntry, BrowserEntry, Call, Op, RelayInfo, RelayOp, RelayStatus, Target,
+    self, AgentEntry, BrowserEntry, Call, RelayInfo, RelayOp, RelayStatus, Target,
 };
 
 impl Hub {
@@ -24,7 +26,12 @@ impl Hub {
         match op {
             RelayOp::Pair => {
                 let url = format!("http://127.0.0.1:{}/pair", self.port);
-                Ok(json!({ "url": url, "code": self.codes.issue(), "port": self.port }))
+                let paired = Paired {
+                    url,
+                    code: self.codes.issue(),
+                    port: self.port,
+                };
+                Ok(serde_json::to_value(paired).expect("a pairing serializes"))
             }
             RelayOp::MyTab => {
                 let current = self.router.books().current(session).cloned();
@@ -41,7 +48,7 @@ impl Hub {
                 };
                 Ok(serde_json::to_value(status).expect("a status serializes"))
             }
-            RelayOp::Browser { name } => {
+            RelayOp::Browser(ask::Browser { name }) => {
                 let id = named(&self.connected(), &name)?.id.clone();
                 let entry = self
                     .status()
@@ -50,26 +57,27 @@ impl Hub {
                     .find(|b| b.browser_id == id);
                 Ok(serde_json::to_value(entry).expect("a browser serializes"))
             }
-            RelayOp::ForceClaim {
+            RelayOp::ForceClaim(ask::ForceClaim {
                 browser,
                 tab,
                 reason,
-            } => {
-                let call = Call {
-                    target: Target {
-                        browser,
-                        tab: Some(tab),
-                    },
-                    ..Call::new(Op::TabInfo, Value::Null, Duration::ZERO)
-                };
+            }) => {
+                let call = Call::of(&TabInfo {}, Duration::ZERO)
+                    .in_browser(browser)
+                    .on_tab(Some(tab));
                 let browser = self.router.pick_browser(&**self, session, &call)?;
                 let from = self.router.books().force(session, &browser, tab, &reason);
-                Ok(json!({ "browserId": browser, "tab": tab, "from": from }))
+                let claimed = Claimed {
+                    browser_id: browser,
+                    tab,
+                    from,
+                };
+                Ok(serde_json::to_value(claimed).expect("a claim serializes"))
             }
-            RelayOp::Release {
+            RelayOp::Release(ask::Release {
                 agent,
                 close_opened,
-            } => {
+            }) => {
                 let (session, by) = match &agent {
                     None => (session.to_string(), None),
                     Some(id) => match self.router.books().session_by_id(id) {
@@ -85,7 +93,7 @@ impl Hub {
                     .router
                     .release(&**self, &session, close_opened, by)
                     .await;
-                Ok(json!({ "closed": closed }))
+                Ok(serde_json::to_value(Released { closed }).expect("a release serializes"))
             }
         }
     }

@@ -5,11 +5,9 @@
 
 mod reveal;
 
-use std::time::Duration;
-
 use futures::FutureExt;
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use serde_json::{Value, json};
 
 use super::args::{acts, read_only};
@@ -18,7 +16,9 @@ use super::paging::{PAGE_SIZE, footer, page_arg};
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::ToolError;
-use crate::protocol::Op;
+use crate::protocol::wire::network::{
+    ListOut, NetworkReload, NetworkRequest, NetworkRequests, OneOut, Request,
+};
 
 const LIST: &str = "browser_network_requests";
 const ONE: &str = "browser_get_network_request";
@@ -66,43 +66,6 @@ struct OneArgs {
     reload: Option<bool>,
 }
 
-/// One request as the log has it.
-#[derive(Deserialize, Serialize, JsonSchema, Debug, Clone)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct Request {
-    method: String,
-    url: String,
-    r#type: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    status: Option<u16>,
-    /// Bytes, from content-length.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    size: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    ms: Option<u64>,
-    #[serde(default, skip_serializing_if = "is_top")]
-    frame_id: i64,
-    /// The origin that made it.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    initiator: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    error: Option<String>,
-    /// Why it failed: dns, refused, connection, tls, cors, blocked, aborted, failed...
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    reason: Option<String>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    cached: Option<bool>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    redirect: Option<String>,
-    /// Pages back, for one of an earlier page.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    earlier: Option<u32>,
-}
-
-fn is_top(frame: &i64) -> bool {
-    *frame == 0
-}
-
 impl Request {
     /// One line: method, status or failure, type, URL, then what else is known.
     pub(super) fn line(&self) -> String {
@@ -138,54 +101,6 @@ impl Request {
         }
         line
     }
-}
-
-#[derive(Deserialize, Serialize, JsonSchema)]
-struct ListOut {
-    total: u64,
-    /// Older requests the log let go (it keeps 300 a page).
-    #[serde(default, skip_serializing_if = "is_zero")]
-    dropped: u64,
-    requests: Vec<Request>,
-}
-
-fn is_zero(n: &u64) -> bool {
-    *n == 0
-}
-
-#[derive(Deserialize, Serialize, JsonSchema, Clone, Debug, PartialEq)]
-struct Header {
-    name: String,
-    value: String,
-}
-
-#[derive(Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct Binary {
-    mime_type: String,
-    bytes: u64,
-}
-
-#[derive(Deserialize, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct OneOut {
-    request: Request,
-    #[serde(default)]
-    request_headers: Vec<Header>,
-    #[serde(default)]
-    response_headers: Vec<Header>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    body: Option<String>,
-    /// The whole body's length in characters, when `body` is cut.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    body_chars: Option<u64>,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    binary: Option<Binary>,
-    /// Whether the debugger was attached (for this call only).
-    debugger: bool,
-    /// Whether credential values are shown, and why not, when the request carries any.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    credentials: Option<String>,
 }
 
 pub(super) fn tools() -> Vec<Tool> {
@@ -250,11 +165,15 @@ async fn list(cx: &Ctx, a: ListArgs) -> Result<Out<ListOut>, ToolError> {
     let status = a.status.as_deref().map(status_class).transpose()?;
     let kind = a.r#type.as_deref().map(resource_type).transpose()?;
     let preserved = a.include_preserved.unwrap_or(false);
-    let wire = json!({"url": a.url, "type": kind, "status": status, "preserved": preserved,
-        "page": page, "pageSize": PAGE_SIZE});
-    let r: ListOut = cx
-        .page(Op::NetworkRequests, wire, Duration::from_secs(10))
-        .await?;
+    let call = NetworkRequests {
+        url: a.url.clone(),
+        r#type: kind,
+        status,
+        preserved,
+        page,
+        page_size: PAGE_SIZE,
+    };
+    let r = cx.run(call).await?;
     let mut lines: Vec<String> = r.requests.iter().map(Request::line).collect();
     if lines.is_empty() {
         lines.push(if r.total == 0 {
@@ -288,15 +207,13 @@ async fn one(cx: &Ctx, a: OneArgs) -> Result<Out<OneOut>, ToolError> {
         ));
     }
     let reload = a.reload.unwrap_or(false);
-    let op = if reload {
+    let url = a.url.clone();
+    let mut r = if reload {
         cx.policy().check_read_only(&format!("{ONE} with reload"))?;
-        Op::NetworkReload
+        cx.run(NetworkReload { url }).await?
     } else {
-        Op::NetworkRequest
+        cx.run(NetworkRequest { url }).await?
     };
-    let mut r: OneOut = cx
-        .page(op, json!({"url": a.url}), Duration::from_secs(30))
-        .await?;
     let place = cx.place().url;
     let credentials = reveal::Credentials::decide(
         cx.policy(),

@@ -5,8 +5,8 @@
 //! whose address, initiator, redirect or tab's page is at a sensitive, denied or not-allowed
 //! origin. Otherwise each is shown by its length.
 
-use super::Header;
 use crate::policy::Policy;
+use crate::protocol::wire::network::Header;
 use crate::settings::Setting;
 
 /// Headers whose values are credentials, by name.

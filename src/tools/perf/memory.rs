@@ -4,26 +4,17 @@
 use std::time::Duration;
 
 use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde::Serialize;
 
 use super::PerfOut;
 use crate::error::{Code, ToolError};
-use crate::protocol::Op;
+use crate::protocol::wire::diagnostics as wire;
 use crate::tools::ctx::Ctx;
 use crate::tools::spec::Out;
 
 /// Samples a memory call aims at; never more often than every MIN_EVERY_MS.
 const SAMPLES: u64 = 100;
 const MIN_EVERY_MS: u64 = 250;
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct MemoryReply {
-    supported: bool,
-    #[serde(default)]
-    samples: Vec<(f64, f64)>,
-}
 
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
@@ -51,9 +42,12 @@ fn slope(points: &[(f64, f64)]) -> Option<f64> {
 
 pub(super) async fn memory(cx: &Ctx, duration_ms: u64) -> Result<Out<PerfOut>, ToolError> {
     let every = (duration_ms / SAMPLES).max(MIN_EVERY_MS);
-    let call = json!({"durationMs": duration_ms, "everyMs": every});
+    let call = wire::Memory {
+        duration_ms,
+        every_ms: every,
+    };
     let wait = Duration::from_millis(duration_ms) + Duration::from_secs(15);
-    let r: MemoryReply = cx.page(Op::Memory, call, wait).await?;
+    let r = cx.run(call).within(wait).await?;
     if !r.supported {
         return Err(ToolError::refused(
             Code::AdvancedModeRequired,

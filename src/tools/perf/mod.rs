@@ -7,7 +7,7 @@ use std::time::Duration;
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::Value;
 
 mod memory;
 mod vitals;
@@ -21,7 +21,7 @@ use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
 use crate::policy::paths::Sandbox;
-use crate::protocol::Op;
+use crate::protocol::wire::diagnostics::Trace;
 
 #[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq, Default)]
 #[serde(rename_all = "lowercase")]
@@ -117,20 +117,13 @@ struct TraceOut {
     duration_ms: u64,
 }
 
-#[derive(Deserialize)]
-struct TraceReply {
-    trace: String,
-}
-
 async fn trace(
     cx: &Ctx,
     duration_ms: u64,
     file: crate::policy::paths::OutputFile,
 ) -> Result<Out<PerfOut>, ToolError> {
     let wait = Duration::from_millis(duration_ms) + Duration::from_secs(60);
-    let r: TraceReply = cx
-        .page(Op::Trace, json!({"durationMs": duration_ms}), wait)
-        .await?;
+    let r = cx.run(Trace { duration_ms }).within(wait).await?;
     let events = serde_json::from_str::<Value>(&r.trace)
         .ok()
         .and_then(|t| t["traceEvents"].as_array().map(Vec::len))

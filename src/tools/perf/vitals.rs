@@ -5,11 +5,12 @@ use std::time::Duration;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
 
 use super::PerfOut;
 use crate::error::ToolError;
-use crate::protocol::Op;
+use crate::protocol::wire::act::After;
+use crate::protocol::wire::diagnostics::{self as wire, Lcp, LongFrame, Named, VitalsReply};
+use crate::protocol::wire::nav::Navigate;
 use crate::tools::ctx::Ctx;
 use crate::tools::spec::Out;
 
@@ -43,99 +44,6 @@ impl Rating {
             Rating::Poor => "poor",
         }
     }
-}
-
-/// An element as the page named it: the ref a snapshot gives, and a short description.
-#[derive(Serialize, Deserialize, JsonSchema, Clone)]
-struct Named {
-    #[serde(rename = "ref")]
-    reference: String,
-    element: String,
-}
-
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct Breakdown {
-    ttfb_ms: f64,
-    load_delay_ms: f64,
-    load_time_ms: f64,
-    render_delay_ms: f64,
-}
-
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct Lcp {
-    #[serde(skip_serializing)]
-    ms: f64,
-    #[serde(flatten)]
-    element: Option<Named>,
-    /// The image's address, for an image.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    url: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    breakdown: Option<Breakdown>,
-}
-
-#[derive(Deserialize)]
-struct Cls {
-    value: f64,
-    shifts: usize,
-    shifted: Vec<Named>,
-}
-
-#[derive(Deserialize)]
-struct Inp {
-    ms: f64,
-    event: String,
-    interactions: usize,
-    #[serde(flatten)]
-    target: Option<Named>,
-}
-
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct Script {
-    invoker: String,
-    source: String,
-    #[serde(default, skip_serializing_if = "String::is_empty")]
-    function: String,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    duration_ms: Option<f64>,
-}
-
-#[derive(Serialize, Deserialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct LongFrame {
-    start_ms: f64,
-    duration_ms: f64,
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    blocking_ms: Option<f64>,
-    scripts: Vec<Script>,
-}
-
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Supported {
-    lcp: bool,
-    cls: bool,
-    inp: bool,
-}
-
-/// What page/vitals.js reads from the page's buffers.
-#[derive(Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct VitalsReply {
-    url: String,
-    /// When the page was first hidden (ms from its start), if it was.
-    hidden_at: Option<f64>,
-    supported: Supported,
-    ttfb: Option<f64>,
-    fcp: Option<f64>,
-    lcp: Option<Lcp>,
-    cls: Option<Cls>,
-    inp: Option<Inp>,
-    long_frames: Vec<LongFrame>,
-    long_frames_kind: Option<String>,
 }
 
 /// One metric: its value and rating, or why the page did not produce it.
@@ -359,17 +267,15 @@ fn long_frames_line(r: &VitalsReply) -> String {
 pub(super) async fn vitals(cx: &Ctx, reload: bool) -> Result<Out<PerfOut>, ToolError> {
     let mut settle = 0;
     if reload {
-        let call = json!({"reload": true, "after": {}});
-        let _: Value = cx.page(Op::Navigate, call, Duration::from_secs(30)).await?;
+        let call = Navigate::Reload {
+            reload: true,
+            ignore_cache: false,
+            after: After::default(),
+        };
+        cx.run(call).within(Duration::from_secs(30)).await?;
         settle = SETTLE_MS;
     }
-    let r: VitalsReply = cx
-        .page(
-            Op::Vitals,
-            json!({"settleMs": settle}),
-            Duration::from_secs(30),
-        )
-        .await?;
+    let r = cx.run(wire::Vitals { settle_ms: settle }).await?;
     let metrics = r.metrics();
     let fresh = if reload { " after a reload" } else { "" };
     let mut text = format!(
@@ -405,6 +311,7 @@ pub(super) async fn vitals(cx: &Ctx, reload: bool) -> Result<Out<PerfOut>, ToolE
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     #[test]
     fn ratings_follow_the_standard_thresholds() {
