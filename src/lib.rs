@@ -1,6 +1,7 @@
 //! tabpilot: drive real browser tabs from any MCP client.
 
 pub mod audit; // the audit trail: one line per tool call, what the agent typed as lengths
+pub mod blocking; // work that would hold an async worker runs on the blocking pool
 pub mod cli; // the command line: long-running commands, setup, and every tool
 pub mod context; // the project's own instructions, skills and registered commands
 pub mod dashboard; // a live local page: browsers, agents and their tabs, recent calls, release

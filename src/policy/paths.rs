@@ -359,9 +359,7 @@ impl OutputFile {
     /// `write`, off the async runtime's workers: a file of tens of megabytes (a trace) would hold
     /// one of its two workers for as long as it takes.
     pub async fn write_off_runtime(self, bytes: Vec<u8>) -> Result<PathBuf, ToolError> {
-        tokio::task::spawn_blocking(move || self.write(&bytes))
-            .await
-            .map_err(|e| ToolError::failed(Code::Internal, format!("writing the file: {e}")))?
+        crate::blocking::run("writing the file", move || self.write(&bytes)).await
     }
 }
 

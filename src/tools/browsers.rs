@@ -126,34 +126,7 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
     let status: RelayStatus = match asked {
         Some(Ok(status)) => status,
         failed => {
-            let (link, text) = match cx.link_state() {
-                LinkState::Retrying {
-                    next,
-                    reason,
-                    failures,
-                } => (
-                    Link::Retrying,
-                    format!(
-                        "RETRYING: {reason}; next attempt in {} ms ({failures} failed in a row)",
-                        next.as_millis()
-                    ),
-                ),
-                LinkState::Stopped => (
-                    Link::Stopped,
-                    "STOPPED: tabpilot is shutting down".to_string(),
-                ),
-                LinkState::Idle | LinkState::Connecting => (
-                    Link::Connecting,
-                    "CONNECTING: reaching the relay (starting one if none answers)".to_string(),
-                ),
-                LinkState::Connected => {
-                    let why = failed.and_then(Result::err).map(|e| e.message);
-                    (
-                        Link::Retrying,
-                        format!("RETRYING: {}", why.unwrap_or_default()),
-                    )
-                }
-            };
+            let (link, text) = link_down(cx.link_state(), failed.and_then(Result::err));
             let text = format!("{text}\n{policy}");
             let relay = RelayStatus::default();
             let data = StatusOut {
@@ -170,6 +143,54 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
     } else {
         Link::Connected
     };
+    let mut text = roster_text(link, &status);
+    if let Some(pin) = &pinned {
+        text.push_str(&format!("\nThis agent works in browser {pin:?}."));
+    }
+    text.push_str(&format!("\n{policy}"));
+    let data = StatusOut {
+        link,
+        policy,
+        pinned,
+        relay: status,
+    };
+    Ok(Out::new(text, data))
+}
+
+/// What the status says of a link the relay could not be asked through: its word and a line.
+fn link_down(state: LinkState, failed: Option<ToolError>) -> (Link, String) {
+    match state {
+        LinkState::Retrying {
+            next,
+            reason,
+            failures,
+        } => (
+            Link::Retrying,
+            format!(
+                "RETRYING: {reason}; next attempt in {} ms ({failures} failed in a row)",
+                next.as_millis()
+            ),
+        ),
+        LinkState::Stopped => (
+            Link::Stopped,
+            "STOPPED: tabpilot is shutting down".to_string(),
+        ),
+        LinkState::Idle | LinkState::Connecting => (
+            Link::Connecting,
+            "CONNECTING: reaching the relay (starting one if none answers)".to_string(),
+        ),
+        LinkState::Connected => {
+            let why = failed.map(|e| e.message);
+            (
+                Link::Retrying,
+                format!("RETRYING: {}", why.unwrap_or_default()),
+            )
+        }
+    }
+}
+
+/// The relay, its browsers and its agents, a line each.
+fn roster_text(link: Link, status: &RelayStatus) -> String {
     let word = serde_json::to_value(link).expect("a link state serializes");
     let relay = status.relay.as_ref();
     let mut text = format!(
@@ -215,17 +236,7 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
             }
         ));
     }
-    if let Some(pin) = &pinned {
-        text.push_str(&format!("\nThis agent works in browser {pin:?}."));
-    }
-    text.push_str(&format!("\n{policy}"));
-    let data = StatusOut {
-        link,
-        policy,
-        pinned,
-        relay: status,
-    };
-    Ok(Out::new(text, data))
+    text
 }
 
 /// `"work" (user, id 3f2a..., Chrome, extension 0.4.0): 2 agent(s), 3 tab(s)`

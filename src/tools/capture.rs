@@ -122,16 +122,21 @@ async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolErr
         .as_deref()
         .map(|p| Sandbox::from_process().output(p))
         .transpose()?;
-    let r = cx.run(call).await?;
-    let mut bytes = shot::decode_base64(&r.data)?;
-    if let Some(css) = r.rect {
-        let vw = r
-            .viewport
-            .as_ref()
-            .and_then(|v| v["width"].as_f64())
-            .unwrap_or(1.0);
-        bytes = shot::crop(&bytes, css, vw, format.image())?;
-    }
+    let mut r = cx.run(call).await?;
+    let (data, rect, image) = (std::mem::take(&mut r.data), r.rect, format.image());
+    let vw = r
+        .viewport
+        .as_ref()
+        .and_then(|v| v["width"].as_f64())
+        .unwrap_or(1.0);
+    let bytes = crate::blocking::run("decoding the capture", move || {
+        let bytes = shot::decode_base64(&data)?;
+        match rect {
+            Some(css) => shot::crop(&bytes, css, vw, image),
+            None => Ok(bytes),
+        }
+    })
+    .await?;
     let what = match (&a.reference, full_page) {
         (Some(_), _) => format!("of {}", a.element.as_deref().unwrap_or("the element")),
         (None, true) => "of the full page".to_string(),
@@ -148,8 +153,11 @@ async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolErr
     }
     let name = format.name();
     if let Some(file) = file {
-        let (width, height) = shot::dimensions(&bytes)?;
-        let path = file.write(&bytes)?;
+        let (width, height, path) = crate::blocking::run("writing the screenshot", move || {
+            let (width, height) = shot::dimensions(&bytes)?;
+            Ok((width, height, file.write(&bytes)?))
+        })
+        .await?;
         let text = format!(
             "Saved a {width}x{height} {name} screenshot {what} to {}{notes}",
             path.display()
@@ -165,12 +173,19 @@ async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolErr
         };
         return Ok(Out::new(text, data));
     }
-    let Shrunk {
-        bytes,
-        width,
-        height,
-        from,
-    } = shot::fit_inline(bytes, format.image())?;
+    let (
+        encoded,
+        Shrunk {
+            width,
+            height,
+            from,
+            ..
+        },
+    ) = crate::blocking::run("shrinking the capture", move || {
+        let shrunk = shot::fit_inline(bytes, image)?;
+        Ok((shot::encode_base64(&shrunk.bytes), shrunk))
+    })
+    .await?;
     let mut text = format!("Screenshot {what}, {width}x{height} {name}");
     if let Some((w, h)) = from {
         text.push_str(&format!(
@@ -189,7 +204,7 @@ async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolErr
     };
     let mut out = Out::new(text, data);
     out.images.push(Image {
-        data: shot::encode_base64(&bytes),
+        data: encoded,
         mime_type: format!("image/{name}"),
     });
     Ok(out)

@@ -9,7 +9,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::ActionOut;
-use crate::error::{Code, ToolError};
+use crate::error::ToolError;
 use crate::policy::paths::{self, Sandbox};
 use crate::protocol::Op;
 use crate::protocol::wire::act::{ActReply, Upload, UploadFile, UploadPart, Uploaded};
@@ -58,9 +58,10 @@ async fn upload(
     let wait = timeout(a.timeout)?;
     // Up to 10 MiB read and encoded: off the async runtime's workers.
     let paths = a.paths.clone();
-    let files = tokio::task::spawn_blocking(move || read_uploads(&paths, &Sandbox::from_process()))
-        .await
-        .map_err(|e| ToolError::failed(Code::Internal, format!("reading the files: {e}")))??;
+    let files = crate::blocking::run("reading the files", move || {
+        read_uploads(&paths, &Sandbox::from_process())
+    })
+    .await?;
     let r = send_files(cx, &a.reference, files, after, wait).await?;
     let names: Vec<String> = r
         .own
