@@ -12,7 +12,7 @@ use super::image::{self as shot, Shrunk};
 use super::spec::{Cli, Image, Out};
 use super::tool::{About, Tool};
 use crate::error::ToolError;
-use crate::policy::paths::Sandbox;
+use crate::policy::paths::{OutputFile, Sandbox};
 use crate::protocol::wire::page::Screenshot;
 
 #[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq)]
@@ -114,6 +114,20 @@ fn capture_of(a: &ScreenshotArgs) -> Result<(Format, Screenshot), ToolError> {
     Ok((format, call))
 }
 
+/// What the result adds about how the capture was taken: the page cut, the debugger's banner.
+fn notes_of(r: &crate::protocol::wire::page::CaptureReply) -> String {
+    let mut notes = String::new();
+    if r.cut {
+        notes.push_str("; the page was cut at 8192 CSS px tall");
+    }
+    if r.debugger {
+        notes.push_str(
+            "; the debugger was attached for this capture (Chrome shows its banner while attached)",
+        );
+    }
+    notes
+}
+
 async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolError> {
     let (format, call) = capture_of(&a)?;
     let full_page = call.full_page;
@@ -142,64 +156,91 @@ async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolErr
         (None, true) => "of the full page".to_string(),
         (None, false) => "of the viewport".to_string(),
     };
-    let mut notes = String::new();
-    if r.cut {
-        notes.push_str("; the page was cut at 8192 CSS px tall");
+    let taken = Taken {
+        name: format.name(),
+        image,
+        what,
+        notes: notes_of(&r),
+        debugger: r.debugger,
+    };
+    match file {
+        Some(file) => saved(taken, bytes, file).await,
+        None => inline(taken, bytes, r.viewport).await,
     }
-    if r.debugger {
-        notes.push_str(
-            "; the debugger was attached for this capture (Chrome shows its banner while attached)",
-        );
-    }
-    let name = format.name();
-    if let Some(file) = file {
-        let (width, height, path) = crate::blocking::run("writing the screenshot", move || {
-            let (width, height) = shot::dimensions(&bytes)?;
-            Ok((width, height, file.write(&bytes)?))
-        })
-        .await?;
-        let text = format!(
-            "Saved a {width}x{height} {name} screenshot {what} to {}{notes}",
-            path.display()
-        );
-        let data = ShotOut {
-            width,
-            height,
-            format: name,
-            debugger: r.debugger,
-            shrunk_from: None,
-            viewport: None,
-            file_path: Some(path.display().to_string()),
-        };
-        return Ok(Out::new(text, data));
-    }
-    let (
-        encoded,
-        Shrunk {
-            width,
-            height,
-            from,
-            ..
-        },
-    ) = crate::blocking::run("shrinking the capture", move || {
+}
+
+/// A capture taken, as the result says it.
+struct Taken {
+    name: &'static str,
+    image: image::ImageFormat,
+    what: String,
+    notes: String,
+    debugger: bool,
+}
+
+/// The capture written whole to the file the caller named.
+async fn saved(taken: Taken, bytes: Vec<u8>, file: OutputFile) -> Result<Out<ShotOut>, ToolError> {
+    let (width, height, path) = crate::blocking::run("writing the screenshot", move || {
+        let (width, height) = shot::dimensions(&bytes)?;
+        Ok((width, height, file.write(&bytes)?))
+    })
+    .await?;
+    let Taken {
+        name,
+        what,
+        notes,
+        debugger,
+        ..
+    } = taken;
+    let text = format!(
+        "Saved a {width}x{height} {name} screenshot {what} to {}{notes}",
+        path.display()
+    );
+    let data = ShotOut {
+        width,
+        height,
+        format: name,
+        debugger,
+        shrunk_from: None,
+        viewport: None,
+        file_path: Some(path.display().to_string()),
+    };
+    Ok(Out::new(text, data))
+}
+
+/// The capture in the result, shrunk to fit what a model reads inline.
+async fn inline(
+    taken: Taken,
+    bytes: Vec<u8>,
+    viewport: Option<Value>,
+) -> Result<Out<ShotOut>, ToolError> {
+    let image = taken.image;
+    let (encoded, shrunk) = crate::blocking::run("shrinking the capture", move || {
         let shrunk = shot::fit_inline(bytes, image)?;
         Ok((shot::encode_base64(&shrunk.bytes), shrunk))
     })
     .await?;
-    let mut text = format!("Screenshot {what}, {width}x{height} {name}");
+    let Shrunk {
+        width,
+        height,
+        from,
+        ..
+    } = shrunk;
+    let name = taken.name;
+    let mut text = format!("Screenshot {}, {width}x{height} {name}", taken.what);
     if let Some((w, h)) = from {
         text.push_str(&format!(
             " (shrunk from {w}x{h} to fit 1536x4096; use filePath for full size)"
         ));
     }
-    text.push_str(&notes);
+    text.push_str(&taken.notes);
     let data = ShotOut {
         width,
         height,
         format: name,
-        debugger: r.debugger,
+        debugger: taken.debugger,
         shrunk_from: from.map(|(w, h)| [w, h]),
-        viewport: r.viewport,
+        viewport,
         file_path: None,
     };
     let mut out = Out::new(text, data);
