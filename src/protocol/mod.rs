@@ -6,7 +6,6 @@ pub mod ask;
 pub mod auth;
 pub mod contract;
 mod op;
-#[cfg(debug_assertions)]
 pub mod replies;
 pub mod wire;
 

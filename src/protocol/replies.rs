@@ -2,12 +2,10 @@
 //! (debug builds: the tests and the end-to-end suite): a shape the extension sends that the
 //! declaration does not allow is a bug between the two ends, said by operation and field.
 
-use std::collections::HashMap;
-use std::sync::OnceLock;
-
 use serde::de::DeserializeOwned;
 use serde_json::Value;
 
+#[cfg(debug_assertions)]
 use super::Op;
 use crate::error::{Code, ToolError};
 
@@ -22,8 +20,13 @@ pub fn read<T: DeserializeOwned>(from: &str, value: Value) -> Result<T, ToolErro
     })
 }
 
-/// Why `value` is not a reply `op` declares; none when it is.
+/// Why `value` is not a reply `op` declares; none when it is. Debug builds only: a release
+/// reads each reply as its type and no more.
+#[cfg(debug_assertions)]
 pub fn check(op: Op, value: &Value) -> Result<(), String> {
+    use std::collections::HashMap;
+    use std::sync::OnceLock;
+
     static VALIDATORS: OnceLock<HashMap<Op, jsonschema::Validator>> = OnceLock::new();
     let validators = VALIDATORS.get_or_init(|| {
         Op::ALL
