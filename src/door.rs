@@ -14,7 +14,7 @@
 
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use axum::Router;
@@ -64,7 +64,7 @@ impl Hall {
     /// A place for a new connection, closing the one that waited longest when all are taken.
     fn enter(self: &Arc<Self>) -> Unproven {
         let gone = CancellationToken::new();
-        let mut w = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        let mut w = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
         let id = w.next;
         w.next += 1;
         w.order.insert(id, gone.clone());
@@ -89,7 +89,7 @@ impl Hall {
     }
 
     fn leave(&self, id: u64) {
-        let mut w = self.waiting.lock().unwrap_or_else(|p| p.into_inner());
+        let mut w = self.waiting.lock().unwrap_or_else(PoisonError::into_inner);
         w.order.remove(&id);
     }
 }

@@ -11,7 +11,7 @@
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 /// The wait after a first wrong guess; it doubles with each next one, up to [`LONGEST`].
@@ -116,7 +116,7 @@ impl Guesses {
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<Guesser, Record>> {
-        self.held.lock().unwrap_or_else(|p| p.into_inner())
+        self.held.lock().unwrap_or_else(PoisonError::into_inner)
     }
 }
 

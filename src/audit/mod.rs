@@ -9,7 +9,7 @@ pub mod read;
 mod redact;
 
 use std::path::PathBuf;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
@@ -155,7 +155,10 @@ impl Audit {
 
     /// Names the client making the calls (the MCP client's name from `initialize`).
     pub fn set_client(&self, name: &str) {
-        self.agent.lock().unwrap().client = clean(name);
+        self.agent
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .client = clean(name);
     }
 
     /// Notes a call before it runs; none when the trail is off.
@@ -208,7 +211,11 @@ impl Audit {
         let url = place.url.as_deref().map(page_url);
         Record {
             time: now(),
-            agent: self.agent.lock().unwrap().clone(),
+            agent: self
+                .agent
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone(),
             tool: call.tool,
             browser: place.browser,
             tab: place.tab,
@@ -364,7 +371,14 @@ mod tests {
         assert_ne!(one.session, Agent::of(&info(None, "another-key")).session);
         let audit = Audit::new(None, one);
         audit.set_client("evil\u{1b}[2Jclient\u{202e}");
-        assert_eq!(audit.agent.lock().unwrap().client, "evil?[2Jclient?");
+        assert_eq!(
+            audit
+                .agent
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .client,
+            "evil?[2Jclient?"
+        );
     }
 
     #[test]

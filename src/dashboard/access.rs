@@ -13,7 +13,7 @@
 //! needs our `Origin`. Every answer forbids framing, other origins' reads
 //! (`Cross-Origin-Resource-Policy`), caching and the referrer; none carries CORS headers.
 
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 
 use axum::extract::Request;
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
@@ -129,7 +129,7 @@ impl Access {
     /// The one-time key for the session's cookie, and back to the page without the key in
     /// its address.
     fn trade(&self, key: &str) -> Response {
-        let mut unspent = self.key.lock().unwrap_or_else(|p| p.into_inner());
+        let mut unspent = self.key.lock().unwrap_or_else(PoisonError::into_inner);
         if !unspent.as_ref().is_some_and(|k| k.matches(key)) {
             return refuse(
                 StatusCode::FORBIDDEN,

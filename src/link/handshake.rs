@@ -1,6 +1,7 @@
 //! Finding our relay on the port range and proving ourselves to it: the relay must prove it
 //! holds our secret for the port we dialled, and run our version.
 
+use std::sync::PoisonError;
 use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
@@ -44,7 +45,12 @@ impl Shared {
     /// Who this link says it is at its handshake.
     fn hello_info(&self) -> PeerInfo {
         let mut info = self.info.clone();
-        if let Some(name) = self.agent.lock().unwrap().clone() {
+        if let Some(name) = self
+            .agent
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+        {
             info.name = name;
         }
         info

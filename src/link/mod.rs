@@ -17,7 +17,7 @@ pub use status::{Failure, LinkState, Mismatch};
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
@@ -148,7 +148,11 @@ impl Link {
     /// Names the agent for the relay (the MCP client's name), for others to read: who the agent
     /// is, its books, is its key alone. Said at the next handshake.
     pub fn name_agent(&self, name: &str) {
-        *self.shared.agent.lock().unwrap() = Some(name.to_string());
+        *self
+            .shared
+            .agent
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner) = Some(name.to_string());
     }
 
     pub fn state(&self) -> LinkState {
@@ -184,7 +188,12 @@ impl Link {
 
     /// Ends the link: its task, its socket, and any call still waiting (as lost).
     pub fn stop(&self) {
-        if let Some(task) = self.task.lock().unwrap().take() {
+        if let Some(task) = self
+            .task
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+        {
             task.abort();
         }
         let was = self.shared.phase.send_replace(Phase::Stopped);
@@ -236,14 +245,20 @@ impl Link {
                 )));
             }
             let (reply, answer) = oneshot::channel();
-            conn.waiters.lock().unwrap().insert(id, (mutates, reply));
+            conn.waiters
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .insert(id, (mutates, reply));
             if conn
                 .tx
                 .send((id, Message::Text(text.into())))
                 .await
                 .is_err()
             {
-                conn.waiters.lock().unwrap().remove(&id);
+                conn.waiters
+                    .lock()
+                    .unwrap_or_else(PoisonError::into_inner)
+                    .remove(&id);
                 continue;
             }
             // The relay has its own backstop past the call's timeout; this one is past the
@@ -254,7 +269,10 @@ impl Link {
                 Ok(Ok(Some(answer))) => answer,
                 Ok(Ok(None)) => continue,
                 Ok(Err(_)) | Err(_) => {
-                    conn.waiters.lock().unwrap().remove(&id);
+                    conn.waiters
+                        .lock()
+                        .unwrap_or_else(PoisonError::into_inner)
+                        .remove(&id);
                     let why = format!("no reply to {what} came in its time limit");
                     Err(ToolError::lost(Code::Timeout, why, mutates))
                 }
@@ -323,7 +341,7 @@ impl Link {
 
     /// Starts the task that keeps the link up, once.
     fn start(&self) {
-        let mut task = self.task.lock().unwrap();
+        let mut task = self.task.lock().unwrap_or_else(PoisonError::into_inner);
         if task.is_none() && !matches!(*self.shared.phase.borrow(), Phase::Stopped) {
             let shared = self.shared.clone();
             *task = Some(tokio::spawn(shared.keep_up()).abort_handle());
@@ -333,7 +351,12 @@ impl Link {
 
 impl Drop for Link {
     fn drop(&mut self) {
-        if let Some(task) = self.task.lock().unwrap().take() {
+        if let Some(task) = self
+            .task
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take()
+        {
             task.abort();
         }
     }
@@ -419,7 +442,12 @@ impl Shared {
         // was queued, to be handed back unsent.
         rx.close();
         while let Ok((id, _)) = rx.try_recv() {
-            if let Some((_, reply)) = conn.waiters.lock().unwrap().remove(&id) {
+            if let Some((_, reply)) = conn
+                .waiters
+                .lock()
+                .unwrap_or_else(PoisonError::into_inner)
+                .remove(&id)
+            {
                 let _ = reply.send(None);
             }
         }
@@ -463,7 +491,12 @@ impl Shared {
 impl Conn {
     /// Hands an answer to the call awaiting it.
     fn deliver(&self, answer: protocol::Answer) {
-        let Some((_, reply)) = self.waiters.lock().unwrap().remove(&answer.id) else {
+        let Some((_, reply)) = self
+            .waiters
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&answer.id)
+        else {
             return;
         };
         let (target, url) = (answer.target.clone(), answer.url.clone());
@@ -475,7 +508,12 @@ impl Conn {
 
     /// The socket is gone: every call still awaiting an answer has lost it.
     fn fail_waiting(&self) {
-        for (_, (mutates, reply)) in self.waiters.lock().unwrap().drain() {
+        for (_, (mutates, reply)) in self
+            .waiters
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .drain()
+        {
             let gone = ToolError::lost(
                 Code::NoBrowser,
                 "the connection to the relay dropped before the call was answered (the relay \

@@ -2,7 +2,7 @@
 //! revoked after a few wrong guesses.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
 const CODE_LIFETIME: Duration = Duration::from_secs(600);
@@ -23,7 +23,7 @@ impl Codes {
             .iter()
             .map(|b| ALPHABET[usize::from(b % 32)] as char)
             .collect();
-        let mut guard = self.0.lock().unwrap();
+        let mut guard = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         let (codes, _) = &mut *guard;
         codes.retain(|_, at| at.elapsed() < CODE_LIFETIME);
         if codes.len() >= MAX_OPEN_CODES
@@ -46,7 +46,7 @@ impl Codes {
             .filter(|c| c.is_ascii_alphanumeric())
             .map(|c| c.to_ascii_uppercase())
             .collect();
-        let mut guard = self.0.lock().unwrap();
+        let mut guard = self.0.lock().unwrap_or_else(PoisonError::into_inner);
         let (codes, wrong) = &mut *guard;
         match codes.remove(&code) {
             Some(at) if at.elapsed() < CODE_LIFETIME => true,

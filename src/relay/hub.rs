@@ -4,7 +4,7 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::{Notify, mpsc, oneshot};
@@ -108,7 +108,7 @@ impl Hub {
     }
 
     fn roster(&self) -> std::sync::MutexGuard<'_, Roster> {
-        self.roster.lock().unwrap_or_else(|p| p.into_inner())
+        self.roster.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Resolves when no peer has been connected for `idle`.

@@ -2,7 +2,7 @@
 //! first tab, once), ask the browser and wait for its answer, and keep the books from the tab
 //! events that answer carries.
 
-use std::sync::{Mutex, MutexGuard};
+use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
 
 use serde_json::Value;
@@ -79,7 +79,7 @@ pub(super) struct Router {
 
 impl Router {
     pub(super) fn books(&self) -> MutexGuard<'_, Books> {
-        self.books.lock().unwrap_or_else(|p| p.into_inner())
+        self.books.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// Runs `session`'s call in a browser; returns its value and where it ran.
@@ -326,7 +326,7 @@ mod tests {
 
     impl Fake {
         fn ops(&self) -> Vec<(Op, Option<i64>)> {
-            let posted = self.posted.lock().unwrap();
+            let posted = self.posted.lock().unwrap_or_else(PoisonError::into_inner);
             posted.iter().map(|c| (c.op, c.target.tab)).collect()
         }
     }
@@ -338,7 +338,7 @@ mod tests {
 
         async fn post(&self, browser: &str, mut call: Call) -> Result<(u64, Reply), ToolError> {
             assert!(self.connected.iter().any(|b| b.id == browser));
-            let mut posted = self.posted.lock().unwrap();
+            let mut posted = self.posted.lock().unwrap_or_else(PoisonError::into_inner);
             let id = posted.len() as u64 + 1;
             call.id = id;
             let opened = posted.iter().filter(|c| c.op == Op::TabOpen).count() as i64;
@@ -426,7 +426,7 @@ mod tests {
         let mut c = call(Op::Click, None, None);
         c.scope = Scope::Browser;
         router.route(&b, "a", c).await.unwrap();
-        let posted = b.posted.lock().unwrap();
+        let posted = b.posted.lock().unwrap_or_else(PoisonError::into_inner);
         assert_eq!(posted.last().unwrap().scope, Scope::Tab);
         assert!(posted.last().unwrap().target.browser.is_none());
     }

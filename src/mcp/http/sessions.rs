@@ -12,7 +12,7 @@
 
 use std::collections::HashSet;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, PoisonError};
 
 use axum::body::Body;
 use axum::extract::Request;
@@ -157,7 +157,7 @@ struct Stream {
 
 impl Stream {
     fn open(streaming: &Arc<Mutex<HashSet<String>>>, id: String) -> Option<Stream> {
-        let mut open = streaming.lock().unwrap_or_else(|p| p.into_inner());
+        let mut open = streaming.lock().unwrap_or_else(PoisonError::into_inner);
         open.insert(id.clone()).then(|| Stream {
             streaming: streaming.clone(),
             id,
@@ -167,7 +167,10 @@ impl Stream {
 
 impl Drop for Stream {
     fn drop(&mut self) {
-        let mut open = self.streaming.lock().unwrap_or_else(|p| p.into_inner());
+        let mut open = self
+            .streaming
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner);
         open.remove(&self.id);
     }
 }

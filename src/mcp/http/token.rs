@@ -10,7 +10,7 @@
 use std::net::SocketAddr;
 use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, PoisonError, RwLock};
 
 use axum::extract::{ConnectInfo, Request};
 use axum::http::{StatusCode, header};
@@ -109,7 +109,11 @@ impl Token {
 
     /// The token now, read again if its file changed since.
     fn now(&self) -> Arc<Now> {
-        let last = self.now.read().unwrap_or_else(|p| p.into_inner()).clone();
+        let last = self
+            .now
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
         let Some(file) = &self.file else { return last };
         let stamp = stamp(file);
         if stamp == last.stamp {
@@ -126,7 +130,7 @@ impl Token {
             );
         }
         let now = Arc::new(Now { stamp, token });
-        *self.now.write().unwrap_or_else(|p| p.into_inner()) = now.clone();
+        *self.now.write().unwrap_or_else(PoisonError::into_inner) = now.clone();
         now
     }
 
