@@ -67,6 +67,15 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
     fs::rename(&tmp, path)
 }
 
+/// Whether this process now holds `file`'s exclusive lock, taken without waiting: a lock file's
+/// holder keeps it for as long as the file stays open (and the kernel lets it go when the holder
+/// exits, however it ends).
+pub fn try_lock(file: &File) -> bool {
+    use std::os::fd::AsRawFd;
+    // SAFETY: flock on a descriptor the caller owns; the lock lives as long as the file is open.
+    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+}
+
 /// The local secret relay peers prove they hold; created on first use.
 pub fn secret() -> io::Result<Vec<u8>> {
     let dir = state_dir();

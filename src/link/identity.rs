@@ -19,7 +19,6 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
-use std::os::fd::AsRawFd;
 use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
@@ -83,7 +82,7 @@ pub(crate) fn take_in(dir: &Path, evidence: &str) -> io::Result<Option<Resumable
             .truncate(false)
             .mode(0o600)
             .open(dir.join(format!("{name}-{slot}")))?;
-        if try_lock(&file) {
+        if state::try_lock(&file) {
             return resume(file).map(Some);
         }
     }
@@ -105,12 +104,6 @@ fn resume(mut file: File) -> io::Result<Resumable> {
     Ok(Resumable { key, _lock: file })
 }
 
-/// Whether this process now holds `file`'s lock (a server that exits lets it go).
-fn try_lock(file: &File) -> bool {
-    // SAFETY: flock on a descriptor we own; the lock lives as long as the file stays open.
-    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
-}
-
 /// Removes slot files no server has taken for a day and none holds now.
 fn sweep(dir: &Path) {
     let Ok(entries) = fs::read_dir(dir) else {
@@ -121,7 +114,7 @@ fn sweep(dir: &Path) {
             .metadata()
             .and_then(|m| m.modified())
             .is_ok_and(|t| t.elapsed().is_ok_and(|age| age > STALE));
-        if old && File::open(entry.path()).is_ok_and(|f| try_lock(&f)) {
+        if old && File::open(entry.path()).is_ok_and(|f| state::try_lock(&f)) {
             let _ = fs::remove_file(entry.path());
         }
     }

@@ -14,7 +14,6 @@ mod route;
 mod sessions;
 
 use std::io::Write;
-use std::os::fd::AsRawFd;
 use std::os::unix::fs::OpenOptionsExt;
 use std::sync::Arc;
 use std::time::Duration;
@@ -53,8 +52,7 @@ pub async fn run() -> anyhow::Result<()> {
         .write(true)
         .mode(0o600)
         .open(state::relay_lock(&ports))?;
-    // SAFETY: flock on a descriptor we own; the lock lives as long as `lock`.
-    if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } != 0 {
+    if !state::try_lock(&lock) {
         tracing::info!("another relay holds ports {ports:?}; leaving it be");
         return Ok(());
     }
