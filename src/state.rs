@@ -169,7 +169,13 @@ fn read_secret(path: &Path) -> io::Result<Vec<u8>> {
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    use std::path::PathBuf;
+    use std::os::unix::fs::PermissionsExt;
+    use std::path::{Path, PathBuf};
+
+    /// A file's or folder's permission bits.
+    pub(crate) fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
 
     /// A fresh directory under the temp dir, unique to this test.
     pub(crate) fn temp_dir(name: &str) -> PathBuf {

@@ -162,11 +162,7 @@ pub fn in_order(path: &Path) -> Vec<PathBuf> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::state::test_support::temp_dir;
-
-    fn mode(p: &Path) -> u32 {
-        fs::metadata(p).unwrap().permissions().mode() & 0o777
-    }
+    use crate::state::test_support::{mode, temp_dir};
 
     #[test]
     fn the_file_and_the_folder_it_makes_are_owner_only() {

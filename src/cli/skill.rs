@@ -73,11 +73,7 @@ mod tests {
     use std::os::unix::fs::symlink;
 
     use super::*;
-    use crate::state::test_support::temp_dir;
-
-    fn mode(path: &Path) -> u32 {
-        fs::metadata(path).unwrap().permissions().mode() & 0o777
-    }
+    use crate::state::test_support::{mode, temp_dir};
 
     /// Issue 28, finding 12: a linked SKILL.md overwrote its target and made it 0644.
     #[test]

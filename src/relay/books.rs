@@ -414,12 +414,13 @@ mod tests {
         books.record(Some(session), B, TabEvent::Opened { tab });
     }
 
-    fn agent(books: &mut Books, session: &str, name: &str, ttl: Duration) {
+    /// `session` entered by a connection of process `pid`.
+    fn agent(books: &mut Books, session: &str, name: &str, ttl: Duration, pid: u32) {
         books.enter(
             session,
             AgentInfo {
                 name: name.into(),
-                pid: 1,
+                pid,
                 ttl,
             },
         );
@@ -443,7 +444,7 @@ mod tests {
     #[test]
     fn claiming_a_tab_another_session_holds_is_tab_claimed_and_changes_nothing() {
         let mut books = Books::default();
-        agent(&mut books, "a", "claude-code", LEASE_TTL);
+        agent(&mut books, "a", "claude-code", LEASE_TTL, 1);
         books.claim("a", B, 7).unwrap();
         let e = books.claim("b", B, 7).unwrap_err();
         assert_eq!(e.code, Code::TabClaimed);
@@ -514,31 +515,20 @@ mod tests {
         assert!(!lease_of(&books, "a", 8).unwrap().opened);
     }
 
-    fn process(books: &mut Books, session: &str, pid: u32) {
-        books.enter(
-            session,
-            AgentInfo {
-                name: "claude-code".into(),
-                pid,
-                ttl: LEASE_TTL,
-            },
-        );
-    }
-
     #[test]
     fn a_new_process_picking_books_up_keeps_the_tabs_still_held_and_nothing_of_what_befell_them() {
         let mut books = Books::default();
-        process(&mut books, "a", 1);
+        agent(&mut books, "a", "claude-code", LEASE_TTL, 1);
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
         books.force("b", B, 6, "mine now");
-        process(&mut books, "a", 1);
+        agent(&mut books, "a", "claude-code", LEASE_TTL, 1);
         assert_eq!(
             code(books.page_tab("a", B)),
             Code::LeaseLost,
             "its own reconnection"
         );
-        process(&mut books, "a", 2);
+        agent(&mut books, "a", "claude-code", LEASE_TTL, 2);
         assert_eq!(
             books.page_tab("a", B).unwrap(),
             Some(5),
@@ -546,7 +536,7 @@ mod tests {
         );
 
         books.record(None, B, TabEvent::Closed { tab: 5 });
-        process(&mut books, "a", 3);
+        agent(&mut books, "a", "claude-code", LEASE_TTL, 3);
         assert_eq!(books.page_tab("a", B).unwrap(), None, "not TAB_GONE: clean");
         assert_eq!(books.page_tab("b", B).unwrap(), Some(6));
     }
@@ -597,8 +587,8 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn an_idle_lease_lapses_and_another_may_claim_the_tab() {
         let mut books = Books::default();
-        agent(&mut books, "a", "cursor", Duration::from_secs(60));
-        agent(&mut books, "b", "claude-code", LEASE_TTL);
+        agent(&mut books, "a", "cursor", Duration::from_secs(60), 1);
+        agent(&mut books, "b", "claude-code", LEASE_TTL, 1);
         opened(&mut books, "a", 5);
         tokio::time::advance(Duration::from_secs(50)).await;
         books.touch("a", B, 5);
@@ -622,7 +612,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn a_lapsed_lease_nobody_took_is_renewed_by_its_holders_next_call() {
         let mut books = Books::default();
-        agent(&mut books, "a", "cursor", Duration::from_secs(60));
+        agent(&mut books, "a", "cursor", Duration::from_secs(60), 1);
         opened(&mut books, "a", 5);
         tokio::time::advance(Duration::from_secs(120)).await;
         assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
@@ -633,8 +623,8 @@ mod tests {
     #[test]
     fn a_forced_claim_takes_a_held_tab_and_the_loser_gets_lease_lost_until_it_picks_another() {
         let mut books = Books::default();
-        agent(&mut books, "a", "cursor", LEASE_TTL);
-        agent(&mut books, "b", "claude-code", LEASE_TTL);
+        agent(&mut books, "a", "cursor", LEASE_TTL, 1);
+        agent(&mut books, "b", "claude-code", LEASE_TTL, 1);
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
         books.claim("a", B, 5).unwrap();

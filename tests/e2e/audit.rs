@@ -2,17 +2,12 @@
 //! included), with the page's address and what the agent typed as lengths, and `tabpilot audit`
 //! printing it.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 
 use serde_json::{Value, json};
 
-use crate::harness::{run, shared, text};
+use crate::harness::{mode, run, shared, text};
 use crate::snapshot::ref_of;
-
-fn mode(p: &Path) -> u32 {
-    std::fs::metadata(p).unwrap().permissions().mode() & 0o777
-}
 
 fn lines_of(file: &Path) -> Vec<Value> {
     std::fs::read_to_string(file)

@@ -5,7 +5,7 @@
 use serde_json::{Value, json};
 
 use crate::fixtures::serve;
-use crate::harness::{Env, Mcp, all_tabs, text};
+use crate::harness::{Env, Mcp, all_tabs, my_tab_id, text};
 
 /// A headless Chromium that `tabpilot launch --label` started, closed when dropped.
 struct Browser {
@@ -110,14 +110,14 @@ fn two_browsers_each_picked_by_label_and_one_that_leaves_is_never_replaced() {
     let right_id = by_label(&listed, "right")["browserId"].clone();
 
     // One agent works in both, and comes back to its tab in the first.
-    let left_tab = my_tab(&mut one);
+    let left_tab = my_tab_id(&mut one);
     one.ok("browser_select_browser", json!({"browser": right_id}));
     let (snap, _) = one.ok("browser_navigate", json!({"url": page("page2.html?one")}));
     assert!(snap.contains("Page two"), "{snap}");
     one.ok("browser_select_browser", json!({"browser": "left"}));
     let (snap, _) = one.ok("browser_snapshot", json!({}));
     assert!(snap.contains("Press me"), "back in its left tab: {snap}");
-    assert_eq!(my_tab(&mut one), left_tab);
+    assert_eq!(my_tab_id(&mut one), left_tab);
     let (_, status) = one.ok("browser_status", json!({}));
     assert_eq!(status["pinned"], left_id);
 
@@ -148,14 +148,6 @@ fn two_browsers_each_picked_by_label_and_one_that_leaves_is_never_replaced() {
         right_tabs,
         "a call fell back to right"
     );
-}
-
-/// The tab this agent works in.
-fn my_tab(agent: &mut Mcp) -> i64 {
-    let tabs = all_tabs(agent);
-    tabs.iter().find(|t| t["mine"] == true).unwrap()["tabId"]
-        .as_i64()
-        .unwrap()
 }
 
 #[test]
@@ -195,7 +187,7 @@ fn the_tab_list_comes_in_pages_and_a_tab_is_picked_by_its_place() {
         .position(|t| t["tabId"] == opened[4])
         .unwrap();
     agent.ok("browser_select_tab", json!({"index": place}));
-    assert_eq!(my_tab(&mut agent), opened[4]);
+    assert_eq!(my_tab_id(&mut agent), opened[4]);
 
     // Every tab opened in the background; switching brings one to the front, and works in it.
     let active = |agent: &mut Mcp| -> Vec<i64> {
@@ -209,7 +201,7 @@ fn the_tab_list_comes_in_pages_and_a_tab_is_picked_by_its_place() {
     let (_, data) = agent.ok("browser_switch_tab", json!({"tabId": opened[7]}));
     assert_eq!(data["active"], true);
     assert_eq!(active(&mut agent), [opened[7]]);
-    assert_eq!(my_tab(&mut agent), opened[7]);
+    assert_eq!(my_tab_id(&mut agent), opened[7]);
     let (_, data) = agent.ok("browser_release", json!({}));
     assert_eq!(data["closed"].as_array().unwrap().len(), 21);
 }

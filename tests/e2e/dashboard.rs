@@ -19,6 +19,15 @@ pub(crate) struct Dashboard {
     pub link: String,
 }
 
+/// The value of a header in an answer's head, as the tests' client lowered it (`name` with its
+/// `: `).
+pub(crate) fn field(head: &str, name: &str) -> String {
+    head.lines()
+        .find_map(|l| l.strip_prefix(name))
+        .unwrap_or_else(|| panic!("no {name} in {head}"))
+        .to_string()
+}
+
 impl Dashboard {
     fn start(env: &Env) -> Dashboard {
         Dashboard::start_with(env, |_| {})
@@ -196,12 +205,7 @@ fn the_dashboard_answers_only_its_own_page() {
     // None of those spent the key; the first good load does, once.
     let (status, head, _) = d.request("GET", &key, &[]);
     assert_eq!(status, 303, "{head}");
-    let field = |name: &str| {
-        head.lines()
-            .find_map(|l| l.strip_prefix(name))
-            .unwrap_or_else(|| panic!("no {name} in {head}"))
-            .to_string()
-    };
+    let field = |name: &str| field(&head, name);
     // The page lives under a path of its own, and the cookie goes to that path only: a browser
     // sends a cookie to every port of 127.0.0.1.
     let base = field("location: ");

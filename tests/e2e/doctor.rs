@@ -5,7 +5,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::harness::{BIN, Env, in_project, run, shared};
+use crate::harness::{BIN, Env, in_project, mode, run, shared};
 
 /// An empty home directory for this test.
 fn home(name: &str) -> PathBuf {
@@ -21,10 +21,6 @@ fn command(env: &Env, home: &Path, args: &[&str]) -> Command {
     let mut cmd = env.command(args);
     in_project(&mut cmd, home, home);
     cmd
-}
-
-fn mode(path: &Path) -> u32 {
-    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
 }
 
 /// The doctor's line for a check, by its name.

@@ -9,7 +9,7 @@ use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::time::{Duration, Instant};
 
-use crate::dashboard::Dashboard;
+use crate::dashboard::{Dashboard, field};
 use crate::harness::{Env, limit_files, raise_own_files};
 use crate::http::{HttpServer, initialize};
 
@@ -99,14 +99,8 @@ fn the_dashboard_answers_its_cookie_under_a_thousand_half_open_connections() {
     // The person opened the link: the key is traded for the cookie.
     let (status, head, _) = dashboard.request("GET", &dashboard.key_path(), &[]);
     assert_eq!(status, 303, "{head}");
-    let field = |name: &str| {
-        head.lines()
-            .find_map(|l| l.strip_prefix(name))
-            .unwrap_or_else(|| panic!("no {name} in {head}"))
-            .to_string()
-    };
-    let base = field("location: ");
-    let cookie = field("set-cookie: ");
+    let base = field(&head, "location: ");
+    let cookie = field(&head, "set-cookie: ");
     let cookie = cookie.split(';').next().unwrap();
     let request = format!(
         "GET {base} HTTP/1.1\r\nHost: {addr}\r\nCookie: {cookie}\r\nConnection: close\r\n\r\n"

@@ -100,6 +100,12 @@ impl Env {
     }
 }
 
+/// A file's or folder's permission bits.
+pub(crate) fn mode(path: &Path) -> u32 {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+}
+
 /// Runs a command to its end with no stdin; returns (exit success, stdout, stderr).
 pub(crate) fn run(mut cmd: Command) -> (bool, String, String) {
     let out = cmd
@@ -355,6 +361,27 @@ impl Shared {
 
 /// Every tab `agent` lists, page after page. Other tests open and close tabs in the shared
 /// browser meanwhile: a listing whose pages disagree on the total is taken again.
+/// The tab this agent works in, from the tab list (an agent's own tabs come first, so the first
+/// page has it): there is exactly one.
+pub(crate) fn my_tab(agent: &mut Mcp) -> Value {
+    let (_, data) = agent.ok("browser_list_tabs", json!({}));
+    let tabs = data["tabs"].as_array().expect("a tab list");
+    let mine: Vec<&Value> = tabs.iter().filter(|t| t["mine"] == true).collect();
+    assert_eq!(mine.len(), 1, "{tabs:?}");
+    mine[0].clone()
+}
+
+/// The id of the tab this agent works in.
+pub(crate) fn my_tab_id(agent: &mut Mcp) -> i64 {
+    my_tab(agent)["tabId"].as_i64().expect("a tab id")
+}
+
+/// Kills a process this test started (a relay, say) as a crash would.
+pub(crate) fn kill(pid: i32) {
+    // SAFETY: signalling a process this test's environment started.
+    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0, "kill {pid}");
+}
+
 pub(crate) fn all_tabs(agent: &mut Mcp) -> Vec<Value> {
     loop {
         let mut tabs = Vec::new();

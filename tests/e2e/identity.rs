@@ -12,8 +12,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::cdp::{Cdp, browser_url};
-use crate::harness::{Env, Mcp, runtime, sandbox_dir};
-use crate::recovery::kill;
+use crate::harness::{Env, Mcp, kill, my_tab, my_tab_id, runtime, sandbox_dir};
 use crate::snapshot::ref_of;
 
 const AGENTS: usize = 8;
@@ -29,16 +28,6 @@ fn server(env: &Env, dir: &Path) -> Mcp {
             .env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0")
             .env("TABPILOT_CONNECT_WAIT_MS", RECOVERY.as_millis().to_string());
     })
-}
-
-/// The tab this agent works in: (id, address).
-fn my_tab(agent: &mut Mcp) -> (i64, String) {
-    let (_, data) = agent.ok("browser_list_tabs", json!({}));
-    let tabs = data["tabs"].as_array().expect("a tab list");
-    let mine: Vec<&Value> = tabs.iter().filter(|t| t["mine"] == true).collect();
-    assert_eq!(mine.len(), 1, "{tabs:?}");
-    let url = mine[0]["url"].as_str().unwrap_or_default().to_string();
-    (mine[0]["tabId"].as_i64().unwrap(), url)
 }
 
 /// What one agent was told of its clicks.
@@ -102,7 +91,7 @@ fn eight_agents_of_one_client_in_one_directory_keep_their_tabs_through_two_relay
             let url = format!("{}/load.html?agent=a{n}", fixtures.a);
             let (snap, _) = agent.ok("browser_navigate", json!({"url": url}));
             let press = ref_of(&snap, "button", "Count me");
-            let (tab, _) = my_tab(&mut agent);
+            let tab = my_tab_id(&mut agent);
             (agent, press, tab, Told::default())
         })
         .collect();
@@ -120,7 +109,11 @@ fn eight_agents_of_one_client_in_one_directory_keep_their_tabs_through_two_relay
 
     let received = clicks_received(&env, &fixtures.a);
     for (n, (agent, _, tab, told)) in agents.iter_mut().enumerate() {
-        let (now, url) = my_tab(agent);
+        let mine = my_tab(agent);
+        let (now, url) = (
+            mine["tabId"].as_i64().unwrap(),
+            mine["url"].as_str().unwrap(),
+        );
         assert_eq!(now, *tab, "agent {n} moved off its tab: {told:?}");
         assert!(
             url.ends_with(&format!("agent=a{n}")),
@@ -156,19 +149,22 @@ fn a_server_its_client_restarts_finds_its_tab_and_a_new_one_after_the_browser_cl
     // The client's first server launches the browser; its second works beside it.
     let mut keeper = server(&env, &dir);
     keeper.ok("browser_navigate", json!({"url": page("keeper")}));
-    let (kept, _) = my_tab(&mut keeper);
+    let kept = my_tab_id(&mut keeper);
     let mut first = server(&env, &dir);
     first.ok("browser_navigate", json!({"url": page("first")}));
-    let (tab, _) = my_tab(&mut first);
+    let tab = my_tab_id(&mut first);
 
     // The second crashes (SIGKILL) and its client starts it again: back in its tab.
     first.child.kill().unwrap();
     first.child.wait().unwrap();
     let mut again = server(&env, &dir);
-    let (found, url) = my_tab(&mut again);
-    assert_eq!((found, url.as_str()), (tab, page("first").as_str()));
+    let found = my_tab(&mut again);
     assert_eq!(
-        my_tab(&mut keeper).0,
+        (&found["tabId"], &found["url"]),
+        (&json!(tab), &json!(page("first")))
+    );
+    assert_eq!(
+        my_tab_id(&mut keeper),
         kept,
         "the agent beside it lost its tab"
     );
@@ -204,7 +200,6 @@ fn a_server_its_client_restarts_finds_its_tab_and_a_new_one_after_the_browser_cl
     );
     assert_ne!(r["isError"], true, "the first call failed: {r}");
     assert_eq!(r["structuredContent"]["outcome"], "done", "{r}");
-    let (_, url) = my_tab(&mut next);
-    assert_eq!(url, page("next"));
+    assert_eq!(my_tab(&mut next)["url"], page("next"));
     watcher.ok("browser_status", json!({}));
 }

@@ -6,12 +6,8 @@ use std::path::Path;
 
 use serde_json::Value;
 
-use crate::harness::Env;
+use crate::harness::{Env, mode};
 use crate::install::{home, tabpilot};
-
-fn mode(path: &Path) -> u32 {
-    std::fs::metadata(path).unwrap().permissions().mode() & 0o777
-}
 
 fn is_link(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())

@@ -7,16 +7,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, all_tabs, shared, text};
-
-/// The tab this agent works in.
-fn my_tab(agent: &mut Mcp) -> i64 {
-    let tabs = all_tabs(agent);
-    let mine = tabs.iter().find(|t| t["mine"] == true);
-    mine.expect("the agent has a tab")["tabId"]
-        .as_i64()
-        .unwrap()
-}
+use crate::harness::{Mcp, all_tabs, my_tab_id, shared, text};
 
 /// This agent's leases, as browser_status lists them.
 fn my_leases(agent: &mut Mcp) -> Vec<Value> {
@@ -39,7 +30,7 @@ fn open(agent: &mut Mcp, url: &str) -> i64 {
         "browser_navigate",
         json!({"url": url, "includeSnapshot": false}),
     );
-    my_tab(agent)
+    my_tab_id(agent)
 }
 
 #[test]
@@ -111,7 +102,7 @@ fn a_forced_claim_takes_a_held_tab_and_tells_its_holder_who_took_it_and_why() {
         json!({"tabId": tab, "reason": reason}),
     );
     assert_eq!(data["from"], "tabpilot-e2e", "{said}");
-    assert_eq!(my_tab(&mut taker), tab);
+    assert_eq!(my_tab_id(&mut taker), tab);
     let (snap, _) = taker.ok("browser_snapshot", json!({}));
     assert!(snap.contains("Press me"), "{snap}");
 
@@ -172,7 +163,7 @@ fn a_release_closes_the_tabs_the_agent_opened_and_leaves_the_ones_it_was_handed(
     assert!(my_leases(&mut agent).is_empty());
     // Its next page call opens a fresh tab: released is not lost.
     agent.ok("browser_snapshot", json!({}));
-    let fresh = my_tab(&mut agent);
+    let fresh = my_tab_id(&mut agent);
     assert!(fresh != handed && fresh != opened);
     agent.ok("browser_close_tab", json!({}));
     let mut closer = s.agent();
@@ -191,7 +182,7 @@ fn an_agent_that_comes_back_within_the_grace_period_finds_its_tab() {
     crash(first);
 
     let mut again = s.agent_with(with_instance);
-    assert_eq!(my_tab(&mut again), tab, "it came back to another tab");
+    assert_eq!(my_tab_id(&mut again), tab, "it came back to another tab");
     let (snap, _) = again.ok("browser_snapshot", json!({}));
     assert!(snap.contains("Press me"), "{snap}");
     again.ok("browser_close_tab", json!({}));
@@ -214,11 +205,11 @@ fn agents_of_one_client_in_one_directory_never_share_tabs_and_one_that_restarts_
     crash(one);
     let mut back = s.agent_with(default_identity);
     assert_eq!(
-        my_tab(&mut back),
+        my_tab_id(&mut back),
         tab_one,
         "the restarted agent did not find its tab"
     );
-    assert_eq!(my_tab(&mut two), tab_two);
+    assert_eq!(my_tab_id(&mut two), tab_two);
     back.ok("browser_close_tab", json!({}));
 
     // A session its client ends gives its tabs up at once: the next server of this client in
@@ -259,9 +250,9 @@ fn a_tab_is_picked_by_address_or_title_and_several_matches_are_listed() {
     );
 
     agent.ok("browser_select_tab", json!({"url": format!("*{marker}=1")}));
-    assert_eq!(my_tab(&mut agent), opened[0]);
+    assert_eq!(my_tab_id(&mut agent), opened[0]);
     agent.ok("browser_select_tab", json!({"title": title}));
-    assert_eq!(my_tab(&mut agent), opened[2]);
+    assert_eq!(my_tab_id(&mut agent), opened[2]);
 
     let (code, _) = agent.fails("browser_select_tab", json!({"url": "*no-tab-has-this*"}));
     assert_eq!(code, "NOT_FOUND");

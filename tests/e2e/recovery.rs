@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 
 use crate::cdp::{Cdp, browser_url};
-use crate::harness::{Env, Fixtures, Mcp, runtime};
+use crate::harness::{Env, Fixtures, Mcp, kill, my_tab, my_tab_id, runtime};
 use crate::snapshot::ref_of;
 
 /// Bound on a recovery: the relay's restart and the browser's rejoining (the extension retries
@@ -37,7 +37,7 @@ impl Agent {
         let (snap, _) = mcp.ok("browser_navigate", json!({"url": url}));
         let name = ref_of(&snap, "textbox", "Name");
         mcp.ok("browser_type", json!({"ref": name, "text": "Ada Lovelace"}));
-        let tab = my_tab(&mut mcp)["tabId"].as_i64().expect("a tab id");
+        let tab = my_tab_id(&mut mcp);
         Agent {
             env,
             mcp,
@@ -71,20 +71,6 @@ impl Agent {
         assert_eq!(mine["tabId"], self.tab, "the agent is in another tab");
         assert_eq!(mine["url"], self.url.as_str());
     }
-}
-
-/// This agent's tab in the tab list.
-fn my_tab(mcp: &mut Mcp) -> Value {
-    let (_, data) = mcp.ok("browser_list_tabs", json!({}));
-    let tabs = data["tabs"].as_array().expect("a tab list");
-    let mine: Vec<&Value> = tabs.iter().filter(|t| t["mine"] == true).collect();
-    assert_eq!(mine.len(), 1, "{tabs:?}");
-    mine[0].clone()
-}
-
-pub(crate) fn kill(pid: i32) {
-    // SAFETY: signalling a relay this test's environment started.
-    assert_eq!(unsafe { libc::kill(pid, libc::SIGKILL) }, 0, "kill {pid}");
 }
 
 #[test]
