@@ -77,142 +77,151 @@
    *   frame?: string}} Node
    */
 
-  // Builds the outline of `root` (the body, or a region a summary named).
+  // Builds the outline of `root` (the body, or a region a summary named). `w`, the walk, carries
+  // the options, the elements holding refs, and the count of lines written so far.
   function build(root, { verbose, prefix, tags }) {
-    const holders = holdersOf(tags);
-    let described = 0;
-    let capped = false;
-
-    const box = (el) => ({ line: null, el, role: null, sig: sigOf(el), kids: [] });
-    const lineNode = (el, r, line) => ({ line, el, role: r, sig: r === 'heading' ? null : r, kids: [] });
-    const add = (parent, n) => {
-      if (n.line != null) described++;
-      n.i = parent.kids.length;
-      parent.kids.push(n);
-    };
-    const describe = (el, r, nm) => describeLine(el, r, nm, tags.get(el), prefix, verbose);
-    const keeps = (text) => text && (verbose || text.length <= SHORT_TEXT);
-
-    // Is there text in these nodes besides the words of the refs inside them (a label's words
-    // are its control's name)?
-    const named = (el) => tags.has(el) || (el.localName === 'label' && el.control && tags.has(el.control));
-    const loose = (nodes) =>
-      nodes.some((n) =>
-        n.nodeType === 3 ? /\S/.test(n.textContent) : n.nodeType === 1 && !named(n) && loose([...n.childNodes]),
-      );
-    const phrasing = (el) => {
-      for (const c of el.children) if (!PHRASING.has(c.localName) || c.shadowRoot) return false;
-      return true;
-    };
-    const textOf = (n) => (n.nodeType === 3 ? n.textContent : visible(n) ? n.innerText ?? n.textContent : '');
-
-    // A sentence: text and the inline elements in it, read whole. Its refs go under its line, so
-    // the words of a link stay in the text and the link is still addressable; without a line
-    // (long text in a lean snapshot, or inside a line that already says it) the refs go to `into`.
-    const sentence = (nodes, text, el, into, quiet) => {
-      const elems = nodes.filter((n) => n.nodeType === 1);
-      const holds = elems.some((e) => tags.has(e) || holders.has(e));
-      const says = !quiet && keeps(text) && (!holds || loose(nodes));
-      if (!holds) {
-        if (says) add(into, lineNode(el, 'text', `text: ${text}`));
-        return;
-      }
-      const at = says ? lineNode(el, 'text', `text: ${text}`) : into;
-      for (const e of elems) visit(e, at, true);
-      if (at !== into) add(into, at);
-    };
-
-    // A block holding blocks and text: each stretch of text between blocks is a sentence.
-    const mixed = (el, into, quiet) => {
-      let run = [];
-      const flush = () => {
-        if (run.length) sentence(run, squash(run.map(textOf).join('')), null, into, quiet);
-        run = [];
-      };
-      for (const n of el.childNodes) {
-        if (n.nodeType === 3 || (n.nodeType === 1 && PHRASING.has(n.localName) && !n.shadowRoot)) run.push(n);
-        else if (n.nodeType === 1) {
-          flush();
-          visit(n, into, quiet);
-        }
-      }
-      flush();
-    };
-
-    const kidsOf = (el, into, quiet) => {
-      if (el.shadowRoot) for (const c of el.shadowRoot.children) visit(c, into, quiet);
-      for (const c of el.children) visit(c, into, quiet);
-    };
-
-    // `quiet`: inside a line that already says the text (a sentence, a heading), only refs.
-    const visit = (el, parent, quiet = false) => {
-      if (described >= MAX_NODES) {
-        capped = true;
-        return;
-      }
-      if (SKIP.has(el.localName)) return;
-      if (el.localName === 'iframe' || el.localName === 'frame') {
-        // The service worker puts the frame's own snapshot here, matching it by its address.
-        const frame = el.src || 'about:blank';
-        if (visible(el)) add(parent, { line: null, el: null, role: 'frame', sig: null, kids: [], frame });
-        return;
-      }
-      if (el.getAttribute('aria-hidden') === 'true' || !visible(el)) return;
-      const r = role(el);
-      if (tags.has(el) || r === 'heading' || (r === 'img' && verbose)) {
-        const n = lineNode(el, r || 'generic', describe(el, r || 'generic', name(el)));
-        add(parent, n);
-        if (el.localName === 'select') {
-          // Its options, which a closed list does not render, the selected marked. They carry
-          // no refs: browser_select_option takes their labels on the list's own ref.
-          for (const o of el.options) add(n, lineNode(o, 'option', describe(o, 'option', optionName(o))));
-        } else if (holders.has(el)) kidsOf(el, n, quiet || r === 'heading');
-        return;
-      }
-      if (r && LANDMARKS.has(r)) {
-        const nm = squash(el.getAttribute('aria-label')) || squash(labelledBy(el));
-        const n = lineNode(el, r, `${r}${nm ? ` ${JSON.stringify(cut(nm, NAME_MAX))}` : ''}:`);
-        n.sig = null;
-        kidsOf(el, n, quiet);
-        if (n.kids.length) add(parent, n);
-        return;
-      }
-      if (el.localName === 'label' && el.control && tags.has(el.control)) {
-        // The control's name already says what the label says.
-        if (holders.has(el)) kidsOf(el, parent, quiet);
-        return;
-      }
-      // A closed shadow root cannot be walked; the snapshot says where one is.
-      if (!el.shadowRoot && el.localName.includes('-') && chrome.dom?.openOrClosedShadowRoot?.(el)) {
-        const n = lineNode(el, null, `${el.localName}: shadow root (closed, not walked)`);
-        add(parent, n);
-        kidsOf(el, n, quiet);
-        return;
-      }
-      if (!el.shadowRoot && phrasing(el)) {
-        // One sentence; the element is its node, so a summary can name it.
-        const text = squash(el.innerText ?? el.textContent);
-        const holds = holders.has(el);
-        const says = !quiet && keeps(text) && (!holds || loose([...el.childNodes]));
-        const n = says ? lineNode(el, 'text', `text: ${text}`) : box(el);
-        n.sig = sigOf(el);
-        if (!holds) {
-          if (says) add(parent, n);
-          return;
-        }
-        for (const c of el.children) visit(c, n, true);
-        if (n.line != null || n.kids.length) add(parent, n);
-        return;
-      }
-      const n = box(el);
-      if (el.shadowRoot) kidsOf(el, n, quiet);
-      else mixed(el, n, quiet);
-      if (n.kids.length) add(parent, n);
-    };
-
+    const w = { verbose, prefix, tags, holders: holdersOf(tags), described: 0, capped: false };
     const top = { line: null, el: null, role: null, sig: null, kids: [] };
-    visit(root, top);
-    return { node: top.kids[0] || null, capped };
+    visit(w, root, top);
+    return { node: top.kids[0] || null, capped: w.capped };
+  }
+
+  const box = (el) => ({ line: null, el, role: null, sig: sigOf(el), kids: [] });
+  const lineNode = (el, r, line) => ({ line, el, role: r, sig: r === 'heading' ? null : r, kids: [] });
+  const describe = (w, el, r, nm) => describeLine(el, r, nm, w.tags.get(el), w.prefix, w.verbose);
+  const keeps = (w, text) => text && (w.verbose || text.length <= SHORT_TEXT);
+
+  function add(w, parent, n) {
+    if (n.line != null) w.described++;
+    n.i = parent.kids.length;
+    parent.kids.push(n);
+  }
+
+  // Is there text in these nodes besides the words of the refs inside them (a label's words
+  // are its control's name)?
+  function loose(w, nodes) {
+    return nodes.some((n) =>
+      n.nodeType === 3 ? /\S/.test(n.textContent) : n.nodeType === 1 && !named(w, n) && loose(w, [...n.childNodes]),
+    );
+  }
+
+  const named = (w, el) => w.tags.has(el) || (el.localName === 'label' && el.control && w.tags.has(el.control));
+
+  function phrasing(el) {
+    for (const c of el.children) if (!PHRASING.has(c.localName) || c.shadowRoot) return false;
+    return true;
+  }
+
+  const textOf = (n) => (n.nodeType === 3 ? n.textContent : visible(n) ? n.innerText ?? n.textContent : '');
+
+  // A sentence: text and the inline elements in it, read whole. Its refs go under its line, so
+  // the words of a link stay in the text and the link is still addressable; without a line
+  // (long text in a lean snapshot, or inside a line that already says it) the refs go to `into`.
+  function sentence(w, nodes, text, el, into, quiet) {
+    const elems = nodes.filter((n) => n.nodeType === 1);
+    const holds = elems.some((e) => w.tags.has(e) || w.holders.has(e));
+    const says = !quiet && keeps(w, text) && (!holds || loose(w, nodes));
+    if (!holds) {
+      if (says) add(w, into, lineNode(el, 'text', `text: ${text}`));
+      return;
+    }
+    const at = says ? lineNode(el, 'text', `text: ${text}`) : into;
+    for (const e of elems) visit(w, e, at, true);
+    if (at !== into) add(w, into, at);
+  }
+
+  // A block holding blocks and text: each stretch of text between blocks is a sentence.
+  function mixed(w, el, into, quiet) {
+    let run = [];
+    const flush = () => {
+      if (run.length) sentence(w, run, squash(run.map(textOf).join('')), null, into, quiet);
+      run = [];
+    };
+    for (const n of el.childNodes) {
+      if (n.nodeType === 3 || (n.nodeType === 1 && PHRASING.has(n.localName) && !n.shadowRoot)) run.push(n);
+      else if (n.nodeType === 1) {
+        flush();
+        visit(w, n, into, quiet);
+      }
+    }
+    flush();
+  }
+
+  function kidsOf(w, el, into, quiet) {
+    if (el.shadowRoot) for (const c of el.shadowRoot.children) visit(w, c, into, quiet);
+    for (const c of el.children) visit(w, c, into, quiet);
+  }
+
+  // One element into `parent`. `quiet`: inside a line that already says the text (a sentence, a
+  // heading), only refs.
+  function visit(w, el, parent, quiet = false) {
+    if (w.described >= MAX_NODES) {
+      w.capped = true;
+      return;
+    }
+    if (SKIP.has(el.localName)) return;
+    if (el.localName === 'iframe' || el.localName === 'frame') return visitFrame(w, el, parent);
+    if (el.getAttribute('aria-hidden') === 'true' || !visible(el)) return;
+    const r = role(el);
+    if (w.tags.has(el) || r === 'heading' || (r === 'img' && w.verbose)) return visitLine(w, el, r, parent, quiet);
+    if (r && LANDMARKS.has(r)) return visitLandmark(w, el, r, parent, quiet);
+    if (el.localName === 'label' && el.control && w.tags.has(el.control)) {
+      // The control's name already says what the label says.
+      if (w.holders.has(el)) kidsOf(w, el, parent, quiet);
+      return;
+    }
+    // A closed shadow root cannot be walked; the snapshot says where one is.
+    if (!el.shadowRoot && el.localName.includes('-') && chrome.dom?.openOrClosedShadowRoot?.(el)) {
+      const n = lineNode(el, null, `${el.localName}: shadow root (closed, not walked)`);
+      add(w, parent, n);
+      kidsOf(w, el, n, quiet);
+      return;
+    }
+    if (!el.shadowRoot && phrasing(el)) return visitSentence(w, el, parent, quiet);
+    const n = box(el);
+    if (el.shadowRoot) kidsOf(w, el, n, quiet);
+    else mixed(w, el, n, quiet);
+    if (n.kids.length) add(w, parent, n);
+  }
+
+  // The service worker puts the frame's own snapshot here, matching it by its address.
+  function visitFrame(w, el, parent) {
+    const frame = el.src || 'about:blank';
+    if (visible(el)) add(w, parent, { line: null, el: null, role: 'frame', sig: null, kids: [], frame });
+  }
+
+  // An element of its own line: one with a ref, a heading, or an image in a verbose snapshot.
+  function visitLine(w, el, r, parent, quiet) {
+    const n = lineNode(el, r || 'generic', describe(w, el, r || 'generic', name(el)));
+    add(w, parent, n);
+    if (el.localName === 'select') {
+      // Its options, which a closed list does not render, the selected marked. They carry
+      // no refs: browser_select_option takes their labels on the list's own ref.
+      for (const o of el.options) add(w, n, lineNode(o, 'option', describe(w, o, 'option', optionName(o))));
+    } else if (w.holders.has(el)) kidsOf(w, el, n, quiet || r === 'heading');
+  }
+
+  function visitLandmark(w, el, r, parent, quiet) {
+    const nm = squash(el.getAttribute('aria-label')) || squash(labelledBy(el));
+    const n = lineNode(el, r, `${r}${nm ? ` ${JSON.stringify(cut(nm, NAME_MAX))}` : ''}:`);
+    n.sig = null;
+    kidsOf(w, el, n, quiet);
+    if (n.kids.length) add(w, parent, n);
+  }
+
+  // One sentence; the element is its node, so a summary can name it.
+  function visitSentence(w, el, parent, quiet) {
+    const text = squash(el.innerText ?? el.textContent);
+    const holds = w.holders.has(el);
+    const says = !quiet && keeps(w, text) && (!holds || loose(w, [...el.childNodes]));
+    const n = says ? lineNode(el, 'text', `text: ${text}`) : box(el);
+    n.sig = sigOf(el);
+    if (!holds) {
+      if (says) add(w, parent, n);
+      return;
+    }
+    for (const c of el.children) visit(w, c, n, true);
+    if (n.line != null || n.kids.length) add(w, parent, n);
   }
 
   // Similar siblings share this: their tag and first class (rows, list items, cards).

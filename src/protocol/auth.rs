@@ -58,7 +58,7 @@ mod tests {
         let expected = hex::encode(mac.finalize().into_bytes());
         assert_eq!(proof(b"s", "relay", 47312, "abc"), expected);
         let sw = crate::extension::FILES
-            .get_file("sw.js")
+            .get_file("sw/main.js")
             .and_then(|f| f.contents_utf8())
             .unwrap();
         assert!(sw.contains("`tabpilot/2 browser ${port} ${frame.nonce}`"));

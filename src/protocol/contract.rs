@@ -1,8 +1,9 @@
 //! The contract between the controller and the extension, as the extension reads it:
-//! `extension/contract.js`, written from the declarations here (each operation's wire name, scope,
-//! whether it changes the page, and the JSON schemas of its arguments and reply; the closed set of error codes and outcomes). A unit test
-//! writes the file anew and fails when what was there was stale; the extension's own tests
-//! (tests/extension/, `node --test`) hold its dispatch table and the codes it sends to it.
+//! `extension/sw/contract.js`, written from the declarations here (each operation's wire name,
+//! scope, whether it changes the page, and the JSON schemas of its arguments and reply; the
+//! closed set of error codes and outcomes). A unit test writes the file anew and fails when what
+//! was there was stale; the extension's own tests (tests/extension/, `node --test`) hold its
+//! dispatch table and the codes it sends to it.
 
 use serde_json::{Value, json};
 
@@ -79,15 +80,16 @@ mod tests {
     /// this side that the extension has not seen fails until the new file is committed.
     #[test]
     fn the_extensions_copy_of_the_contract_is_current() {
-        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("extension/contract.js");
+        let path =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("extension/sw/contract.js");
         let now = contract_js();
         let was = std::fs::read_to_string(&path).unwrap_or_default();
         if was != now {
-            std::fs::write(&path, &now).expect("extension/contract.js is writable");
+            std::fs::write(&path, &now).expect("extension/sw/contract.js is writable");
         }
         assert!(
             was == now,
-            "extension/contract.js was stale: written anew; commit it, and run the extension's \
+            "extension/sw/contract.js was stale: written anew; commit it, and run the extension's \
              tests (node --test tests/extension/)"
         );
     }

@@ -282,9 +282,9 @@ mod tests {
     /// in, between `export const OPS = {` and `};`.
     fn extension_ops() -> Vec<String> {
         let file = crate::extension::FILES
-            .get_file("ops.js")
+            .get_file("sw/ops.js")
             .and_then(|f| f.contents_utf8())
-            .expect("the extension has ops.js");
+            .expect("the extension has sw/ops.js");
         let body = file
             .split_once("export const OPS = {")
             .and_then(|(_, rest)| rest.split_once("\n};"))

@@ -6,7 +6,7 @@
 //!
 //! The model plays the parts around the books as the code does: keys from `sessions::key_of`
 //! over the link keys that `link::identity` hands out (real slot files, real locks), the
-//! extension's record of whose each tab is (extension/sharing.js), and the relay's grace.
+//! extension's record of whose each tab is (extension/sw/sharing.js), and the relay's grace.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::time::Duration;
@@ -70,7 +70,7 @@ struct Browser {
 }
 
 impl Browser {
-    /// What it tells a relay it joins (extension/sharing.js `held`).
+    /// What it tells a relay it joins (extension/sw/sharing.js `held`).
     fn held(&self) -> Vec<HeldTab> {
         self.owners
             .iter()

@@ -43,12 +43,12 @@ async fn answer_after<O: Serialize>(cx: &Ctx, after: &AfterAction, out: &mut Out
     let findings = std::mem::take(&mut out.findings);
     out.notices.extend(footer::notices(&findings));
     if after.wants_console() {
-        let section = console::since_action(findings.console.as_ref());
+        let section = console::since_action(findings.console);
         out.sections
             .push(("console", section.clone(), json!(section)));
     }
     if after.wants_network() {
-        let (section, requests) = network::since_action(findings.network.as_ref());
+        let (section, requests) = network::since_action(findings.network);
         out.sections.push(("network", section, requests));
     }
     if after.wants_snapshot() && out.snapshot.is_none() {

@@ -1,12 +1,12 @@
 //! `browser_get_console_logs`: what the agent's tab's console showed, captured in the page from
-//! the start of each document without the debugger (extension/page/console-main.js), paged newest
+//! the start of each document without the debugger (extension/main/console-capture.js), paged newest
 //! first, uncaught errors and rejections with their stacks apart from the messages. Also the
 //! entries an action gained, for its `include: "console"`.
 
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::args::read_only;
 use super::ctx::Ctx;
@@ -14,6 +14,7 @@ use super::paging::{footer, page_arg, page_of, pages};
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
 use crate::error::ToolError;
+use crate::protocol::wire::act::ConsoleSince;
 use crate::protocol::wire::diagnostics::{ConsoleLogs, Entry, Kind, Level, LogEntry};
 
 const NAME: &str = "browser_get_console_logs";
@@ -197,10 +198,9 @@ fn line(e: &Entry) -> String {
 
 /// What the console gained since an action began, for its `include: "console"`: the entries,
 /// newest first, up to a few; said as unreadable when the probe did not answer.
-pub(super) fn since_action(probe: Option<&Value>) -> String {
+pub(super) fn since_action(probe: Option<ConsoleSince>) -> String {
     let entries: Option<Vec<Entry>> = probe
-        .and_then(|p| p.get("entries"))
-        .and_then(|v| serde_json::from_value::<Vec<LogEntry>>(v.clone()).ok())
+        .and_then(|p| p.entries)
         .map(|w| w.into_iter().map(LogEntry::shaped).collect());
     match entries {
         None => "Console since the action: not readable in this page.".to_string(),
@@ -222,6 +222,7 @@ pub(super) fn since_action(probe: Option<&Value>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     fn wire(kind: &str, level: &str, text: &str) -> Value {
         json!({"kind": kind, "level": level, "text": text, "frameId": 0, "url": "http://a/", "current": true, "t": 1, "seq": 1})
@@ -237,8 +238,9 @@ mod tests {
         framed["frameId"] = json!(4);
         framed["url"] = json!("http://b/f.html");
         framed["current"] = json!(false);
-        let probe = json!({"entries": [wire("console", "log", "hello"), error, framed]});
-        let text = since_action(Some(&probe));
+        let probe =
+            json!({"errors": 1, "entries": [wire("console", "log", "hello"), error, framed]});
+        let text = since_action(serde_json::from_value(probe).unwrap());
         assert_eq!(
             text,
             "Console since the action, newest first:\n\
@@ -253,7 +255,7 @@ mod tests {
             "Console since the action: not readable in this page."
         );
         assert_eq!(
-            since_action(Some(&json!({"errors": 0, "entries": []}))),
+            since_action(serde_json::from_value(json!({"errors": 0, "entries": []})).unwrap()),
             "Console since the action: nothing."
         );
     }

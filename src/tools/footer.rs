@@ -2,9 +2,7 @@
 //! one line per kind, from the probes that rode on the action's own call (findings.rs), nothing
 //! when all is well or a probe did not answer (the action stands either way).
 
-use serde_json::Value;
-
-use crate::protocol::wire::act::Findings;
+use crate::protocol::wire::act::{ConsoleSince, Findings};
 
 /// The lines, one per kind that has something to say.
 pub(super) fn notices(findings: &Findings) -> Vec<String> {
@@ -18,8 +16,8 @@ pub(super) fn notices(findings: &Findings) -> Vec<String> {
 }
 
 /// New console errors: `console.error`, uncaught exceptions and unhandled rejections.
-fn console_errors(probe: Option<&Value>) -> Option<String> {
-    let n = probe?.get("errors")?.as_u64().filter(|n| *n > 0)?;
+fn console_errors(probe: Option<&ConsoleSince>) -> Option<String> {
+    let n = probe.map(|p| p.errors).filter(|n| *n > 0)?;
     let (what, them) = if n == 1 {
         ("1 new console error".to_string(), "it")
     } else {
@@ -33,11 +31,11 @@ fn console_errors(probe: Option<&Value>) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     fn probes(console: Value) -> Findings {
         Findings {
-            console: Some(console),
+            console: Some(serde_json::from_value(console).unwrap()),
             network: None,
         }
     }

@@ -6,7 +6,7 @@
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::{Value, json};
+use serde_json::json;
 
 use super::a11y::{self, A11yOut};
 use super::args::read_only;
@@ -15,6 +15,7 @@ use super::paging::{PAGE_SIZE, footer, page_arg};
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
+use crate::protocol::wire::act::NetworkSince;
 use crate::protocol::wire::network::{Issue, Issues, IssuesOut};
 
 const NAME: &str = "browser_issues";
@@ -131,23 +132,11 @@ async fn issues(cx: &Ctx, a: IssuesArgs) -> Result<Out<Reply>, ToolError> {
     ))
 }
 
-/// What the tab met since an action began, as the extension counts it (the `network` probe that
-/// rides on the action's call).
-#[derive(Deserialize)]
-struct Since {
-    failed: u64,
-    noted: u64,
-}
-
 /// The line an action's reply ends with when requests failed or were answered with an error
 /// status, or the page noted blocked content, since the action began, naming browser_issues;
 /// none when all went well or the probe did not answer.
-pub(super) fn notice(probe: Option<&Value>) -> Option<String> {
-    let s: Since = serde_json::from_value(probe?.clone()).ok()?;
-    issues_line(&s)
-}
-
-fn issues_line(s: &Since) -> Option<String> {
+pub(super) fn notice(probe: Option<&NetworkSince>) -> Option<String> {
+    let s = probe?;
     let mut what = Vec::new();
     if s.failed > 0 {
         what.push(format!("{} failed or 4xx/5xx request(s)", s.failed));
@@ -166,16 +155,21 @@ fn issues_line(s: &Since) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::Value;
 
     #[test]
     fn the_footer_line_is_there_only_when_something_went_wrong() {
-        assert_eq!(notice(Some(&json!({"failed": 0, "noted": 0}))), None);
+        let probe = |v: Value| -> NetworkSince { serde_json::from_value(v).unwrap() };
+        assert_eq!(notice(Some(&probe(json!({"failed": 0, "noted": 0})))), None);
         assert_eq!(
             notice(None),
             None,
             "a probe that did not answer says nothing"
         );
-        let line = notice(Some(&json!({"failed": 2, "noted": 1, "requests": []}))).unwrap();
+        let line = notice(Some(&probe(
+            json!({"failed": 2, "noted": 1, "requests": []}),
+        )))
+        .unwrap();
         assert!(
             line.contains("2 failed") && line.contains("1 blocked"),
             "{line}"
@@ -202,7 +196,7 @@ mod tests {
     #[test]
     fn every_issue_code_the_extension_reports_is_in_the_closed_set() {
         let mut found = 0;
-        for file in ["issues.js", "issue-watch.js", "page/issues.js"] {
+        for file in ["sw/issues.js", "content/issue-watch.js", "page/issues.js"] {
             let js = crate::extension::FILES
                 .get_file(file)
                 .and_then(|f| f.contents_utf8())

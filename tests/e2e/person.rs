@@ -135,7 +135,7 @@ impl Cdp {
     /// until `ready` (a JS expression) holds, then runs `then` (JS statements ending in
     /// `return ...`); returns what they returned.
     pub(crate) async fn in_popup(&mut self, hash: &str, ready: &str, then: &str) -> Value {
-        let url = format!("{EXTENSION_ORIGIN}/popup.html{hash}");
+        let url = format!("{EXTENSION_ORIGIN}/ui/popup.html{hash}");
         let (_, popup) = self.open(&url, false).await.unwrap();
         let script = format!(
             "(async () => {{

@@ -1,4 +1,4 @@
-// The extension held to the contract the controller writes (extension/contract.js): every error
+// The extension held to the contract the controller writes (extension/sw/contract.js): every error
 // code it can send is in the closed set, and every page-script operation it asks for is one a
 // page script defines. (Its dispatch table against the operations is the controller's test:
 // protocol::op::tests.) Read from the files' text: the extension's modules need a browser.
@@ -8,7 +8,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { CONTRACT } from '../../extension/contract.js';
+import { CONTRACT } from '../../extension/sw/contract.js';
 
 const EXTENSION = fileURLToPath(new URL('../../extension/', import.meta.url));
 

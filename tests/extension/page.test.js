@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import vm from 'node:vm';
 
-import { cut as swCut } from '../../extension/text.js';
+import { cut as swCut } from '../../extension/sw/text.js';
 
 const EXTENSION = new URL('../../extension/', import.meta.url);
 

@@ -2,20 +2,40 @@
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
-use serde_json::Value;
+
+use super::diagnostics::LogEntry;
+use super::network::Request;
 
 /// What an action caused in its page, as the probes riding on the action's own call found it
-/// (extension/ops.js `probe`): carried on the tool's `Out` to the after-action layer
+/// (extension/sw/ops.js `probe`): carried on the tool's `Out` to the after-action layer
 /// (tools/after.rs). Each call's findings travel with that call alone, so two calls running at
 /// once in one session never read each other's.
-#[derive(Deserialize, JsonSchema, Default, Debug, Clone, PartialEq)]
+#[derive(Deserialize, JsonSchema, Default, Debug)]
 pub struct Findings {
-    /// What the tab's console gained since the action began: `{errors, entries?}`.
+    /// What the tab's console gained since the action began (none: the probe did not answer).
     #[serde(default)]
-    pub console: Option<Value>,
-    /// What the tab met since: `{issues, requests?}`.
+    pub console: Option<ConsoleSince>,
+    /// What the tab met since.
     #[serde(default)]
-    pub network: Option<Value>,
+    pub network: Option<NetworkSince>,
+}
+
+/// The console probe's answer: the new errors, and with `entries`, every new entry.
+#[derive(Deserialize, JsonSchema, Default, Debug)]
+pub struct ConsoleSince {
+    pub errors: u64,
+    #[serde(default)]
+    pub entries: Option<Vec<LogEntry>>,
+}
+
+/// The network probe's answer: requests that failed or were answered 4xx/5xx, problems the page
+/// noted (blocked content, deprecations), and with `requests`, every new request.
+#[derive(Deserialize, JsonSchema, Default, Debug)]
+pub struct NetworkSince {
+    pub failed: u64,
+    pub noted: u64,
+    #[serde(default)]
+    pub requests: Option<Vec<Request>>,
 }
 
 // What "finished" means after a page-changing call: said once, in the server's instructions

@@ -16,6 +16,7 @@ use super::paging::{PAGE_SIZE, footer, page_arg};
 use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::ToolError;
+use crate::protocol::wire::act::NetworkSince;
 use crate::protocol::wire::network::{
     ListOut, NetworkReload, NetworkRequest, NetworkRequests, OneOut, Request,
 };
@@ -287,14 +288,9 @@ fn describe(r: &OneOut, url: &str) -> String {
 /// The requests begun since an action, as `include: "network"` adds them to its reply.
 /// `include: "network"`: the requests since the action (the `network` probe that rode on the
 /// action's call), as text and as data.
-pub(super) fn since_action(probe: Option<&Value>) -> (String, Value) {
-    let requests = probe.and_then(|p| p.get("requests")).and_then(|v| {
-        serde_json::from_value::<Vec<Request>>(v.clone())
-            .ok()
-            .map(|list| (list, v.clone()))
-    });
-    match requests {
-        Some((list, data)) => (since_section(&list), data),
+pub(super) fn since_action(probe: Option<NetworkSince>) -> (String, Value) {
+    match probe.and_then(|p| p.requests) {
+        Some(list) => (since_section(&list), json!(list)),
         None => (
             "Requests since the action: not readable in this tab.".to_string(),
             Value::Null,
@@ -339,7 +335,12 @@ mod tests {
         users.sort();
         assert_eq!(
             users,
-            ["capture.js", "debugger.js", "netbody.js", "perf.js"]
+            [
+                "sw/capture.js",
+                "sw/debugger.js",
+                "sw/netbody.js",
+                "sw/perf.js"
+            ]
         );
     }
 

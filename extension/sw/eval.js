@@ -4,7 +4,7 @@
 import { ToolError } from './errors.js';
 import { inject, locate, runInPage } from './page.js';
 import { nextDocument } from './navigation.js';
-import { evaluateInMain } from './eval-main.js';
+import { evaluateInMain } from '../main/eval.js';
 
 // Room past the cap for what the writer may add after its last check: the key and the number
 // or description it was writing (each at most a few hundred characters, escaped), a marker

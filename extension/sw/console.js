@@ -1,4 +1,4 @@
-// The console of agents' tabs. page/console-main.js is registered here as a content script in the
+// The console of agents' tabs. main/console-capture.js is registered here as a content script in the
 // main world of every document from its start (the only way in before a page's first script
 // without the debugger; Chrome registers content scripts for all tabs or none, so the person's own
 // tabs get the wrappers too, and nothing of theirs is ever read: see docs/architecture.md). This
@@ -11,7 +11,7 @@ import { perTab } from './tabstate.js';
 
 const SCRIPT = {
   id: 'tabpilot-console',
-  js: ['page/console-main.js'],
+  js: ['main/console-capture.js'],
   matches: ['<all_urls>'],
   runAt: 'document_start',
   allFrames: true,

@@ -4,7 +4,7 @@
 // call: only the Approve button in that window, before the timeout.
 const pending = new Map(); // id -> { details, settle }
 
-const PAGE = 'approve.html';
+const PAGE = 'ui/approve.html';
 
 // Resolves to 'person' when approved; otherwise to why not: 'denied', 'closed', 'timeout'.
 export async function askPerson(details, timeoutMs) {

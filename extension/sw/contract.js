@@ -393,10 +393,239 @@ export const CONTRACT = {
       "name": "navigate",
       "relayOnly": false,
       "reply": {
+        "$defs": {
+          "ConsoleSince": {
+            "properties": {
+              "entries": {
+                "items": {
+                  "$ref": "#/$defs/LogEntry"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              },
+              "errors": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "errors"
+            ],
+            "type": "object"
+          },
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          },
+          "NetworkSince": {
+            "properties": {
+              "failed": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "noted": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "requests": {
+                "default": null,
+                "items": {
+                  "$ref": "#/$defs/Request"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "failed",
+              "noted"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "console": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ConsoleSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "elapsedMs": {
             "format": "uint64",
@@ -404,7 +633,14 @@ export const CONTRACT = {
             "type": "integer"
           },
           "network": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/NetworkSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "settled": {
             "type": "boolean"
@@ -528,10 +764,239 @@ export const CONTRACT = {
       "name": "history",
       "relayOnly": false,
       "reply": {
+        "$defs": {
+          "ConsoleSince": {
+            "properties": {
+              "entries": {
+                "items": {
+                  "$ref": "#/$defs/LogEntry"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              },
+              "errors": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "errors"
+            ],
+            "type": "object"
+          },
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          },
+          "NetworkSince": {
+            "properties": {
+              "failed": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "noted": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "requests": {
+                "default": null,
+                "items": {
+                  "$ref": "#/$defs/Request"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "failed",
+              "noted"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "console": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ConsoleSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "elapsedMs": {
             "format": "uint64",
@@ -539,7 +1004,14 @@ export const CONTRACT = {
             "type": "integer"
           },
           "network": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/NetworkSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "settled": {
             "type": "boolean"
@@ -1415,10 +1887,239 @@ export const CONTRACT = {
       "name": "click",
       "relayOnly": false,
       "reply": {
+        "$defs": {
+          "ConsoleSince": {
+            "properties": {
+              "entries": {
+                "items": {
+                  "$ref": "#/$defs/LogEntry"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              },
+              "errors": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "errors"
+            ],
+            "type": "object"
+          },
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          },
+          "NetworkSince": {
+            "properties": {
+              "failed": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "noted": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "requests": {
+                "default": null,
+                "items": {
+                  "$ref": "#/$defs/Request"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "failed",
+              "noted"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "console": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ConsoleSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "element": {
             "type": [
@@ -1437,7 +2138,14 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/NetworkSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "retagged": {
             "default": false,
@@ -1559,6 +2267,228 @@ export const CONTRACT = {
       "name": "type",
       "relayOnly": false,
       "reply": {
+        "$defs": {
+          "ConsoleSince": {
+            "properties": {
+              "entries": {
+                "items": {
+                  "$ref": "#/$defs/LogEntry"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              },
+              "errors": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "errors"
+            ],
+            "type": "object"
+          },
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          },
+          "NetworkSince": {
+            "properties": {
+              "failed": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "noted": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "requests": {
+                "default": null,
+                "items": {
+                  "$ref": "#/$defs/Request"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "failed",
+              "noted"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "chars": {
@@ -1567,7 +2497,14 @@ export const CONTRACT = {
             "type": "integer"
           },
           "console": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ConsoleSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "element": {
             "type": [
@@ -1586,7 +2523,14 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/NetworkSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "retagged": {
             "default": false,
@@ -1703,10 +2647,239 @@ export const CONTRACT = {
       "name": "hover",
       "relayOnly": false,
       "reply": {
+        "$defs": {
+          "ConsoleSince": {
+            "properties": {
+              "entries": {
+                "items": {
+                  "$ref": "#/$defs/LogEntry"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              },
+              "errors": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "errors"
+            ],
+            "type": "object"
+          },
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          },
+          "NetworkSince": {
+            "properties": {
+              "failed": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "noted": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "requests": {
+                "default": null,
+                "items": {
+                  "$ref": "#/$defs/Request"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "failed",
+              "noted"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "console": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ConsoleSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "element": {
             "type": [
@@ -1725,7 +2898,14 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/NetworkSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "retagged": {
             "default": false,
@@ -1846,13 +3026,242 @@ export const CONTRACT = {
       "name": "select",
       "relayOnly": false,
       "reply": {
+        "$defs": {
+          "ConsoleSince": {
+            "properties": {
+              "entries": {
+                "items": {
+                  "$ref": "#/$defs/LogEntry"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              },
+              "errors": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "errors"
+            ],
+            "type": "object"
+          },
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          },
+          "NetworkSince": {
+            "properties": {
+              "failed": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "noted": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "requests": {
+                "default": null,
+                "items": {
+                  "$ref": "#/$defs/Request"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "failed",
+              "noted"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "changed": {
             "type": "boolean"
           },
           "console": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ConsoleSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "element": {
             "type": [
@@ -1871,7 +3280,14 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/NetworkSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "retagged": {
             "default": false,
@@ -1995,13 +3411,242 @@ export const CONTRACT = {
       "name": "clear",
       "relayOnly": false,
       "reply": {
+        "$defs": {
+          "ConsoleSince": {
+            "properties": {
+              "entries": {
+                "items": {
+                  "$ref": "#/$defs/LogEntry"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              },
+              "errors": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "errors"
+            ],
+            "type": "object"
+          },
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          },
+          "NetworkSince": {
+            "properties": {
+              "failed": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "noted": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "requests": {
+                "default": null,
+                "items": {
+                  "$ref": "#/$defs/Request"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "failed",
+              "noted"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "changed": {
             "type": "boolean"
           },
           "console": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ConsoleSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "element": {
             "type": [
@@ -2020,7 +3665,14 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/NetworkSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "retagged": {
             "default": false,
@@ -2170,6 +3822,28 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$defs": {
+          "ConsoleSince": {
+            "properties": {
+              "entries": {
+                "items": {
+                  "$ref": "#/$defs/LogEntry"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              },
+              "errors": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "errors"
+            ],
+            "type": "object"
+          },
           "FileOnInput": {
             "properties": {
               "name": {
@@ -2186,12 +3860,217 @@ export const CONTRACT = {
               "size"
             ],
             "type": "object"
+          },
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          },
+          "NetworkSince": {
+            "properties": {
+              "failed": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "noted": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "requests": {
+                "default": null,
+                "items": {
+                  "$ref": "#/$defs/Request"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "failed",
+              "noted"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "console": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ConsoleSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "element": {
             "type": [
@@ -2216,7 +4095,14 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/NetworkSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "retagged": {
             "default": false,
@@ -2385,10 +4271,239 @@ export const CONTRACT = {
       "name": "drag",
       "relayOnly": false,
       "reply": {
+        "$defs": {
+          "ConsoleSince": {
+            "properties": {
+              "entries": {
+                "items": {
+                  "$ref": "#/$defs/LogEntry"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              },
+              "errors": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "errors"
+            ],
+            "type": "object"
+          },
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          },
+          "NetworkSince": {
+            "properties": {
+              "failed": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "noted": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "requests": {
+                "default": null,
+                "items": {
+                  "$ref": "#/$defs/Request"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "failed",
+              "noted"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "console": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ConsoleSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "dropped": {
             "type": "boolean"
@@ -2413,7 +4528,14 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/NetworkSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "retagged": {
             "default": false,
@@ -2551,10 +4673,239 @@ export const CONTRACT = {
       "name": "press",
       "relayOnly": false,
       "reply": {
+        "$defs": {
+          "ConsoleSince": {
+            "properties": {
+              "entries": {
+                "items": {
+                  "$ref": "#/$defs/LogEntry"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              },
+              "errors": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "errors"
+            ],
+            "type": "object"
+          },
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          },
+          "NetworkSince": {
+            "properties": {
+              "failed": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "noted": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "requests": {
+                "default": null,
+                "items": {
+                  "$ref": "#/$defs/Request"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "failed",
+              "noted"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          }
+        },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "console": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ConsoleSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "effect": {
             "type": [
@@ -2585,7 +4936,14 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/NetworkSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "retagged": {
             "default": false,
@@ -2824,6 +5182,28 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$defs": {
+          "ConsoleSince": {
+            "properties": {
+              "entries": {
+                "items": {
+                  "$ref": "#/$defs/LogEntry"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              },
+              "errors": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "errors"
+            ],
+            "type": "object"
+          },
           "FieldError": {
             "properties": {
               "code": {
@@ -2869,12 +5249,217 @@ export const CONTRACT = {
               "outcome"
             ],
             "type": "object"
+          },
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          },
+          "NetworkSince": {
+            "properties": {
+              "failed": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "noted": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "requests": {
+                "default": null,
+                "items": {
+                  "$ref": "#/$defs/Request"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "failed",
+              "noted"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "console": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ConsoleSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "element": {
             "type": [
@@ -2899,7 +5484,14 @@ export const CONTRACT = {
             ]
           },
           "network": {
-            "default": null
+            "anyOf": [
+              {
+                "$ref": "#/$defs/NetworkSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "retagged": {
             "default": false,

@@ -3,7 +3,7 @@
 // its document's start (issue-watch.js: content a CSP blocked, deprecations, interventions).
 import { getTab } from './errors.js';
 import { isTracked } from './tracking.js';
-import { entriesOf, entriesSince } from './netlog.js';
+import { entriesOf, entriesSince, summary } from './netlog.js';
 import { runInPage } from './page.js';
 import { perTab } from './tabstate.js';
 
@@ -69,6 +69,6 @@ export function issuesSince(tabId, { since, requests }) {
   return {
     failed: made.map(issueOf).filter(Boolean).length,
     noted: (noted.get(tabId) || []).filter((t) => t >= since).length,
-    ...(requests ? { requests: made } : {}),
+    ...(requests ? { requests: made.map(summary) } : {}),
   };
 }

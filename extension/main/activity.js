@@ -1,0 +1,237 @@
+// The activity observer, injected whole into the page's main world of each new document in an
+// agent's tab (sw/activity.js says what it notes and why, and who asks it).
+(() => {
+  const KEY = Symbol.for('tabpilot.activity');
+  if (Object.hasOwn(window, KEY)) return;
+  Object.defineProperty(window, KEY, { value: true });
+  const SHORT_MS = 50; // a timer is the action's while its chain's delays add up to at most this
+  const MAX_HOPS = 10; // and it is at most this many timers deep (a zero-delay loop is not)
+  const now = Date.now;
+  const installedAt = now();
+  const pending = new Set(); // { origin }: work under way, and when its chain began
+  const timers = new Map(); // timer id -> its entry in `pending`
+  const bodies = new WeakMap(); // a fetched Response -> its request's origin
+  const clocks = new Map(); // timer or interval id -> when it is next due
+  let posted = null; // when the page last posted a message
+  let chain = null; // the chain of the timer callback running now: { origin, due, hops }
+  let watched = 0; // asks that want a report each time something ends
+  const { apply } = Reflect;
+  const then = Promise.prototype.then;
+  const listen = EventTarget.prototype.addEventListener;
+  const dispatch = EventTarget.prototype.dispatchEvent;
+  const { parse, stringify } = JSON;
+  const Custom = CustomEvent;
+  const visibility = Object.getOwnPropertyDescriptor(Document.prototype, 'visibilityState').get;
+
+  const tell = (type, detail) => dispatch.call(window, new Custom(type, { detail: stringify(detail) }));
+  const origin = () => (chain ? chain.origin : now());
+  const begin = (from) => {
+    const entry = { origin: from };
+    pending.add(entry);
+    return entry;
+  };
+  const end = (entry) => {
+    if (pending.delete(entry) && watched > 0) tell('tabpilot-activity-change', null);
+  };
+  // Ends `entry` once `promise` settles, on a side chain that never rejects.
+  const endWith = (promise, entry, onValue) => {
+    try {
+      then.call(
+        promise,
+        (value) => {
+          try {
+            onValue?.(value);
+          } catch (_) {
+            // a value we cannot note is still an end
+          }
+          end(entry);
+        },
+        () => end(entry),
+      );
+    } catch (_) {
+      end(entry); // not a promise we can follow: nothing to wait for
+    }
+  };
+  const argsOf = (list, from = 0) => {
+    const out = [];
+    for (let i = from; i < list.length; i++) out[out.length] = list[i];
+    return out;
+  };
+  // Puts make(original) in place of obj[name], with the property's own attributes, name and
+  // length; false when the page has made that impossible.
+  const wrap = (obj, name, make) => {
+    const d = Object.getOwnPropertyDescriptor(obj, name);
+    if (!d || typeof d.value !== 'function' || (!d.writable && !d.configurable)) return false;
+    const fn = make(d.value);
+    Object.defineProperty(fn, 'name', { value: name });
+    Object.defineProperty(fn, 'length', { value: d.value.length });
+    Object.defineProperty(obj, name, { ...d, value: fn });
+    return true;
+  };
+  // Runs a callback as part of `mine`: the work it starts belongs to the same chain.
+  const within = (mine, handler) =>
+    function () {
+      const outer = chain;
+      chain = mine;
+      try {
+        return apply(handler, this, arguments);
+      } finally {
+        chain = outer;
+      }
+    };
+
+  // The timers: each short one is work its chain began; each due time is noted.
+  function wrapTimers() {
+    const timeout = wrap(window, 'setTimeout', (native) =>
+      function (handler, delay) {
+        if (typeof handler !== 'function') return apply(native, this, arguments);
+        const ms = Number(delay);
+        const parent = chain || { origin: now(), due: 0, hops: 0 };
+        const mine = { origin: parent.origin, due: parent.due + (ms > 0 ? ms : 0), hops: parent.hops + 1 };
+        const entry = mine.due <= SHORT_MS && mine.hops <= MAX_HOPS ? begin(mine.origin) : null;
+        const run = within(mine, handler);
+        let id;
+        const args = argsOf(arguments);
+        args[0] = function () {
+          clocks.delete(id);
+          timers.delete(id);
+          try {
+            return apply(run, this, arguments);
+          } finally {
+            if (entry) end(entry);
+          }
+        };
+        args[1] = ms;
+        try {
+          id = apply(native, this, args);
+        } catch (e) {
+          if (entry) end(entry);
+          throw e;
+        }
+        clocks.set(id, now() + (ms > 0 ? ms : 0));
+        if (entry) timers.set(id, entry);
+        return id;
+      },
+    );
+    // An interval is nobody's short work, but what its callbacks start belongs to whoever set it.
+    const interval = wrap(window, 'setInterval', (native) =>
+      function (handler, delay) {
+        if (typeof handler !== 'function') return apply(native, this, arguments);
+        const period = Number(delay) > 0 ? Number(delay) : 0;
+        const run = within({ origin: origin(), due: Infinity, hops: Infinity }, handler);
+        let id;
+        const args = argsOf(arguments);
+        args[0] = function () {
+          clocks.set(id, now() + period);
+          return apply(run, this, arguments);
+        };
+        id = apply(native, this, args);
+        clocks.set(id, now() + period);
+        return id;
+      },
+    );
+    const clear = (native) =>
+      function (id) {
+        const key = typeof id === 'string' ? Number(id) : id;
+        clocks.delete(key);
+        const entry = timers.get(key);
+        if (entry) {
+          timers.delete(key);
+          end(entry);
+        }
+        return apply(native, this, arguments);
+      };
+    const cleared = wrap(window, 'clearTimeout', clear) && wrap(window, 'clearInterval', clear);
+    return timeout && interval && cleared;
+  }
+
+  // Messages the page posts: when it last did.
+  function wrapPosts() {
+    const noted = (native) =>
+      function () {
+        posted = now();
+        return apply(native, this, arguments);
+      };
+    return wrap(window, 'postMessage', noted) && wrap(MessagePort.prototype, 'postMessage', noted);
+  }
+
+  // Requests: a fetch, the reading of its body, an XMLHttpRequest.
+  function wrapRequests() {
+    const fetched = wrap(window, 'fetch', (native) =>
+      function () {
+        const promise = apply(native, this, arguments);
+        const entry = begin(origin());
+        endWith(promise, entry, (response) => bodies.set(response, entry.origin));
+        return promise;
+      },
+    );
+    // Reading a fetched body is part of the request: the page renders what it read.
+    let read = true;
+    for (const name of ['arrayBuffer', 'blob', 'bytes', 'formData', 'json', 'text']) {
+      if (!Object.hasOwn(Response.prototype, name)) continue;
+      const ok = wrap(Response.prototype, name, (native) =>
+        function () {
+          const promise = apply(native, this, arguments);
+          const from = bodies.get(this);
+          if (from !== undefined) endWith(promise, begin(from));
+          return promise;
+        },
+      );
+      read = read && ok;
+    }
+    const sent = wrap(XMLHttpRequest.prototype, 'send', (native) =>
+      function () {
+        const entry = begin(origin());
+        try {
+          listen.call(this, 'loadend', () => end(entry), { once: true });
+          return apply(native, this, arguments);
+        } catch (e) {
+          end(entry);
+          throw e;
+        }
+      },
+    );
+    return fetched && read && sent;
+  }
+
+  // How long the page's own scheduled work stays off: ms until its next timer or interval is due
+  // (null: none), whether the document is visible, so animation frames may run (a hidden one runs
+  // none; requestAnimationFrame is not wrapped, so that the browser's own long-frame reports keep
+  // naming the page's callbacks), and ms since it last posted a message (null: never), which is
+  // how a loop that moves things runs where timers are throttled. An element nothing of this can
+  // move stands still.
+  const quiet = () => {
+    const t = now();
+    let next = null;
+    for (const due of clocks.values()) next = next === null ? due - t : Math.min(next, due - t);
+    const visible = apply(visibility, document, []) === 'visible';
+    return { next, visible, posted: posted === null ? null : t - posted };
+  };
+
+  // Answers asks; `clocked`: whether `quiet` can be told.
+  function answerAsks(clocked) {
+    // An ask: { since, watch }. The answer counts the work begun since `since` still pending;
+    // `watch: true` asks for a change report each time something ends, `false` stops that.
+    listen.call(window, 'tabpilot-activity-ask', (e) => {
+      let ask;
+      try {
+        ask = parse(e.detail);
+      } catch (_) {
+        return;
+      }
+      if (ask?.watch === true) watched++;
+      else if (ask?.watch === false) watched = Math.max(0, watched - 1);
+      const since = typeof ask?.since === 'number' ? ask.since : 0;
+      let count = 0;
+      for (const entry of pending) if (entry.origin >= since) count++;
+      tell('tabpilot-activity', { pending: count, from: installedAt, quiet: clocked ? quiet() : undefined });
+    });
+  }
+
+  const timed = wrapTimers();
+  const clocked = wrapPosts(); // without it, `quiet` is left out of the answer
+  const requested = wrapRequests();
+  // With any of them missing, the observer would say "nothing started" and be wrong: it stays
+  // silent, and the wait falls back to the browser's reports.
+  if (timed && requested) answerAsks(clocked);
+})();
