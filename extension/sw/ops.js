@@ -18,7 +18,7 @@ import { drag } from './drag.js';
 import { press } from './keys.js';
 import { fillForm } from './fill.js';
 import { evaluate } from './eval.js';
-import { pageTools, pageToolCall } from './webmcp.js';
+import { pageTools, pageToolCall } from './page-tools.js';
 import { handleDialog, unblocked } from './dialogs.js';
 import { track } from './tracking.js';
 import { heldBy, mayUse } from './sharing.js';

@@ -24,7 +24,7 @@ pub struct Policy {
     pub audit: Option<std::path::PathBuf>,
     /// Pages whose own tools run without the person's approval
     /// (`TABPILOT_WEBMCP_TRUSTED_ORIGINS`).
-    pub webmcp_trusted: Vec<OriginPattern>,
+    pub page_tools_trusted: Vec<OriginPattern>,
 }
 
 impl Policy {
@@ -41,7 +41,8 @@ impl Policy {
             no_eval: Setting::NoEval.is_on(),
             reveal_credentials: Setting::RevealCredentials.is_on(),
             audit,
-            webmcp_trusted: origins::read_list(Setting::WebmcpTrustedOrigins)?.unwrap_or_default(),
+            page_tools_trusted: origins::read_list(Setting::WebmcpTrustedOrigins)?
+                .unwrap_or_default(),
         })
     }
 
@@ -113,8 +114,8 @@ impl Policy {
     }
 
     /// The trusted pages' patterns as the browser matches them, for a page tool's call.
-    pub fn webmcp_trusted_rules(&self) -> Vec<GuardRule> {
-        rules(&self.webmcp_trusted)
+    pub fn page_tools_trusted_rules(&self) -> Vec<GuardRule> {
+        rules(&self.page_tools_trusted)
     }
 
     /// What a call carries for the browser to hold to: the lists as the browser matches them,

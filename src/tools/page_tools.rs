@@ -232,7 +232,7 @@ async fn call(cx: &Ctx, a: &PageToolsArgs) -> Result<Out<PageToolsOut>, ToolErro
     let call = PageToolCall {
         tool_ref: r.to_string(),
         arguments: input,
-        trusted: cx.policy().webmcp_trusted_rules(),
+        trusted: cx.policy().page_tools_trusted_rules(),
         phase_ms: wait.as_millis() as u64,
     };
     // Approval, then the run, each within the timeout.

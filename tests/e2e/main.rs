@@ -37,6 +37,7 @@ mod mcp;
 mod mcp_client;
 mod names;
 mod network;
+mod page_tools;
 mod pages;
 mod pairing;
 #[path = "../support/peers.rs"]
@@ -56,4 +57,3 @@ mod settle;
 #[path = "../support/snapshot.rs"]
 mod snapshot;
 mod token;
-mod webmcp;

@@ -67,3 +67,26 @@ test('secret values come out of text as they are, HTML-escaped and JSON-quoted',
   assert.equal(scrub('card 4111111111111111'), `card ${T.hidden('4111111111111111')}`);
   assert.equal(scrub('ordinary text'), 'ordinary text');
 });
+
+// An outline as page/snapshot.js builds it: a main landmark of `rows` list items, each a line
+// with a ref, and a heading before it.
+function outline(rows) {
+  const node = (line, role, el = {}, kids = []) => ({ line, el, role, sig: role, kids });
+  const items = Array.from({ length: rows }, (_, i) => node(`listitem "row ${i}" [ref=e${i}]`, 'listitem'));
+  items.forEach((n, i) => Object.assign(n, { i, sig: 'li.row' }));
+  const main = node('main:', 'main', {}, [node('list:', 'list', {}, items)]);
+  return node(null, null, null, [node('heading "Results" [level=1]', 'heading'), main]);
+}
+
+test('the budget fitter holds a long outline to its budget and says what it left out', () => {
+  const { T } = kit('page/fit.js');
+  const whole = T.fit(outline(400), { budget: 0, refOf: () => 'e' });
+  assert.ok(whole.tokens > 2000, `the whole outline is long: ${whole.tokens}`);
+  assert.match(whole.text, /row 399/);
+  const fitted = T.fit(outline(400), { budget: 500, refOf: () => 'ezzzz' });
+  assert.ok(fitted.tokens <= 500, `held to the budget: ${fitted.tokens}`);
+  assert.match(fitted.text, /heading "Results"/, 'the heading stays');
+  assert.match(fitted.text, /row 0\b/, 'the first rows stay');
+  assert.doesNotMatch(fitted.text, /row 399/);
+  assert.ok(fitted.collapsed > 0 || fitted.hidden.length > 0, 'it says what it left out');
+});

@@ -1,5 +1,5 @@
 // browser_page_tools: the tools the page in the agent's tab declares about itself, read and
-// called in its main world (main/webmcp.js) under this worker's timer, in the one document the
+// called in its main world (main/page-tools.js) under this worker's timer, in the one document the
 // toolRef was made for (chrome.scripting's documentIds: a page the tab has moved on to gets
 // nothing). A toolRef is a digest of that document's id, the tool's name and its schema, so it
 // goes stale when the tab navigates or the page unregisters or changes the tool.
@@ -11,7 +11,7 @@ import { inject } from './page.js';
 import { nextDocument } from './navigation.js';
 import { matching } from './policy.js';
 import { askPerson } from './approval.js';
-import { pageToolsInMain } from '../main/webmcp.js';
+import { pageToolsInMain } from '../main/page-tools.js';
 import { cut } from './text.js';
 
 const LIST_CHARS = 1 << 20;

@@ -26,7 +26,7 @@ fn browser() -> &'static Browser {
     static BROWSER: OnceLock<(Browser, std::sync::Mutex<Mcp>)> = OnceLock::new();
     &BROWSER
         .get_or_init(|| {
-            let env = Env::fresh("webmcp");
+            let env = Env::fresh("page_tools");
             let mut launcher = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
                 cmd.env(
                     "TABPILOT_CHROMIUM_ARGS",
