@@ -88,6 +88,8 @@ codes! {
     WebmcpUnavailable = "WEBMCP_UNAVAILABLE", "the page or browser offers no page tools (WebMCP): a Chromium launched without --enable-features=WebMCPTesting, or a page that declares none", "browser_page_tools list, or the page's own controls";
     WebmcpBusy = "WEBMCP_BUSY", "another page tool call is waiting for approval or running in this tab; nothing ran", "the same call once the other has ended";
     WebmcpExecutionUncertain = "WEBMCP_EXECUTION_UNCERTAIN", "the page tool started and its answer was lost (timeout, navigation, the page went away): it may have taken effect; never retried", "browser_snapshot, to see what the page shows now";
+    SecretOriginMismatch = "SECRET_ORIGIN_MISMATCH", "the secret is not for the origin of the field's frame (which may be a look-alike page): nothing was filled", "stop and tell the person which page asked for which secret; never type the secret instead";
+    SecretNotFound = "SECRET_NOT_FOUND", "no secret has that name, or it is of another kind (a file where a value is wanted, or the other way)", "browser_status lists the secrets by name; a person adds one with `tabpilot secret add`";
     NotFound = "NOT_FOUND", "no skill or registered command has that name", "list_local_skills or list_local_commands";
     Cancelled = "CANCELLED", "the client cancelled the call; one that changes the page may have reached it first", "browser_snapshot, to see what the page shows now";
     Internal = "INTERNAL", "tabpilot hit a fault of its own; the message says where", "browser_status";

@@ -169,8 +169,9 @@
     return el.dispatchEvent(new KeyboardEvent(type, init));
   }
 
-  async function type({ ref, text, submit = false }) {
+  async function type({ ref, text, submit = false, secret }) {
     const { el, retagged } = resolve(ref);
+    T.refuseSecret(secret);
     const editable = el.isContentEditable;
     const field = el.localName === 'input' || el.localName === 'textarea';
     if (!editable && !field) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} does not take text`);

@@ -88,10 +88,11 @@
   // fill_form's first half: every field of this frame resolved and judged, nothing written.
   function formCheck({ fields }) {
     return {
-      fields: fields.map(({ i, ref, value }) => {
+      fields: fields.map(({ i, ref, value, secret }) => {
         let el;
         try {
           el = resolve(ref).el;
+          T.refuseSecret(secret);
         } catch (e) {
           return { i, error: { code: e.code || 'INTERNAL', message: e.message } };
         }
@@ -176,10 +177,11 @@
   // fill_form's second half: this frame's fields in order, each one's outcome reported.
   async function formFill({ fields }) {
     const out = [];
-    for (const { i, ref, value } of fields) {
+    for (const { i, ref, value, secret } of fields) {
       let el = null;
       try {
         el = resolve(ref).el;
+        T.refuseSecret(secret);
         const changed = await fillOne(el, value);
         out.push({ i, element: describeEl(el), outcome: changed ? 'filled' : 'unchanged' });
       } catch (e) {
@@ -250,10 +252,11 @@
 
   // Files arrive as base64 (inline, or staged in parts) with a name and type; the page gets File
   // objects through a DataTransfer, the one way a script may set `input.files`.
-  async function upload({ ref, upload: token, files }) {
+  async function upload({ ref, upload: token, files, secrets = [] }) {
     const parts = staged.get(token);
     staged.delete(token);
     const { el, retagged } = resolve(ref);
+    for (const secret of secrets) T.refuseSecret(secret);
     if (kindOf(el) !== 'file') throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is not a file input`);
     if (files.length > 1 && !el.multiple) {
       throw new Refusal('BAD_ARGS', `${describeEl(el)} takes one file, not ${files.length}`);

@@ -67,5 +67,20 @@
     return scrub(copy.outerHTML);
   }
 
-  Object.assign(T, { isSecret, hidden, scrubber, htmlOf });
+  // A secret filled by name goes only into a document of one of its origins: judged here, in the
+  // field's own frame, at the moment of the fill. This world's `location` is the document's own,
+  // whatever the page's scripts did to theirs.
+  function refuseSecret(secret) {
+    if (!secret) return;
+    const url = location.href;
+    if (secret.origins.some((o) => new RegExp(o.regex).test(url))) return;
+    const origins = secret.origins.map((o) => o.pattern).join(', ');
+    throw new T.Refusal(
+      'SECRET_ORIGIN_MISMATCH',
+      `the secret ${secret.name} is for ${origins}, not ${location.origin}: nothing was filled ` +
+        '(this may be a look-alike page: stop and tell the person)',
+    );
+  }
+
+  Object.assign(T, { isSecret, hidden, scrubber, htmlOf, refuseSecret });
 })();

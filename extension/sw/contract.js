@@ -39,6 +39,8 @@ export const CONTRACT = {
     "WEBMCP_UNAVAILABLE",
     "WEBMCP_BUSY",
     "WEBMCP_EXECUTION_UNCERTAIN",
+    "SECRET_ORIGIN_MISMATCH",
+    "SECRET_NOT_FOUND",
     "NOT_FOUND",
     "CANCELLED",
     "INTERNAL"
@@ -2222,12 +2224,45 @@ export const CONTRACT = {
             ],
             "type": "string"
           },
+          "GuardRule": {
+            "properties": {
+              "pattern": {
+                "type": "string"
+              },
+              "regex": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "pattern",
+              "regex"
+            ],
+            "type": "object"
+          },
           "NetworkProbe": {
             "enum": [
               "issues",
               "requests"
             ],
             "type": "string"
+          },
+          "SecretFill": {
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "origins": {
+                "items": {
+                  "$ref": "#/$defs/GuardRule"
+                },
+                "type": "array"
+              }
+            },
+            "required": [
+              "name",
+              "origins"
+            ],
+            "type": "object"
           },
           "WaitUntil": {
             "enum": [
@@ -2246,6 +2281,16 @@ export const CONTRACT = {
           },
           "ref": {
             "type": "string"
+          },
+          "secret": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/SecretFill"
+              },
+              {
+                "type": "null"
+              }
+            ]
           },
           "submit": {
             "type": "boolean"
@@ -3752,12 +3797,45 @@ export const CONTRACT = {
             ],
             "type": "string"
           },
+          "GuardRule": {
+            "properties": {
+              "pattern": {
+                "type": "string"
+              },
+              "regex": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "pattern",
+              "regex"
+            ],
+            "type": "object"
+          },
           "NetworkProbe": {
             "enum": [
               "issues",
               "requests"
             ],
             "type": "string"
+          },
+          "SecretFill": {
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "origins": {
+                "items": {
+                  "$ref": "#/$defs/GuardRule"
+                },
+                "type": "array"
+              }
+            },
+            "required": [
+              "name",
+              "origins"
+            ],
+            "type": "object"
           },
           "UploadFile": {
             "properties": {
@@ -3803,6 +3881,12 @@ export const CONTRACT = {
           },
           "ref": {
             "type": "string"
+          },
+          "secrets": {
+            "items": {
+              "$ref": "#/$defs/SecretFill"
+            },
+            "type": "array"
           },
           "upload": {
             "type": "string"
@@ -5131,6 +5215,16 @@ export const CONTRACT = {
               "ref": {
                 "type": "string"
               },
+              "secret": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/SecretFill"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
               "value": {
                 "$ref": "#/$defs/FieldValue"
               }
@@ -5141,12 +5235,45 @@ export const CONTRACT = {
             ],
             "type": "object"
           },
+          "GuardRule": {
+            "properties": {
+              "pattern": {
+                "type": "string"
+              },
+              "regex": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "pattern",
+              "regex"
+            ],
+            "type": "object"
+          },
           "NetworkProbe": {
             "enum": [
               "issues",
               "requests"
             ],
             "type": "string"
+          },
+          "SecretFill": {
+            "properties": {
+              "name": {
+                "type": "string"
+              },
+              "origins": {
+                "items": {
+                  "$ref": "#/$defs/GuardRule"
+                },
+                "type": "array"
+              }
+            },
+            "required": [
+              "name",
+              "origins"
+            ],
+            "type": "object"
           },
           "WaitUntil": {
             "enum": [

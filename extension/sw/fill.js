@@ -6,14 +6,14 @@ import { ToolError } from './errors.js';
 import { settle } from './navigation.js';
 import { locate, runInPage } from './page.js';
 
-const pageFields = (list) => list.map(({ i, ref, value }) => ({ i, ref, value }));
+const pageFields = (list) => list.map(({ i, ref, value, secret }) => ({ i, ref, value, secret }));
 
 export async function fillForm(tabId, { fields, after }, timeoutMs) {
   const started = Date.now();
   const located = [];
   for (const [i, f] of fields.entries()) {
     const { frameId, ref } = await locate(tabId, f.ref);
-    located.push({ i, frameId, ref, value: f.value });
+    located.push({ i, frameId, ref, value: f.value, secret: f.secret });
   }
   const checks = new Map();
   const frames = [...new Set(located.map((l) => l.frameId))];

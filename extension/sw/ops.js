@@ -30,6 +30,7 @@ import { requestDetail } from './netbody.js';
 import { issues, issuesSince } from './issues.js';
 import { consoleLogs, sinceAction } from './console.js';
 import { CONTRACT } from './contract.js';
+import { noteFills, scrub } from './secrets.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -139,6 +140,7 @@ export async function answer(frame) {
   };
   let result;
   try {
+    await noteFills(call.args);
     const began = Date.now();
     result = { t: 'result', id: frame.id, value: await run(frame.op, call) };
     await probe(call, began, result.value);
@@ -149,5 +151,12 @@ export async function answer(frame) {
     result = { t: 'result', id: frame.id, error: { code: err.code, message: err.message, outcome: err.outcome } };
   }
   if (call.tabs.length) result.tabs = call.tabs;
+  return scrubbed(result);
+}
+
+// The answer with every secret filled by name taken out of what it says.
+async function scrubbed(result) {
+  for (const key of ['value', 'url', 'tabs']) if (key in result) result[key] = await scrub(result[key]);
+  if (result.error) result.error.message = await scrub(result.error.message);
   return result;
 }

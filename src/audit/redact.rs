@@ -52,6 +52,9 @@ const KEPT: &[&str] = &[
     "page",
     // Asking for credential values is what the person looks for in the trail.
     "revealValues",
+    // A secret filled by name, and files a person registered: names, never values.
+    "secret",
+    "registered",
 ];
 
 /// Kept in one tool only: what the agent looks for, where the same name elsewhere is what it
@@ -217,6 +220,15 @@ mod tests {
             rest["fields"],
             json!([{"ref": "e1", "element": "Card", "value": {"len": 9}},
                    {"ref": "f3:e2", "value": {"len": 4}}])
+        );
+        let (_, rest) = split(
+            "browser_fill_form",
+            &json!({"fields": [{"ref": "e1", "secret": "github-password"}]}),
+        );
+        assert_eq!(
+            rest["fields"],
+            json!([{"ref": "e1", "secret": "github-password"}]),
+            "a secret filled by name is recorded by its name"
         );
         let (_, rest) = split("browser_press_key", &json!({"key": "Control+A"}));
         assert_eq!(rest["key"], json!({"len": 9}));

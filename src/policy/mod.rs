@@ -134,7 +134,8 @@ impl Policy {
     }
 }
 
-fn rules(list: &[OriginPattern]) -> Vec<GuardRule> {
+/// Origin patterns as the extension judges them: each as written, and its regular expression.
+pub fn rules(list: &[OriginPattern]) -> Vec<GuardRule> {
     list.iter()
         .map(|p| GuardRule {
             pattern: p.text().to_string(),

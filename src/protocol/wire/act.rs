@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 use super::diagnostics::LogEntry;
 use super::network::Request;
+use crate::protocol::GuardRule;
 
 /// What an action caused in its page, as the probes riding on the action's own call found it
 /// (extension/sw/ops.js `probe`): carried on the tool's `Out` to the after-action layer
@@ -177,6 +178,18 @@ pub struct Type {
     pub text: String,
     pub submit: bool,
     pub after: After,
+    /// When `text` is a secret's value: its name and origins, judged in the field's frame.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<SecretFill>,
+}
+
+/// A secret filled by name: the extension writes it only into a field whose own frame's origin
+/// matches one of `origins`, judged at the moment of the fill, and takes its value out of every
+/// later answer as `[secret NAME]`.
+#[derive(Serialize, JsonSchema)]
+pub struct SecretFill {
+    pub name: String,
+    pub origins: Vec<GuardRule>,
 }
 
 /// What the page counts of a typing.
@@ -287,6 +300,9 @@ pub struct FillField {
     #[serde(rename = "ref")]
     pub reference: String,
     pub value: FieldValue,
+    /// When `value` is a secret's: as for `Type`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub secret: Option<SecretFill>,
 }
 
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Debug)]
@@ -338,6 +354,9 @@ pub struct Upload {
     pub upload: String,
     pub files: Vec<UploadFile>,
     pub after: After,
+    /// The registered files among them: each set only where it belongs, as for `Type`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub secrets: Vec<SecretFill>,
 }
 
 #[derive(Serialize, JsonSchema)]

@@ -5,6 +5,7 @@ use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::secret;
 use crate::error::{Code, Outcome, ToolError};
 use crate::protocol::Op;
 use crate::protocol::wire::act::{
@@ -32,7 +33,7 @@ pub(super) fn tool() -> Tool {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct FillFormArgs {
-    /// Filled in this order; all are checked before the first is written.
+    /// Filled in order; all checked before any is written.
     fields: Vec<Field>,
     timeout: Option<u64>,
 }
@@ -42,8 +43,12 @@ struct FillFormArgs {
 struct Field {
     #[serde(rename = "ref")]
     reference: String,
-    /// Text, an option's value or label, or true/false for a checkbox or radio.
-    value: FieldValue,
+    /// Text, an option (value or label), or true/false for a checkbox/radio.
+    #[serde(default)]
+    #[schemars(with = "FieldValue")]
+    value: Option<FieldValue>,
+    /// Or a secret's name.
+    secret: Option<String>,
     element: Option<String>,
 }
 
@@ -80,20 +85,35 @@ async fn fill_form(
         ref_arg(&f.reference)?;
     }
     let wait = timeout(a.timeout)?;
-    let fields = a
-        .fields
-        .iter()
-        .map(|f| FillField {
-            reference: f.reference.clone(),
-            value: f.value.clone(),
-        })
-        .collect();
+    let fields = a.fields.iter().map(wire_field).collect::<Result<_, _>>()?;
     let call = FillForm {
         fields,
         after: after.wire(),
     };
     let r = cx.run(call).within(wait).await?;
     fill_output(&a.fields, r.own)
+}
+
+/// A field as the extension takes it: its value, or a secret's with where it may go.
+fn wire_field(f: &Field) -> Result<FillField, ToolError> {
+    let (value, secret) = match (&f.value, &f.secret) {
+        (Some(value), None) => (value.clone(), None),
+        (None, Some(name)) => {
+            let s = secret::for_field(name)?;
+            (FieldValue::Text(s.value.to_string()), Some(s.fill))
+        }
+        _ => {
+            return Err(ToolError::bad_args(format!(
+                "{}: give value or secret, one of them",
+                f.reference
+            )));
+        }
+    };
+    Ok(FillField {
+        reference: f.reference.clone(),
+        value,
+        secret,
+    })
 }
 
 /// One line for the whole form, the fields' outcomes as data; some filled and some failed is

@@ -5,6 +5,7 @@
 mod fill_form;
 mod keys;
 mod pointer;
+mod secret;
 mod text;
 mod upload;
 

@@ -7,6 +7,7 @@ use serde_json::json;
 
 use super::ActionOut;
 use super::pointer::RefArgs;
+use super::secret;
 use crate::error::ToolError;
 use crate::protocol::Op;
 use crate::protocol::wire::Nothing;
@@ -57,7 +58,9 @@ struct TypeArgs {
     #[serde(rename = "ref")]
     reference: String,
     /// Replaces the field's text.
-    text: String,
+    text: Option<String>,
+    /// Instead of text: a secret's name (browser_status lists them).
+    secret: Option<String>,
     /// Press Enter afterwards (submits the form).
     submit: Option<bool>,
     element: Option<String>,
@@ -72,18 +75,27 @@ async fn type_text(
     ref_arg(&a.reference)?;
     let wait = timeout(a.timeout)?;
     let submit = a.submit.unwrap_or(false);
+    let (text, secret) = match (a.text, &a.secret) {
+        (Some(text), None) => (text, None),
+        (None, Some(name)) => {
+            let s = secret::for_field(name)?;
+            (s.value.to_string(), Some(s.fill))
+        }
+        _ => return Err(ToolError::bad_args("give text or secret, one of them")),
+    };
     let call = Type {
         reference: a.reference,
-        text: a.text,
+        text,
         submit,
         after: after.wire(),
+        secret,
     };
     let r = cx.run(call).within(wait).await?;
-    let mut head = format!(
-        "Typed {} characters into {}",
-        r.own.chars,
-        r.act.named(&a.element)
-    );
+    let what = match &a.secret {
+        Some(name) => format!("the secret {name} ({} characters)", r.own.chars),
+        None => format!("{} characters", r.own.chars),
+    };
+    let mut head = format!("Typed {what} into {}", r.act.named(&a.element));
     if submit {
         head.push_str(" and pressed Enter");
     }

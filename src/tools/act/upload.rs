@@ -1,6 +1,7 @@
 //! browser_upload_file: local files from inside the path sandbox, set on a file input without
 //! the debugger.
 
+use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use base64::Engine;
@@ -8,11 +9,11 @@ use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
-use super::ActionOut;
+use super::{ActionOut, secret};
 use crate::error::ToolError;
 use crate::policy::paths::{self, Sandbox};
 use crate::protocol::Op;
-use crate::protocol::wire::act::{ActReply, Upload, UploadFile, UploadPart, Uploaded};
+use crate::protocol::wire::act::{ActReply, SecretFill, Upload, UploadFile, UploadPart, Uploaded};
 use crate::tools::args::{AfterAction, hints_of, ref_arg, timeout};
 use crate::tools::ctx::Ctx;
 use crate::tools::spec::{Cli, Out};
@@ -39,7 +40,11 @@ struct UploadArgs {
     #[serde(rename = "ref")]
     reference: String,
     /// Local files inside the path sandbox.
+    #[serde(default)]
     paths: Vec<String>,
+    /// Files a person registered (`tabpilot secret add NAME --file PATH`), by name.
+    #[serde(default)]
+    registered: Vec<String>,
     element: Option<String>,
     timeout: Option<u64>,
 }
@@ -50,19 +55,27 @@ async fn upload(
     after: &AfterAction,
 ) -> Result<Out<ActionOut<Uploaded>>, ToolError> {
     ref_arg(&a.reference)?;
-    if a.paths.is_empty() || a.paths.len() > MAX_UPLOAD_FILES {
+    let count = a.paths.len() + a.registered.len();
+    if count == 0 || count > MAX_UPLOAD_FILES {
         return Err(ToolError::bad_args(format!(
-            "paths takes 1 to {MAX_UPLOAD_FILES} files"
+            "paths and registered take 1 to {MAX_UPLOAD_FILES} files in all"
         )));
     }
     let wait = timeout(a.timeout)?;
+    let (registered, secrets): (Vec<PathBuf>, Vec<SecretFill>) = a
+        .registered
+        .iter()
+        .map(|name| secret::file(name))
+        .collect::<Result<Vec<_>, _>>()?
+        .into_iter()
+        .unzip();
     // Up to 10 MiB read and encoded: off the async runtime's workers.
     let paths = a.paths.clone();
     let files = crate::blocking::run("reading the files", move || {
-        read_uploads(&paths, &Sandbox::from_process())
+        read_uploads(&paths, &registered, &Sandbox::from_process())
     })
     .await?;
-    let r = send_files(cx, &a.reference, files, after, wait).await?;
+    let r = send_files(cx, &a.reference, files, secrets, after, wait).await?;
     let names: Vec<String> = r
         .own
         .files
@@ -79,6 +92,7 @@ async fn send_files(
     cx: &Ctx,
     reference: &str,
     files: Vec<Picked>,
+    secrets: Vec<SecretFill>,
     after: &AfterAction,
     wait: Duration,
 ) -> Result<ActReply<Uploaded>, ToolError> {
@@ -120,6 +134,7 @@ async fn send_files(
         upload: token,
         files: listed,
         after: after.wire(),
+        secrets,
     };
     cx.run(call).within(wait).await
 }
@@ -134,13 +149,19 @@ struct Picked {
 /// Base64 characters per call, well inside a controller frame.
 const UPLOAD_PART: usize = 768 << 10;
 
-/// Reads the files to upload after the sandbox check: name, type and bytes (base64) for each,
-/// within one ceiling for the call.
-fn read_uploads(list: &[String], sandbox: &Sandbox) -> Result<Vec<Picked>, ToolError> {
+/// Reads the files to upload, those named by path after the sandbox check and those a person
+/// registered wherever they are: name, type and bytes (base64) for each, within one ceiling for
+/// the call.
+fn read_uploads(
+    list: &[String],
+    registered: &[PathBuf],
+    sandbox: &Sandbox,
+) -> Result<Vec<Picked>, ToolError> {
     let mut total = 0u64;
     let mut checked = Vec::new();
-    for p in list {
-        let (path, size) = sandbox.input(p)?;
+    let named = list.iter().map(|p| sandbox.input(p));
+    for found in named.chain(registered.iter().map(|p| registered_file(p))) {
+        let (path, size) = found?;
         total += size;
         if total > paths::MAX_INPUT_BYTES {
             return Err(ToolError::bad_args(format!(
@@ -167,6 +188,21 @@ fn read_uploads(list: &[String], sandbox: &Sandbox) -> Result<Vec<Picked>, ToolE
             })
         })
         .collect()
+}
+
+/// A registered file as the person left it: a regular file, and its size.
+fn registered_file(path: &Path) -> Result<(PathBuf, u64), ToolError> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => Ok((path.to_path_buf(), m.len())),
+        Ok(_) => Err(ToolError::bad_args(format!(
+            "the registered file {} is not a regular file",
+            path.display()
+        ))),
+        Err(e) => Err(ToolError::bad_args(format!(
+            "cannot read the registered file {}: {e}",
+            path.display()
+        ))),
+    }
 }
 
 fn mime_of(name: &str) -> &'static str {
