@@ -5,6 +5,7 @@
 pub mod ask;
 pub mod auth;
 pub mod contract;
+pub mod ids;
 mod op;
 pub mod replies;
 pub mod wire;
