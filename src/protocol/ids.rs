@@ -23,12 +23,12 @@ pub struct BrowserId(pub String);
 
 /// The key the relay files an agent's books under (src/relay/sessions.rs): it lets a process
 /// join those books, so it goes only to the browsers (as a call's owner), never to other agents.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct AgentKey(pub String);
 
 /// An agent as others see it: a short digest of its `AgentKey`, stable while the agent lives.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct AgentId(pub String);
 

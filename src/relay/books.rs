@@ -17,10 +17,10 @@ use tokio::time::Instant;
 
 use super::sessions;
 use crate::error::{Code, ToolError};
-use crate::protocol::{HeldTab, LeaseEntry, TabEvent};
+use crate::protocol::{AgentId, AgentKey, BrowserId, HeldTab, LeaseEntry, TabEvent, TabId};
 
 /// A tab as the relay knows it: the browser's id and the tab's id in that browser.
-pub(super) type TabKey = (String, i64);
+pub(super) type TabKey = (BrowserId, TabId);
 
 /// How long a lease holds while its agent is idle, unless the agent says otherwise
 /// (`TABPILOT_LEASE_TTL_MS`). Longer than a model's turn plus a person answering a prompt, so a
@@ -29,7 +29,7 @@ pub(super) type TabKey = (String, i64);
 pub(crate) const LEASE_TTL: Duration = Duration::from_secs(10 * 60);
 
 struct Lease {
-    holder: String,
+    holder: AgentKey,
     used: Instant,
     /// The holder opened it (its release closes it), rather than being handed it.
     opened: bool,
@@ -68,14 +68,14 @@ impl Default for Agent {
 
 /// An agent's books as `status` lists them.
 pub(super) struct AgentView<'a> {
-    pub(super) session: &'a str,
+    pub(super) session: &'a AgentKey,
     pub(super) info: &'a AgentInfo,
     pub(super) tabs: Vec<LeaseEntry>,
 }
 
 #[derive(Default)]
 pub(super) struct Books {
-    agents: HashMap<String, Agent>,
+    agents: HashMap<AgentKey, Agent>,
     /// Which session holds each tab.
     leases: HashMap<TabKey, Lease>,
 }
@@ -85,8 +85,8 @@ impl Books {
     /// Books another process kept (a server its client restarted took its key over) are picked up
     /// as far as they still hold: the tabs it still has, and nothing of a tab it lost or that is
     /// gone, so the new process's first call works rather than reporting what befell the old one.
-    pub(super) fn enter(&mut self, session: &str, info: AgentInfo) {
-        let agent = self.agents.entry(session.to_string()).or_default();
+    pub(super) fn enter(&mut self, session: &AgentKey, info: AgentInfo) {
+        let agent = self.agents.entry(session.clone()).or_default();
         if agent.info.pid != info.pid {
             agent.lost = None;
             if agent
@@ -101,7 +101,7 @@ impl Books {
     }
 
     /// The tab `session`'s page calls run in, if it has one.
-    pub(super) fn current(&self, session: &str) -> Option<&TabKey> {
+    pub(super) fn current(&self, session: &AgentKey) -> Option<&TabKey> {
         self.agents.get(session).and_then(|a| a.current.as_ref())
     }
 
@@ -117,12 +117,12 @@ impl Books {
     /// on it holds.
     pub(super) fn may_touch(
         &self,
-        session: &str,
-        browser: &str,
-        tab: i64,
+        session: &AgentKey,
+        browser: &BrowserId,
+        tab: TabId,
     ) -> Result<(), ToolError> {
-        match self.leases.get(&(browser.to_string(), tab)) {
-            Some(lease) if lease.holder != session && !self.lapsed(lease) => {
+        match self.leases.get(&(browser.clone(), tab)) {
+            Some(lease) if lease.holder != *session && !self.lapsed(lease) => {
                 let holder = self.agents.get(&lease.holder);
                 let name = holder.map_or("another agent", |a| a.info.name.as_str());
                 let ttl = holder.map_or(LEASE_TTL, |a| a.info.ttl);
@@ -145,9 +145,9 @@ impl Books {
     /// TAB_CLAIMED while another session's lease holds. A lapsed lease passes to it.
     pub(super) fn claim(
         &mut self,
-        session: &str,
-        browser: &str,
-        tab: i64,
+        session: &AgentKey,
+        browser: &BrowserId,
+        tab: TabId,
     ) -> Result<(), ToolError> {
         self.may_touch(session, browser, tab)?;
         self.take(session, browser, tab, "its lease had lapsed");
@@ -158,9 +158,9 @@ impl Books {
     /// from, if any.
     pub(super) fn force(
         &mut self,
-        session: &str,
-        browser: &str,
-        tab: i64,
+        session: &AgentKey,
+        browser: &BrowserId,
+        tab: TabId,
         reason: &str,
     ) -> Option<String> {
         let reason = crate::terminal::name(reason, 200);
@@ -168,8 +168,14 @@ impl Books {
     }
 
     /// Makes `tab` `session`'s current tab, taking its lease from another holder with `why`.
-    fn take(&mut self, session: &str, browser: &str, tab: i64, why: &str) -> Option<String> {
-        let key = (browser.to_string(), tab);
+    fn take(
+        &mut self,
+        session: &AgentKey,
+        browser: &BrowserId,
+        tab: TabId,
+        why: &str,
+    ) -> Option<String> {
+        let key = (browser.clone(), tab);
         let taker = self
             .agents
             .get(session)
@@ -197,12 +203,12 @@ impl Books {
         self.leases.insert(
             key.clone(),
             Lease {
-                holder: session.to_string(),
+                holder: session.clone(),
                 used: Instant::now(),
                 opened,
             },
         );
-        let agent = self.agents.entry(session.to_string()).or_default();
+        let agent = self.agents.entry(session.clone()).or_default();
         if !agent.tabs.contains(&key) {
             agent.tabs.push(key.clone());
         }
@@ -217,9 +223,9 @@ impl Books {
     }
 
     /// A call of `session` ran in `tab`: its lease is renewed.
-    pub(super) fn touch(&mut self, session: &str, browser: &str, tab: i64) {
-        if let Some(lease) = self.leases.get_mut(&(browser.to_string(), tab))
-            && lease.holder == session
+    pub(super) fn touch(&mut self, session: &AgentKey, browser: &BrowserId, tab: TabId) {
+        if let Some(lease) = self.leases.get_mut(&(browser.clone(), tab))
+            && lease.holder == *session
         {
             lease.used = Instant::now();
         }
@@ -231,21 +237,21 @@ impl Books {
     /// current for starts clean, its next page call opening a fresh tab, not failing on the old
     /// one. A tab it names goes back into its owner's books (a relay that restarted), unless
     /// someone holds it now.
-    pub(super) fn rejoin(&mut self, browser: &str, held: &[HeldTab]) {
-        let named = |key: &TabKey| key.0 == browser && held.iter().any(|h| h.tab == key.1);
-        self.leases.retain(|key, _| key.0 != browser || named(key));
+    pub(super) fn rejoin(&mut self, browser: &BrowserId, held: &[HeldTab]) {
+        let named = |key: &TabKey| key.0 == *browser && held.iter().any(|h| h.tab == key.1);
+        self.leases.retain(|key, _| key.0 != *browser || named(key));
         for agent in self.agents.values_mut() {
-            agent.tabs.retain(|key| key.0 != browser || named(key));
+            agent.tabs.retain(|key| key.0 != *browser || named(key));
             if agent
                 .current
                 .as_ref()
-                .is_some_and(|key| key.0 == browser && !named(key))
+                .is_some_and(|key| key.0 == *browser && !named(key))
             {
                 agent.current = None;
             }
         }
         for h in held {
-            let key = (browser.to_string(), h.tab);
+            let key = (browser.clone(), h.tab);
             if !self.leases.contains_key(&key) {
                 self.take(&h.owner, browser, h.tab, "");
                 if let Some(lease) = self.leases.get_mut(&key) {
@@ -261,9 +267,9 @@ impl Books {
     /// One another agent took is LEASE_LOST until this agent opens or selects another.
     pub(super) fn page_tab(
         &mut self,
-        session: &str,
-        browser: &str,
-    ) -> Result<Option<i64>, ToolError> {
+        session: &AgentKey,
+        browser: &BrowserId,
+    ) -> Result<Option<TabId>, ToolError> {
         let Some(agent) = self.agents.get_mut(session) else {
             return Ok(None);
         };
@@ -294,28 +300,33 @@ impl Books {
     /// Keeps the books from what the browser says happened to a tab. `caller`: the session whose
     /// call caused it, which adopts a tab it opened, and has already heard of one it closed; a
     /// tab closed by anyone else stays its agent's current tab, so that page_tab says TAB_GONE.
-    pub(super) fn record(&mut self, caller: Option<&str>, browser: &str, event: TabEvent) {
+    pub(super) fn record(
+        &mut self,
+        caller: Option<&AgentKey>,
+        browser: &BrowserId,
+        event: TabEvent,
+    ) {
         match event {
             TabEvent::Opened { tab } => {
                 if let Some(session) = caller {
                     self.take(session, browser, tab, "");
-                    if let Some(lease) = self.leases.get_mut(&(browser.to_string(), tab)) {
+                    if let Some(lease) = self.leases.get_mut(&(browser.clone(), tab)) {
                         lease.opened = true;
                     }
                 }
             }
             TabEvent::Closed { tab } => {
-                let key = (browser.to_string(), tab);
+                let key = (browser.clone(), tab);
                 self.leases.remove(&key);
                 for (session, agent) in &mut self.agents {
                     agent.tabs.retain(|t| *t != key);
-                    if caller == Some(session.as_str()) && agent.current.as_ref() == Some(&key) {
+                    if caller == Some(session) && agent.current.as_ref() == Some(&key) {
                         agent.current = None;
                     }
                 }
             }
             TabEvent::Replaced { old, tab } => {
-                let (old, new) = ((browser.to_string(), old), (browser.to_string(), tab));
+                let (old, new) = ((browser.clone(), old), (browser.clone(), tab));
                 if let Some(lease) = self.leases.remove(&old) {
                     self.leases.insert(new.clone(), lease);
                 }
@@ -335,7 +346,7 @@ impl Books {
     /// asked). By the agent itself (`by: None`), its next page call opens a fresh tab; by
     /// someone else (a person, in the popup or the dashboard), its next page calls are
     /// LEASE_LOST saying so, until it opens or picks a tab.
-    pub(super) fn release(&mut self, session: &str, by: Option<&str>) {
+    pub(super) fn release(&mut self, session: &AgentKey, by: Option<&str>) {
         if let Some(agent) = self.agents.get_mut(session) {
             for tab in agent.tabs.drain(..) {
                 self.leases.remove(&tab);
@@ -352,7 +363,7 @@ impl Books {
     /// A connection of `session` left. A session the caller named outlives its connections, and
     /// so does one still connected elsewhere; any other ends here and releases every tab it held.
     /// Returns whether it ended (the browsers then close the tabs opened for it).
-    pub(super) fn leave(&mut self, session: &str, named: bool, still_connected: bool) -> bool {
+    pub(super) fn leave(&mut self, session: &AgentKey, named: bool, still_connected: bool) -> bool {
         if named || still_connected {
             return false;
         }
@@ -362,10 +373,10 @@ impl Books {
     }
 
     /// The session whose short id is `id`.
-    pub(super) fn session_by_id(&self, id: &str) -> Option<String> {
+    pub(super) fn session_by_id(&self, id: &AgentId) -> Option<AgentKey> {
         self.agents
             .keys()
-            .find(|s| sessions::short_id(s) == id)
+            .find(|s| sessions::short_id(s) == *id)
             .cloned()
     }
 

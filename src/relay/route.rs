@@ -11,7 +11,9 @@ use tokio::sync::oneshot;
 use super::books::Books;
 use crate::error::{Code, ToolError};
 use crate::protocol::wire::tabs::TabOpen;
-use crate::protocol::{Answer, BrowserKind, Call, Scope, TabEvent, Target};
+use crate::protocol::{
+    AgentKey, Answer, BrowserId, BrowserKind, Call, Scope, TabEvent, TabId, Target,
+};
 
 /// Longest a call may wait on a browser when the caller names no timeout.
 const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -26,7 +28,7 @@ pub(super) type Reply = oneshot::Receiver<Result<Answer, ToolError>>;
 /// A connected browser, as an agent names it.
 #[derive(Clone, Debug)]
 pub(super) struct BrowserRef {
-    pub(super) id: String,
+    pub(super) id: BrowserId,
     pub(super) label: Option<String>,
     pub(super) kind: BrowserKind,
 }
@@ -53,7 +55,7 @@ pub(super) trait Browsers: Sync {
     /// answer comes. Refused with NO_BROWSER when that browser is not connected.
     fn post(
         &self,
-        browser: &str,
+        browser: &BrowserId,
         call: Call,
     ) -> impl Future<Output = Result<(u64, Reply), ToolError>> + Send;
 
@@ -86,7 +88,7 @@ impl Router {
     pub(super) async fn route(
         &self,
         browsers: &impl Browsers,
-        session: &str,
+        session: &AgentKey,
         mut call: Call,
     ) -> Result<Routed, ToolError> {
         if call.op.relay_only() {
@@ -124,7 +126,7 @@ impl Router {
                 }
             })?;
         let target = Target {
-            browser: Some(browser),
+            browser: Some(browser.to_string()),
             tab,
         };
         Ok(Routed { value, target, url })
@@ -136,9 +138,9 @@ impl Router {
     pub(super) fn pick_browser(
         &self,
         browsers: &impl Browsers,
-        session: &str,
+        session: &AgentKey,
         call: &Call,
-    ) -> Result<String, ToolError> {
+    ) -> Result<BrowserId, ToolError> {
         let target = &call.target;
         let connected = browsers.connected();
         if let Some(name) = &target.browser {
@@ -176,10 +178,10 @@ impl Router {
     async fn resolve_tab(
         &self,
         browsers: &impl Browsers,
-        session: &str,
-        browser: &str,
-        named: Option<i64>,
-    ) -> Result<i64, ToolError> {
+        session: &AgentKey,
+        browser: &BrowserId,
+        named: Option<TabId>,
+    ) -> Result<TabId, ToolError> {
         if let Some(tab) = named {
             self.books().claim(session, browser, tab)?;
             return Ok(tab);
@@ -209,8 +211,8 @@ impl Router {
     pub(super) async fn ask(
         &self,
         browsers: &impl Browsers,
-        session: &str,
-        browser: &str,
+        session: &AgentKey,
+        browser: &BrowserId,
         mut call: Call,
     ) -> Result<(Value, Option<String>), ToolError> {
         let op = call.op;
@@ -219,7 +221,7 @@ impl Router {
         // Whose call it is: a tab it opens goes into these books (the browser keeps that, for a
         // relay that restarts), and the network rules of its site policy are this agent's, to
         // drop when its session ends. (Whatever a controller put here is not trusted.)
-        call.owner = Some(session.to_string());
+        call.owner = Some(session.clone());
         let (id, reply) = browsers.post(browser, call).await?;
         // The browser enforces the call's own timeout; this is the backstop for a lost reply.
         let mut answer = match tokio::time::timeout(timeout + BACKSTOP, reply).await {
@@ -251,7 +253,7 @@ pub(super) fn named<'a>(
     connected: &'a [BrowserRef],
     name: &str,
 ) -> Result<&'a BrowserRef, ToolError> {
-    if let Some(b) = connected.iter().find(|b| b.id == name) {
+    if let Some(b) = connected.iter().find(|b| b.id.as_str() == name) {
         return Ok(b);
     }
     let labelled: Vec<&BrowserRef> = connected
