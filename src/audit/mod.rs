@@ -303,7 +303,7 @@ mod tests {
         let pending = audit.begin("browser_type", &args).unwrap();
         let place = Place {
             browser: Some("b1".into()),
-            tab: Some(7),
+            tab: Some(TabId(7)),
             url: Some("https://user:pw@bank.test:8443/login?next=/".into()),
         };
         audit.finish(pending, place, &done()).await;

@@ -416,19 +416,31 @@ mod tests {
 
     const B: &str = "browser-1";
 
+    fn key(session: &str) -> AgentKey {
+        AgentKey(session.into())
+    }
+
+    fn bid(browser: &str) -> BrowserId {
+        BrowserId(browser.into())
+    }
+
     fn code(r: Result<impl std::fmt::Debug, ToolError>) -> Code {
         r.expect_err("refused").code
     }
 
     /// `session` opened `tab` with a call of its own.
     fn opened(books: &mut Books, session: &str, tab: i64) {
-        books.record(Some(session), B, TabEvent::Opened { tab });
+        books.record(
+            Some(&key(session)),
+            &bid(B),
+            TabEvent::Opened { tab: TabId(tab) },
+        );
     }
 
     /// `session` entered by a connection of process `pid`.
     fn agent(books: &mut Books, session: &str, name: &str, ttl: Duration, pid: u32) {
         books.enter(
-            session,
+            &key(session),
             AgentInfo {
                 name: name.into(),
                 pid,
@@ -439,58 +451,72 @@ mod tests {
 
     fn lease_of(books: &Books, session: &str, tab: i64) -> Option<LeaseEntry> {
         let view = books.view();
-        let agent = view.into_iter().find(|a| a.session == session)?;
-        agent.tabs.into_iter().find(|t| t.tab == tab)
+        let agent = view.into_iter().find(|a| *a.session == key(session))?;
+        agent.tabs.into_iter().find(|t| t.tab == TabId(tab))
     }
 
     #[test]
     fn a_claimed_tab_is_held_and_current() {
         let mut books = Books::default();
-        books.claim("a", B, 7).unwrap();
-        assert_eq!(books.current("a"), Some(&(B.to_string(), 7)));
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(7));
-        assert_eq!(code(books.may_touch("b", B, 7)), Code::TabClaimed);
+        books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
+        assert_eq!(books.current(&key("a")), Some(&(bid(B), TabId(7))));
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(7)));
+        assert_eq!(
+            code(books.may_touch(&key("b"), &bid(B), TabId(7))),
+            Code::TabClaimed
+        );
     }
 
     #[test]
     fn claiming_a_tab_another_session_holds_is_tab_claimed_and_changes_nothing() {
         let mut books = Books::default();
         agent(&mut books, "a", "claude-code", LEASE_TTL, 1);
-        books.claim("a", B, 7).unwrap();
-        let e = books.claim("b", B, 7).unwrap_err();
+        books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
+        let e = books.claim(&key("b"), &bid(B), TabId(7)).unwrap_err();
         assert_eq!(e.code, Code::TabClaimed);
         assert_eq!(e.outcome, crate::error::Outcome::Refused);
         assert!(e.message.contains("claude-code"), "{}", e.message);
         assert!(e.message.contains("browser_force_claim"), "{}", e.message);
-        assert_eq!(books.current("b"), None);
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(7), "a keeps its tab");
+        assert_eq!(books.current(&key("b")), None);
+        assert_eq!(
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
+            Some(TabId(7)),
+            "a keeps its tab"
+        );
     }
 
     #[test]
     fn the_holder_may_claim_its_own_tab_again() {
         let mut books = Books::default();
-        books.claim("a", B, 7).unwrap();
-        books.claim("a", B, 8).unwrap();
-        books.claim("a", B, 7).unwrap();
-        assert_eq!(books.current("a"), Some(&(B.to_string(), 7)));
+        books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
+        books.claim(&key("a"), &bid(B), TabId(8)).unwrap();
+        books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
+        assert_eq!(books.current(&key("a")), Some(&(bid(B), TabId(7))));
     }
 
     #[test]
     fn the_same_tab_id_in_another_browser_is_another_tab() {
         let mut books = Books::default();
-        books.claim("a", B, 7).unwrap();
-        books.claim("b", "browser-2", 7).unwrap();
-        assert!(books.may_touch("b", "browser-2", 7).is_ok());
+        books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
+        books.claim(&key("b"), &bid("browser-2"), TabId(7)).unwrap();
+        assert!(
+            books
+                .may_touch(&key("b"), &bid("browser-2"), TabId(7))
+                .is_ok()
+        );
     }
 
     #[test]
     fn a_tab_the_agent_opened_is_adopted_as_held_current_and_opened() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
-        assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(5)));
+        assert_eq!(
+            code(books.claim(&key("b"), &bid(B), TabId(5))),
+            Code::TabClaimed
+        );
         assert!(lease_of(&books, "a", 5).unwrap().opened);
-        books.claim("a", B, 6).unwrap();
+        books.claim(&key("a"), &bid(B), TabId(6)).unwrap();
         assert!(
             !lease_of(&books, "a", 6).unwrap().opened,
             "handed, not opened"
@@ -499,8 +525,8 @@ mod tests {
 
     fn held(tab: i64, owner: &str, opened: bool) -> HeldTab {
         HeldTab {
-            tab,
-            owner: owner.into(),
+            tab: TabId(tab),
+            owner: key(owner),
             opened,
         }
     }
@@ -508,19 +534,25 @@ mod tests {
     #[test]
     fn a_restored_tab_is_its_owners_again_unless_someone_holds_it_now() {
         let mut books = Books::default();
-        books.rejoin(B, &[held(5, "a", true)]);
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
-        assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
-        books.claim("b", B, 6).unwrap();
-        books.rejoin(B, &[held(5, "a", true), held(6, "a", true)]);
+        books.rejoin(&bid(B), &[held(5, "a", true)]);
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(5)));
         assert_eq!(
-            books.page_tab("a", B).unwrap(),
-            Some(5),
+            code(books.claim(&key("b"), &bid(B), TabId(5))),
+            Code::TabClaimed
+        );
+        books.claim(&key("b"), &bid(B), TabId(6)).unwrap();
+        books.rejoin(&bid(B), &[held(5, "a", true), held(6, "a", true)]);
+        assert_eq!(
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
+            Some(TabId(5)),
             "b's tab stayed b's"
         );
-        assert_eq!(code(books.claim("a", B, 6)), Code::TabClaimed);
+        assert_eq!(
+            code(books.claim(&key("a"), &bid(B), TabId(6))),
+            Code::TabClaimed
+        );
         books.rejoin(
-            B,
+            &bid(B),
             &[held(5, "a", true), held(6, "a", true), held(8, "a", false)],
         );
         assert!(!lease_of(&books, "a", 8).unwrap().opened);
@@ -532,24 +564,28 @@ mod tests {
         agent(&mut books, "a", "claude-code", LEASE_TTL, 1);
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
-        books.force("b", B, 6, "mine now");
+        books.force(&key("b"), &bid(B), TabId(6), "mine now");
         agent(&mut books, "a", "claude-code", LEASE_TTL, 1);
         assert_eq!(
-            code(books.page_tab("a", B)),
+            code(books.page_tab(&key("a"), &bid(B))),
             Code::LeaseLost,
             "its own reconnection"
         );
         agent(&mut books, "a", "claude-code", LEASE_TTL, 2);
         assert_eq!(
-            books.page_tab("a", B).unwrap(),
-            Some(5),
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
+            Some(TabId(5)),
             "its last tab still held"
         );
 
-        books.record(None, B, TabEvent::Closed { tab: 5 });
+        books.record(None, &bid(B), TabEvent::Closed { tab: TabId(5) });
         agent(&mut books, "a", "claude-code", LEASE_TTL, 3);
-        assert_eq!(books.page_tab("a", B).unwrap(), None, "not TAB_GONE: clean");
-        assert_eq!(books.page_tab("b", B).unwrap(), Some(6));
+        assert_eq!(
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
+            None,
+            "not TAB_GONE: clean"
+        );
+        assert_eq!(books.page_tab(&key("b"), &bid(B)).unwrap(), Some(TabId(6)));
     }
 
     #[test]
@@ -557,19 +593,23 @@ mod tests {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
         opened(&mut books, "b", 6);
-        books.claim("c", "browser-2", 5).unwrap();
+        books.claim(&key("c"), &bid("browser-2"), TabId(5)).unwrap();
         // The browser came back without tab 5 (it restarted, or closed it while away).
-        books.rejoin(B, &[held(6, "b", true)]);
-        assert_eq!(books.page_tab("a", B).unwrap(), None, "not TAB_GONE: clean");
+        books.rejoin(&bid(B), &[held(6, "b", true)]);
+        assert_eq!(
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
+            None,
+            "not TAB_GONE: clean"
+        );
         assert!(lease_of(&books, "a", 5).is_none());
         assert!(
-            books.may_touch("x", B, 5).is_ok(),
+            books.may_touch(&key("x"), &bid(B), TabId(5)).is_ok(),
             "nobody holds the old id"
         );
-        assert_eq!(books.page_tab("b", B).unwrap(), Some(6));
+        assert_eq!(books.page_tab(&key("b"), &bid(B)).unwrap(), Some(TabId(6)));
         assert_eq!(
-            books.page_tab("c", "browser-2").unwrap(),
-            Some(5),
+            books.page_tab(&key("c"), &bid("browser-2")).unwrap(),
+            Some(TabId(5)),
             "another browser's tab of the same id stayed"
         );
     }
@@ -577,18 +617,24 @@ mod tests {
     #[test]
     fn a_tab_opened_by_no_agents_call_is_nobodys() {
         let mut books = Books::default();
-        books.record(None, B, TabEvent::Opened { tab: 5 });
-        assert_eq!(books.current("a"), None);
-        assert!(books.may_touch("b", B, 5).is_ok());
+        books.record(None, &bid(B), TabEvent::Opened { tab: TabId(5) });
+        assert_eq!(books.current(&key("a")), None);
+        assert!(books.may_touch(&key("b"), &bid(B), TabId(5)).is_ok());
     }
 
     #[test]
     fn may_touch_a_free_tab_or_its_own_but_not_anothers() {
         let mut books = Books::default();
-        books.claim("a", B, 7).unwrap();
-        assert!(books.may_touch("a", B, 7).is_ok(), "its own");
-        assert!(books.may_touch("b", B, 8).is_ok(), "a free tab");
-        let e = books.may_touch("b", B, 7).unwrap_err();
+        books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
+        assert!(
+            books.may_touch(&key("a"), &bid(B), TabId(7)).is_ok(),
+            "its own"
+        );
+        assert!(
+            books.may_touch(&key("b"), &bid(B), TabId(8)).is_ok(),
+            "a free tab"
+        );
+        let e = books.may_touch(&key("b"), &bid(B), TabId(7)).unwrap_err();
         assert_eq!(
             (e.code, e.outcome),
             (Code::TabClaimed, crate::error::Outcome::Refused)
@@ -602,19 +648,19 @@ mod tests {
         agent(&mut books, "b", "claude-code", LEASE_TTL, 1);
         opened(&mut books, "a", 5);
         tokio::time::advance(Duration::from_secs(50)).await;
-        books.touch("a", B, 5);
+        books.touch(&key("a"), &bid(B), TabId(5));
         tokio::time::advance(Duration::from_secs(50)).await;
         assert_eq!(
-            code(books.claim("b", B, 5)),
+            code(books.claim(&key("b"), &bid(B), TabId(5))),
             Code::TabClaimed,
             "the call at 50 s renewed it"
         );
         assert!(!lease_of(&books, "a", 5).unwrap().lapsed);
         tokio::time::advance(Duration::from_secs(11)).await;
         assert!(lease_of(&books, "a", 5).unwrap().lapsed);
-        books.claim("b", B, 5).unwrap();
-        assert_eq!(books.page_tab("b", B).unwrap(), Some(5));
-        let e = books.page_tab("a", B).unwrap_err();
+        books.claim(&key("b"), &bid(B), TabId(5)).unwrap();
+        assert_eq!(books.page_tab(&key("b"), &bid(B)).unwrap(), Some(TabId(5)));
+        let e = books.page_tab(&key("a"), &bid(B)).unwrap_err();
         assert_eq!(e.code, Code::LeaseLost);
         assert!(e.message.contains("claude-code"), "{}", e.message);
         assert!(e.message.contains("lapsed"), "{}", e.message);
@@ -626,9 +672,12 @@ mod tests {
         agent(&mut books, "a", "cursor", Duration::from_secs(60), 1);
         opened(&mut books, "a", 5);
         tokio::time::advance(Duration::from_secs(120)).await;
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
-        books.touch("a", B, 5);
-        assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(5)));
+        books.touch(&key("a"), &bid(B), TabId(5));
+        assert_eq!(
+            code(books.claim(&key("b"), &bid(B), TabId(5))),
+            Code::TabClaimed
+        );
     }
 
     #[test]
@@ -638,14 +687,19 @@ mod tests {
         agent(&mut books, "b", "claude-code", LEASE_TTL, 1);
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
-        books.claim("a", B, 5).unwrap();
+        books.claim(&key("a"), &bid(B), TabId(5)).unwrap();
         assert_eq!(
-            books.force("b", B, 5, "the user asked me to finish it"),
+            books.force(
+                &key("b"),
+                &bid(B),
+                TabId(5),
+                "the user asked me to finish it"
+            ),
             Some("cursor".to_string())
         );
-        assert_eq!(books.page_tab("b", B).unwrap(), Some(5));
+        assert_eq!(books.page_tab(&key("b"), &bid(B)).unwrap(), Some(TabId(5)));
         for _ in 0..2 {
-            let e = books.page_tab("a", B).unwrap_err();
+            let e = books.page_tab(&key("a"), &bid(B)).unwrap_err();
             assert_eq!(e.code, Code::LeaseLost, "every call, not once");
             assert!(e.message.contains("claude-code"), "{}", e.message);
             assert!(e.message.contains("finish it"), "{}", e.message);
@@ -655,8 +709,8 @@ mod tests {
             "b did not open it"
         );
         // Picking its other tab ends it.
-        books.claim("a", B, 6).unwrap();
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
+        books.claim(&key("a"), &bid(B), TabId(6)).unwrap();
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(6)));
     }
 
     #[test]
@@ -664,100 +718,109 @@ mod tests {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
-        books.force("b", B, 5, "x");
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
+        books.force(&key("b"), &bid(B), TabId(5), "x");
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(6)));
     }
 
     #[test]
     fn a_release_gives_up_every_tab_and_the_next_call_opens_one() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.claim("a", B, 6).unwrap();
-        books.release("a", None);
-        assert_eq!(books.page_tab("a", B).unwrap(), None);
-        books.claim("b", B, 5).unwrap();
-        books.claim("b", B, 6).unwrap();
+        books.claim(&key("a"), &bid(B), TabId(6)).unwrap();
+        books.release(&key("a"), None);
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), None);
+        books.claim(&key("b"), &bid(B), TabId(5)).unwrap();
+        books.claim(&key("b"), &bid(B), TabId(6)).unwrap();
     }
 
     #[test]
     fn a_release_by_a_person_is_lease_lost_for_the_agent_until_it_picks_a_tab() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.release("a", Some("a person, from the dashboard"));
+        books.release(&key("a"), Some("a person, from the dashboard"));
         // The browser closing it, as its answer to the release says, changes nothing of that.
-        books.record(Some("a"), B, TabEvent::Closed { tab: 5 });
-        let e = books.page_tab("a", B).unwrap_err();
+        books.record(Some(&key("a")), &bid(B), TabEvent::Closed { tab: TabId(5) });
+        let e = books.page_tab(&key("a"), &bid(B)).unwrap_err();
         assert_eq!(e.code, Code::LeaseLost);
         assert!(e.message.contains("dashboard"), "{}", e.message);
         opened(&mut books, "a", 9);
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(9));
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(9)));
     }
 
     #[test]
     fn an_unnamed_session_leaving_releases_every_tab_it_held() {
         let mut books = Books::default();
         opened(&mut books, "peer-1", 5);
-        books.claim("peer-1", B, 6).unwrap();
-        assert!(books.leave("peer-1", false, false));
-        assert_eq!(books.current("peer-1"), None);
+        books.claim(&key("peer-1"), &bid(B), TabId(6)).unwrap();
+        assert!(books.leave(&key("peer-1"), false, false));
+        assert_eq!(books.current(&key("peer-1")), None);
         assert!(books.view().is_empty());
-        books.claim("b", B, 5).unwrap();
-        books.claim("b", B, 6).unwrap();
+        books.claim(&key("b"), &bid(B), TabId(5)).unwrap();
+        books.claim(&key("b"), &bid(B), TabId(6)).unwrap();
     }
 
     #[test]
     fn a_named_session_outlives_its_connection() {
         let mut books = Books::default();
-        books.claim("cli", B, 5).unwrap();
-        assert!(!books.leave("cli", true, false));
-        assert_eq!(books.page_tab("cli", B).unwrap(), Some(5));
-        assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
+        books.claim(&key("cli"), &bid(B), TabId(5)).unwrap();
+        assert!(!books.leave(&key("cli"), true, false));
+        assert_eq!(
+            books.page_tab(&key("cli"), &bid(B)).unwrap(),
+            Some(TabId(5))
+        );
+        assert_eq!(
+            code(books.claim(&key("b"), &bid(B), TabId(5))),
+            Code::TabClaimed
+        );
     }
 
     #[test]
     fn a_session_still_connected_elsewhere_keeps_its_tabs() {
         let mut books = Books::default();
-        books.claim("s", B, 5).unwrap();
-        assert!(!books.leave("s", false, true));
-        assert_eq!(books.page_tab("s", B).unwrap(), Some(5));
-        assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
+        books.claim(&key("s"), &bid(B), TabId(5)).unwrap();
+        assert!(!books.leave(&key("s"), false, true));
+        assert_eq!(books.page_tab(&key("s"), &bid(B)).unwrap(), Some(TabId(5)));
+        assert_eq!(
+            code(books.claim(&key("b"), &bid(B), TabId(5))),
+            Code::TabClaimed
+        );
     }
 
     #[test]
     fn a_tab_closed_by_someone_else_is_tab_gone_once_then_a_fresh_tab() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.record(None, B, TabEvent::Closed { tab: 5 });
+        books.record(None, &bid(B), TabEvent::Closed { tab: TabId(5) });
         assert_eq!(
-            books.current("a"),
-            Some(&(B.to_string(), 5)),
+            books.current(&key("a")),
+            Some(&(bid(B), TabId(5))),
             "it stays current"
         );
-        assert_eq!(code(books.page_tab("a", B)), Code::TabGone);
+        assert_eq!(code(books.page_tab(&key("a"), &bid(B))), Code::TabGone);
         assert_eq!(
-            books.page_tab("a", B).unwrap(),
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
             None,
             "the next call opens a tab"
         );
         opened(&mut books, "a", 9);
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(9));
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(9)));
     }
 
     #[test]
     fn a_tab_closed_by_another_agents_call_is_tab_gone_for_its_holder() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.record(Some("b"), B, TabEvent::Closed { tab: 5 });
-        assert_eq!(code(books.page_tab("a", B)), Code::TabGone);
+        books.record(Some(&key("b")), &bid(B), TabEvent::Closed { tab: TabId(5) });
+        assert_eq!(code(books.page_tab(&key("a"), &bid(B))), Code::TabGone);
     }
 
     #[test]
     fn a_tab_closed_by_the_agents_own_call_is_simply_gone() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.record(Some("a"), B, TabEvent::Closed { tab: 5 });
-        assert_eq!(books.current("a"), None);
-        assert_eq!(books.page_tab("a", B).unwrap(), None);
+        books.record(Some(&key("a")), &bid(B), TabEvent::Closed { tab: TabId(5) });
+        assert_eq!(books.current(&key("a")), None);
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), None);
     }
 
     #[test]
@@ -765,29 +828,42 @@ mod tests {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
-        books.record(Some("a"), B, TabEvent::Closed { tab: 5 });
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
+        books.record(Some(&key("a")), &bid(B), TabEvent::Closed { tab: TabId(5) });
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(6)));
     }
 
     #[test]
     fn a_closed_tab_leaves_its_lease() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.record(None, B, TabEvent::Closed { tab: 5 });
-        assert!(books.may_touch("b", B, 5).is_ok());
+        books.record(None, &bid(B), TabEvent::Closed { tab: TabId(5) });
+        assert!(books.may_touch(&key("b"), &bid(B), TabId(5)).is_ok());
     }
 
     #[test]
     fn a_replaced_tab_moves_its_lease_and_stays_current() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.record(None, B, TabEvent::Replaced { old: 5, tab: 31 });
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(31));
-        assert_eq!(code(books.may_touch("b", B, 31)), Code::TabClaimed);
-        assert!(books.may_touch("b", B, 5).is_ok(), "the old id is free");
+        books.record(
+            None,
+            &bid(B),
+            TabEvent::Replaced {
+                old: TabId(5),
+                tab: TabId(31),
+            },
+        );
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(31)));
+        assert_eq!(
+            code(books.may_touch(&key("b"), &bid(B), TabId(31))),
+            Code::TabClaimed
+        );
+        assert!(
+            books.may_touch(&key("b"), &bid(B), TabId(5)).is_ok(),
+            "the old id is free"
+        );
         // The new tab is among the held ones: closing it releases it.
-        books.leave("a", false, false);
-        assert!(books.may_touch("b", B, 31).is_ok());
+        books.leave(&key("a"), false, false);
+        assert!(books.may_touch(&key("b"), &bid(B), TabId(31)).is_ok());
     }
 
     #[test]
@@ -795,19 +871,30 @@ mod tests {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
-        books.record(None, B, TabEvent::Replaced { old: 5, tab: 31 });
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
-        books.claim("a", B, 31).unwrap();
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(31), "not TAB_GONE");
+        books.record(
+            None,
+            &bid(B),
+            TabEvent::Replaced {
+                old: TabId(5),
+                tab: TabId(31),
+            },
+        );
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(6)));
+        books.claim(&key("a"), &bid(B), TabId(31)).unwrap();
+        assert_eq!(
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
+            Some(TabId(31)),
+            "not TAB_GONE"
+        );
     }
 
     #[test]
     fn a_current_tab_in_another_browser_is_not_this_browsers() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        assert_eq!(books.page_tab("a", "browser-2").unwrap(), None);
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
-        assert_eq!(books.page_tab("nobody", B).unwrap(), None);
+        assert_eq!(books.page_tab(&key("a"), &bid("browser-2")).unwrap(), None);
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(5)));
+        assert_eq!(books.page_tab(&key("nobody"), &bid(B)).unwrap(), None);
     }
 
     #[test]
@@ -815,19 +902,26 @@ mod tests {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
-        books.record(Some("a"), "browser-2", TabEvent::Opened { tab: 7 });
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
-        assert_eq!(books.current("a"), Some(&(B.to_string(), 6)));
-        assert_eq!(books.page_tab("a", "browser-2").unwrap(), Some(7));
-        assert_eq!(books.page_tab("a", "browser-3").unwrap(), None);
+        books.record(
+            Some(&key("a")),
+            &bid("browser-2"),
+            TabEvent::Opened { tab: TabId(7) },
+        );
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(6)));
+        assert_eq!(books.current(&key("a")), Some(&(bid(B), TabId(6))));
+        assert_eq!(
+            books.page_tab(&key("a"), &bid("browser-2")).unwrap(),
+            Some(TabId(7))
+        );
+        assert_eq!(books.page_tab(&key("a"), &bid("browser-3")).unwrap(), None);
     }
 
     #[test]
     fn an_agent_is_found_by_its_short_id() {
         let mut books = Books::default();
         opened(&mut books, "agent:abc", 5);
-        let id = sessions::short_id("agent:abc");
-        assert_eq!(books.session_by_id(&id).as_deref(), Some("agent:abc"));
-        assert_eq!(books.session_by_id("nope"), None);
+        let id = sessions::short_id(&key("agent:abc"));
+        assert_eq!(books.session_by_id(&id), Some(key("agent:abc")));
+        assert_eq!(books.session_by_id(&AgentId("nope".into())), None);
     }
 }
