@@ -3,32 +3,31 @@
 //! the key to its books goes). Each is `#[serde(transparent)]`, so the JSON on the wire and the
 //! tools' schemas are those of the bare value.
 
-use std::fmt;
-
 use std::borrow::Cow;
+use std::fmt;
 
 use schemars::{JsonSchema, Schema, SchemaGenerator};
 use serde::{Deserialize, Serialize};
 
 /// A tab, by the id its browser gives it (Chrome's `tabs.Tab.id`); unique within one browser.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct TabId(pub i64);
 
 /// A connected browser, by the stable id its extension stores (or the relay gives one that has
 /// none). Not its label: a call may name a browser by either (`Target::browser`).
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct BrowserId(pub String);
 
 /// The key the relay files an agent's books under (src/relay/sessions.rs): it lets a process
 /// join those books, so it goes only to the browsers (as a call's owner), never to other agents.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct AgentKey(pub String);
 
 /// An agent as others see it: a short digest of its `AgentKey`, stable while the agent lives.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]
 pub struct AgentId(pub String);
 
@@ -58,23 +57,21 @@ macro_rules! transparent_schema {
 
 transparent_schema!(TabId => i64, BrowserId => String, AgentId => String);
 
-impl fmt::Display for TabId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
+/// Writes each id as its bare value, so a message or an assertion reads as it did with the bare
+/// type (`tab 7`, `"b1"`), never `TabId(7)`.
+macro_rules! fmt_as_bare {
+    ($trait:ident => $($id:ty),*) => {
+        $(impl fmt::$trait for $id {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                fmt::$trait::fmt(&self.0, f)
+            }
+        })*
+    };
 }
 
-impl fmt::Display for BrowserId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
-
-impl fmt::Display for AgentId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
-    }
-}
+fmt_as_bare!(Debug => TabId, BrowserId, AgentKey, AgentId);
+// Not the key: it lets a process join an agent's books, and is shown to nobody.
+fmt_as_bare!(Display => TabId, BrowserId, AgentId);
 
 impl BrowserId {
     pub fn as_str(&self) -> &str {
