@@ -29,7 +29,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tabpilot::protocol::{self, Answer, Frame, Op, PeerInfo, Role};
+use tabpilot::protocol::{self, Answer, BrowserId, Frame, Op, PeerInfo, Role};
 
 use mcp_client::McpClient;
 use peers::{Ws, connect, recv, send, tab_call};
@@ -172,7 +172,7 @@ fn ms(d: Duration) -> String {
 async fn fake_browser(port: u16, secret: &[u8]) {
     let info = PeerInfo {
         name: "figures browser".into(),
-        browser_id: Some("figures".into()),
+        browser_id: Some(BrowserId("figures".into())),
         ..Default::default()
     };
     let ws = connect(port, Role::Browser, secret, info).await;

@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 use sha2::Digest;
 
 use crate::error::{Outcome, ToolError};
-use crate::protocol::PeerInfo;
+use crate::protocol::{PeerInfo, TabId};
 use crate::settings::Setting;
 use crate::tools::spec::ToolOutput;
 pub use redact::Target;
@@ -100,7 +100,7 @@ pub struct Record {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tab: Option<i64>,
+    pub tab: Option<TabId>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub origin: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -125,7 +125,7 @@ pub struct Record {
 #[derive(Clone, Debug, Default)]
 pub struct Place {
     pub browser: Option<String>,
-    pub tab: Option<i64>,
+    pub tab: Option<TabId>,
     pub url: Option<String>,
 }
 
@@ -303,7 +303,7 @@ mod tests {
         let pending = audit.begin("browser_type", &args).unwrap();
         let place = Place {
             browser: Some("b1".into()),
-            tab: Some(7),
+            tab: Some(TabId(7)),
             url: Some("https://user:pw@bank.test:8443/login?next=/".into()),
         };
         audit.finish(pending, place, &done()).await;

@@ -21,7 +21,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use crate::link::Link;
-use crate::protocol::{PeerInfo, ask};
+use crate::protocol::{AgentId, PeerInfo, ask};
 
 /// The name the dashboard's link gives the relay.
 pub const NAME: &str = "tabpilot dashboard";
@@ -104,7 +104,7 @@ async fn state(State(s): State<Shared>) -> Response {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ReleaseArgs {
-    agent: String,
+    agent: AgentId,
 }
 
 /// A person releases an agent: the tabs it opened close, the others stay open, and its next

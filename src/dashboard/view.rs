@@ -11,7 +11,9 @@ use crate::audit::Record;
 use crate::error::Outcome;
 use crate::link::Link;
 use crate::protocol::wire::tabs::{self, TabList};
-use crate::protocol::{BrowserEntry, Call, LeaseEntry, RelayInfo, RelayStatus, WireOp, ask};
+use crate::protocol::{
+    AgentId, BrowserEntry, BrowserId, Call, LeaseEntry, RelayInfo, RelayStatus, TabId, WireOp, ask,
+};
 
 /// The calls the timeline shows.
 const CALLS: usize = 50;
@@ -35,7 +37,7 @@ pub(super) struct View {
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
 struct Agent {
-    id: String,
+    id: AgentId,
     name: String,
     pid: u32,
     connected: bool,
@@ -61,7 +63,7 @@ struct CallLine {
     agent: String,
     tool: String,
     #[serde(skip_serializing_if = "Option::is_none")]
-    tab: Option<i64>,
+    tab: Option<TabId>,
     #[serde(skip_serializing_if = "Option::is_none")]
     origin: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -87,7 +89,7 @@ pub(super) async fn gather(link: &Link, audit: &std::path::Path) -> View {
             };
         }
     };
-    let mut pages: HashMap<(String, i64), tabs::Tab> = HashMap::new();
+    let mut pages: HashMap<(BrowserId, TabId), tabs::Tab> = HashMap::new();
     for b in status.browsers.iter().filter(|b| b.tabs > 0) {
         for tab in tab_list(link, &b.browser_id).await {
             pages.insert((b.browser_id.clone(), tab.tab_id), tab);
@@ -128,7 +130,7 @@ pub(super) async fn gather(link: &Link, audit: &std::path::Path) -> View {
 }
 
 /// A browser's tabs; none when it does not answer (the view goes without titles).
-async fn tab_list(link: &Link, browser: &str) -> Vec<tabs::Tab> {
+async fn tab_list(link: &Link, browser: &BrowserId) -> Vec<tabs::Tab> {
     let call = Call::of(&TabList {}, LIST_TIMEOUT).in_browser(Some(browser.to_string()));
     let Ok(reply) = link.call(call).await else {
         return Vec::new();

@@ -312,7 +312,7 @@ async fn labelled(link: &Link, label: &str) -> Option<String> {
         .browsers
         .into_iter()
         .find(|b| b.label.as_deref() == Some(label))
-        .map(|b| b.browser_id)
+        .map(|b| b.browser_id.to_string())
 }
 
 #[cfg(test)]

@@ -5,7 +5,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 
 use super::wire::tabs::Released;
-use super::{BrowserEntry, RelayOp, RelayStatus, Target};
+use super::{AgentId, BrowserEntry, BrowserId, RelayOp, RelayStatus, TabId, Target};
 
 /// An ask of the relay, and the type its answer reads as.
 pub trait RelayAsk: Into<RelayOp> + Send {
@@ -33,7 +33,7 @@ pub struct Browser {
 pub struct ForceClaim {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser: Option<String>,
-    pub tab: i64,
+    pub tab: TabId,
     pub reason: String,
 }
 
@@ -43,7 +43,7 @@ pub struct ForceClaim {
 #[serde(rename_all = "camelCase")]
 pub struct Release {
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub agent: Option<String>,
+    pub agent: Option<AgentId>,
     pub close_opened: bool,
 }
 
@@ -59,8 +59,8 @@ pub struct Paired {
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct Claimed {
-    pub browser_id: String,
-    pub tab: i64,
+    pub browser_id: BrowserId,
+    pub tab: TabId,
     #[serde(default)]
     pub from: Option<String>,
 }
@@ -131,7 +131,7 @@ mod tests {
         assert_eq!(wire(Status.into()), json!("status"));
         assert_eq!(wire(MyTab.into()), json!("myTab"));
         let release = Release {
-            agent: Some("a1".into()),
+            agent: Some(AgentId("a1".into())),
             close_opened: true,
         };
         assert_eq!(
@@ -140,7 +140,7 @@ mod tests {
         );
         let claim = ForceClaim {
             browser: None,
-            tab: 7,
+            tab: TabId(7),
             reason: "stuck".into(),
         };
         assert_eq!(

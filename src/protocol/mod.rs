@@ -5,11 +5,13 @@
 pub mod ask;
 pub mod auth;
 pub mod contract;
+pub mod ids;
 mod op;
 pub mod replies;
 pub mod wire;
 
 pub use ask::RelayAsk;
+pub use ids::{AgentId, AgentKey, BrowserId, TabId};
 pub use op::{Effect, Op, RelayOp, TabEvent, Timeout, WireOp};
 
 use std::ops::RangeInclusive;
@@ -95,7 +97,7 @@ pub struct PeerInfo {
     pub lease_ttl_ms: Option<u64>,
     /// Browsers: a stable identity the extension stores, surviving reconnects.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub browser_id: Option<String>,
+    pub browser_id: Option<BrowserId>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -149,10 +151,12 @@ pub enum Scope {
 #[derive(Clone, Debug, Default, Serialize, Deserialize, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct Target {
+    /// The browser by its id or its label, as an agent names it (the relay picks it, and
+    /// answers with its id); a label is not a `BrowserId`, so this is the name as given.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub browser: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub tab: Option<i64>,
+    pub tab: Option<TabId>,
 }
 
 /// What the relay says of itself: its version and port, the browsers and the agents connected.
@@ -166,7 +170,7 @@ pub struct RelayStatus {
     pub agents: Vec<AgentEntry>,
     /// The asking agent's id among `agents`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub you: Option<String>,
+    pub you: Option<AgentId>,
 }
 
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
@@ -186,7 +190,7 @@ pub enum BrowserKind {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct BrowserEntry {
-    pub browser_id: String,
+    pub browser_id: BrowserId,
     pub kind: BrowserKind,
     /// Agents with a tab in it, and the agents' tabs in it.
     pub agents: usize,
@@ -207,7 +211,7 @@ pub struct BrowserEntry {
 #[serde(rename_all = "camelCase")]
 pub struct AgentEntry {
     /// Short, stable while the agent lives (a digest of its books' key, never the key).
-    pub id: String,
+    pub id: AgentId,
     /// The MCP client's name (`cli` for the command line).
     pub name: String,
     pub pid: u32,
@@ -219,8 +223,8 @@ pub struct AgentEntry {
 #[derive(Clone, Debug, Serialize, Deserialize, JsonSchema, PartialEq)]
 #[serde(rename_all = "camelCase")]
 pub struct LeaseEntry {
-    pub browser_id: String,
-    pub tab: i64,
+    pub browser_id: BrowserId,
+    pub tab: TabId,
     /// Since the agent's last call in it; past the agent's lease time another may take it.
     pub idle_ms: u64,
     pub lapsed: bool,
@@ -281,7 +285,7 @@ pub struct Call {
     /// (the extension keeps that, so a relay that restarts can have its books back); the network
     /// rules of its guard are this session's, dropped when the relay says it ended.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub owner: Option<String>,
+    pub owner: Option<AgentKey>,
     /// controller → browser: the site policy this call is held to, where the agent has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard: Option<Guard>,
@@ -338,7 +342,7 @@ impl Call {
         self
     }
 
-    pub fn on_tab(mut self, tab: Option<i64>) -> Self {
+    pub fn on_tab(mut self, tab: Option<TabId>) -> Self {
         self.target.tab = tab;
         self
     }
@@ -351,9 +355,9 @@ impl Call {
 /// A tab a browser opened for an agent, and the books it belongs in.
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 pub struct HeldTab {
-    pub tab: i64,
+    pub tab: TabId,
     /// The books of the agent that holds it now.
-    pub owner: String,
+    pub owner: AgentKey,
     /// Whether that agent opened it (an older extension says nothing: it holds only those).
     #[serde(default = "opened_by_default")]
     pub opened: bool,
@@ -474,7 +478,7 @@ mod tests {
             })
         ));
         let tab: Frame = serde_json::from_str(r#"{"t":"tab","kind":"closed","tab":4}"#).unwrap();
-        assert_eq!(tab, Frame::Tab(TabEvent::Closed { tab: 4 }));
+        assert_eq!(tab, Frame::Tab(TabEvent::Closed { tab: TabId(4) }));
         assert_eq!(
             serde_json::to_value(&tab).unwrap(),
             serde_json::json!({"t": "tab", "kind": "closed", "tab": 4})

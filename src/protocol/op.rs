@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::wire::{Nothing, act, diagnostics, dialog, nav, network, page, script, tabs};
-use super::{Scope, ask};
+use super::{Scope, TabId, ask};
 
 /// What an operation does to the page it runs in: the one answer read-only mode, the site
 /// policy's judgment at the moment of an action, the relay's books and a lost reply all take.
@@ -262,15 +262,15 @@ impl RelayOp {
 #[serde(tag = "kind", rename_all = "camelCase")]
 pub enum TabEvent {
     Opened {
-        tab: i64,
+        tab: TabId,
     },
     Closed {
-        tab: i64,
+        tab: TabId,
     },
     /// Chrome swapped a tab for another (a prerendered page took its place).
     Replaced {
-        old: i64,
-        tab: i64,
+        old: TabId,
+        tab: TabId,
     },
 }
 
@@ -324,6 +324,12 @@ mod tests {
             assert_eq!(serde_json::to_value(op).unwrap(), op.name());
         }
         let ev: TabEvent = serde_json::from_str(r#"{"kind":"replaced","old":3,"tab":9}"#).unwrap();
-        assert_eq!(ev, TabEvent::Replaced { old: 3, tab: 9 });
+        assert_eq!(
+            ev,
+            TabEvent::Replaced {
+                old: TabId(3),
+                tab: TabId(9)
+            }
+        );
     }
 }

@@ -17,10 +17,10 @@ use tokio::time::Instant;
 
 use super::sessions;
 use crate::error::{Code, ToolError};
-use crate::protocol::{HeldTab, LeaseEntry, TabEvent};
+use crate::protocol::{AgentId, AgentKey, BrowserId, HeldTab, LeaseEntry, TabEvent, TabId};
 
 /// A tab as the relay knows it: the browser's id and the tab's id in that browser.
-pub(super) type TabKey = (String, i64);
+pub(super) type TabKey = (BrowserId, TabId);
 
 /// How long a lease holds while its agent is idle, unless the agent says otherwise
 /// (`TABPILOT_LEASE_TTL_MS`). Longer than a model's turn plus a person answering a prompt, so a
@@ -29,7 +29,7 @@ pub(super) type TabKey = (String, i64);
 pub(crate) const LEASE_TTL: Duration = Duration::from_secs(10 * 60);
 
 struct Lease {
-    holder: String,
+    holder: AgentKey,
     used: Instant,
     /// The holder opened it (its release closes it), rather than being handed it.
     opened: bool,
@@ -68,14 +68,14 @@ impl Default for Agent {
 
 /// An agent's books as `status` lists them.
 pub(super) struct AgentView<'a> {
-    pub(super) session: &'a str,
+    pub(super) session: &'a AgentKey,
     pub(super) info: &'a AgentInfo,
     pub(super) tabs: Vec<LeaseEntry>,
 }
 
 #[derive(Default)]
 pub(super) struct Books {
-    agents: HashMap<String, Agent>,
+    agents: HashMap<AgentKey, Agent>,
     /// Which session holds each tab.
     leases: HashMap<TabKey, Lease>,
 }
@@ -85,8 +85,8 @@ impl Books {
     /// Books another process kept (a server its client restarted took its key over) are picked up
     /// as far as they still hold: the tabs it still has, and nothing of a tab it lost or that is
     /// gone, so the new process's first call works rather than reporting what befell the old one.
-    pub(super) fn enter(&mut self, session: &str, info: AgentInfo) {
-        let agent = self.agents.entry(session.to_string()).or_default();
+    pub(super) fn enter(&mut self, session: &AgentKey, info: AgentInfo) {
+        let agent = self.agents.entry(session.clone()).or_default();
         if agent.info.pid != info.pid {
             agent.lost = None;
             if agent
@@ -101,7 +101,7 @@ impl Books {
     }
 
     /// The tab `session`'s page calls run in, if it has one.
-    pub(super) fn current(&self, session: &str) -> Option<&TabKey> {
+    pub(super) fn current(&self, session: &AgentKey) -> Option<&TabKey> {
         self.agents.get(session).and_then(|a| a.current.as_ref())
     }
 
@@ -117,12 +117,12 @@ impl Books {
     /// on it holds.
     pub(super) fn may_touch(
         &self,
-        session: &str,
-        browser: &str,
-        tab: i64,
+        session: &AgentKey,
+        browser: &BrowserId,
+        tab: TabId,
     ) -> Result<(), ToolError> {
-        match self.leases.get(&(browser.to_string(), tab)) {
-            Some(lease) if lease.holder != session && !self.lapsed(lease) => {
+        match self.leases.get(&(browser.clone(), tab)) {
+            Some(lease) if lease.holder != *session && !self.lapsed(lease) => {
                 let holder = self.agents.get(&lease.holder);
                 let name = holder.map_or("another agent", |a| a.info.name.as_str());
                 let ttl = holder.map_or(LEASE_TTL, |a| a.info.ttl);
@@ -145,9 +145,9 @@ impl Books {
     /// TAB_CLAIMED while another session's lease holds. A lapsed lease passes to it.
     pub(super) fn claim(
         &mut self,
-        session: &str,
-        browser: &str,
-        tab: i64,
+        session: &AgentKey,
+        browser: &BrowserId,
+        tab: TabId,
     ) -> Result<(), ToolError> {
         self.may_touch(session, browser, tab)?;
         self.take(session, browser, tab, "its lease had lapsed");
@@ -158,9 +158,9 @@ impl Books {
     /// from, if any.
     pub(super) fn force(
         &mut self,
-        session: &str,
-        browser: &str,
-        tab: i64,
+        session: &AgentKey,
+        browser: &BrowserId,
+        tab: TabId,
         reason: &str,
     ) -> Option<String> {
         let reason = crate::terminal::name(reason, 200);
@@ -168,8 +168,14 @@ impl Books {
     }
 
     /// Makes `tab` `session`'s current tab, taking its lease from another holder with `why`.
-    fn take(&mut self, session: &str, browser: &str, tab: i64, why: &str) -> Option<String> {
-        let key = (browser.to_string(), tab);
+    fn take(
+        &mut self,
+        session: &AgentKey,
+        browser: &BrowserId,
+        tab: TabId,
+        why: &str,
+    ) -> Option<String> {
+        let key = (browser.clone(), tab);
         let taker = self
             .agents
             .get(session)
@@ -197,12 +203,12 @@ impl Books {
         self.leases.insert(
             key.clone(),
             Lease {
-                holder: session.to_string(),
+                holder: session.clone(),
                 used: Instant::now(),
                 opened,
             },
         );
-        let agent = self.agents.entry(session.to_string()).or_default();
+        let agent = self.agents.entry(session.clone()).or_default();
         if !agent.tabs.contains(&key) {
             agent.tabs.push(key.clone());
         }
@@ -217,9 +223,9 @@ impl Books {
     }
 
     /// A call of `session` ran in `tab`: its lease is renewed.
-    pub(super) fn touch(&mut self, session: &str, browser: &str, tab: i64) {
-        if let Some(lease) = self.leases.get_mut(&(browser.to_string(), tab))
-            && lease.holder == session
+    pub(super) fn touch(&mut self, session: &AgentKey, browser: &BrowserId, tab: TabId) {
+        if let Some(lease) = self.leases.get_mut(&(browser.clone(), tab))
+            && lease.holder == *session
         {
             lease.used = Instant::now();
         }
@@ -231,21 +237,21 @@ impl Books {
     /// current for starts clean, its next page call opening a fresh tab, not failing on the old
     /// one. A tab it names goes back into its owner's books (a relay that restarted), unless
     /// someone holds it now.
-    pub(super) fn rejoin(&mut self, browser: &str, held: &[HeldTab]) {
-        let named = |key: &TabKey| key.0 == browser && held.iter().any(|h| h.tab == key.1);
-        self.leases.retain(|key, _| key.0 != browser || named(key));
+    pub(super) fn rejoin(&mut self, browser: &BrowserId, held: &[HeldTab]) {
+        let named = |key: &TabKey| key.0 == *browser && held.iter().any(|h| h.tab == key.1);
+        self.leases.retain(|key, _| key.0 != *browser || named(key));
         for agent in self.agents.values_mut() {
-            agent.tabs.retain(|key| key.0 != browser || named(key));
+            agent.tabs.retain(|key| key.0 != *browser || named(key));
             if agent
                 .current
                 .as_ref()
-                .is_some_and(|key| key.0 == browser && !named(key))
+                .is_some_and(|key| key.0 == *browser && !named(key))
             {
                 agent.current = None;
             }
         }
         for h in held {
-            let key = (browser.to_string(), h.tab);
+            let key = (browser.clone(), h.tab);
             if !self.leases.contains_key(&key) {
                 self.take(&h.owner, browser, h.tab, "");
                 if let Some(lease) = self.leases.get_mut(&key) {
@@ -261,9 +267,9 @@ impl Books {
     /// One another agent took is LEASE_LOST until this agent opens or selects another.
     pub(super) fn page_tab(
         &mut self,
-        session: &str,
-        browser: &str,
-    ) -> Result<Option<i64>, ToolError> {
+        session: &AgentKey,
+        browser: &BrowserId,
+    ) -> Result<Option<TabId>, ToolError> {
         let Some(agent) = self.agents.get_mut(session) else {
             return Ok(None);
         };
@@ -294,28 +300,33 @@ impl Books {
     /// Keeps the books from what the browser says happened to a tab. `caller`: the session whose
     /// call caused it, which adopts a tab it opened, and has already heard of one it closed; a
     /// tab closed by anyone else stays its agent's current tab, so that page_tab says TAB_GONE.
-    pub(super) fn record(&mut self, caller: Option<&str>, browser: &str, event: TabEvent) {
+    pub(super) fn record(
+        &mut self,
+        caller: Option<&AgentKey>,
+        browser: &BrowserId,
+        event: TabEvent,
+    ) {
         match event {
             TabEvent::Opened { tab } => {
                 if let Some(session) = caller {
                     self.take(session, browser, tab, "");
-                    if let Some(lease) = self.leases.get_mut(&(browser.to_string(), tab)) {
+                    if let Some(lease) = self.leases.get_mut(&(browser.clone(), tab)) {
                         lease.opened = true;
                     }
                 }
             }
             TabEvent::Closed { tab } => {
-                let key = (browser.to_string(), tab);
+                let key = (browser.clone(), tab);
                 self.leases.remove(&key);
                 for (session, agent) in &mut self.agents {
                     agent.tabs.retain(|t| *t != key);
-                    if caller == Some(session.as_str()) && agent.current.as_ref() == Some(&key) {
+                    if caller == Some(session) && agent.current.as_ref() == Some(&key) {
                         agent.current = None;
                     }
                 }
             }
             TabEvent::Replaced { old, tab } => {
-                let (old, new) = ((browser.to_string(), old), (browser.to_string(), tab));
+                let (old, new) = ((browser.clone(), old), (browser.clone(), tab));
                 if let Some(lease) = self.leases.remove(&old) {
                     self.leases.insert(new.clone(), lease);
                 }
@@ -335,7 +346,7 @@ impl Books {
     /// asked). By the agent itself (`by: None`), its next page call opens a fresh tab; by
     /// someone else (a person, in the popup or the dashboard), its next page calls are
     /// LEASE_LOST saying so, until it opens or picks a tab.
-    pub(super) fn release(&mut self, session: &str, by: Option<&str>) {
+    pub(super) fn release(&mut self, session: &AgentKey, by: Option<&str>) {
         if let Some(agent) = self.agents.get_mut(session) {
             for tab in agent.tabs.drain(..) {
                 self.leases.remove(&tab);
@@ -352,7 +363,7 @@ impl Books {
     /// A connection of `session` left. A session the caller named outlives its connections, and
     /// so does one still connected elsewhere; any other ends here and releases every tab it held.
     /// Returns whether it ended (the browsers then close the tabs opened for it).
-    pub(super) fn leave(&mut self, session: &str, named: bool, still_connected: bool) -> bool {
+    pub(super) fn leave(&mut self, session: &AgentKey, named: bool, still_connected: bool) -> bool {
         if named || still_connected {
             return false;
         }
@@ -362,10 +373,10 @@ impl Books {
     }
 
     /// The session whose short id is `id`.
-    pub(super) fn session_by_id(&self, id: &str) -> Option<String> {
+    pub(super) fn session_by_id(&self, id: &AgentId) -> Option<AgentKey> {
         self.agents
             .keys()
-            .find(|s| sessions::short_id(s) == id)
+            .find(|s| sessions::short_id(s) == *id)
             .cloned()
     }
 
@@ -405,19 +416,31 @@ mod tests {
 
     const B: &str = "browser-1";
 
+    fn key(session: &str) -> AgentKey {
+        AgentKey(session.into())
+    }
+
+    fn bid(browser: &str) -> BrowserId {
+        BrowserId(browser.into())
+    }
+
     fn code(r: Result<impl std::fmt::Debug, ToolError>) -> Code {
         r.expect_err("refused").code
     }
 
     /// `session` opened `tab` with a call of its own.
     fn opened(books: &mut Books, session: &str, tab: i64) {
-        books.record(Some(session), B, TabEvent::Opened { tab });
+        books.record(
+            Some(&key(session)),
+            &bid(B),
+            TabEvent::Opened { tab: TabId(tab) },
+        );
     }
 
     /// `session` entered by a connection of process `pid`.
     fn agent(books: &mut Books, session: &str, name: &str, ttl: Duration, pid: u32) {
         books.enter(
-            session,
+            &key(session),
             AgentInfo {
                 name: name.into(),
                 pid,
@@ -428,58 +451,72 @@ mod tests {
 
     fn lease_of(books: &Books, session: &str, tab: i64) -> Option<LeaseEntry> {
         let view = books.view();
-        let agent = view.into_iter().find(|a| a.session == session)?;
-        agent.tabs.into_iter().find(|t| t.tab == tab)
+        let agent = view.into_iter().find(|a| *a.session == key(session))?;
+        agent.tabs.into_iter().find(|t| t.tab == TabId(tab))
     }
 
     #[test]
     fn a_claimed_tab_is_held_and_current() {
         let mut books = Books::default();
-        books.claim("a", B, 7).unwrap();
-        assert_eq!(books.current("a"), Some(&(B.to_string(), 7)));
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(7));
-        assert_eq!(code(books.may_touch("b", B, 7)), Code::TabClaimed);
+        books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
+        assert_eq!(books.current(&key("a")), Some(&(bid(B), TabId(7))));
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(7)));
+        assert_eq!(
+            code(books.may_touch(&key("b"), &bid(B), TabId(7))),
+            Code::TabClaimed
+        );
     }
 
     #[test]
     fn claiming_a_tab_another_session_holds_is_tab_claimed_and_changes_nothing() {
         let mut books = Books::default();
         agent(&mut books, "a", "claude-code", LEASE_TTL, 1);
-        books.claim("a", B, 7).unwrap();
-        let e = books.claim("b", B, 7).unwrap_err();
+        books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
+        let e = books.claim(&key("b"), &bid(B), TabId(7)).unwrap_err();
         assert_eq!(e.code, Code::TabClaimed);
         assert_eq!(e.outcome, crate::error::Outcome::Refused);
         assert!(e.message.contains("claude-code"), "{}", e.message);
         assert!(e.message.contains("browser_force_claim"), "{}", e.message);
-        assert_eq!(books.current("b"), None);
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(7), "a keeps its tab");
+        assert_eq!(books.current(&key("b")), None);
+        assert_eq!(
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
+            Some(TabId(7)),
+            "a keeps its tab"
+        );
     }
 
     #[test]
     fn the_holder_may_claim_its_own_tab_again() {
         let mut books = Books::default();
-        books.claim("a", B, 7).unwrap();
-        books.claim("a", B, 8).unwrap();
-        books.claim("a", B, 7).unwrap();
-        assert_eq!(books.current("a"), Some(&(B.to_string(), 7)));
+        books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
+        books.claim(&key("a"), &bid(B), TabId(8)).unwrap();
+        books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
+        assert_eq!(books.current(&key("a")), Some(&(bid(B), TabId(7))));
     }
 
     #[test]
     fn the_same_tab_id_in_another_browser_is_another_tab() {
         let mut books = Books::default();
-        books.claim("a", B, 7).unwrap();
-        books.claim("b", "browser-2", 7).unwrap();
-        assert!(books.may_touch("b", "browser-2", 7).is_ok());
+        books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
+        books.claim(&key("b"), &bid("browser-2"), TabId(7)).unwrap();
+        assert!(
+            books
+                .may_touch(&key("b"), &bid("browser-2"), TabId(7))
+                .is_ok()
+        );
     }
 
     #[test]
     fn a_tab_the_agent_opened_is_adopted_as_held_current_and_opened() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
-        assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(5)));
+        assert_eq!(
+            code(books.claim(&key("b"), &bid(B), TabId(5))),
+            Code::TabClaimed
+        );
         assert!(lease_of(&books, "a", 5).unwrap().opened);
-        books.claim("a", B, 6).unwrap();
+        books.claim(&key("a"), &bid(B), TabId(6)).unwrap();
         assert!(
             !lease_of(&books, "a", 6).unwrap().opened,
             "handed, not opened"
@@ -488,8 +525,8 @@ mod tests {
 
     fn held(tab: i64, owner: &str, opened: bool) -> HeldTab {
         HeldTab {
-            tab,
-            owner: owner.into(),
+            tab: TabId(tab),
+            owner: key(owner),
             opened,
         }
     }
@@ -497,19 +534,25 @@ mod tests {
     #[test]
     fn a_restored_tab_is_its_owners_again_unless_someone_holds_it_now() {
         let mut books = Books::default();
-        books.rejoin(B, &[held(5, "a", true)]);
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
-        assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
-        books.claim("b", B, 6).unwrap();
-        books.rejoin(B, &[held(5, "a", true), held(6, "a", true)]);
+        books.rejoin(&bid(B), &[held(5, "a", true)]);
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(5)));
         assert_eq!(
-            books.page_tab("a", B).unwrap(),
-            Some(5),
+            code(books.claim(&key("b"), &bid(B), TabId(5))),
+            Code::TabClaimed
+        );
+        books.claim(&key("b"), &bid(B), TabId(6)).unwrap();
+        books.rejoin(&bid(B), &[held(5, "a", true), held(6, "a", true)]);
+        assert_eq!(
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
+            Some(TabId(5)),
             "b's tab stayed b's"
         );
-        assert_eq!(code(books.claim("a", B, 6)), Code::TabClaimed);
+        assert_eq!(
+            code(books.claim(&key("a"), &bid(B), TabId(6))),
+            Code::TabClaimed
+        );
         books.rejoin(
-            B,
+            &bid(B),
             &[held(5, "a", true), held(6, "a", true), held(8, "a", false)],
         );
         assert!(!lease_of(&books, "a", 8).unwrap().opened);
@@ -521,24 +564,28 @@ mod tests {
         agent(&mut books, "a", "claude-code", LEASE_TTL, 1);
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
-        books.force("b", B, 6, "mine now");
+        books.force(&key("b"), &bid(B), TabId(6), "mine now");
         agent(&mut books, "a", "claude-code", LEASE_TTL, 1);
         assert_eq!(
-            code(books.page_tab("a", B)),
+            code(books.page_tab(&key("a"), &bid(B))),
             Code::LeaseLost,
             "its own reconnection"
         );
         agent(&mut books, "a", "claude-code", LEASE_TTL, 2);
         assert_eq!(
-            books.page_tab("a", B).unwrap(),
-            Some(5),
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
+            Some(TabId(5)),
             "its last tab still held"
         );
 
-        books.record(None, B, TabEvent::Closed { tab: 5 });
+        books.record(None, &bid(B), TabEvent::Closed { tab: TabId(5) });
         agent(&mut books, "a", "claude-code", LEASE_TTL, 3);
-        assert_eq!(books.page_tab("a", B).unwrap(), None, "not TAB_GONE: clean");
-        assert_eq!(books.page_tab("b", B).unwrap(), Some(6));
+        assert_eq!(
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
+            None,
+            "not TAB_GONE: clean"
+        );
+        assert_eq!(books.page_tab(&key("b"), &bid(B)).unwrap(), Some(TabId(6)));
     }
 
     #[test]
@@ -546,19 +593,23 @@ mod tests {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
         opened(&mut books, "b", 6);
-        books.claim("c", "browser-2", 5).unwrap();
+        books.claim(&key("c"), &bid("browser-2"), TabId(5)).unwrap();
         // The browser came back without tab 5 (it restarted, or closed it while away).
-        books.rejoin(B, &[held(6, "b", true)]);
-        assert_eq!(books.page_tab("a", B).unwrap(), None, "not TAB_GONE: clean");
+        books.rejoin(&bid(B), &[held(6, "b", true)]);
+        assert_eq!(
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
+            None,
+            "not TAB_GONE: clean"
+        );
         assert!(lease_of(&books, "a", 5).is_none());
         assert!(
-            books.may_touch("x", B, 5).is_ok(),
+            books.may_touch(&key("x"), &bid(B), TabId(5)).is_ok(),
             "nobody holds the old id"
         );
-        assert_eq!(books.page_tab("b", B).unwrap(), Some(6));
+        assert_eq!(books.page_tab(&key("b"), &bid(B)).unwrap(), Some(TabId(6)));
         assert_eq!(
-            books.page_tab("c", "browser-2").unwrap(),
-            Some(5),
+            books.page_tab(&key("c"), &bid("browser-2")).unwrap(),
+            Some(TabId(5)),
             "another browser's tab of the same id stayed"
         );
     }
@@ -566,18 +617,24 @@ mod tests {
     #[test]
     fn a_tab_opened_by_no_agents_call_is_nobodys() {
         let mut books = Books::default();
-        books.record(None, B, TabEvent::Opened { tab: 5 });
-        assert_eq!(books.current("a"), None);
-        assert!(books.may_touch("b", B, 5).is_ok());
+        books.record(None, &bid(B), TabEvent::Opened { tab: TabId(5) });
+        assert_eq!(books.current(&key("a")), None);
+        assert!(books.may_touch(&key("b"), &bid(B), TabId(5)).is_ok());
     }
 
     #[test]
     fn may_touch_a_free_tab_or_its_own_but_not_anothers() {
         let mut books = Books::default();
-        books.claim("a", B, 7).unwrap();
-        assert!(books.may_touch("a", B, 7).is_ok(), "its own");
-        assert!(books.may_touch("b", B, 8).is_ok(), "a free tab");
-        let e = books.may_touch("b", B, 7).unwrap_err();
+        books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
+        assert!(
+            books.may_touch(&key("a"), &bid(B), TabId(7)).is_ok(),
+            "its own"
+        );
+        assert!(
+            books.may_touch(&key("b"), &bid(B), TabId(8)).is_ok(),
+            "a free tab"
+        );
+        let e = books.may_touch(&key("b"), &bid(B), TabId(7)).unwrap_err();
         assert_eq!(
             (e.code, e.outcome),
             (Code::TabClaimed, crate::error::Outcome::Refused)
@@ -591,19 +648,19 @@ mod tests {
         agent(&mut books, "b", "claude-code", LEASE_TTL, 1);
         opened(&mut books, "a", 5);
         tokio::time::advance(Duration::from_secs(50)).await;
-        books.touch("a", B, 5);
+        books.touch(&key("a"), &bid(B), TabId(5));
         tokio::time::advance(Duration::from_secs(50)).await;
         assert_eq!(
-            code(books.claim("b", B, 5)),
+            code(books.claim(&key("b"), &bid(B), TabId(5))),
             Code::TabClaimed,
             "the call at 50 s renewed it"
         );
         assert!(!lease_of(&books, "a", 5).unwrap().lapsed);
         tokio::time::advance(Duration::from_secs(11)).await;
         assert!(lease_of(&books, "a", 5).unwrap().lapsed);
-        books.claim("b", B, 5).unwrap();
-        assert_eq!(books.page_tab("b", B).unwrap(), Some(5));
-        let e = books.page_tab("a", B).unwrap_err();
+        books.claim(&key("b"), &bid(B), TabId(5)).unwrap();
+        assert_eq!(books.page_tab(&key("b"), &bid(B)).unwrap(), Some(TabId(5)));
+        let e = books.page_tab(&key("a"), &bid(B)).unwrap_err();
         assert_eq!(e.code, Code::LeaseLost);
         assert!(e.message.contains("claude-code"), "{}", e.message);
         assert!(e.message.contains("lapsed"), "{}", e.message);
@@ -615,9 +672,12 @@ mod tests {
         agent(&mut books, "a", "cursor", Duration::from_secs(60), 1);
         opened(&mut books, "a", 5);
         tokio::time::advance(Duration::from_secs(120)).await;
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
-        books.touch("a", B, 5);
-        assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(5)));
+        books.touch(&key("a"), &bid(B), TabId(5));
+        assert_eq!(
+            code(books.claim(&key("b"), &bid(B), TabId(5))),
+            Code::TabClaimed
+        );
     }
 
     #[test]
@@ -627,14 +687,19 @@ mod tests {
         agent(&mut books, "b", "claude-code", LEASE_TTL, 1);
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
-        books.claim("a", B, 5).unwrap();
+        books.claim(&key("a"), &bid(B), TabId(5)).unwrap();
         assert_eq!(
-            books.force("b", B, 5, "the user asked me to finish it"),
+            books.force(
+                &key("b"),
+                &bid(B),
+                TabId(5),
+                "the user asked me to finish it"
+            ),
             Some("cursor".to_string())
         );
-        assert_eq!(books.page_tab("b", B).unwrap(), Some(5));
+        assert_eq!(books.page_tab(&key("b"), &bid(B)).unwrap(), Some(TabId(5)));
         for _ in 0..2 {
-            let e = books.page_tab("a", B).unwrap_err();
+            let e = books.page_tab(&key("a"), &bid(B)).unwrap_err();
             assert_eq!(e.code, Code::LeaseLost, "every call, not once");
             assert!(e.message.contains("claude-code"), "{}", e.message);
             assert!(e.message.contains("finish it"), "{}", e.message);
@@ -644,8 +709,8 @@ mod tests {
             "b did not open it"
         );
         // Picking its other tab ends it.
-        books.claim("a", B, 6).unwrap();
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
+        books.claim(&key("a"), &bid(B), TabId(6)).unwrap();
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(6)));
     }
 
     #[test]
@@ -653,100 +718,109 @@ mod tests {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
-        books.force("b", B, 5, "x");
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
+        books.force(&key("b"), &bid(B), TabId(5), "x");
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(6)));
     }
 
     #[test]
     fn a_release_gives_up_every_tab_and_the_next_call_opens_one() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.claim("a", B, 6).unwrap();
-        books.release("a", None);
-        assert_eq!(books.page_tab("a", B).unwrap(), None);
-        books.claim("b", B, 5).unwrap();
-        books.claim("b", B, 6).unwrap();
+        books.claim(&key("a"), &bid(B), TabId(6)).unwrap();
+        books.release(&key("a"), None);
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), None);
+        books.claim(&key("b"), &bid(B), TabId(5)).unwrap();
+        books.claim(&key("b"), &bid(B), TabId(6)).unwrap();
     }
 
     #[test]
     fn a_release_by_a_person_is_lease_lost_for_the_agent_until_it_picks_a_tab() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.release("a", Some("a person, from the dashboard"));
+        books.release(&key("a"), Some("a person, from the dashboard"));
         // The browser closing it, as its answer to the release says, changes nothing of that.
-        books.record(Some("a"), B, TabEvent::Closed { tab: 5 });
-        let e = books.page_tab("a", B).unwrap_err();
+        books.record(Some(&key("a")), &bid(B), TabEvent::Closed { tab: TabId(5) });
+        let e = books.page_tab(&key("a"), &bid(B)).unwrap_err();
         assert_eq!(e.code, Code::LeaseLost);
         assert!(e.message.contains("dashboard"), "{}", e.message);
         opened(&mut books, "a", 9);
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(9));
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(9)));
     }
 
     #[test]
     fn an_unnamed_session_leaving_releases_every_tab_it_held() {
         let mut books = Books::default();
         opened(&mut books, "peer-1", 5);
-        books.claim("peer-1", B, 6).unwrap();
-        assert!(books.leave("peer-1", false, false));
-        assert_eq!(books.current("peer-1"), None);
+        books.claim(&key("peer-1"), &bid(B), TabId(6)).unwrap();
+        assert!(books.leave(&key("peer-1"), false, false));
+        assert_eq!(books.current(&key("peer-1")), None);
         assert!(books.view().is_empty());
-        books.claim("b", B, 5).unwrap();
-        books.claim("b", B, 6).unwrap();
+        books.claim(&key("b"), &bid(B), TabId(5)).unwrap();
+        books.claim(&key("b"), &bid(B), TabId(6)).unwrap();
     }
 
     #[test]
     fn a_named_session_outlives_its_connection() {
         let mut books = Books::default();
-        books.claim("cli", B, 5).unwrap();
-        assert!(!books.leave("cli", true, false));
-        assert_eq!(books.page_tab("cli", B).unwrap(), Some(5));
-        assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
+        books.claim(&key("cli"), &bid(B), TabId(5)).unwrap();
+        assert!(!books.leave(&key("cli"), true, false));
+        assert_eq!(
+            books.page_tab(&key("cli"), &bid(B)).unwrap(),
+            Some(TabId(5))
+        );
+        assert_eq!(
+            code(books.claim(&key("b"), &bid(B), TabId(5))),
+            Code::TabClaimed
+        );
     }
 
     #[test]
     fn a_session_still_connected_elsewhere_keeps_its_tabs() {
         let mut books = Books::default();
-        books.claim("s", B, 5).unwrap();
-        assert!(!books.leave("s", false, true));
-        assert_eq!(books.page_tab("s", B).unwrap(), Some(5));
-        assert_eq!(code(books.claim("b", B, 5)), Code::TabClaimed);
+        books.claim(&key("s"), &bid(B), TabId(5)).unwrap();
+        assert!(!books.leave(&key("s"), false, true));
+        assert_eq!(books.page_tab(&key("s"), &bid(B)).unwrap(), Some(TabId(5)));
+        assert_eq!(
+            code(books.claim(&key("b"), &bid(B), TabId(5))),
+            Code::TabClaimed
+        );
     }
 
     #[test]
     fn a_tab_closed_by_someone_else_is_tab_gone_once_then_a_fresh_tab() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.record(None, B, TabEvent::Closed { tab: 5 });
+        books.record(None, &bid(B), TabEvent::Closed { tab: TabId(5) });
         assert_eq!(
-            books.current("a"),
-            Some(&(B.to_string(), 5)),
+            books.current(&key("a")),
+            Some(&(bid(B), TabId(5))),
             "it stays current"
         );
-        assert_eq!(code(books.page_tab("a", B)), Code::TabGone);
+        assert_eq!(code(books.page_tab(&key("a"), &bid(B))), Code::TabGone);
         assert_eq!(
-            books.page_tab("a", B).unwrap(),
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
             None,
             "the next call opens a tab"
         );
         opened(&mut books, "a", 9);
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(9));
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(9)));
     }
 
     #[test]
     fn a_tab_closed_by_another_agents_call_is_tab_gone_for_its_holder() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.record(Some("b"), B, TabEvent::Closed { tab: 5 });
-        assert_eq!(code(books.page_tab("a", B)), Code::TabGone);
+        books.record(Some(&key("b")), &bid(B), TabEvent::Closed { tab: TabId(5) });
+        assert_eq!(code(books.page_tab(&key("a"), &bid(B))), Code::TabGone);
     }
 
     #[test]
     fn a_tab_closed_by_the_agents_own_call_is_simply_gone() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.record(Some("a"), B, TabEvent::Closed { tab: 5 });
-        assert_eq!(books.current("a"), None);
-        assert_eq!(books.page_tab("a", B).unwrap(), None);
+        books.record(Some(&key("a")), &bid(B), TabEvent::Closed { tab: TabId(5) });
+        assert_eq!(books.current(&key("a")), None);
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), None);
     }
 
     #[test]
@@ -754,29 +828,42 @@ mod tests {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
-        books.record(Some("a"), B, TabEvent::Closed { tab: 5 });
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
+        books.record(Some(&key("a")), &bid(B), TabEvent::Closed { tab: TabId(5) });
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(6)));
     }
 
     #[test]
     fn a_closed_tab_leaves_its_lease() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.record(None, B, TabEvent::Closed { tab: 5 });
-        assert!(books.may_touch("b", B, 5).is_ok());
+        books.record(None, &bid(B), TabEvent::Closed { tab: TabId(5) });
+        assert!(books.may_touch(&key("b"), &bid(B), TabId(5)).is_ok());
     }
 
     #[test]
     fn a_replaced_tab_moves_its_lease_and_stays_current() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        books.record(None, B, TabEvent::Replaced { old: 5, tab: 31 });
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(31));
-        assert_eq!(code(books.may_touch("b", B, 31)), Code::TabClaimed);
-        assert!(books.may_touch("b", B, 5).is_ok(), "the old id is free");
+        books.record(
+            None,
+            &bid(B),
+            TabEvent::Replaced {
+                old: TabId(5),
+                tab: TabId(31),
+            },
+        );
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(31)));
+        assert_eq!(
+            code(books.may_touch(&key("b"), &bid(B), TabId(31))),
+            Code::TabClaimed
+        );
+        assert!(
+            books.may_touch(&key("b"), &bid(B), TabId(5)).is_ok(),
+            "the old id is free"
+        );
         // The new tab is among the held ones: closing it releases it.
-        books.leave("a", false, false);
-        assert!(books.may_touch("b", B, 31).is_ok());
+        books.leave(&key("a"), false, false);
+        assert!(books.may_touch(&key("b"), &bid(B), TabId(31)).is_ok());
     }
 
     #[test]
@@ -784,19 +871,30 @@ mod tests {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
-        books.record(None, B, TabEvent::Replaced { old: 5, tab: 31 });
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
-        books.claim("a", B, 31).unwrap();
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(31), "not TAB_GONE");
+        books.record(
+            None,
+            &bid(B),
+            TabEvent::Replaced {
+                old: TabId(5),
+                tab: TabId(31),
+            },
+        );
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(6)));
+        books.claim(&key("a"), &bid(B), TabId(31)).unwrap();
+        assert_eq!(
+            books.page_tab(&key("a"), &bid(B)).unwrap(),
+            Some(TabId(31)),
+            "not TAB_GONE"
+        );
     }
 
     #[test]
     fn a_current_tab_in_another_browser_is_not_this_browsers() {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
-        assert_eq!(books.page_tab("a", "browser-2").unwrap(), None);
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(5));
-        assert_eq!(books.page_tab("nobody", B).unwrap(), None);
+        assert_eq!(books.page_tab(&key("a"), &bid("browser-2")).unwrap(), None);
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(5)));
+        assert_eq!(books.page_tab(&key("nobody"), &bid(B)).unwrap(), None);
     }
 
     #[test]
@@ -804,19 +902,26 @@ mod tests {
         let mut books = Books::default();
         opened(&mut books, "a", 5);
         opened(&mut books, "a", 6);
-        books.record(Some("a"), "browser-2", TabEvent::Opened { tab: 7 });
-        assert_eq!(books.page_tab("a", B).unwrap(), Some(6));
-        assert_eq!(books.current("a"), Some(&(B.to_string(), 6)));
-        assert_eq!(books.page_tab("a", "browser-2").unwrap(), Some(7));
-        assert_eq!(books.page_tab("a", "browser-3").unwrap(), None);
+        books.record(
+            Some(&key("a")),
+            &bid("browser-2"),
+            TabEvent::Opened { tab: TabId(7) },
+        );
+        assert_eq!(books.page_tab(&key("a"), &bid(B)).unwrap(), Some(TabId(6)));
+        assert_eq!(books.current(&key("a")), Some(&(bid(B), TabId(6))));
+        assert_eq!(
+            books.page_tab(&key("a"), &bid("browser-2")).unwrap(),
+            Some(TabId(7))
+        );
+        assert_eq!(books.page_tab(&key("a"), &bid("browser-3")).unwrap(), None);
     }
 
     #[test]
     fn an_agent_is_found_by_its_short_id() {
         let mut books = Books::default();
         opened(&mut books, "agent:abc", 5);
-        let id = sessions::short_id("agent:abc");
-        assert_eq!(books.session_by_id(&id).as_deref(), Some("agent:abc"));
-        assert_eq!(books.session_by_id("nope"), None);
+        let id = sessions::short_id(&key("agent:abc"));
+        assert_eq!(books.session_by_id(&id), Some(key("agent:abc")));
+        assert_eq!(books.session_by_id(&AgentId("nope".into())), None);
     }
 }

@@ -16,7 +16,10 @@ use super::codes::Codes;
 use super::route::{BrowserRef, Browsers, Reply, Router};
 use super::sessions;
 use crate::error::{Code, ToolError};
-use crate::protocol::{self, Answer, BrowserKind, Call, Frame, HeldTab, PeerInfo, Role, WireError};
+use crate::protocol::{
+    self, AgentKey, Answer, BrowserId, BrowserKind, Call, Frame, HeldTab, PeerInfo, Role, WireError,
+};
+use asks::Asker;
 
 /// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
 /// a reason.
@@ -37,7 +40,7 @@ pub(super) type Sender = mpsc::Sender<Outgoing>;
 
 struct Controller {
     info: PeerInfo,
-    session: String,
+    session: AgentKey,
     tx: Sender,
     pending: usize,
 }
@@ -49,7 +52,7 @@ struct Browser {
 }
 
 struct PendingCall {
-    browser: String,
+    browser: BrowserId,
     mutates: bool,
     reply: oneshot::Sender<Result<Answer, ToolError>>,
 }
@@ -57,7 +60,7 @@ struct PendingCall {
 #[derive(Default)]
 struct Roster {
     controllers: HashMap<u64, Controller>,
-    browsers: HashMap<String, Browser>,
+    browsers: HashMap<BrowserId, Browser>,
     pending: HashMap<u64, PendingCall>,
 }
 
@@ -143,15 +146,15 @@ impl Hub {
         let key = info
             .browser_id
             .clone()
-            .unwrap_or_else(|| format!("browser-{id}"));
+            .unwrap_or_else(|| BrowserId(format!("browser-{id}")));
         if role == Role::Browser {
             self.router.books().rejoin(&key, held);
             // An owner the browser names that does not come back (its server ended while the
             // relay was down) has the grace period to, as if it had just left.
-            let owners: std::collections::BTreeSet<&str> =
-                held.iter().map(|h| h.owner.as_str()).collect();
+            let owners: std::collections::BTreeSet<&AgentKey> =
+                held.iter().map(|h| &h.owner).collect();
             for owner in owners {
-                self.end_after_grace(owner.to_string());
+                self.end_after_grace(owner.clone());
             }
         }
         let mut r = self.roster();
@@ -245,7 +248,7 @@ impl Hub {
         self.push_roster();
     }
 
-    fn end_after_grace(self: &Arc<Self>, session: String) {
+    fn end_after_grace(self: &Arc<Self>, session: AgentKey) {
         let hub = self.clone();
         tokio::spawn(async move {
             tokio::time::sleep(sessions::GRACE).await;
@@ -255,17 +258,17 @@ impl Hub {
 
     /// Ends an agent's session if no connection has it any more and it is not a named one: its
     /// tabs leave the books, and the browsers are told (src/relay/release.rs).
-    fn end_session(self: &Arc<Self>, session: &str) {
+    fn end_session(self: &Arc<Self>, session: &AgentKey) {
         let still_here = self
             .roster()
             .controllers
             .values()
-            .any(|c| c.session == session);
+            .any(|c| c.session == *session);
         let named = sessions::is_named(session);
         if !self.router.books().leave(session, named, still_here) {
             return;
         }
-        let (hub, session) = (self.clone(), session.to_string());
+        let (hub, session) = (self.clone(), session.clone());
         tokio::spawn(async move { hub.router.announce_release(&*hub, &session, true).await });
     }
 
@@ -314,7 +317,7 @@ impl Hub {
                 self.answer_later(peer, id, move |hub| async move {
                     let session = hub.session_of(peer)?;
                     Ok(Answer {
-                        value: Some(hub.relay_op(&session, op).await?),
+                        value: Some(hub.relay_op(Asker::Agent(&session), op).await?),
                         ..Answer::default()
                     })
                 })
@@ -323,7 +326,7 @@ impl Hub {
             (Role::Browser, Frame::Ask { id, op }) if op.for_browsers() => {
                 let hub = self.clone();
                 tokio::spawn(async move {
-                    let answer = hub.relay_op("", op).await.map(|value| Answer {
+                    let answer = hub.relay_op(Asker::Popup, op).await.map(|value| Answer {
                         value: Some(value),
                         ..Answer::default()
                     });
@@ -388,7 +391,7 @@ impl Hub {
         Ok(())
     }
 
-    fn session_of(&self, peer: u64) -> Result<String, ToolError> {
+    fn session_of(&self, peer: u64) -> Result<AgentKey, ToolError> {
         self.roster()
             .controllers
             .get(&peer)
@@ -396,7 +399,7 @@ impl Hub {
             .ok_or_else(|| ToolError::refused(Code::Internal, "controller left"))
     }
 
-    fn browser_key(&self, peer: u64) -> Option<String> {
+    fn browser_key(&self, peer: u64) -> Option<BrowserId> {
         self.roster()
             .browsers
             .iter()
@@ -437,7 +440,7 @@ impl Browsers for Hub {
         all
     }
 
-    async fn post(&self, browser: &str, mut call: Call) -> Result<(u64, Reply), ToolError> {
+    async fn post(&self, browser: &BrowserId, mut call: Call) -> Result<(u64, Reply), ToolError> {
         let id = self.id();
         call.id = id;
         let mutates = call.op.mutates();
@@ -452,7 +455,7 @@ impl Browsers for Hub {
             r.pending.insert(
                 id,
                 PendingCall {
-                    browser: browser.to_string(),
+                    browser: browser.clone(),
                     mutates,
                     reply,
                 },

@@ -17,11 +17,15 @@ use proptest::test_runner::{Config, TestRunner};
 use super::books::{AgentInfo, Books, LEASE_TTL, TabKey};
 use super::sessions;
 use crate::link::identity::{self, Resumable};
-use crate::protocol::{HeldTab, PeerInfo, TabEvent, auth};
+use crate::protocol::{AgentKey, BrowserId, HeldTab, PeerInfo, TabEvent, TabId, auth};
 
 const PROCESSES: usize = 8;
 const BROWSERS: [&str; 2] = ["browser-a", "browser-b"];
 const INTERLEAVINGS: u32 = 3000;
+
+fn browser_id(b: usize) -> BrowserId {
+    BrowserId(BROWSERS[b].into())
+}
 
 #[derive(Clone, Debug)]
 enum Step {
@@ -64,9 +68,9 @@ fn step() -> impl Strategy<Value = Step> {
 #[derive(Default)]
 struct Browser {
     next_tab: i64,
-    open: BTreeSet<i64>,
-    owners: BTreeMap<i64, String>,
-    openers: BTreeMap<i64, String>,
+    open: BTreeSet<TabId>,
+    owners: BTreeMap<TabId, AgentKey>,
+    openers: BTreeMap<TabId, AgentKey>,
 }
 
 impl Browser {
@@ -86,7 +90,7 @@ impl Browser {
 
 /// A running `tabpilot mcp`: the books its key files it under, and its slot, if it holds one.
 struct Process {
-    session: String,
+    session: AgentKey,
     pid: u32,
     _slot: Option<Resumable>,
 }
@@ -97,9 +101,9 @@ struct World {
     processes: Vec<Option<Process>>,
     next_pid: u32,
     /// Sessions whose last connection left, waiting out the grace period.
-    leaving: Vec<String>,
+    leaving: Vec<AgentKey>,
     /// Who may hold each tab: its opener, or whoever was handed it or took it since.
-    entitled: HashMap<TabKey, String>,
+    entitled: HashMap<TabKey, AgentKey>,
     /// The evidence the processes show: the first six are one client in one directory, the last
     /// two another client's.
     evidence: [String; PROCESSES],
@@ -125,18 +129,18 @@ impl World {
         }
     }
 
-    fn session(&self, p: usize) -> Option<String> {
+    fn session(&self, p: usize) -> Option<AgentKey> {
         self.processes[p].as_ref().map(|p| p.session.clone())
     }
 
-    fn connected(&self, session: &str) -> bool {
+    fn connected(&self, session: &AgentKey) -> bool {
         self.processes
             .iter()
             .flatten()
-            .any(|p| p.session == session)
+            .any(|p| p.session == *session)
     }
 
-    fn enter(&mut self, session: &str, p: usize, pid: u32) {
+    fn enter(&mut self, session: &AgentKey, p: usize, pid: u32) {
         // Half the agents let their leases lapse at once, so lapsed claims happen.
         let ttl = if p.is_multiple_of(2) {
             LEASE_TTL
@@ -172,7 +176,7 @@ impl World {
         });
     }
 
-    fn leave(&mut self, session: String) {
+    fn leave(&mut self, session: AgentKey) {
         if !self.leaving.contains(&session) {
             self.leaving.push(session);
         }
@@ -192,10 +196,10 @@ impl World {
 
     /// The browsers hear that `session` gave its tabs up: they forget them, and close those it
     /// opened.
-    fn let_go(&mut self, session: &str) {
-        self.entitled.retain(|_, holder| holder != session);
+    fn let_go(&mut self, session: &AgentKey) {
+        self.entitled.retain(|_, holder| *holder != *session);
         for (b, browser) in self.browsers.iter_mut().enumerate() {
-            let mine: Vec<i64> = browser
+            let mine: Vec<TabId> = browser
                 .owners
                 .iter()
                 .filter(|(_, o)| *o == session)
@@ -203,10 +207,10 @@ impl World {
                 .collect();
             for tab in mine {
                 browser.owners.remove(&tab);
-                if browser.openers.get(&tab).map(String::as_str) == Some(session) {
+                if browser.openers.get(&tab) == Some(session) {
                     browser.open.remove(&tab);
                     self.books
-                        .record(Some(session), BROWSERS[b], TabEvent::Closed { tab });
+                        .record(Some(session), &browser_id(b), TabEvent::Closed { tab });
                 }
             }
         }
@@ -217,7 +221,7 @@ impl World {
         self.leaving.clear();
         let helds: Vec<Vec<HeldTab>> = self.browsers.iter().map(Browser::held).collect();
         for (b, held) in helds.into_iter().enumerate() {
-            self.books.rejoin(BROWSERS[b], &held);
+            self.books.rejoin(&browser_id(b), &held);
             // Owners that do not come back have the grace period to.
             for h in held {
                 self.leave(h.owner);
@@ -233,8 +237,8 @@ impl World {
 
     fn browser_restart(&mut self, b: usize) {
         self.browsers[b] = Browser::default();
-        self.entitled.retain(|k, _| k.0 != BROWSERS[b]);
-        self.books.rejoin(BROWSERS[b], &[]);
+        self.entitled.retain(|k, _| k.0 != browser_id(b));
+        self.books.rejoin(&browser_id(b), &[]);
     }
 
     fn open(&mut self, p: usize, b: usize) {
@@ -243,13 +247,13 @@ impl World {
         };
         let browser = &mut self.browsers[b];
         browser.next_tab += 1;
-        let tab = browser.next_tab;
+        let tab = TabId(browser.next_tab);
         browser.open.insert(tab);
         browser.owners.insert(tab, session.clone());
         browser.openers.insert(tab, session.clone());
         self.books
-            .record(Some(&session), BROWSERS[b], TabEvent::Opened { tab });
-        self.entitled.insert((BROWSERS[b].into(), tab), session);
+            .record(Some(&session), &browser_id(b), TabEvent::Opened { tab });
+        self.entitled.insert((browser_id(b), tab), session);
     }
 
     /// A page call naming no tab: it runs in the agent's current tab, which must be its own.
@@ -257,12 +261,12 @@ impl World {
         let Some(session) = self.session(p) else {
             return Ok(());
         };
-        if let Ok(Some(tab)) = self.books.page_tab(&session, BROWSERS[b]) {
-            let key = (BROWSERS[b].to_string(), tab);
+        if let Ok(Some(tab)) = self.books.page_tab(&session, &browser_id(b)) {
+            let key = (browser_id(b), tab);
             if !self.browsers[b].open.contains(&tab) {
                 // The browser says TAB_GONE, and the relay drops it.
                 self.books
-                    .record(Some(&session), BROWSERS[b], TabEvent::Closed { tab });
+                    .record(Some(&session), &browser_id(b), TabEvent::Closed { tab });
                 return Ok(());
             }
             prop_assert_eq!(
@@ -272,7 +276,7 @@ impl World {
                 p,
                 key
             );
-            self.books.touch(&session, BROWSERS[b], tab);
+            self.books.touch(&session, &browser_id(b), tab);
             self.browsers[b].owners.insert(tab, session);
         }
         Ok(())
@@ -282,19 +286,18 @@ impl World {
         let Some(session) = self.session(p) else {
             return;
         };
-        let open: Vec<i64> = self.browsers[b].open.iter().copied().collect();
+        let open: Vec<TabId> = self.browsers[b].open.iter().copied().collect();
         let Some(&tab) = open.get(t % open.len().max(1)) else {
             return;
         };
         let took = if force {
-            self.books.force(&session, BROWSERS[b], tab, "test");
+            self.books.force(&session, &browser_id(b), tab, "test");
             true
         } else {
-            self.books.claim(&session, BROWSERS[b], tab).is_ok()
+            self.books.claim(&session, &browser_id(b), tab).is_ok()
         };
         if took {
-            self.entitled
-                .insert((BROWSERS[b].into(), tab), session.clone());
+            self.entitled.insert((browser_id(b), tab), session.clone());
             self.browsers[b].owners.insert(tab, session);
         }
     }
@@ -307,13 +310,13 @@ impl World {
     }
 
     fn person_closes(&mut self, b: usize, t: usize) {
-        let open: Vec<i64> = self.browsers[b].open.iter().copied().collect();
+        let open: Vec<TabId> = self.browsers[b].open.iter().copied().collect();
         if let Some(&tab) = open.get(t % open.len().max(1)) {
             self.browsers[b].open.remove(&tab);
             self.browsers[b].owners.remove(&tab);
-            self.entitled.remove(&(BROWSERS[b].into(), tab));
+            self.entitled.remove(&(browser_id(b), tab));
             self.books
-                .record(None, BROWSERS[b], TabEvent::Closed { tab });
+                .record(None, &browser_id(b), TabEvent::Closed { tab });
         }
     }
 
@@ -346,12 +349,12 @@ impl World {
     }
 
     /// Every (agent, tab) the books say is held.
-    fn holdings(&self) -> Vec<(String, TabKey)> {
+    fn holdings(&self) -> Vec<(AgentKey, TabKey)> {
         self.books
             .view()
             .into_iter()
             .flat_map(|a| {
-                let session = a.session.to_string();
+                let session = a.session.clone();
                 a.tabs
                     .into_iter()
                     .map(move |t| (session.clone(), (t.browser_id, t.tab)))
@@ -360,20 +363,20 @@ impl World {
     }
 
     fn check(&self) -> Result<(), TestCaseError> {
-        let live: Vec<&String> = self
+        let live: Vec<&AgentKey> = self
             .processes
             .iter()
             .flatten()
             .map(|p| &p.session)
             .collect();
-        let distinct: BTreeSet<&&String> = live.iter().collect();
+        let distinct: BTreeSet<&&AgentKey> = live.iter().collect();
         prop_assert_eq!(distinct.len(), live.len(), "two live agents share books");
-        let mut holders: HashMap<TabKey, String> = HashMap::new();
+        let mut holders: HashMap<TabKey, AgentKey> = HashMap::new();
         for (session, key) in self.holdings() {
             if let Some(other) = holders.insert(key.clone(), session.clone()) {
                 prop_assert!(
                     false,
-                    "tab {:?} has two holders: {} and {}",
+                    "tab {:?} has two holders: {:?} and {:?}",
                     key,
                     other,
                     session

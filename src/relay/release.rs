@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use super::route::{Browsers, Router};
 use crate::protocol::wire::tabs::Release;
-use crate::protocol::{Call, WireOp};
+use crate::protocol::{AgentKey, Call, TabId, WireOp};
 
 /// How long a browser has to close a released agent's tabs.
 const RELEASE_TIMEOUT: Duration = Duration::from_secs(10);
@@ -21,10 +21,10 @@ impl Router {
     pub(super) async fn release(
         &self,
         browsers: &impl Browsers,
-        session: &str,
+        session: &AgentKey,
         close_opened: bool,
         by: Option<&str>,
-    ) -> Vec<i64> {
+    ) -> Vec<TabId> {
         self.books().release(session, by);
         self.announce_release(browsers, session, close_opened).await
     }
@@ -33,9 +33,9 @@ impl Router {
     pub(super) async fn announce_release(
         &self,
         browsers: &impl Browsers,
-        session: &str,
+        session: &AgentKey,
         close_opened: bool,
-    ) -> Vec<i64> {
+    ) -> Vec<TabId> {
         let told = browsers.connected().into_iter().map(|browser| async move {
             let release = Release { close_opened };
             let release = Call::of(&release, RELEASE_TIMEOUT);

@@ -11,7 +11,9 @@ use tokio::sync::oneshot;
 use super::books::Books;
 use crate::error::{Code, ToolError};
 use crate::protocol::wire::tabs::TabOpen;
-use crate::protocol::{Answer, BrowserKind, Call, Scope, TabEvent, Target};
+use crate::protocol::{
+    AgentKey, Answer, BrowserId, BrowserKind, Call, Scope, TabEvent, TabId, Target,
+};
 
 /// Longest a call may wait on a browser when the caller names no timeout.
 const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
@@ -26,7 +28,7 @@ pub(super) type Reply = oneshot::Receiver<Result<Answer, ToolError>>;
 /// A connected browser, as an agent names it.
 #[derive(Clone, Debug)]
 pub(super) struct BrowserRef {
-    pub(super) id: String,
+    pub(super) id: BrowserId,
     pub(super) label: Option<String>,
     pub(super) kind: BrowserKind,
 }
@@ -53,7 +55,7 @@ pub(super) trait Browsers: Sync {
     /// answer comes. Refused with NO_BROWSER when that browser is not connected.
     fn post(
         &self,
-        browser: &str,
+        browser: &BrowserId,
         call: Call,
     ) -> impl Future<Output = Result<(u64, Reply), ToolError>> + Send;
 
@@ -86,7 +88,7 @@ impl Router {
     pub(super) async fn route(
         &self,
         browsers: &impl Browsers,
-        session: &str,
+        session: &AgentKey,
         mut call: Call,
     ) -> Result<Routed, ToolError> {
         if call.op.relay_only() {
@@ -124,7 +126,7 @@ impl Router {
                 }
             })?;
         let target = Target {
-            browser: Some(browser),
+            browser: Some(browser.to_string()),
             tab,
         };
         Ok(Routed { value, target, url })
@@ -136,9 +138,9 @@ impl Router {
     pub(super) fn pick_browser(
         &self,
         browsers: &impl Browsers,
-        session: &str,
+        session: &AgentKey,
         call: &Call,
-    ) -> Result<String, ToolError> {
+    ) -> Result<BrowserId, ToolError> {
         let target = &call.target;
         let connected = browsers.connected();
         if let Some(name) = &target.browser {
@@ -176,10 +178,10 @@ impl Router {
     async fn resolve_tab(
         &self,
         browsers: &impl Browsers,
-        session: &str,
-        browser: &str,
-        named: Option<i64>,
-    ) -> Result<i64, ToolError> {
+        session: &AgentKey,
+        browser: &BrowserId,
+        named: Option<TabId>,
+    ) -> Result<TabId, ToolError> {
         if let Some(tab) = named {
             self.books().claim(session, browser, tab)?;
             return Ok(tab);
@@ -209,8 +211,8 @@ impl Router {
     pub(super) async fn ask(
         &self,
         browsers: &impl Browsers,
-        session: &str,
-        browser: &str,
+        session: &AgentKey,
+        browser: &BrowserId,
         mut call: Call,
     ) -> Result<(Value, Option<String>), ToolError> {
         let op = call.op;
@@ -219,7 +221,7 @@ impl Router {
         // Whose call it is: a tab it opens goes into these books (the browser keeps that, for a
         // relay that restarts), and the network rules of its site policy are this agent's, to
         // drop when its session ends. (Whatever a controller put here is not trusted.)
-        call.owner = Some(session.to_string());
+        call.owner = Some(session.clone());
         let (id, reply) = browsers.post(browser, call).await?;
         // The browser enforces the call's own timeout; this is the backstop for a lost reply.
         let mut answer = match tokio::time::timeout(timeout + BACKSTOP, reply).await {
@@ -251,7 +253,7 @@ pub(super) fn named<'a>(
     connected: &'a [BrowserRef],
     name: &str,
 ) -> Result<&'a BrowserRef, ToolError> {
-    if let Some(b) = connected.iter().find(|b| b.id == name) {
+    if let Some(b) = connected.iter().find(|b| b.id.as_str() == name) {
         return Ok(b);
     }
     let labelled: Vec<&BrowserRef> = connected
@@ -301,6 +303,10 @@ mod tests {
     use crate::protocol::Op;
     use serde_json::json;
 
+    fn key(session: &str) -> AgentKey {
+        AgentKey(session.into())
+    }
+
     /// Browsers that answer every call on a task of their own, after the caller has had to
     /// wait: `tabOpen` with a fresh tab (from 100 up), a call on tab 13 with TAB_GONE, any
     /// other call with its own op's name (and, on tab N, the address `http://tabN.test/`).
@@ -315,7 +321,7 @@ mod tests {
             connected: ids
                 .iter()
                 .map(|s| BrowserRef {
-                    id: s.to_string(),
+                    id: BrowserId(s.to_string()),
                     label: Some(s.to_uppercase()),
                     kind: BrowserKind::User,
                 })
@@ -325,7 +331,7 @@ mod tests {
     }
 
     impl Fake {
-        fn ops(&self) -> Vec<(Op, Option<i64>)> {
+        fn ops(&self) -> Vec<(Op, Option<TabId>)> {
             let posted = self.posted.lock().unwrap_or_else(PoisonError::into_inner);
             posted.iter().map(|c| (c.op, c.target.tab)).collect()
         }
@@ -336,8 +342,12 @@ mod tests {
             self.connected.clone()
         }
 
-        async fn post(&self, browser: &str, mut call: Call) -> Result<(u64, Reply), ToolError> {
-            assert!(self.connected.iter().any(|b| b.id == browser));
+        async fn post(
+            &self,
+            browser: &BrowserId,
+            mut call: Call,
+        ) -> Result<(u64, Reply), ToolError> {
+            assert!(self.connected.iter().any(|b| b.id == *browser));
             let mut posted = self.posted.lock().unwrap_or_else(PoisonError::into_inner);
             let id = posted.len() as u64 + 1;
             call.id = id;
@@ -346,10 +356,12 @@ mod tests {
                 (Op::TabOpen, _) => Ok(Answer {
                     id,
                     value: Some(Value::Null),
-                    tabs: vec![TabEvent::Opened { tab: 100 + opened }],
+                    tabs: vec![TabEvent::Opened {
+                        tab: TabId(100 + opened),
+                    }],
                     ..Answer::default()
                 }),
-                (_, Some(13)) => Err(ToolError::failed(Code::TabGone, "closed")),
+                (_, Some(TabId(13))) => Err(ToolError::failed(Code::TabGone, "closed")),
                 (op, tab) => Ok(Answer {
                     id,
                     value: Some(json!(op.name())),
@@ -369,7 +381,7 @@ mod tests {
         fn forget(&self, _: u64) {}
     }
 
-    fn call(op: Op, browser: Option<&str>, tab: Option<i64>) -> Call {
+    fn call(op: Op, browser: Option<&str>, tab: Option<TabId>) -> Call {
         Call {
             target: Target {
                 browser: browser.map(String::from),
@@ -382,12 +394,13 @@ mod tests {
     #[tokio::test]
     async fn two_racing_first_page_calls_open_one_tab() {
         let (router, b) = (Router::default(), browsers(&["b1"]));
+        let a = key("a");
         let (one, two) = tokio::join!(
-            router.route(&b, "a", call(Op::Snapshot, None, None)),
-            router.route(&b, "a", call(Op::Read, None, None)),
+            router.route(&b, &a, call(Op::Snapshot, None, None)),
+            router.route(&b, &a, call(Op::Read, None, None)),
         );
-        assert_eq!(one.unwrap().target.tab, Some(100));
-        assert_eq!(two.unwrap().target.tab, Some(100));
+        assert_eq!(one.unwrap().target.tab, Some(TabId(100)));
+        assert_eq!(two.unwrap().target.tab, Some(TabId(100)));
         let opens = b.ops().iter().filter(|(op, _)| *op == Op::TabOpen).count();
         assert_eq!(opens, 1, "{:?}", b.ops());
     }
@@ -396,26 +409,26 @@ mod tests {
     async fn a_page_call_runs_in_the_agents_tab_and_says_where() {
         let (router, b) = (Router::default(), browsers(&["b1"]));
         let Routed { value, target, url } = router
-            .route(&b, "a", call(Op::Click, None, None))
+            .route(&b, &key("a"), call(Op::Click, None, None))
             .await
             .unwrap();
         assert_eq!(value, json!("click"));
         assert_eq!(
             (target.browser.as_deref(), target.tab),
-            (Some("b1"), Some(100))
+            (Some("b1"), Some(TabId(100)))
         );
         // The page's address, as the browser said it, goes back with the answer.
         assert_eq!(url.as_deref(), Some("http://tab100.test/"));
         router
-            .route(&b, "a", call(Op::Read, None, None))
+            .route(&b, &key("a"), call(Op::Read, None, None))
             .await
             .unwrap();
         assert_eq!(
             b.ops(),
             [
                 (Op::TabOpen, None),
-                (Op::Click, Some(100)),
-                (Op::Read, Some(100))
+                (Op::Click, Some(TabId(100))),
+                (Op::Read, Some(TabId(100)))
             ]
         );
     }
@@ -425,7 +438,7 @@ mod tests {
         let (router, b) = (Router::default(), browsers(&["b1"]));
         let mut c = call(Op::Click, None, None);
         c.scope = Scope::Browser;
-        router.route(&b, "a", c).await.unwrap();
+        router.route(&b, &key("a"), c).await.unwrap();
         let posted = b.posted.lock().unwrap_or_else(PoisonError::into_inner);
         assert_eq!(posted.last().unwrap().scope, Scope::Tab);
         assert!(posted.last().unwrap().target.browser.is_none());
@@ -435,12 +448,14 @@ mod tests {
     async fn a_browser_is_picked_by_name_by_the_agents_tab_or_as_the_only_one() {
         let router = Router::default();
         let none = browsers(&[]);
-        let e = router.route(&none, "a", call(Op::Read, None, None)).await;
+        let e = router
+            .route(&none, &key("a"), call(Op::Read, None, None))
+            .await;
         assert_eq!(e.unwrap_err().code, Code::NoBrowser);
 
         let two = browsers(&["b1", "b2"]);
         let e = router
-            .route(&two, "a", call(Op::Read, None, None))
+            .route(&two, &key("a"), call(Op::Read, None, None))
             .await
             .unwrap_err();
         assert_eq!(e.code, Code::AmbiguousBrowser);
@@ -455,30 +470,32 @@ mod tests {
             e.message
         );
         let e = router
-            .route(&two, "a", call(Op::Read, Some("b9"), None))
+            .route(&two, &key("a"), call(Op::Read, Some("b9"), None))
             .await;
         assert_eq!(e.unwrap_err().code, Code::NoBrowser);
 
         let Routed { target, .. } = router
-            .route(&two, "a", call(Op::Read, Some("B2"), None))
+            .route(&two, &key("a"), call(Op::Read, Some("B2"), None))
             .await
             .unwrap();
         assert_eq!(target.browser.as_deref(), Some("b2"), "by its label");
         // Named no more, the call goes to the browser holding the agent's tab.
         let Routed { target, .. } = router
-            .route(&two, "a", call(Op::Read, None, None))
+            .route(&two, &key("a"), call(Op::Read, None, None))
             .await
             .unwrap();
         assert_eq!(
             (target.browser.as_deref(), target.tab),
-            (Some("b2"), Some(100))
+            (Some("b2"), Some(TabId(100)))
         );
         // And never to another when that one is gone.
         let other = browsers(&["b1"]);
-        let e = router.route(&other, "a", call(Op::Read, None, None)).await;
+        let e = router
+            .route(&other, &key("a"), call(Op::Read, None, None))
+            .await;
         assert_eq!(e.unwrap_err().code, Code::NoBrowser);
         let e = router
-            .route(&other, "a", call(Op::Read, Some("B2"), None))
+            .route(&other, &key("a"), call(Op::Read, Some("B2"), None))
             .await
             .unwrap_err();
         assert_eq!(e.code, Code::NoBrowser, "named and gone: no fallback");
@@ -493,7 +510,7 @@ mod tests {
             b.label = Some("work".into());
         }
         let e = router
-            .route(&two, "a", call(Op::Read, Some("work"), None))
+            .route(&two, &key("a"), call(Op::Read, Some("work"), None))
             .await
             .unwrap_err();
         assert_eq!(e.code, Code::AmbiguousBrowser);
@@ -503,7 +520,7 @@ mod tests {
             e.message
         );
         let Routed { target, .. } = router
-            .route(&two, "a", call(Op::Read, Some("b1"), None))
+            .route(&two, &key("a"), call(Op::Read, Some("b1"), None))
             .await
             .unwrap();
         assert_eq!(
@@ -520,23 +537,23 @@ mod tests {
         let router = Router::default();
         let first = browsers(&["b1"]);
         router
-            .route(&first, "cli", call(Op::Read, None, None))
+            .route(&first, &key("cli"), call(Op::Read, None, None))
             .await
             .unwrap();
         let second = browsers(&["b2"]);
         let e = router
-            .route(&second, "cli", call(Op::Read, None, None))
+            .route(&second, &key("cli"), call(Op::Read, None, None))
             .await
             .unwrap_err();
         assert_eq!(e.code, Code::NoBrowser);
         assert!(e.message.contains("browser_new_tab"), "{}", e.message);
         let Routed { target, .. } = router
-            .route(&second, "cli", call(Op::TabOpen, None, None))
+            .route(&second, &key("cli"), call(Op::TabOpen, None, None))
             .await
             .unwrap();
         assert_eq!(target.browser.as_deref(), Some("b2"));
         let Routed { target, .. } = router
-            .route(&second, "cli", call(Op::Read, None, None))
+            .route(&second, &key("cli"), call(Op::Read, None, None))
             .await
             .unwrap();
         assert_eq!(
@@ -550,12 +567,12 @@ mod tests {
     async fn another_agents_tab_is_refused_before_anything_is_sent() {
         let (router, b) = (Router::default(), browsers(&["b1"]));
         router
-            .route(&b, "a", call(Op::Read, None, Some(7)))
+            .route(&b, &key("a"), call(Op::Read, None, Some(TabId(7))))
             .await
             .unwrap();
         for op in [Op::Click, Op::TabClose] {
             let e = router
-                .route(&b, "b", call(op, None, Some(7)))
+                .route(&b, &key("b"), call(op, None, Some(TabId(7))))
                 .await
                 .unwrap_err();
             assert_eq!(
@@ -564,14 +581,14 @@ mod tests {
                 "{op:?}"
             );
         }
-        assert_eq!(b.ops(), [(Op::Read, Some(7))]);
+        assert_eq!(b.ops(), [(Op::Read, Some(TabId(7)))]);
         // A browser-scoped call on a free tab, or none, goes through.
         router
-            .route(&b, "b", call(Op::TabClose, None, Some(8)))
+            .route(&b, &key("b"), call(Op::TabClose, None, Some(TabId(8))))
             .await
             .unwrap();
         router
-            .route(&b, "b", call(Op::TabList, None, None))
+            .route(&b, &key("b"), call(Op::TabList, None, None))
             .await
             .unwrap();
     }
@@ -580,13 +597,17 @@ mod tests {
     async fn a_tab_the_browser_says_is_gone_gives_way_to_a_fresh_one() {
         let (router, b) = (Router::default(), browsers(&["b1"]));
         router
-            .route(&b, "a", call(Op::Read, None, Some(13)))
+            .route(&b, &key("a"), call(Op::Read, None, Some(TabId(13))))
             .await
             .unwrap_err();
         let Routed { target, .. } = router
-            .route(&b, "a", call(Op::Read, None, None))
+            .route(&b, &key("a"), call(Op::Read, None, None))
             .await
             .unwrap();
-        assert_eq!(target.tab, Some(100), "no second TAB_GONE: a fresh tab");
+        assert_eq!(
+            target.tab,
+            Some(TabId(100)),
+            "no second TAB_GONE: a fresh tab"
+        );
     }
 }

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use sha2::Digest;
 
-use crate::protocol::{PeerInfo, auth};
+use crate::protocol::{AgentId, AgentKey, PeerInfo, auth};
 
 /// How long an agent's tabs wait for it after its last connection drops: long enough for an MCP
 /// client to restart its server.
@@ -19,25 +19,26 @@ pub(super) const GRACE: Duration = Duration::from_secs(10);
 /// The books of a named session are kept under this prefix; they outlive connections.
 const NAMED: &str = "named:";
 
-pub(super) fn key_of(info: &PeerInfo) -> String {
-    match (&info.session, &info.session_key) {
+pub(super) fn key_of(info: &PeerInfo) -> AgentKey {
+    let key = match (&info.session, &info.session_key) {
         (Some(name), Some(key)) => {
             let digest = sha2::Sha256::digest(format!("{name}\0{key}"));
             format!("{NAMED}{}", hex::encode(digest))
         }
         (_, Some(key)) => format!("agent:{}", hex::encode(sha2::Sha256::digest(key))),
         (_, None) => format!("agent:{}", auth::nonce()),
-    }
+    };
+    AgentKey(key)
 }
 
 /// How others see an agent: a short digest of its books' key (the key lets a process join them,
 /// so it is never shown).
-pub(super) fn short_id(session: &str) -> String {
-    hex::encode(&sha2::Sha256::digest(session)[..4])
+pub(super) fn short_id(session: &AgentKey) -> AgentId {
+    AgentId(hex::encode(&sha2::Sha256::digest(session.as_str())[..4]))
 }
 
-pub(super) fn is_named(key: &str) -> bool {
-    key.starts_with(NAMED)
+pub(super) fn is_named(key: &AgentKey) -> bool {
+    key.as_str().starts_with(NAMED)
 }
 
 #[cfg(test)]

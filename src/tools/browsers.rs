@@ -13,7 +13,7 @@ use super::tool::{About, Tool};
 use crate::error::ToolError;
 use crate::link::LinkState;
 use crate::policy::PolicyView;
-use crate::protocol::{BrowserEntry, BrowserKind, RelayStatus, ask};
+use crate::protocol::{BrowserEntry, BrowserId, BrowserKind, RelayStatus, TabId, ask};
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -25,7 +25,7 @@ struct SelectBrowserArgs {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ForceClaimArgs {
-    tab_id: i64,
+    tab_id: TabId,
     /// Why: the agent that held it is told.
     reason: String,
     /// Label or id (default: this agent's browser).
@@ -261,7 +261,7 @@ fn browser_line(b: &BrowserEntry) -> String {
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct SelectedOut {
-    browser_id: String,
+    browser_id: BrowserId,
     #[serde(skip_serializing_if = "Option::is_none")]
     label: Option<String>,
 }
@@ -276,7 +276,7 @@ async fn select_browser(cx: &Ctx, a: SelectBrowserArgs) -> Result<Out<SelectedOu
         ));
     }
     let chosen = cx.ask(ask::Browser { name }).await?;
-    cx.pin_browser(chosen.browser_id.clone());
+    cx.pin_browser(chosen.browser_id.to_string());
     Ok(Out::new(
         format!(
             "This agent works in browser {} from now on",
@@ -292,8 +292,8 @@ async fn select_browser(cx: &Ctx, a: SelectBrowserArgs) -> Result<Out<SelectedOu
 #[derive(Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 struct ClaimedOut {
-    browser_id: String,
-    tab: i64,
+    browser_id: BrowserId,
+    tab: TabId,
     /// The agent it was taken from.
     #[serde(skip_serializing_if = "Option::is_none")]
     from: Option<String>,
@@ -321,7 +321,7 @@ async fn force_claim(cx: &Ctx, a: ForceClaimArgs) -> Result<Out<ClaimedOut>, Too
     };
     // The tab is this agent's in the books now; its first call in it makes it current here, and
     // tells the browser who holds it.
-    super::tabs::work_in(cx, a.tab_id, Some(claimed.browser_id.clone())).await?;
+    super::tabs::work_in(cx, a.tab_id, Some(claimed.browser_id.to_string())).await?;
     let text = match &claimed.from {
         Some(from) => format!(
             "Took tab {} from {from}; this agent now works in it",
@@ -337,7 +337,7 @@ async fn force_claim(cx: &Ctx, a: ForceClaimArgs) -> Result<Out<ClaimedOut>, Too
 
 #[derive(Deserialize, Serialize, JsonSchema)]
 struct ReleasedOut {
-    closed: Vec<i64>,
+    closed: Vec<TabId>,
 }
 
 async fn release(cx: &Ctx, a: ReleaseArgs) -> Result<Out<ReleasedOut>, ToolError> {
@@ -354,7 +354,7 @@ async fn release(cx: &Ctx, a: ReleaseArgs) -> Result<Out<ReleasedOut>, ToolError
     let text = if released.closed.is_empty() {
         "Released this agent's tabs; none closed".to_string()
     } else {
-        let closed: Vec<String> = released.closed.iter().map(i64::to_string).collect();
+        let closed: Vec<String> = released.closed.iter().map(TabId::to_string).collect();
         format!("Released this agent's tabs; closed {}", closed.join(", "))
     };
     Ok(Out::new(text, released))

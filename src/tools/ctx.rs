@@ -16,7 +16,7 @@ use crate::launch::{self, LaunchOptions, Launched};
 use crate::link::{Link, LinkState, Reply};
 use crate::policy::Policy;
 use crate::protocol::wire::page::{Snapshot, SnapshotReply};
-use crate::protocol::{Call, PeerInfo, RelayAsk, Scope, WireOp, ask};
+use crate::protocol::{Call, PeerInfo, RelayAsk, Scope, TabId, WireOp, ask};
 use crate::settings::Setting;
 
 pub struct Ctx {
@@ -40,7 +40,7 @@ pub struct Ctx {
 #[derive(Default)]
 struct State {
     launched: Option<Launched>,
-    current_tab: Option<i64>,
+    current_tab: Option<TabId>,
     /// Where this agent's calls last ran, as their answers said (the audit trail's page).
     place: Place,
     /// Send every call to this browser, by id or label (`TABPILOT_BROWSER_LABEL`,
@@ -62,17 +62,17 @@ const CONNECT_POLL: Duration = Duration::from_millis(100);
 /// here anyway, and the browser's service worker may be stopped between two calls.
 #[derive(Default)]
 struct Seen {
-    tabs: Vec<(i64, u64, String)>,
+    tabs: Vec<(TabId, u64, String)>,
 }
 
 impl Seen {
     const TABS: usize = 16;
 
-    fn get(&self, tab: i64) -> Option<&(i64, u64, String)> {
+    fn get(&self, tab: TabId) -> Option<&(TabId, u64, String)> {
         self.tabs.iter().find(|(t, _, _)| *t == tab)
     }
 
-    fn put(&mut self, tab: i64, budget: u64, text: String) {
+    fn put(&mut self, tab: TabId, budget: u64, text: String) {
         self.tabs.retain(|(t, _, _)| *t != tab);
         if self.tabs.len() == Self::TABS {
             self.tabs.remove(0);
@@ -364,7 +364,7 @@ impl Ctx {
 
     /// This agent's tab: known here after a page call, else asked of the relay's books (a
     /// one-shot CLI call starts knowing nothing).
-    pub async fn current_tab(&self) -> Option<i64> {
+    pub async fn current_tab(&self) -> Option<TabId> {
         let known = self.state().current_tab;
         if known.is_some() {
             return known;
@@ -379,7 +379,7 @@ impl Ctx {
         tab
     }
 
-    pub fn set_current_tab(&self, tab: Option<i64>) {
+    pub fn set_current_tab(&self, tab: Option<TabId>) {
         self.state().current_tab = tab;
     }
 
@@ -398,7 +398,7 @@ pub struct Run<'a, A> {
     cx: &'a Ctx,
     args: A,
     browser: Option<String>,
-    tab: Option<i64>,
+    tab: Option<TabId>,
     wait: Option<Duration>,
 }
 
@@ -410,7 +410,7 @@ impl<A: WireOp> Run<'_, A> {
     }
 
     /// On the tab the caller named (none: the agent's).
-    pub fn on_tab(mut self, tab: Option<i64>) -> Self {
+    pub fn on_tab(mut self, tab: Option<TabId>) -> Self {
         self.tab = tab;
         self
     }

@@ -11,7 +11,7 @@ use super::spec::{Cli, Hints, Out};
 use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
 use crate::protocol::wire::tabs::{self as wire, Tab};
-use crate::protocol::{RelayStatus, ask};
+use crate::protocol::{RelayStatus, TabId, ask};
 use serde_json::json;
 
 #[derive(Deserialize, JsonSchema)]
@@ -38,14 +38,14 @@ struct ListTabsArgs {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct CloseTabArgs {
     /// Tab to close (default: this agent's tab).
-    tab_id: Option<i64>,
+    tab_id: Option<TabId>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct SelectTabArgs {
     /// The tab to work in (from browser_list_tabs); or pick it by one of:
-    tab_id: Option<i64>,
+    tab_id: Option<TabId>,
     /// Address glob, `*` for any characters.
     url: Option<String>,
     /// Part of the title.
@@ -60,7 +60,7 @@ struct SelectTabArgs {
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct SwitchTabArgs {
     /// Default: this agent's tab.
-    tab_id: Option<i64>,
+    tab_id: Option<TabId>,
 }
 
 pub(super) fn tools() -> Vec<Tool> {
@@ -216,12 +216,12 @@ async fn all_tabs(cx: &Ctx, browser: Option<String>) -> Result<Vec<Indexed>, Too
     let browser_id = cx.place().browser;
     let status: RelayStatus = cx.ask(ask::Status).await?;
     // Who holds each tab of this browser (its agent, and the lease), from the relay's books.
-    let held = |tab: i64| {
+    let held = |tab: TabId| {
         status.agents.iter().find_map(|agent| {
             let lease = agent
                 .tabs
                 .iter()
-                .find(|t| t.tab == tab && Some(&t.browser_id) == browser_id.as_ref())?;
+                .find(|t| t.tab == tab && Some(t.browser_id.as_str()) == browser_id.as_deref())?;
             Some((agent, lease.current))
         })
     };
@@ -280,7 +280,7 @@ fn origin_of(url: &str) -> String {
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct TabOut {
-    tab_id: i64,
+    tab_id: TabId,
     url: String,
     active: bool,
 }
@@ -343,7 +343,7 @@ async fn select_tab(cx: &Ctx, a: SelectTabArgs) -> Result<Out<TabOut>, ToolError
 
 /// The one tab of the list that `url`, `title` or `index` picks: NOT_FOUND for none,
 /// ELEMENT_AMBIGUOUS listing them for several.
-async fn pick(cx: &Ctx, a: &SelectTabArgs) -> Result<i64, ToolError> {
+async fn pick(cx: &Ctx, a: &SelectTabArgs) -> Result<TabId, ToolError> {
     let url = a.url.as_deref().map(glob).transpose()?;
     let all = all_tabs(cx, a.browser.clone()).await?;
     let matching: Vec<&Indexed> = all
@@ -399,7 +399,7 @@ fn glob(pattern: &str) -> Result<regex::Regex, ToolError> {
 /// and the browser learns who holds it now. Returns the tab's title beside it.
 pub(super) async fn work_in(
     cx: &Ctx,
-    tab: i64,
+    tab: TabId,
     browser: Option<String>,
 ) -> Result<(String, TabOut), ToolError> {
     let info = cx
@@ -428,7 +428,7 @@ async fn switch_tab(cx: &Ctx, a: SwitchTabArgs) -> Result<Out<TabOut>, ToolError
 
 #[derive(Serialize, JsonSchema)]
 struct ClosedOut {
-    closed: i64,
+    closed: TabId,
 }
 
 async fn close_tab(cx: &Ctx, a: CloseTabArgs) -> Result<Out<ClosedOut>, ToolError> {

@@ -11,7 +11,8 @@ use std::time::{Duration, Instant};
 use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tabpilot::protocol::{
-    self, Answer, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, Target, auth, close,
+    self, Answer, BrowserId, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, TabId, Target,
+    auth, close,
 };
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
@@ -87,7 +88,7 @@ impl Relay {
     async fn browser_holding(&self, browser_id: &str, held: Vec<protocol::HeldTab>) -> Ws {
         let info = PeerInfo {
             name: "fake extension".into(),
-            browser_id: Some(browser_id.into()),
+            browser_id: Some(BrowserId(browser_id.into())),
             browser: Some("FakeChrome".into()),
             profile: Some("Default".into()),
             label: Some("test browser".into()),
@@ -471,7 +472,7 @@ async fn a_frame_not_valid_from_its_sender_closes_with_4002() {
         Frame::Roster {
             controllers: vec![],
         },
-        Frame::Tab(TabEvent::Closed { tab: 1 }),
+        Frame::Tab(TabEvent::Closed { tab: TabId(1) }),
         hello(Role::Controller, "00".into(), "n", PeerInfo::default()),
     ];
     for frame in controller_frames {
@@ -584,7 +585,7 @@ async fn more_calls_in_flight_than_the_ceiling_close_the_controller() {
     let mut ws = relay.controller(None, "pending").await;
     let target = Target {
         browser: Some(browser_id.into()),
-        tab: Some(1),
+        tab: Some(TabId(1)),
     };
     for id in 0..protocol::MAX_PENDING_CALLS as u64 {
         send(&mut ws, &call(id, Op::TabList, target.clone(), Value::Null)).await;
@@ -623,7 +624,11 @@ async fn a_tab_call_opens_the_agents_tab_and_routes_the_reply_back() {
 
     let snap = browser_call(&mut browser).await;
     assert_eq!((snap.op, snap.scope), (Op::Snapshot, Scope::Tab));
-    assert_eq!(snap.tab, Some(42), "the call runs in the tab just opened");
+    assert_eq!(
+        snap.tab,
+        Some(TabId(42)),
+        "the call runs in the tab just opened"
+    );
     assert_eq!(snap.args, json!({"lean": true}));
     assert_ne!(snap.id, our_id, "the relay renumbers calls");
     assert_ne!(snap.id, open.id);
@@ -636,7 +641,7 @@ async fn a_tab_call_opens_the_agents_tab_and_routes_the_reply_back() {
         target,
         Some(Target {
             browser: Some("fake-b1".into()),
-            tab: Some(42)
+            tab: Some(TabId(42))
         })
     );
 
@@ -649,7 +654,7 @@ async fn a_tab_call_opens_the_agents_tab_and_routes_the_reply_back() {
     let click = browser_call(&mut browser).await;
     assert_eq!(
         (click.op, click.tab, click.scope),
-        (Op::Click, Some(42), Scope::Tab)
+        (Op::Click, Some(TabId(42)), Scope::Tab)
     );
     answer(&mut browser, click.id, json!({"navigated": false})).await;
     let (id, value, _) = result(&mut agent).await;
@@ -703,7 +708,7 @@ async fn another_session_naming_a_held_tab_gets_tab_claimed_and_status_lists_pee
     for op in [Op::Click, Op::TabClose] {
         let target = Target {
             browser: None,
-            tab: Some(7),
+            tab: Some(TabId(7)),
         };
         send(&mut beta, &call(2, op, target, json!({"ref": "e1"}))).await;
         let (id, value, _) = result(&mut beta).await;
@@ -715,7 +720,7 @@ async fn another_session_naming_a_held_tab_gets_tab_claimed_and_status_lists_pee
     // The refused calls never reached the browser: the next thing it gets is alpha's call.
     send(&mut alpha, &tab_call(3, Op::Read, Value::Null)).await;
     let next = browser_call(&mut browser).await;
-    assert_eq!((next.op, next.tab), (Op::Read, Some(7)));
+    assert_eq!((next.op, next.tab), (Op::Read, Some(TabId(7))));
     answer(&mut browser, next.id, json!("text")).await;
     assert_eq!(result(&mut alpha).await.0, 3);
 
@@ -836,7 +841,7 @@ async fn an_agent_comes_back_to_its_tab_and_a_gone_agents_tab_is_closed() {
     let closing = Answer {
         id: end.id,
         value: Some(json!({"closed": [21]})),
-        tabs: vec![TabEvent::Closed { tab: 21 }],
+        tabs: vec![TabEvent::Closed { tab: TabId(21) }],
         ..Answer::default()
     };
     send(&mut browser, &Frame::Result(closing)).await;
@@ -871,7 +876,7 @@ async fn after_a_relay_restart_the_browser_gives_the_books_back() {
     // agent's very next call finds its tab (the books are back before the browser is routable).
     let relay = Relay::start(env);
     let held = vec![protocol::HeldTab {
-        tab: 41,
+        tab: TabId(41),
         owner,
         opened: true,
     }];
@@ -881,7 +886,7 @@ async fn after_a_relay_restart_the_browser_gives_the_books_back() {
     let next = browser_call(&mut browser).await;
     assert_eq!(
         (next.op, next.tab),
-        (Op::Read, Some(41)),
+        (Op::Read, Some(TabId(41))),
         "the agent's call went to a new tab"
     );
     answer(&mut browser, next.id, json!("text")).await;
@@ -890,7 +895,7 @@ async fn after_a_relay_restart_the_browser_gives_the_books_back() {
     let mut other = relay.agent_with_key("k-88").await;
     let target = Target {
         browser: None,
-        tab: Some(41),
+        tab: Some(TabId(41)),
     };
     send(&mut other, &call(3, Op::TabInfo, target, Value::Null)).await;
     let (_, value, _) = result(&mut other).await;

@@ -10,8 +10,8 @@ use std::time::Duration;
 use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
 use tabpilot::protocol::{
-    self, Answer, Call, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, Target, WireError,
-    auth,
+    self, AgentKey, Answer, Call, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, TabId,
+    Target, WireError, auth,
 };
 use tokio::net::TcpStream;
 use tokio_tungstenite::tungstenite::client::IntoClientRequest;
@@ -228,10 +228,10 @@ pub(crate) struct BrowserCall {
     pub(crate) id: u64,
     pub(crate) op: Op,
     pub(crate) scope: Scope,
-    pub(crate) tab: Option<i64>,
+    pub(crate) tab: Option<TabId>,
     pub(crate) args: Value,
     /// The session the call is for (the books a tab it opens goes into).
-    pub(crate) owner: Option<String>,
+    pub(crate) owner: Option<AgentKey>,
 }
 
 pub(crate) async fn browser_call(ws: &mut Ws) -> BrowserCall {
@@ -262,7 +262,7 @@ pub(crate) async fn opened(ws: &mut Ws, id: u64, tab: i64) {
     let answer = Answer {
         id,
         value: Some(json!({ "tabId": tab })),
-        tabs: vec![TabEvent::Opened { tab }],
+        tabs: vec![TabEvent::Opened { tab: TabId(tab) }],
         ..Answer::default()
     };
     send(ws, &Frame::Result(answer)).await;

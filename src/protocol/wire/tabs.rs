@@ -3,6 +3,8 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::protocol::TabId;
+
 /// Opens a tab (in the background unless `active`), at `url` or blank.
 #[derive(Serialize, JsonSchema)]
 pub struct TabOpen {
@@ -30,7 +32,7 @@ pub struct TabClose {}
 #[derive(Deserialize, Serialize, JsonSchema, Debug, Clone)]
 #[serde(rename_all = "camelCase")]
 pub struct Tab {
-    pub tab_id: i64,
+    pub tab_id: TabId,
     pub window_id: i64,
     pub active: bool,
     pub url: String,
@@ -48,7 +50,7 @@ pub struct Tabs {
 /// The tab a close took away.
 #[derive(Deserialize, JsonSchema, Debug)]
 pub struct Closed {
-    pub closed: i64,
+    pub closed: TabId,
 }
 
 /// Lets an agent's tabs go in a browser (the relay alone sends it): closes the ones it opened
@@ -63,5 +65,5 @@ pub struct Release {
 /// The tabs a release closed.
 #[derive(Deserialize, Serialize, JsonSchema, Debug, Default)]
 pub struct Released {
-    pub closed: Vec<i64>,
+    pub closed: Vec<TabId>,
 }

@@ -9,18 +9,39 @@ use serde_json::Value;
 use super::super::route::{Browsers, named};
 use super::super::sessions;
 use super::{Hub, kind_of};
-use crate::error::ToolError;
+use crate::error::{Code, ToolError};
 use crate::protocol::ask::{self, Claimed, Paired};
 use crate::protocol::wire::tabs::{Released, TabInfo};
 use crate::protocol::{
-    self, AgentEntry, BrowserEntry, Call, RelayInfo, RelayOp, RelayStatus, Target,
+    self, AgentEntry, AgentKey, BrowserEntry, Call, RelayInfo, RelayOp, RelayStatus, Target,
 };
 
+/// Who asks the relay: an agent, by the key to its books, or a person in a browser's popup, who
+/// has no books (and may ask only what needs none, `RelayOp::for_browsers`).
+#[derive(Clone, Copy)]
+pub(super) enum Asker<'a> {
+    Agent(&'a AgentKey),
+    Popup,
+}
+
+impl<'a> Asker<'a> {
+    /// The asking agent's books: an ask about "this agent" from a popup is refused.
+    fn agent(self) -> Result<&'a AgentKey, ToolError> {
+        match self {
+            Asker::Agent(session) => Ok(session),
+            Asker::Popup => Err(ToolError::refused(
+                Code::BadArgs,
+                "a browser's popup has no tabs of its own",
+            )),
+        }
+    }
+}
+
 impl Hub {
-    /// The operations the relay answers itself, for `session` (none: a browser's popup).
+    /// The operations the relay answers itself, for the agent or the popup that asks.
     pub(super) async fn relay_op(
         self: &Arc<Self>,
-        session: &str,
+        asker: Asker<'_>,
         op: RelayOp,
     ) -> Result<Value, ToolError> {
         match op {
@@ -34,16 +55,16 @@ impl Hub {
                 Ok(serde_json::to_value(paired).expect("a pairing serializes"))
             }
             RelayOp::MyTab => {
-                let current = self.router.books().current(session).cloned();
+                let current = self.router.books().current(asker.agent()?).cloned();
                 let target = current.map(|(browser, tab)| Target {
-                    browser: Some(browser),
+                    browser: Some(browser.to_string()),
                     tab: Some(tab),
                 });
                 Ok(serde_json::to_value(target).expect("a target serializes"))
             }
             RelayOp::Status => {
                 let status = RelayStatus {
-                    you: (!session.is_empty()).then(|| sessions::short_id(session)),
+                    you: asker.agent().ok().map(sessions::short_id),
                     ..self.status()
                 };
                 Ok(serde_json::to_value(status).expect("a status serializes"))
@@ -65,6 +86,7 @@ impl Hub {
                 let call = Call::of(&TabInfo {}, Duration::ZERO)
                     .in_browser(browser)
                     .on_tab(Some(tab));
+                let session = asker.agent()?;
                 let browser = self.router.pick_browser(&**self, session, &call)?;
                 let from = self.router.books().force(session, &browser, tab, &reason);
                 let claimed = Claimed {
@@ -79,7 +101,7 @@ impl Hub {
                 close_opened,
             }) => {
                 let (session, by) = match &agent {
-                    None => (session.to_string(), None),
+                    None => (asker.agent()?.clone(), None),
                     Some(id) => match self.router.books().session_by_id(id) {
                         Some(s) => (s, Some("a person, from the popup or the dashboard")),
                         None => {
@@ -133,7 +155,7 @@ impl Hub {
                 id: sessions::short_id(a.session),
                 name: a.info.name.clone(),
                 pid: a.info.pid,
-                connected: r.controllers.values().any(|c| c.session == a.session),
+                connected: r.controllers.values().any(|c| c.session == *a.session),
                 tabs: a.tabs,
             })
             .collect();
