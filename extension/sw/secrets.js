@@ -26,8 +26,11 @@ export async function noteFills(args) {
   await chrome.storage.session.set({ [KEY]: Object.fromEntries(filled) }).catch(() => {});
 }
 
-const escapeHtml = (s) =>
-  s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+// How HTML may write a value: in text (& < >), in an attribute as browsers serialize them (& ",
+// and lately < > too), and fully escaped.
+const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+const escaped = (s, chars) => s.replace(new RegExp(`[${chars}]`, 'g'), (c) => ESCAPES[c]);
+const htmlForms = (s) => ['&<>', '&"', '&"<>', '&<>"\''].map((chars) => escaped(s, chars));
 
 // Each form a value may take in text, longest value first, so a secret holding a shorter one goes
 // whole.
@@ -36,7 +39,7 @@ function forms() {
     .sort(([a], [b]) => b.length - a.length)
     .flatMap(([value, name]) => {
       const url = encodeURIComponent(value);
-      const plain = [value, escapeHtml(value), url, url.replace(/%20/g, '+')];
+      const plain = [value, ...htmlForms(value), url, url.replace(/%20/g, '+')];
       const all = new Set([...plain, ...plain.map((f) => JSON.stringify(f).slice(1, -1))]);
       return [...all].map((form) => [form, `[secret ${name}]`]);
     });

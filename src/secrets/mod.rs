@@ -12,6 +12,16 @@ pub enum Kind {
     File,
 }
 
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Kind::Value => "value",
+            Kind::Totp => "totp",
+            Kind::File => "file",
+        })
+    }
+}
+
 #[derive(Serialize, Debug, schemars::JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Listed {

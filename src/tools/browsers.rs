@@ -14,6 +14,7 @@ use crate::error::ToolError;
 use crate::link::LinkState;
 use crate::policy::PolicyView;
 use crate::protocol::{BrowserEntry, BrowserId, BrowserKind, RelayStatus, TabId, ask};
+use crate::secrets;
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -112,9 +113,21 @@ struct StatusOut {
     pinned: Option<String>,
     #[serde(flatten)]
     relay: RelayStatus,
+    /// The secrets a person registered, to fill by name (browser_type's `secret`): names, kinds
+    /// and origins, never values.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    secrets: Vec<secrets::Listed>,
 }
 
 async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
+    // A store that cannot be read leaves the list out, not the status.
+    let secrets = crate::blocking::run("listing the secrets", || {
+        Ok(secrets::list().unwrap_or_else(|e| {
+            tracing::warn!("the secret store cannot be read: {e}");
+            Vec::new()
+        }))
+    })
+    .await?;
     let policy = cx.policy().view();
     let pinned = cx.pinned_browser();
     // Only a link that is up (or not started) is asked: one that is reconnecting is reported as
@@ -127,13 +140,14 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
         Some(Ok(status)) => status,
         failed => {
             let (link, text) = link_down(cx.link_state(), failed.and_then(Result::err));
-            let text = format!("{text}\n{policy}");
+            let text = format!("{text}\n{policy}{}", secrets_line(&secrets));
             let relay = RelayStatus::default();
             let data = StatusOut {
                 link,
                 policy,
                 pinned,
                 relay,
+                secrets,
             };
             return Ok(Out::new(text, data));
         }
@@ -147,14 +161,27 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
     if let Some(pin) = &pinned {
         text.push_str(&format!("\nThis agent works in browser {pin:?}."));
     }
-    text.push_str(&format!("\n{policy}"));
+    text.push_str(&format!("\n{policy}{}", secrets_line(&secrets)));
     let data = StatusOut {
         link,
         policy,
         pinned,
         relay: status,
+        secrets,
     };
     Ok(Out::new(text, data))
+}
+
+/// The secrets an agent may fill by name, on one line (none: nothing).
+fn secrets_line(list: &[secrets::Listed]) -> String {
+    if list.is_empty() {
+        return String::new();
+    }
+    let each: Vec<String> = list
+        .iter()
+        .map(|s| format!("{} ({}, {})", s.name, s.kind, s.origins.join(" ")))
+        .collect();
+    format!("\nSecrets to fill by name: {}", each.join("; "))
 }
 
 /// What the status says of a link the relay could not be asked through: its word and a line.

@@ -8,6 +8,7 @@
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -31,6 +32,8 @@ pub(crate) struct McpClient {
     pub exit_grace: Duration,
     /// The server's notifications (progress, say) seen while waiting for answers, oldest first.
     pub notifications: Vec<Value>,
+    /// Every line written to the server and read from it, as it crossed the pipe.
+    pub wire: Arc<Mutex<Vec<String>>>,
 }
 
 impl McpClient {
@@ -44,10 +47,13 @@ impl McpClient {
             .expect("tabpilot mcp starts");
         let stdout = child.stdout.take().expect("piped stdout");
         let (tx, lines) = channel();
+        let wire = Arc::new(Mutex::new(Vec::new()));
+        let heard = wire.clone();
         // A reader thread, so that a wait for an answer can have a deadline.
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
                 let Ok(line) = line else { break };
+                heard.lock().unwrap().push(line.clone());
                 let msg =
                     serde_json::from_str::<Value>(&line).map_err(|e| format!("{line:?} ({e})"));
                 if tx.send(msg).is_err() {
@@ -66,6 +72,7 @@ impl McpClient {
             strict: true,
             exit_grace: Duration::from_secs(1),
             notifications: Vec::new(),
+            wire,
         }
     }
 
@@ -99,6 +106,7 @@ impl McpClient {
 
     /// Writes one line as it is, JSON or not.
     pub(crate) fn send_line(&mut self, text: &str) {
+        self.wire.lock().unwrap().push(text.to_string());
         let line = format!("{text}\n");
         let stdin = self.stdin.as_mut().expect("stdin open");
         stdin

@@ -85,7 +85,10 @@ async fn fill_form(
         ref_arg(&f.reference)?;
     }
     let wait = timeout(a.timeout)?;
-    let fields = a.fields.iter().map(wire_field).collect::<Result<_, _>>()?;
+    let mut fields = Vec::with_capacity(a.fields.len());
+    for f in &a.fields {
+        fields.push(wire_field(f).await?);
+    }
     let call = FillForm {
         fields,
         after: after.wire(),
@@ -95,11 +98,11 @@ async fn fill_form(
 }
 
 /// A field as the extension takes it: its value, or a secret's with where it may go.
-fn wire_field(f: &Field) -> Result<FillField, ToolError> {
+async fn wire_field(f: &Field) -> Result<FillField, ToolError> {
     let (value, secret) = match (&f.value, &f.secret) {
         (Some(value), None) => (value.clone(), None),
         (None, Some(name)) => {
-            let s = secret::for_field(name)?;
+            let s = secret::for_field(name).await?;
             (FieldValue::Text(s.value.to_string()), Some(s.fill))
         }
         _ => {

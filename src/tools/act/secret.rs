@@ -18,8 +18,8 @@ pub(super) struct ForField {
     pub fill: SecretFill,
 }
 
-pub(super) fn for_field(name: &str) -> Result<ForField, ToolError> {
-    let r = reveal(name)?;
+pub(super) async fn for_field(name: &str) -> Result<ForField, ToolError> {
+    let r = reveal(name).await?;
     if r.kind == Kind::File {
         return Err(ToolError::refused(
             Code::SecretNotFound,
@@ -33,8 +33,8 @@ pub(super) fn for_field(name: &str) -> Result<ForField, ToolError> {
 }
 
 /// A file the person registered for uploads: its path, read whatever the path sandbox says.
-pub(super) fn file(name: &str) -> Result<(PathBuf, SecretFill), ToolError> {
-    let r = reveal(name)?;
+pub(super) async fn file(name: &str) -> Result<(PathBuf, SecretFill), ToolError> {
+    let r = reveal(name).await?;
     if r.kind != Kind::File {
         return Err(ToolError::refused(
             Code::SecretNotFound,
@@ -44,8 +44,13 @@ pub(super) fn file(name: &str) -> Result<(PathBuf, SecretFill), ToolError> {
     Ok((PathBuf::from(r.value.as_str()), fill_of(&r)))
 }
 
-fn reveal(name: &str) -> Result<Revealed, ToolError> {
-    secrets::reveal(name).map_err(|e| ToolError::refused(Code::SecretNotFound, e.to_string()))
+/// The store may ask the OS keyring, which can block: off the async runtime's workers.
+async fn reveal(name: &str) -> Result<Revealed, ToolError> {
+    let name = name.to_string();
+    crate::blocking::run("reading the secret", move || {
+        secrets::reveal(&name).map_err(|e| ToolError::refused(Code::SecretNotFound, e.to_string()))
+    })
+    .await
 }
 
 fn fill_of(r: &Revealed) -> SecretFill {

@@ -78,7 +78,7 @@ async fn type_text(
     let (text, secret) = match (a.text, &a.secret) {
         (Some(text), None) => (text, None),
         (None, Some(name)) => {
-            let s = secret::for_field(name)?;
+            let s = secret::for_field(name).await?;
             (s.value.to_string(), Some(s.fill))
         }
         _ => return Err(ToolError::bad_args("give text or secret, one of them")),

@@ -62,13 +62,12 @@ async fn upload(
         )));
     }
     let wait = timeout(a.timeout)?;
-    let (registered, secrets): (Vec<PathBuf>, Vec<SecretFill>) = a
-        .registered
-        .iter()
-        .map(|name| secret::file(name))
-        .collect::<Result<Vec<_>, _>>()?
-        .into_iter()
-        .unzip();
+    let (mut registered, mut secrets) = (Vec::new(), Vec::new());
+    for name in &a.registered {
+        let (path, fill) = secret::file(name).await?;
+        registered.push(path);
+        secrets.push(fill);
+    }
     // Up to 10 MiB read and encoded: off the async runtime's workers.
     let paths = a.paths.clone();
     let files = crate::blocking::run("reading the files", move || {

@@ -1,0 +1,272 @@
+//! Secrets filled by name (issue 22): a person registers a password and a TOTP seed for one
+//! origin; the agent signs in to a real login page there by naming them, and the page's server
+//! accepts both. A look-alike page on another origin asking for the same password is refused and
+//! receives nothing. A page that echoes the password back shows `[secret NAME]` to every reading
+//! tool. Neither the password nor the seed crosses the MCP transport in either direction, lands
+//! in a file under the state dir other than the store's, or in any log.
+
+use std::collections::HashMap;
+use std::fs::File;
+use std::io::Write;
+use std::process::Stdio;
+use std::sync::{Arc, Mutex};
+use std::time::{SystemTime, UNIX_EPOCH};
+
+use axum::extract::{Form, OriginalUri};
+use axum::response::Html;
+use serde_json::json;
+
+use crate::harness::{Env, Mcp, holding, text};
+use crate::snapshot::ref_of;
+
+const SEED: &str = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
+
+const LOGIN: &str = r#"<!doctype html><title>Sign in</title>
+<form method="post" action="/login">
+  <label>Username <input name="user" autocomplete="username"></label>
+  <label>Password <input name="password" type="password"></label>
+  <label>Code <input name="code" autocomplete="one-time-code" inputmode="numeric"></label>
+  <button>Sign in</button>
+</form>"#;
+
+// Echoes what is typed into the password field as it is, HTML-escaped, in a URL and to the
+// console; and has a "show password" toggle.
+const ECHO: &str = r#"<!doctype html><title>Echo</title>
+<label>Password <input id="pw" type="password"></label>
+<button onclick="pw.type = pw.type === 'password' ? 'text' : 'password'">Show password</button>
+<p id="said"></p><a id="link" href="/x">link</a><div id="raw"></div>
+<script>
+  pw.addEventListener('input', () => {
+    said.textContent = 'You typed ' + pw.value;
+    link.href = '/check?pw=' + encodeURIComponent(pw.value);
+    raw.setAttribute('data-echo', pw.value);
+    console.log('typed: ' + pw.value);
+  });
+</script>"#;
+
+/// A site on its own loopback port: the login page, the echo page, and the login check; every
+/// request it gets is kept, with its form.
+struct Site {
+    origin: String,
+    seen: Arc<Mutex<Vec<String>>>,
+}
+
+fn site(password: String) -> Site {
+    let seen: Arc<Mutex<Vec<String>>> = Arc::default();
+    let kept = seen.clone();
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        crate::harness::runtime().block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(format!("http://{}", listener.local_addr().unwrap()))
+                .unwrap();
+            let log = kept.clone();
+            let check = move |Form(form): Form<HashMap<String, String>>| {
+                let ok = form.get("user").map(String::as_str) == Some("ada")
+                    && form.get("password") == Some(&password)
+                    && form.get("code").is_some_and(|c| totp_matches(c));
+                log.lock().unwrap().push(format!("POST /login {form:?}"));
+                async move {
+                    Html(if ok {
+                        "<h1>Welcome, ada</h1>"
+                    } else {
+                        "<h1>Denied</h1>"
+                    })
+                }
+            };
+            let log = kept.clone();
+            let page = move |OriginalUri(uri): OriginalUri| {
+                log.lock().unwrap().push(format!("GET {uri}"));
+                async move { Html(if uri.path() == "/echo" { ECHO } else { LOGIN }) }
+            };
+            let app = axum::Router::new()
+                .route("/login", axum::routing::post(check))
+                .fallback(page);
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    Site {
+        origin: rx.recv().unwrap(),
+        seen,
+    }
+}
+
+/// Whether `code` is the seed's code for this 30 s window or the one before (a code filled just
+/// before a window ends reaches the server in the next).
+fn totp_matches(code: &str) -> bool {
+    let totp = totp_rs::TOTP::new(
+        totp_rs::Algorithm::SHA1,
+        6,
+        1,
+        30,
+        totp_rs::Secret::Encoded(SEED.to_string())
+            .to_bytes()
+            .unwrap(),
+    )
+    .unwrap();
+    totp.check_current(code).unwrap()
+}
+
+/// `tabpilot secret add NAME --origin ORIGIN --stdin [more]`, the value on stdin.
+fn add(env: &Env, name: &str, origin: &str, value: &str, more: &[&str]) {
+    let mut cmd = env.command(
+        &[
+            &["secret", "add", name, "--origin", origin, "--stdin"],
+            more,
+        ]
+        .concat(),
+    );
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(value.as_bytes())
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "secret add {name}: {said}");
+    assert!(
+        !said.contains(value),
+        "secret add printed the value: {said}"
+    );
+}
+
+#[test]
+fn an_agent_signs_in_with_secrets_it_never_sees_and_a_look_alike_gets_nothing() {
+    let env = Env::fresh("fill-by-name");
+    let unique = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    let password = format!("pw-{unique}-<hunter2 & \"friends\">");
+    let real = site(password.clone());
+    let fake = site(password.clone());
+    add(&env, "app-password", &real.origin, &password, &[]);
+    add(&env, "app-otp", &real.origin, SEED, &["--totp"]);
+
+    let stderr_path = env.state_dir.with_extension("stderr");
+    let stderr = File::create(&stderr_path).unwrap();
+    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
+        cmd.env("TABPILOT_LOG", "trace").stderr(stderr);
+    });
+
+    // The agent learns the names from the status, never a value.
+    let (status, data) = agent.ok("browser_status", json!({}));
+    assert!(status.contains("app-password (value"), "{status}");
+    let listed = data["secrets"].as_array().unwrap();
+    assert!(
+        listed
+            .iter()
+            .any(|s| s["name"] == "app-otp" && s["kind"] == "totp"),
+        "{data}"
+    );
+
+    // Signs in by name: the server checks the password and the code for this window.
+    let url = format!("{}/login", real.origin);
+    let (snap, _) = agent.ok("browser_navigate", json!({ "url": url }));
+    let field = |name: &str| ref_of(&snap, "textbox", name);
+    let (typed, _) = agent.ok(
+        "browser_type",
+        json!({"ref": field("Password"), "secret": "app-password"}),
+    );
+    let length = password.chars().count();
+    assert!(
+        typed.contains(&format!("the secret app-password ({length} characters)")),
+        "{typed}"
+    );
+    agent.ok(
+        "browser_fill_form",
+        json!({"fields": [
+            {"ref": field("Username"), "value": "ada"},
+            {"ref": field("Code"), "secret": "app-otp"},
+        ]}),
+    );
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Sign in")}),
+    );
+    let (page, _) = agent.ok("browser_read_page", json!({}));
+    assert!(page.contains("Welcome, ada"), "the server refused: {page}");
+
+    // The look-alike asks for the same password: refused, nothing written, nothing sent.
+    let url = format!("{}/login", fake.origin);
+    let (snap, _) = agent.ok("browser_navigate", json!({ "url": url }));
+    let (code, r) = agent.fails(
+        "browser_type",
+        json!({"ref": ref_of(&snap, "textbox", "Password"), "secret": "app-password"}),
+    );
+    assert_eq!(code, "SECRET_ORIGIN_MISMATCH", "{r}");
+    let said = text(&r);
+    assert!(
+        said.contains("app-password") && said.contains(&fake.origin),
+        "{said}"
+    );
+    let (value, _) = agent.ok(
+        "browser_eval",
+        json!({"expression": "document.querySelector('[name=password]').value"}),
+    );
+    assert!(
+        value.contains("\"\"") && !value.contains(&password),
+        "the look-alike's field was written: {value}"
+    );
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Sign in")}),
+    );
+    let fake_seen = fake.seen.lock().unwrap().join("\n");
+    assert!(!fake_seen.contains(&password), "{fake_seen}");
+
+    // A page that shows the password back: every reading tool says the name instead.
+    let url = format!("{}/echo", real.origin);
+    let (snap, _) = agent.ok("browser_navigate", json!({ "url": url }));
+    agent.ok(
+        "browser_type",
+        json!({"ref": ref_of(&snap, "textbox", "Password"), "secret": "app-password"}),
+    );
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Show password")}),
+    );
+    let shown = "[secret app-password]";
+    for (tool, args) in [
+        ("browser_snapshot", json!({"verbose": true})),
+        ("browser_read_page", json!({})),
+        ("browser_get_html", json!({})),
+        ("browser_find", json!({"text": "You typed"})),
+        (
+            "browser_eval",
+            json!({"expression": "[said.textContent, link.href, pw.value]"}),
+        ),
+        ("browser_get_console_logs", json!({})),
+    ] {
+        let (said, data) = agent.ok(tool, args);
+        let all = format!("{said}\n{data}");
+        assert!(
+            all.contains(shown),
+            "{tool} does not name the secret:\n{all}"
+        );
+    }
+    let wire = agent.wire.lock().unwrap().join("\n");
+    drop(agent);
+
+    // Neither the password nor the seed crossed the transport, or reached a file or a log.
+    let stderr = std::fs::read_to_string(&stderr_path).unwrap();
+    for (what, value) in [("password", password.as_str()), ("seed", SEED)] {
+        assert!(
+            !wire.contains(value),
+            "the {what} crossed the MCP transport"
+        );
+        assert!(!stderr.contains(value), "the {what} is in the log");
+    }
+    let leaks: Vec<String> = holding(&env.state_dir, &[&password, SEED])
+        .into_iter()
+        .filter(|f| !f.contains("secret-values"))
+        .collect();
+    assert!(leaks.is_empty(), "{leaks:?}");
+}
