@@ -184,10 +184,11 @@ impl Store {
         }
         self.save(&index)?;
         // The old value goes from a backend the new one is not in (the same one was overwritten).
-        if let Some(old) = &replaced {
-            if old.backend.is_some() && old.backend != backend {
-                self.drop_value(old)?;
-            }
+        if let Some(old) = replaced
+            .as_ref()
+            .filter(|o| o.backend.is_some_and(|b| Some(b) != backend))
+        {
+            self.drop_value(old)?;
         }
         Ok(Added {
             replaced: replaced.is_some(),
