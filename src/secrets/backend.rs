@@ -93,8 +93,13 @@ impl ValueFile {
         };
         let values = serde_json::from_slice(&bytes).map_err(|e| SecretError::Corrupt {
             path: self.path.clone(),
-            // serde's message names a line and column, never the text there.
-            why: e.to_string(),
+            // Where it went wrong, not serde's message: that can quote the text there, a value.
+            why: format!(
+                "{:?} error at line {}, column {}",
+                e.classify(),
+                e.line(),
+                e.column()
+            ),
         });
         bytes.zeroize();
         values

@@ -258,3 +258,14 @@ fn a_damaged_index_is_named_with_what_to_do() {
     assert!(matches!(err, SecretError::Corrupt { .. }), "{err}");
     assert!(err.to_string().contains(INDEX_FILE), "{err}");
 }
+
+#[test]
+fn a_damaged_value_file_is_named_without_quoting_it() {
+    let (store, dir) = store("secrets-corrupt-values");
+    store.add(value("k", &["https://a.example"], "v")).unwrap();
+    std::fs::write(dir.join(VALUES_FILE), r#""a-value-in-the-wrong-place""#).unwrap();
+    let err = store.reveal("k").unwrap_err();
+    assert!(matches!(err, SecretError::Corrupt { .. }), "{err}");
+    assert!(!err.to_string().contains("wrong-place"), "{err}");
+    assert!(err.to_string().contains("line 1"), "{err}");
+}
