@@ -134,12 +134,15 @@ fn list(json: bool) -> anyhow::Result<ExitCode> {
         eprintln!("no secrets; a person adds one with `tabpilot secret add NAME --origin PATTERN`");
     }
     let width = listed.iter().map(|s| s.name.len()).max().unwrap_or(0);
+    // Names and origins were checked at `add`; escaped all the same, since the index is a file
+    // anyone of this user may have edited.
+    let line = |t: &str| crate::terminal::line(t).into_owned();
     for secret in &listed {
         println!(
             "{:<width$}  {:<5}  {}",
-            secret.name,
+            line(&secret.name),
             secret.kind.to_string(),
-            secret.origins.join(", ")
+            line(&secret.origins.join(", "))
         );
     }
     Ok(ExitCode::SUCCESS)
