@@ -119,7 +119,12 @@ impl Store {
             Kind::Totp => Totp::parse(&self.value_of(&record)?)
                 .map_err(SecretError::BadTotp)?
                 .code_now(),
-            Kind::File => Zeroizing::new(record.path.clone().unwrap_or_default()),
+            Kind::File => {
+                Zeroizing::new(record.path.clone().ok_or_else(|| SecretError::Corrupt {
+                    path: self.index_path(),
+                    why: format!("the file secret {name:?} has no path"),
+                })?)
+            }
         };
         Ok(Revealed {
             name: record.name,

@@ -235,3 +235,71 @@ fn the_keyring_keeps_the_value_when_a_secret_service_answers() {
     assert!(ok, "{err}");
     assert!(matches!(entry.get_password(), Err(keyring::Error::NoEntry)));
 }
+
+#[test]
+fn secret_add_keeps_a_totp_seed_from_a_file_and_registers_a_file_for_uploads() {
+    let env = Env::fresh("secret-store-kinds");
+    let file = Some("file");
+    let dir = env.state_dir.with_extension("inputs");
+    std::fs::create_dir_all(&dir).unwrap();
+    let seed = dir.join("seed.txt");
+    std::fs::write(
+        &seed,
+        "otpauth://totp/Ex:me?secret=GEZDGNBVGY3TQOJQ&issuer=Ex\n",
+    )
+    .unwrap();
+    let upload = dir.join("cv.pdf");
+    std::fs::write(&upload, "%PDF").unwrap();
+    let totp = [
+        "secret",
+        "add",
+        "otp",
+        "--totp",
+        "--origin",
+        "https://a.example",
+        "--from-file",
+    ];
+    let (ok, out, err) = run(secret(
+        &env,
+        file,
+        &[&totp[..], &[seed.to_str().unwrap()]].concat(),
+    ));
+    assert!(ok && out.starts_with("added secret otp"), "{out}{err}");
+    let cv = [
+        "secret",
+        "add",
+        "cv",
+        "--origin",
+        "https://jobs.example",
+        "--file",
+    ];
+    let (ok, out, err) = run(secret(
+        &env,
+        file,
+        &[&cv[..], &[upload.to_str().unwrap()]].concat(),
+    ));
+    assert_eq!(out, "added secret cv for https://jobs.example\n", "{err}");
+    assert!(ok);
+    let (_, out, _) = run(secret(&env, file, &["secret", "list"]));
+    assert_eq!(
+        out,
+        "otp  totp   https://a.example\ncv   file   https://jobs.example\n"
+    );
+    assert_eq!(
+        holding(&env.state_dir, "GEZDGNBVGY3TQOJQ"),
+        vec!["secret-values.json"]
+    );
+    let bad = [
+        "secret",
+        "add",
+        "otp2",
+        "--totp",
+        "--origin",
+        "https://a.example",
+        "--stdin",
+    ];
+    let (ok, _, err) = with_stdin(secret(&env, file, &bad), "not-base32!");
+    assert!(!ok && err.contains("the TOTP seed is not usable"), "{err}");
+    assert!(!err.contains("not-base32!"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
