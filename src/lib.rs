@@ -16,7 +16,7 @@ pub mod mcp; // the MCP server over rmcp
 pub mod policy; // checks made before anything is sent: the path sandbox
 pub mod protocol; // wire frames, auth, ports and limits shared by every part
 pub mod relay; // the broker: auth, roster, books of tabs, routing
-pub mod secrets; // secrets a person registers: filled by name, only where they belong, never shown
+pub mod secrets; // secrets the model never sees: the index, the keyring or owner-only file, TOTP
 pub mod serve; // what the local HTTP servers share: secrets compared in constant time, a port, Ctrl-C
 pub mod settings; // every TABPILOT_* environment variable: meaning, default, the one way to read it
 pub mod state; // owner-only files under the state dir

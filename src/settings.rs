@@ -75,6 +75,7 @@ settings! {
     ConnectWaitMs = "TABPILOT_CONNECT_WAIT_MS", InUse, "how long a tool waits for the relay and a browser to connect before `NO_BROWSER`, in ms (a browser still starting, a relay restarting)", "`5000`";
     BrowserLabel = "TABPILOT_BROWSER_LABEL", InUse, "pins this agent to the browser with this label (or id), as `browser_select_browser` does; it never falls back to another", "none: the only browser, or the one the agent picks";
     Instance = "TABPILOT_INSTANCE", InUse, "who this agent is across restarts: a server started with the same value within 10 s of one leaving gets its tabs again (one live server per value)", "the client process that started the server (pid and start time) and the working directory";
+    SecretBackend = "TABPILOT_SECRET_BACKEND", InUse, "where `tabpilot secret add` keeps values: `keyring` (the OS keyring; an error when none answers) or `file` (`secret-values.json`, owner-only, in the state directory)", "the OS keyring when one answers, else the file, with a note";
     WebmcpAsTools = "TABPILOT_WEBMCP_AS_TOOLS", Reserved, "reserved: WebMCP", "not read yet";
 }
 

@@ -6,6 +6,7 @@ mod call;
 mod demo;
 mod doctor;
 mod install;
+mod secret;
 mod skill;
 
 use std::process::ExitCode;
@@ -90,6 +91,11 @@ enum Command {
     Token {
         #[command(subcommand)]
         what: TokenCommand,
+    },
+    /// Secrets agents fill into pages without seeing them: values, TOTP seeds, files.
+    Secret {
+        #[command(subcommand)]
+        what: secret::SecretCommand,
     },
     /// The agent skill that teaches the tools.
     Skill {
@@ -231,6 +237,7 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
         Command::Audit(args) => audit::run(&args),
         Command::Install(args) => install::install(&args),
         Command::Uninstall(args) => install::uninstall(&args),
+        Command::Secret { what } => secret::run(what),
         Command::Skill {
             what: SkillCommand::Install,
         } => skill::install(),

@@ -53,6 +53,7 @@ mod recovery;
 mod relay;
 mod sandbox;
 mod schemas;
+mod secret_store;
 mod secrets;
 mod settle;
 #[path = "../support/snapshot.rs"]

@@ -1,6 +1,7 @@
 //! `tabpilot doctor`: looks at what tabpilot needs (Chromium, the state dir, the relay, the
-//! browsers on it, the MCP clients' configs, the skill), changes nothing, and prints one line per
-//! check with the command that fixes a problem. It exits non-zero when a check fails.
+//! browsers on it, the MCP clients' configs, the skill, where secrets' values are kept), changes
+//! nothing, and prints one line per check with the command that fixes a problem. It exits non-zero
+//! when a check fails.
 
 use std::fmt;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
@@ -94,6 +95,12 @@ pub(super) async fn run() -> anyhow::Result<ExitCode> {
         )),
     }
     checks.push(skill());
+    // Asking the keyring whether it answers is a D-Bus (or OS) call that blocks.
+    let secrets = tokio::task::spawn_blocking(crate::secrets::status).await;
+    checks.push(match secrets {
+        Ok(status) => secrets_check(status),
+        Err(e) => Check::fail("secrets", format!("the look stopped unfinished: {e}"), None),
+    });
     let failed = checks.iter().any(|c| c.verdict == Verdict::Fail);
     for check in &checks {
         println!("{check}");
@@ -152,7 +159,13 @@ fn state_dir(dir: &Path, uid: u32) -> Vec<Check> {
         }
     };
     let mut checks = vec![private("state dir", dir, &meta, uid, 0o700)];
-    for (name, file) in [("relay secret", "secret"), ("http token", "http-token")] {
+    let files = [
+        ("relay secret", "secret"),
+        ("http token", "http-token"),
+        ("secret index", crate::secrets::INDEX_FILE),
+        ("secret values", crate::secrets::VALUES_FILE),
+    ];
+    for (name, file) in files {
         let path = dir.join(file);
         if let Ok(meta) = std::fs::symlink_metadata(&path) {
             checks.push(private(name, &path, &meta, uid, 0o600));
@@ -364,6 +377,48 @@ fn skill() -> Check {
             fix,
         ),
         Err(_) => Check::note("skill", format!("no {shown}"), fix),
+    }
+}
+
+/// How many secrets are registered and where their values are kept: the keyring, or the
+/// owner-only file and why.
+fn secrets_check(status: crate::secrets::Status) -> Check {
+    use crate::secrets::{KEYRING_NAME, NewValues};
+    let counts = match status.counts {
+        Ok(c) if c.total == 0 => "none registered".to_string(),
+        Ok(c) => {
+            let parts = [
+                (c.keyring, "in the keyring"),
+                (c.file, "in the owner-only file"),
+                (c.total - c.keyring - c.file, "a file for uploads"),
+            ];
+            let parts: Vec<String> = parts
+                .iter()
+                .filter(|(n, _)| *n > 0)
+                .map(|(n, what)| format!("{n} {what}"))
+                .collect();
+            format!("{} registered ({})", c.total, parts.join(", "))
+        }
+        Err(e) => return Check::fail("secrets", e.to_string(), None),
+    };
+    match status.new_values {
+        NewValues::Keyring => Check::ok(
+            "secrets",
+            format!("{counts}; values are kept in {KEYRING_NAME}"),
+        ),
+        NewValues::File { path, why } => Check::note(
+            "secrets",
+            format!("{counts}; values are kept in the owner-only file {path} ({why})"),
+            Some("docs/security.md says what each place protects against".into()),
+        ),
+        NewValues::Broken(why) => Check::fail(
+            "secrets",
+            format!("{counts}; {why}"),
+            Some(format!(
+                "start or unlock the keyring, or set {}=file",
+                crate::settings::Setting::SecretBackend
+            )),
+        ),
     }
 }
 
