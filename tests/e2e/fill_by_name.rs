@@ -80,7 +80,7 @@ fn site(password: String) -> Site {
                 async move { Html(if uri.path() == "/echo" { ECHO } else { LOGIN }) }
             };
             let app = axum::Router::new()
-                .route("/login", axum::routing::post(check))
+                .route("/login", axum::routing::get(page.clone()).post(check))
                 .fallback(page);
             axum::serve(listener, app).await.unwrap();
         });
