@@ -112,34 +112,33 @@ fn totp_matches(code: &str) -> bool {
     })
 }
 
-/// `tabpilot secret add NAME --origin ORIGIN --stdin [more]`, the value on stdin.
-fn add(env: &Env, name: &str, origin: &str, value: &str, more: &[&str]) {
-    let mut cmd = env.command(
-        &[
-            &["secret", "add", name, "--origin", origin, "--stdin"],
-            more,
-        ]
-        .concat(),
-    );
-    let mut child = cmd
+/// `tabpilot secret add NAME --origin ORIGIN MORE`, with `value` on stdin (and `--stdin`).
+fn add(env: &Env, name: &str, origin: &str, value: Option<&str>, more: &[&str]) {
+    let stdin = if value.is_some() {
+        &["--stdin"][..]
+    } else {
+        &[]
+    };
+    let args = [&["secret", "add", name, "--origin", origin], stdin, more].concat();
+    let mut child = env
+        .command(&args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(value.as_bytes())
-        .unwrap();
+    let mut input = child.stdin.take().unwrap();
+    input.write_all(value.unwrap_or("").as_bytes()).unwrap();
+    drop(input);
     let out = child.wait_with_output().unwrap();
     let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
     assert!(out.status.success(), "secret add {name}: {said}");
-    assert!(
-        !said.contains(value),
-        "secret add printed the value: {said}"
-    );
+    if let Some(value) = value {
+        assert!(
+            !said.contains(value),
+            "secret add printed the value: {said}"
+        );
+    }
 }
 
 #[test]
@@ -152,8 +151,8 @@ fn an_agent_signs_in_with_secrets_it_never_sees_and_a_look_alike_gets_nothing() 
     let password = format!("pw-{unique}-<hunter2 & \"friends\">");
     let real = site(password.clone());
     let fake = site(password.clone());
-    add(&env, "app-password", &real.origin, &password, &[]);
-    add(&env, "app-otp", &real.origin, SEED, &["--totp"]);
+    add(&env, "app-password", &real.origin, Some(&password), &[]);
+    add(&env, "app-otp", &real.origin, Some(SEED), &["--totp"]);
 
     let stderr_path = env.state_dir.with_extension("stderr");
     let stderr = File::create(&stderr_path).unwrap();
@@ -274,4 +273,47 @@ fn an_agent_signs_in_with_secrets_it_never_sees_and_a_look_alike_gets_nothing() 
         .filter(|f| !f.contains("secret-values"))
         .collect();
     assert!(leaks.is_empty(), "{leaks:?}");
+}
+
+#[test]
+fn a_registered_file_is_uploaded_by_name_only_on_its_origin() {
+    let env = Env::fresh("upload-by-name");
+    let fixtures = crate::fixtures::serve(env.first_port);
+    // Outside the path sandbox: the person registered it, so it is read wherever it is.
+    let dir = env.state_dir.with_extension("files");
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("cv.txt");
+    std::fs::write(&file, "my cv, by name").unwrap();
+    add(
+        &env,
+        "cv",
+        &fixtures.a,
+        None,
+        &["--file", file.to_str().unwrap()],
+    );
+    let mut agent = Mcp::start(&env, &["--launch", "--headless"]);
+
+    let url = format!("{}/upload.html", fixtures.a);
+    let (snap, _) = agent.ok("browser_navigate", json!({ "url": url }));
+    let (said, _) = agent.ok(
+        "browser_upload_file",
+        json!({"ref": ref_of(&snap, "button", "Avatar"), "registered": ["cv"]}),
+    );
+    assert!(said.starts_with("Set cv.txt (14 bytes) on"), "{said}");
+
+    let url = format!("{}/upload.html", fixtures.b);
+    let (snap, _) = agent.ok("browser_navigate", json!({ "url": url }));
+    let (code, r) = agent.fails(
+        "browser_upload_file",
+        json!({"ref": ref_of(&snap, "button", "Avatar"), "registered": ["cv"]}),
+    );
+    assert_eq!(code, "SECRET_ORIGIN_MISMATCH", "{r}");
+    let (set, _) = agent.ok(
+        "browser_eval",
+        json!({"expression": "document.getElementById('avatar').files.length"}),
+    );
+    assert!(
+        set.contains('0'),
+        "the other origin's input got the file: {set}"
+    );
 }
