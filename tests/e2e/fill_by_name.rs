@@ -7,8 +7,6 @@
 
 use std::collections::HashMap;
 use std::fs::File;
-use std::io::Write;
-use std::process::Stdio;
 use std::sync::{Arc, Mutex};
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -16,7 +14,7 @@ use axum::extract::{Form, OriginalUri};
 use axum::response::Html;
 use serde_json::json;
 
-use crate::harness::{Env, Mcp, holding, text};
+use crate::harness::{Env, Mcp, holding, run_with_stdin, text};
 use crate::snapshot::ref_of;
 
 const SEED: &str = "JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP";
@@ -120,23 +118,12 @@ fn add(env: &Env, name: &str, origin: &str, value: Option<&str>, more: &[&str]) 
         &[]
     };
     let args = [&["secret", "add", name, "--origin", origin], stdin, more].concat();
-    let mut child = env
-        .command(&args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut input = child.stdin.take().unwrap();
-    input.write_all(value.unwrap_or("").as_bytes()).unwrap();
-    drop(input);
-    let out = child.wait_with_output().unwrap();
-    let said = String::from_utf8_lossy(&out.stdout) + String::from_utf8_lossy(&out.stderr);
-    assert!(out.status.success(), "secret add {name}: {said}");
+    let (ok, out, err) = run_with_stdin(env.command(&args), value.unwrap_or(""));
+    assert!(ok, "secret add {name}: {out}{err}");
     if let Some(value) = value {
         assert!(
-            !said.contains(value),
-            "secret add printed the value: {said}"
+            !format!("{out}{err}").contains(value),
+            "secret add printed the value"
         );
     }
 }

@@ -112,6 +112,26 @@ pub(crate) fn run(mut cmd: Command) -> (bool, String, String) {
         .stdin(std::process::Stdio::null())
         .output()
         .expect("tabpilot runs");
+    outcome(&out)
+}
+
+/// Runs a command to its end with `input` on its stdin; returns (exit success, stdout, stderr).
+pub(crate) fn run_with_stdin(mut cmd: Command, input: &str) -> (bool, String, String) {
+    use std::io::Write;
+    use std::process::Stdio;
+    let mut child = cmd
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("tabpilot runs");
+    let mut stdin = child.stdin.take().unwrap();
+    stdin.write_all(input.as_bytes()).unwrap();
+    drop(stdin);
+    outcome(&child.wait_with_output().unwrap())
+}
+
+fn outcome(out: &std::process::Output) -> (bool, String, String) {
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into(),

@@ -1,33 +1,10 @@
 //! `tabpilot secret add/list/rm` end to end: the value piped on stdin, never in an output nor in
 //! any file of the state dir but the value file (or, with a Secret Service, in none at all).
 
-use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::harness::{Env, mode};
-
-/// Runs `cmd` with `input` on its stdin; returns (exit success, stdout, stderr).
-fn with_stdin(mut cmd: Command, input: &str) -> (bool, String, String) {
-    let mut child = cmd
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("tabpilot runs");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
+use crate::harness::{Env, mode, run, run_with_stdin};
 
 /// `tabpilot ARGS` in `env` with the value backend set (`None`: as a person runs it, unset).
 fn secret(env: &Env, backend: Option<&str>, args: &[&str]) -> Command {
@@ -38,16 +15,6 @@ fn secret(env: &Env, backend: Option<&str>, args: &[&str]) -> Command {
     };
     cmd.stdin(Stdio::null());
     cmd
-}
-
-/// Runs `cmd` to its end with no stdin; (exit success, stdout, stderr).
-fn run(mut cmd: Command) -> (bool, String, String) {
-    let out = cmd.output().expect("tabpilot runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
 }
 
 /// Every file under `dir`, at any depth.
@@ -100,7 +67,7 @@ fn secret_add_list_rm_round_trip_with_the_value_on_stdin_in_the_owner_only_file(
         "--stdin",
     ];
     let mut outputs = Vec::new();
-    let (ok, out, err) = with_stdin(secret(&env, file, &add), &format!("{value}\n"));
+    let (ok, out, err) = run_with_stdin(secret(&env, file, &add), &format!("{value}\n"));
     assert!(ok, "{out}{err}");
     assert!(
         out.starts_with("added secret site_pass for https://example.com;"),
@@ -128,7 +95,7 @@ fn secret_add_list_rm_round_trip_with_the_value_on_stdin_in_the_owner_only_file(
         "https://*.example.com",
         "--stdin",
     ];
-    let (ok, out, err) = with_stdin(secret(&env, file, &again), &value);
+    let (ok, out, err) = run_with_stdin(secret(&env, file, &again), &value);
     assert!(
         ok && out.starts_with("replaced secret site_pass"),
         "{out}{err}"
@@ -166,13 +133,13 @@ fn secret_add_refuses_a_bad_origin_no_origin_and_a_pipe_it_was_not_told_to_read(
     let env = Env::fresh("secret-store-refusals");
     let file = Some("file");
     let bad = ["secret", "add", "k", "--origin", "example.com", "--stdin"];
-    let (ok, _, err) = with_stdin(secret(&env, file, &bad), "v");
+    let (ok, _, err) = run_with_stdin(secret(&env, file, &bad), "v");
     assert!(
         !ok && err.contains("\"example.com\" is not an origin pattern"),
         "{err}"
     );
     let none = ["secret", "add", "k", "--stdin"];
-    let (ok, _, err) = with_stdin(secret(&env, file, &none), "v");
+    let (ok, _, err) = run_with_stdin(secret(&env, file, &none), "v");
     assert!(!ok && err.contains("at least one --origin"), "{err}");
     let name = [
         "secret",
@@ -182,10 +149,10 @@ fn secret_add_refuses_a_bad_origin_no_origin_and_a_pipe_it_was_not_told_to_read(
         "https://a.example",
         "--stdin",
     ];
-    let (ok, _, err) = with_stdin(secret(&env, file, &name), "v");
+    let (ok, _, err) = run_with_stdin(secret(&env, file, &name), "v");
     assert!(!ok && err.contains("is not a secret name"), "{err}");
     let piped = ["secret", "add", "k", "--origin", "https://a.example"];
-    let (ok, _, err) = with_stdin(secret(&env, file, &piped), "v");
+    let (ok, _, err) = run_with_stdin(secret(&env, file, &piped), "v");
     assert!(!ok && err.contains("pass --stdin"), "{err}");
     assert!(
         files(&env.state_dir).is_empty(),
@@ -213,7 +180,7 @@ fn the_keyring_keeps_the_value_when_a_secret_service_answers() {
         "https://example.com",
         "--stdin",
     ];
-    let (ok, out, err) = with_stdin(secret(&env, None, &add), &value);
+    let (ok, out, err) = run_with_stdin(secret(&env, None, &add), &value);
     assert!(ok, "{out}{err}");
     assert!(
         out.ends_with("its value is in the Secret Service keyring\n"),
@@ -298,7 +265,7 @@ fn secret_add_keeps_a_totp_seed_from_a_file_and_registers_a_file_for_uploads() {
         "https://a.example",
         "--stdin",
     ];
-    let (ok, _, err) = with_stdin(secret(&env, file, &bad), "not-base32!");
+    let (ok, _, err) = run_with_stdin(secret(&env, file, &bad), "not-base32!");
     assert!(!ok && err.contains("the TOTP seed is not usable"), "{err}");
     assert!(!err.contains("not-base32!"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
