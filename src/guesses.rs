@@ -47,8 +47,7 @@ impl Guesses {
     pub fn new(port: u16) -> Guesses {
         Guesses {
             port,
-            // SAFETY: getuid has no preconditions and cannot fail.
-            me: unsafe { libc::getuid() },
+            me: crate::platform::me::uid(),
             held: Mutex::default(),
         }
     }

@@ -73,8 +73,7 @@ pub struct Launched {
 impl Launched {
     /// Closes the browser, and removes a throwaway profile.
     pub fn close(mut self) {
-        // SAFETY: signalling a child we started.
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        crate::platform::child::ask_to_end(&mut self.child);
         let deadline = std::time::Instant::now() + Duration::from_secs(3);
         while std::time::Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -117,8 +116,7 @@ pub fn chromium_command(
     if headless {
         cmd.args(["--headless=new", "--disable-gpu"]);
     }
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if crate::platform::me::is_root() {
         // Chromium's sandbox refuses to run as root (containers, CI).
         cmd.arg("--no-sandbox");
     }
@@ -203,8 +201,7 @@ fn sweep_isolated_profiles(profiles: &Path) {
         let pid = lock
             .as_ref()
             .and_then(|l| l.to_string_lossy().rsplit('-').next()?.parse::<i32>().ok());
-        // SAFETY: signal 0 only asks whether the process exists.
-        let running = pid.is_some_and(|p| unsafe { libc::kill(p, 0) } == 0);
+        let running = pid.is_some_and(|p| crate::platform::me::alive(p as u32));
         if !running {
             let _ = std::fs::remove_dir_all(entry.path());
         }
@@ -255,22 +252,13 @@ fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
         opts.headless,
         "about:blank",
     );
-    let tied = opts.tied_to_us;
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: only async-signal-safe calls between fork and exec.
-        unsafe {
-            cmd.pre_exec(move || {
-                if tied {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
-                } else {
-                    libc::setsid();
-                }
-                Ok(())
-            });
-        }
-    }
-    let child = cmd.spawn().map_err(|e| {
+    let spawned = if opts.tied_to_us {
+        crate::platform::child::spawn_tied(&mut cmd)
+    } else {
+        crate::platform::child::detach(&mut cmd);
+        cmd.spawn()
+    };
+    let child = spawned.map_err(|e| {
         ToolError::refused(
             Code::NoBrowser,
             format!("cannot start {}: {e}", exe.display()),
@@ -315,7 +303,7 @@ async fn labelled(link: &Link, label: &str) -> Option<String> {
         .map(|b| b.browser_id)
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -19,12 +19,12 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use sha2::Digest;
 
+use crate::platform::private::OwnerOnly;
 use crate::protocol::auth;
 use crate::settings::Setting;
 use crate::state;
@@ -80,7 +80,7 @@ pub(crate) fn take_in(dir: &Path, evidence: &str) -> io::Result<Option<Resumable
             .write(true)
             .create(true)
             .truncate(false)
-            .mode(0o600)
+            .owner_only()
             .open(dir.join(format!("{name}-{slot}")))?;
         if state::try_lock(&file) {
             return resume(file).map(Some);

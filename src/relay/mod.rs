@@ -14,7 +14,6 @@ mod route;
 mod sessions;
 
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,6 +24,7 @@ use axum::routing::{get, post};
 use axum::{Extension, Router};
 
 use crate::door;
+use crate::platform::private::OwnerOnly;
 use crate::protocol::{self, Role};
 use crate::settings::Setting;
 use crate::state;
@@ -50,7 +50,7 @@ pub async fn run() -> anyhow::Result<()> {
         .create(true)
         .truncate(false)
         .write(true)
-        .mode(0o600)
+        .owner_only()
         .open(state::relay_lock(&ports))?;
     if !state::try_lock(&lock) {
         tracing::info!("another relay holds ports {ports:?}; leaving it be");
