@@ -158,6 +158,8 @@ mod tests {
         assert_eq!(next.key(), key, "a restarted server did not find its key");
     }
 
+    // A process's start time is read from Linux's /proc.
+    #[cfg(target_os = "linux")]
     #[test]
     fn the_evidence_names_the_client_process_and_the_directory_or_the_instance() {
         let me = std::process::id();
@@ -178,6 +180,8 @@ mod tests {
         assert_eq!(evidence_from(Some(String::new()), me, dir), mine);
     }
 
+    // A process's start time is read from Linux's /proc.
+    #[cfg(target_os = "linux")]
     #[test]
     fn a_start_time_is_read_past_a_name_with_spaces_and_parentheses() {
         assert_eq!(start_time(u32::MAX), None);

@@ -226,6 +226,19 @@ fn writes(rights: &str) -> bool {
     mask & WRITE != 0
 }
 
+/// Whether this runs under Wine (its ntdll exports `wine_get_version`), whose file ACLs are an
+/// emulation: it accepts an ACL but keeps it only where the file system holds extended
+/// attributes, so a test reads back what Wine made up, not what was set.
+#[cfg(test)]
+pub(crate) fn under_wine() -> bool {
+    use windows_sys::Win32::System::LibraryLoader::{GetModuleHandleA, GetProcAddress};
+    // SAFETY: NUL-terminated names; ntdll is loaded in every process.
+    unsafe {
+        let ntdll = GetModuleHandleA(c"ntdll.dll".as_ptr().cast());
+        !ntdll.is_null() && GetProcAddress(ntdll, c"wine_get_version".as_ptr().cast()).is_some()
+    }
+}
+
 /// A Job object: the processes put in it end together.
 pub(super) struct Job(HANDLE);
 
