@@ -12,9 +12,10 @@ use crate::link::Link;
 use crate::settings::Setting;
 use crate::{extension, protocol, state};
 
-const CANDIDATES: &[&str] = &["chromium", "chromium-browser", "google-chrome-for-testing"];
+mod search;
 
-/// `TABPILOT_BROWSER`, else the first of chromium, chromium-browser, google-chrome-for-testing on PATH.
+/// `TABPILOT_BROWSER`, else the first browser found at the platform's usual places
+/// (src/launch/search.rs): Chromium, Chrome for Testing, then Chrome, Edge and Brave.
 pub fn find_chromium() -> Result<PathBuf, ToolError> {
     if let Some(path) = Setting::Browser.get_os() {
         let path = PathBuf::from(path);
@@ -27,23 +28,29 @@ pub fn find_chromium() -> Result<PathBuf, ToolError> {
             ))
         };
     }
-    let dirs = std::env::var_os("PATH").unwrap_or_default();
-    for name in CANDIDATES {
-        for dir in std::env::split_paths(&dirs) {
-            let path = dir.join(name);
-            if path.is_file() {
-                return Ok(path);
-            }
-        }
+    if let Some(found) = search::candidates().into_iter().find(|p| p.is_file()) {
+        return Ok(found);
     }
     Err(ToolError::refused(
         Code::NoBrowser,
         format!(
-            "no Chromium found (looked for chromium, chromium-browser, google-chrome-for-testing \
-             on PATH). Install one, e.g. `sudo apt-get install chromium` on Debian or Ubuntu, or \
-             set {} to its path. Branded Google Chrome ignores --load-extension; use your own \
-             Chrome with `tabpilot extension path` and `tabpilot pair` instead",
-            Setting::Browser
+            "no Chromium found (looked for Chromium, Chrome for Testing, Chrome, Edge and Brave \
+             {where_}). Install one ({how}), or set {} to its path. Branded Chrome ignores \
+             --load-extension; use your own Chrome with `tabpilot extension path` and \
+             `tabpilot pair` instead",
+            Setting::Browser,
+            where_ = if cfg!(windows) {
+                "in the program folders"
+            } else if cfg!(target_os = "macos") {
+                "in /Applications and ~/Applications"
+            } else {
+                "on PATH"
+            },
+            how = if cfg!(target_os = "linux") {
+                "e.g. `sudo apt-get install chromium` on Debian or Ubuntu"
+            } else {
+                "from chromium.org, or Chrome for Testing"
+            },
         ),
     ))
 }

@@ -160,24 +160,25 @@ fn entry(a: &InstallArgs) -> anyhow::Result<Entry> {
 }
 
 fn home() -> anyhow::Result<PathBuf> {
-    std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .context("HOME is not set: cannot find the client's config")
+    crate::platform::dirs::home().context("HOME is not set: cannot find the client's config")
 }
 
 /// The client's config file under `home`.
 pub(super) fn config_path(client: Client, home: &Path) -> PathBuf {
-    let from = |var: &str, default: &str| {
-        std::env::var_os(var)
-            .filter(|d| !d.is_empty())
-            .map_or_else(|| home.join(default), PathBuf::from)
-    };
+    let codex = std::env::var_os("CODEX_HOME")
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| home.join(".codex"), PathBuf::from);
     match client {
         Client::Claude => home.join(".claude.json"),
-        Client::Cursor => home.join(".cursor/mcp.json"),
-        Client::Vscode => from("XDG_CONFIG_HOME", ".config").join("Code/User/mcp.json"),
-        Client::Codex => from("CODEX_HOME", ".codex").join("config.toml"),
-        Client::Gemini => home.join(".gemini/settings.json"),
+        Client::Cursor => home.join(".cursor").join("mcp.json"),
+        // The user's settings folder: ~/.config on Linux, ~/Library/Application Support on
+        // macOS, %APPDATA% on Windows (src/platform/dirs.rs).
+        Client::Vscode => crate::platform::dirs::config_home(home)
+            .join("Code")
+            .join("User")
+            .join("mcp.json"),
+        Client::Codex => codex.join("config.toml"),
+        Client::Gemini => home.join(".gemini").join("settings.json"),
     }
 }
 

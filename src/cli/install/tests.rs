@@ -184,3 +184,24 @@ fn a_toml_key_given_twice_is_refused_with_its_line_on_install_and_uninstall() {
         .to_string();
     assert!(err.contains("line 2, column 3: duplicate key (a)"), "{err}");
 }
+
+/// Each client's config where the client keeps it on Windows: the dot-files in the profile
+/// folder, VS Code's in the roaming AppData folder.
+#[cfg(windows)]
+#[test]
+fn each_client_s_config_is_at_its_windows_path() {
+    let home = crate::platform::dirs::home().expect("a profile folder");
+    let path = |c| config_path(c, &home);
+    assert_eq!(path(Client::Claude), home.join(".claude.json"));
+    assert_eq!(path(Client::Cursor), home.join(r".cursor\mcp.json"));
+    assert_eq!(path(Client::Gemini), home.join(r".gemini\settings.json"));
+    if std::env::var_os("CODEX_HOME").is_none() {
+        assert_eq!(path(Client::Codex), home.join(r".codex\config.toml"));
+    }
+    let vscode = path(Client::Vscode);
+    assert!(
+        vscode.ends_with(r"AppData\Roaming\Code\User\mcp.json"),
+        "{}",
+        vscode.display()
+    );
+}
