@@ -70,7 +70,7 @@ pub(super) fn candidates() -> Vec<PathBuf> {
         .collect()
 }
 
-#[cfg(test)]
+#[cfg(all(test, any(windows, target_os = "linux")))]
 mod tests {
     use super::*;
 

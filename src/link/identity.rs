@@ -24,7 +24,7 @@ use std::time::{Duration, SystemTime};
 
 use sha2::Digest;
 
-use crate::platform::private::OwnerOnly;
+use crate::platform::private;
 use crate::protocol::auth;
 use crate::settings::Setting;
 use crate::state;
@@ -75,13 +75,14 @@ pub(crate) fn take_in(dir: &Path, evidence: &str) -> io::Result<Option<Resumable
     sweep(dir);
     let name = hex::encode(sha2::Sha256::digest(evidence.as_bytes()));
     for slot in 0..SLOTS {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .owner_only()
-            .open(dir.join(format!("{name}-{slot}")))?;
+        let file = private::open(
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false),
+            &dir.join(format!("{name}-{slot}")),
+        )?;
         if state::try_lock(&file) {
             return resume(file).map(Some);
         }

@@ -11,11 +11,14 @@ use windows_sys::Win32::Foundation::{CloseHandle, HANDLE, LocalFree, STILL_ACTIV
 use windows_sys::Win32::Security::Authorization::{
     ConvertSecurityDescriptorToStringSecurityDescriptorW, ConvertSidToStringSidW,
     ConvertStringSecurityDescriptorToSecurityDescriptorW, GetNamedSecurityInfoW, SDDL_REVISION_1,
-    SE_FILE_OBJECT, SetNamedSecurityInfoW,
+    SE_FILE_OBJECT,
 };
 use windows_sys::Win32::Security::{
-    ACL, DACL_SECURITY_INFORMATION, GetSecurityDescriptorDacl, GetTokenInformation,
-    PROTECTED_DACL_SECURITY_INFORMATION, PSECURITY_DESCRIPTOR, TOKEN_QUERY, TOKEN_USER, TokenUser,
+    ACL, DACL_SECURITY_INFORMATION, GetTokenInformation, PROTECTED_DACL_SECURITY_INFORMATION,
+    PSECURITY_DESCRIPTOR, SetKernelObjectSecurity, TOKEN_QUERY, TOKEN_USER, TokenUser,
+};
+use windows_sys::Win32::Storage::FileSystem::{
+    FILE_FLAG_BACKUP_SEMANTICS, READ_CONTROL, WRITE_DAC,
 };
 use windows_sys::Win32::System::JobObjects::{
     AssignProcessToJobObject, CreateJobObjectW, JOB_OBJECT_LIMIT_KILL_ON_JOB_CLOSE,
@@ -83,8 +86,20 @@ fn my_sid() -> io::Result<String> {
 
 /// Gives `path` a protected ACL with one entry: full control for this user (inherited by what
 /// is made in a folder). Nothing is inherited from above, so a share or a folder others may
-/// read does not open it up.
+/// read does not open it up. Set on the file opened as itself (a folder with backup
+/// semantics), with the descriptor as made: `SetNamedSecurityInfo` would merge the parent's
+/// inheritable entries in where an implementation (Wine's) overlooks the protection.
 pub(super) fn owner_only(path: &Path, folder: bool) -> io::Result<()> {
+    use std::os::windows::fs::OpenOptionsExt;
+    use std::os::windows::io::AsRawHandle;
+    let file = std::fs::OpenOptions::new()
+        .access_mode(READ_CONTROL | WRITE_DAC)
+        .custom_flags(if folder {
+            FILE_FLAG_BACKUP_SEMANTICS
+        } else {
+            0
+        })
+        .open(path)?;
     let inherit = if folder { "OICI" } else { "" };
     let sddl = format!("D:P(A;{inherit};FA;;;{})", my_sid()?);
     let mut sd: PSECURITY_DESCRIPTOR = null_mut();
@@ -100,32 +115,25 @@ pub(super) fn owner_only(path: &Path, folder: bool) -> io::Result<()> {
     if made == 0 {
         return Err(io::Error::last_os_error());
     }
-    let (mut present, mut defaulted, mut dacl): (i32, i32, *mut ACL) = (0, 0, null_mut());
-    // SAFETY: `sd` is the descriptor just made; the DACL points into it.
-    let status = unsafe {
-        GetSecurityDescriptorDacl(sd, &mut present, &mut dacl, &mut defaulted);
-        SetNamedSecurityInfoW(
-            wide(path.as_os_str()).as_ptr(),
-            SE_FILE_OBJECT,
+    // SAFETY: a handle opened for WRITE_DAC above and the descriptor just made.
+    let ok = unsafe {
+        SetKernelObjectSecurity(
+            file.as_raw_handle(),
             DACL_SECURITY_INFORMATION | PROTECTED_DACL_SECURITY_INFORMATION,
-            null_mut(),
-            null_mut(),
-            dacl,
-            null(),
+            sd,
         )
     };
+    let err = io::Error::last_os_error();
     // SAFETY: allocated by ConvertStringSecurityDescriptorToSecurityDescriptorW.
     unsafe { LocalFree(sd) };
-    match status {
-        0 => Ok(()),
-        code => Err(io::Error::from_raw_os_error(code as i32)),
-    }
+    if ok == 0 { Err(err) } else { Ok(()) }
 }
 
 /// What a grant in an ACL is looked for.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub(super) enum Grant {
-    /// Anything at all, to anyone but this user: what owner-only rules out.
+    /// Anything at all, to anyone but this user and the system (which, like root, can take
+    /// any file): what owner-only rules out.
     Any,
     /// Writing, to anyone but this user, the system and the administrators (who can take any
     /// file anyway): what makes a project folder untrusted, as group or other write does on Unix.
@@ -187,7 +195,7 @@ fn grantees(sddl: &str, me: &str, grant: Grant) -> Vec<String> {
             let fields: Vec<&str> = ace.split(';').collect();
             let (kind, flags, sid) = (fields.first()?, fields.get(1)?, fields.last()?);
             let counts = match grant {
-                Grant::Any => true,
+                Grant::Any => *sid != "SY",
                 Grant::Write => !["SY", "BA"].contains(sid) && writes(fields.get(2)?),
             };
             (*kind == "A" && !flags.contains("IO") && *sid != me && counts).then(|| sid.to_string())
@@ -224,19 +232,6 @@ fn writes(rights: &str) -> bool {
             .fold(0, |mask, (_, bits)| mask | bits),
     };
     mask & WRITE != 0
-}
-
-/// Whether this runs under Wine (its ntdll exports `wine_get_version`), whose file ACLs are an
-/// emulation: it accepts an ACL but keeps it only where the file system holds extended
-/// attributes, so a test reads back what Wine made up, not what was set.
-#[cfg(test)]
-pub(crate) fn under_wine() -> bool {
-    use windows_sys::Win32::System::LibraryLoader::{GetModuleHandleA, GetProcAddress};
-    // SAFETY: NUL-terminated names; ntdll is loaded in every process.
-    unsafe {
-        let ntdll = GetModuleHandleA(c"ntdll.dll".as_ptr().cast());
-        !ntdll.is_null() && GetProcAddress(ntdll, c"wine_get_version".as_ptr().cast()).is_some()
-    }
 }
 
 /// A Job object: the processes put in it end together.
@@ -350,7 +345,7 @@ mod tests {
         assert!(grantees(&format!("D:P(A;OICI;FA;;;{me})"), me, Grant::Any).is_empty());
         let profile =
             format!("D:(A;ID;FA;;;{me})(A;ID;FA;;;SY)(A;ID;0x1200a9;;;BU)(A;OICIIO;FA;;;CO)");
-        assert_eq!(grantees(&profile, me, Grant::Any), ["SY", "BU"]);
+        assert_eq!(grantees(&profile, me, Grant::Any), ["BU"]);
         // Users may read it (0x1200a9) and the system may write: nobody else writes.
         assert!(grantees(&profile, me, Grant::Write).is_empty());
         let shared = "D:(A;ID;0x1301bf;;;AU)(A;ID;GRGX;;;WD)";
