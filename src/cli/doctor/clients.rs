@@ -25,7 +25,7 @@ pub(super) fn clients(home: &Path) -> Vec<Check> {
         checks.push(Check::fail(
             "mcp clients",
             "none of them lists tabpilot",
-            Some("`tabpilot install <claude|cursor|vscode|codex|gemini>`".into()),
+            Some("`tabpilot install <claude|claude-desktop|cursor|vscode|codex|gemini>`".into()),
         ));
     }
     checks
