@@ -215,3 +215,46 @@ mod tests {
         assert_eq!(super::unix::parent_of(i32::MAX), None);
     }
 }
+
+#[cfg(all(test, windows))]
+mod windows_tests {
+    use std::process::Stdio;
+    use std::time::Duration;
+
+    use tokio::io::AsyncReadExt;
+
+    use super::{Tree, lead};
+
+    /// The command (cmd) and what it started (ping, holding the output pipe for a minute) end
+    /// together: the pipe closes at once, which it would not while ping lived.
+    #[tokio::test]
+    async fn killing_the_tree_ends_the_command_and_what_it_started() {
+        let mut cmd = tokio::process::Command::new("cmd");
+        cmd.args(["/c", "echo started& ping -n 60 127.0.0.1"])
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .kill_on_drop(true);
+        lead(&mut cmd);
+        let mut child = cmd.spawn().unwrap();
+        let mut tree = Tree::of(&child);
+        let mut out = child.stdout.take().unwrap();
+        let mut first = [0u8; 1];
+        // Running: cmd has said so, and goes on to ping (whose output a pipe holds back).
+        tokio::time::timeout(Duration::from_secs(20), out.read_exact(&mut first))
+            .await
+            .expect("cmd starts")
+            .unwrap();
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        tree.kill();
+        let mut rest = Vec::new();
+        tokio::time::timeout(Duration::from_secs(10), out.read_to_end(&mut rest))
+            .await
+            .expect("the pipe closes: nothing in the tree still holds it")
+            .unwrap();
+        let status = tokio::time::timeout(Duration::from_secs(10), child.wait())
+            .await
+            .expect("the command ended")
+            .unwrap();
+        assert!(!status.success());
+    }
+}
