@@ -352,4 +352,26 @@ mod tests {
         assert_eq!(grantees(shared, me, Grant::Write), ["AU"]);
         assert_eq!(grantees("O:BA", me, Grant::Any), ["everyone (no ACL)"]);
     }
+
+    /// What `spawn_tied` relies on: a kill-on-close job's processes end when its last handle
+    /// closes (when this process exits, the system closes it).
+    #[test]
+    fn a_kill_on_close_job_ends_its_processes_when_closed() {
+        use std::os::windows::io::AsRawHandle;
+        let mut child = std::process::Command::new("ping")
+            .args(["-n", "60", "127.0.0.1"])
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap();
+        let job = Job::new(true).unwrap();
+        job.assign(child.as_raw_handle()).unwrap();
+        assert!(alive(child.id()));
+        drop(job);
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while child.try_wait().unwrap().is_none() {
+            assert!(std::time::Instant::now() < deadline, "still running");
+            std::thread::sleep(std::time::Duration::from_millis(50));
+        }
+        assert!(!alive(child.id()));
+    }
 }
