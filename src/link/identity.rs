@@ -59,7 +59,7 @@ fn evidence_from(instance: Option<String>, parent: u32, dir: &Path) -> String {
     if let Some(instance) = instance.filter(|i| !i.is_empty()) {
         return format!("instance\0{instance}");
     }
-    let started = start_time(parent).unwrap_or_default();
+    let started = crate::platform::me::start_time(parent).unwrap_or_default();
     format!("client\0{parent}\0{started}\0{}", dir.display())
 }
 
@@ -121,15 +121,6 @@ fn sweep(dir: &Path) {
     }
 }
 
-/// When process `pid` started, in clock ticks since boot (field 22 of `/proc/PID/stat`): with the
-/// pid, it names one process, never a later one given the same pid.
-fn start_time(pid: u32) -> Option<u64> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) is in parentheses and may hold spaces or parentheses itself.
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    after_name.split_whitespace().nth(19)?.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -159,15 +150,13 @@ mod tests {
         assert_eq!(next.key(), key, "a restarted server did not find its key");
     }
 
-    // A process's start time is read from Linux's /proc.
-    #[cfg(target_os = "linux")]
     #[test]
     fn the_evidence_names_the_client_process_and_the_directory_or_the_instance() {
         let me = std::process::id();
         let dir = Path::new("/work/project");
         let mine = evidence_from(None, me, dir);
-        let started = start_time(me).expect("our own start time");
-        assert_eq!(mine, format!("client\0{me}\0{started}\0/work/project"));
+        let started = crate::platform::me::start_time(me).expect("our own start time");
+        assert_eq!(mine, format!("client\0{me}\0{started}\0{}", dir.display()));
         assert_ne!(
             mine,
             evidence_from(None, 1, dir),
@@ -179,13 +168,5 @@ mod tests {
             "instance\0ci-7"
         );
         assert_eq!(evidence_from(Some(String::new()), me, dir), mine);
-    }
-
-    // A process's start time is read from Linux's /proc.
-    #[cfg(target_os = "linux")]
-    #[test]
-    fn a_start_time_is_read_past_a_name_with_spaces_and_parentheses() {
-        assert_eq!(start_time(u32::MAX), None);
-        assert!(start_time(std::process::id()).is_some());
     }
 }

@@ -311,6 +311,58 @@ pub(super) fn alive(pid: u32) -> bool {
     ok != 0 && code == STILL_ACTIVE as u32
 }
 
+/// The pid of the process that started this one, from the system's process list.
+pub(super) fn parent_pid() -> Option<u32> {
+    use windows_sys::Win32::System::Diagnostics::ToolHelp::{
+        CreateToolhelp32Snapshot, PROCESSENTRY32W, Process32FirstW, Process32NextW,
+        TH32CS_SNAPPROCESS,
+    };
+    // SAFETY: a snapshot of the process list, closed below.
+    let snapshot = unsafe { CreateToolhelp32Snapshot(TH32CS_SNAPPROCESS, 0) };
+    if snapshot.is_null() || snapshot == windows_sys::Win32::Foundation::INVALID_HANDLE_VALUE {
+        return None;
+    }
+    // SAFETY: a zeroed entry with its size set, as Process32FirstW asks.
+    let mut entry: PROCESSENTRY32W = unsafe { std::mem::zeroed() };
+    entry.dwSize = size_of::<PROCESSENTRY32W>() as u32;
+    let me = std::process::id();
+    let mut parent = None;
+    // SAFETY: the snapshot and the entry above; each call fills the entry.
+    let mut more = unsafe { Process32FirstW(snapshot, &mut entry) } != 0;
+    while more {
+        if entry.th32ProcessID == me {
+            parent = Some(entry.th32ParentProcessID);
+            break;
+        }
+        // SAFETY: as above.
+        more = unsafe { Process32NextW(snapshot, &mut entry) } != 0;
+    }
+    // SAFETY: the snapshot handle, closed once.
+    unsafe { CloseHandle(snapshot) };
+    parent
+}
+
+/// When process `pid` was created (a FILETIME: 100 ns since 1601).
+pub(super) fn start_time(pid: u32) -> Option<u64> {
+    use windows_sys::Win32::Foundation::FILETIME;
+    use windows_sys::Win32::System::Threading::GetProcessTimes;
+    // SAFETY: a query-only handle, closed below.
+    let handle = unsafe { OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, 0, pid) };
+    if handle.is_null() {
+        return None;
+    }
+    let zero = FILETIME {
+        dwLowDateTime: 0,
+        dwHighDateTime: 0,
+    };
+    let (mut created, mut exited, mut kernel, mut user) = (zero, zero, zero, zero);
+    // SAFETY: the handle above and four FILETIMEs to fill.
+    let ok = unsafe { GetProcessTimes(handle, &mut created, &mut exited, &mut kernel, &mut user) };
+    // SAFETY: as above, closed once.
+    unsafe { CloseHandle(handle) };
+    (ok != 0).then(|| (u64::from(created.dwHighDateTime) << 32) | u64::from(created.dwLowDateTime))
+}
+
 /// Opens `url` with its registered handler (the default browser), as `start` would.
 pub(super) fn shell_open(url: &str) -> io::Result<()> {
     // SAFETY: NUL-terminated strings that outlive the call; no window is named.
