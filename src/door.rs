@@ -34,16 +34,7 @@ pub const REQUEST_WITHIN: Duration = Duration::from_secs(5);
 /// The places: a quarter of the descriptors this process may open, within
 /// [`LEAST_PLACES`]..=[`MOST_PLACES`], so the unproven never take a server's last descriptor.
 fn places() -> usize {
-    let mut limit = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes only into the struct it is given.
-    let files = if unsafe { libc::getrlimit(libc::RLIMIT_NOFILE, &mut limit) } == 0 {
-        usize::try_from(limit.rlim_cur).unwrap_or(usize::MAX)
-    } else {
-        1024
-    };
+    let files = crate::platform::me::open_files_limit().unwrap_or(1024);
     (files / 4).clamp(LEAST_PLACES, MOST_PLACES)
 }
 

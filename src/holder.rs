@@ -18,8 +18,7 @@ pub struct Holder {
 impl Holder {
     /// Whether the holder runs as this user.
     pub fn is_me(&self) -> bool {
-        // SAFETY: getuid has no preconditions and cannot fail.
-        self.uid == unsafe { libc::getuid() }
+        self.uid == crate::platform::me::uid()
     }
 }
 
@@ -40,11 +39,7 @@ impl fmt::Display for Holder {
 /// Who listens on `port` on loopback or on every address; none when no listener is in the
 /// tables (or they cannot be read).
 pub fn of_port(port: u16) -> Option<Holder> {
-    let table = ["/proc/net/tcp", "/proc/net/tcp6"]
-        .iter()
-        .filter_map(|p| std::fs::read_to_string(p).ok())
-        .collect::<String>();
-    let (uid, inode) = listener(&table, port)?;
+    let (uid, inode) = listener(&tables(), port)?;
     let pid = inode.and_then(process_with_socket);
     Some(Holder {
         uid,
@@ -87,11 +82,20 @@ pub fn listener(table: &str, port: u16) -> Option<(u32, Option<u64>)> {
 /// (`local` the peer's address, `rem` ours). None for a peer elsewhere, or when the tables
 /// cannot be read.
 pub fn uid_of_peer(peer: std::net::SocketAddr, port: u16) -> Option<u32> {
-    let table = ["/proc/net/tcp", "/proc/net/tcp6"]
+    peer_in(&tables(), peer, port)
+}
+
+/// The kernel's tables of TCP sockets, v4 then v6, as Linux publishes them in `/proc`. macOS
+/// and Windows publish none with the owner's uid (Windows has no uid: its table names a pid, an
+/// account only through the process), so there the tables are empty and nobody is named.
+pub fn tables() -> String {
+    if !cfg!(target_os = "linux") {
+        return String::new();
+    }
+    ["/proc/net/tcp", "/proc/net/tcp6"]
         .iter()
         .filter_map(|p| std::fs::read_to_string(p).ok())
-        .collect::<String>();
-    peer_in(&table, peer, port)
+        .collect()
 }
 
 /// The uid in `table` of the socket at `peer` connected to `port`.
@@ -179,6 +183,7 @@ mod tests {
         );
     }
 
+    #[cfg(target_os = "linux")]
     #[test]
     fn a_connection_of_this_process_is_this_user_s() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
@@ -190,6 +195,7 @@ mod tests {
         assert_eq!(uid_of_peer(peer, port), Some(unsafe { libc::getuid() }));
     }
 
+    #[cfg(target_os = "linux")]
     #[test]
     fn a_listener_of_this_process_is_named_with_its_pid() {
         let l = std::net::TcpListener::bind("127.0.0.1:0").unwrap();

@@ -13,6 +13,7 @@ pub mod holder; // who holds a loopback port: its owner, process and command, fr
 pub mod launch; // find and start a Chromium with the embedded extension
 pub mod link; // a controller's connection to the relay
 pub mod mcp; // the MCP server over rmcp
+pub mod platform; // what differs on Linux, macOS and Windows, each behind its own small module
 pub mod policy; // checks made before anything is sent: the path sandbox
 pub mod protocol; // wire frames, auth, ports and limits shared by every part
 pub mod relay; // the broker: auth, roster, books of tabs, routing

@@ -62,6 +62,7 @@ pub async fn first_free(
 }
 
 /// Resolves on Ctrl-C or SIGTERM.
+#[cfg(unix)]
 pub async fn interrupted() {
     let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
         .expect("a SIGTERM handler installs");
@@ -69,6 +70,12 @@ pub async fn interrupted() {
         _ = tokio::signal::ctrl_c() => {}
         _ = term.recv() => {}
     }
+}
+
+/// Resolves on Ctrl-C (or Ctrl-Break, or the console closing): Windows has no SIGTERM.
+#[cfg(windows)]
+pub async fn interrupted() {
+    let _ = tokio::signal::ctrl_c().await;
 }
 
 #[cfg(test)]

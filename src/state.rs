@@ -3,21 +3,18 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Write};
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
+use crate::platform::private;
 use crate::settings::Setting;
 
-/// `TABPILOT_STATE_DIR`, else `$XDG_STATE_HOME/tabpilot`, else `~/.local/state/tabpilot`.
+/// `TABPILOT_STATE_DIR`, else the platform's (on Linux `$XDG_STATE_HOME/tabpilot`, else
+/// `~/.local/state/tabpilot`; src/platform/dirs.rs).
 pub fn state_dir() -> PathBuf {
     if let Some(dir) = Setting::StateDir.get_os() {
         return PathBuf::from(dir);
     }
-    if let Some(dir) = std::env::var_os("XDG_STATE_HOME").filter(|d| !d.is_empty()) {
-        return PathBuf::from(dir).join("tabpilot");
-    }
-    let home = std::env::var_os("HOME").unwrap_or_else(|| "/tmp".into());
-    PathBuf::from(home).join(".local/state/tabpilot")
+    crate::platform::dirs::state_dir()
 }
 
 /// The relay's lock for a port range. The running relay holds it, and writes into it the port it
@@ -44,24 +41,18 @@ pub fn recorded_relay_pid(ports: &std::ops::RangeInclusive<u16>) -> Option<u32> 
     relay_record(ports).get(1)?.parse().ok()
 }
 
-/// Creates `dir` (and parents) and makes it 0700.
+/// Creates `dir` (and parents) and makes it owner-only (0700, or the owner-only ACL).
 pub fn ensure_private_dir(dir: &Path) -> io::Result<()> {
-    fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o700)
-        .create(dir)?;
-    fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+    private::create_dir(dir)
 }
 
-/// Writes `bytes` to `path` as a 0600 file, replacing it atomically.
+/// Writes `bytes` to `path` as an owner-only file, replacing it atomically.
 pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
-    let mut file = OpenOptions::new()
-        .write(true)
-        .create(true)
-        .truncate(true)
-        .mode(0o600)
-        .open(&tmp)?;
+    let mut file = private::open(
+        OpenOptions::new().write(true).create(true).truncate(true),
+        &tmp,
+    )?;
     file.write_all(bytes)?;
     file.sync_all()?;
     fs::rename(&tmp, path)
@@ -70,10 +61,9 @@ pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
 /// Whether this process now holds `file`'s exclusive lock, taken without waiting: a lock file's
 /// holder keeps it for as long as the file stays open (and the kernel lets it go when the holder
 /// exits, however it ends).
+/// The standard library's lock is `flock` on Linux and macOS and `LockFileEx` on Windows.
 pub fn try_lock(file: &File) -> bool {
-    use std::os::fd::AsRawFd;
-    // SAFETY: flock on a descriptor the caller owns; the lock lives as long as the file is open.
-    unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) == 0 }
+    file.try_lock().is_ok()
 }
 
 /// The local secret relay peers prove they hold; created on first use.
@@ -131,12 +121,7 @@ pub fn existing_http_token() -> Option<String> {
 /// up with the same one: the file is created exclusively, and the loser reads it.
 fn private_token(path: &Path) -> io::Result<Vec<u8>> {
     let fresh = hex::encode(rand::random::<[u8; 32]>());
-    match OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .open(path)
-    {
+    match private::open(OpenOptions::new().write(true).create_new(true), path) {
         Ok(mut file) => {
             file.write_all(fresh.as_bytes())?;
             file.sync_all()?;
@@ -169,11 +154,12 @@ fn read_secret(path: &Path) -> io::Result<Vec<u8>> {
 
 #[cfg(test)]
 pub(crate) mod test_support {
-    use std::os::unix::fs::PermissionsExt;
-    use std::path::{Path, PathBuf};
+    use std::path::PathBuf;
 
     /// A file's or folder's permission bits.
-    pub(crate) fn mode(path: &Path) -> u32 {
+    #[cfg(unix)]
+    pub(crate) fn mode(path: &std::path::Path) -> u32 {
+        use std::os::unix::fs::PermissionsExt;
         std::fs::metadata(path).unwrap().permissions().mode() & 0o777
     }
 
@@ -193,14 +179,53 @@ pub(crate) mod test_support {
 mod tests {
     use super::*;
 
+    #[cfg(unix)]
     #[test]
     fn private_files_are_owner_only() {
         let dir = test_support::temp_dir("state").join("inner");
         ensure_private_dir(&dir).unwrap();
         let file = dir.join("f");
         write_private(&file, b"x").unwrap();
-        let mode = |p: &Path| fs::metadata(p).unwrap().permissions().mode() & 0o777;
-        assert_eq!(mode(&dir), 0o700);
-        assert_eq!(mode(&file), 0o600);
+        assert_eq!(test_support::mode(&dir), 0o700);
+        assert_eq!(test_support::mode(&file), 0o600);
+    }
+
+    /// Windows: the folder gets the owner-only ACL, and the secrets made in it inherit it.
+    #[test]
+    fn the_state_dir_and_its_secrets_are_owner_only() {
+        let dir = test_support::temp_dir("state-acl").join("inner");
+        ensure_private_dir(&dir).unwrap();
+        write_private(&dir.join("f"), b"x").unwrap();
+        let token = private_token(&dir.join("token")).unwrap();
+        assert_eq!(token.len(), 64);
+        for path in [dir.clone(), dir.join("f"), dir.join("token")] {
+            assert_eq!(
+                private::open_to_others(&path).unwrap(),
+                None,
+                "{}",
+                path.display()
+            );
+        }
+    }
+
+    #[test]
+    fn a_lock_is_held_by_one_file_at_a_time() {
+        let path = test_support::temp_dir("lock").join("l.lock");
+        let open = || {
+            OpenOptions::new()
+                .create(true)
+                .truncate(false)
+                .write(true)
+                .open(&path)
+                .unwrap()
+        };
+        let first = open();
+        assert!(try_lock(&first));
+        assert!(
+            !try_lock(&open()),
+            "a second holder while the first holds it"
+        );
+        drop(first);
+        assert!(try_lock(&open()), "free once its holder closed it");
     }
 }

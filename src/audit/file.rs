@@ -3,9 +3,10 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
-use std::os::fd::AsRawFd;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
+
+use crate::platform::files::{self, NoFollow};
+use crate::platform::private::OwnerOnly;
 
 /// Past this, the file is rotated. A line is about 400 bytes, so this is some 25,000 calls, a
 /// long day of an agent's work; `tabpilot audit` reads all of it in well under a second.
@@ -21,7 +22,7 @@ pub fn append(path: &Path, line: &[u8], max: u64) -> io::Result<()> {
         // Made owner-only when we make it; a folder the person chose is left as it is.
         fs::DirBuilder::new()
             .recursive(true)
-            .mode(0o700)
+            .owner_only()
             .create(dir)?;
     }
     rotate_if_full(path, line.len() as u64, max)?;
@@ -31,13 +32,28 @@ pub fn append(path: &Path, line: &[u8], max: u64) -> io::Result<()> {
     let mut file = OpenOptions::new()
         .create(true)
         .append(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
+        .owner_only()
+        .no_follow()
         .open(path)
         .map_err(|e| linked(path, e))?;
+    mine_alone(path, &file)?;
+    // O_APPEND and one write: the kernel puts the whole line at the end, whoever else appends.
+    let written = file.write(line)?;
+    if written != line.len() {
+        return Err(io::Error::new(
+            io::ErrorKind::WriteZero,
+            format!("wrote {written} of {} bytes", line.len()),
+        ));
+    }
+    Ok(())
+}
+
+/// Refuses a trail's file another user owns, and makes it owner-only (0600) if it was not.
+#[cfg(unix)]
+fn mine_alone(path: &Path, file: &File) -> io::Result<()> {
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
     let meta = file.metadata()?;
-    // SAFETY: getuid has no preconditions and cannot fail.
-    if meta.uid() != unsafe { libc::getuid() } {
+    if meta.uid() != crate::platform::me::uid() {
         return Err(io::Error::new(
             io::ErrorKind::PermissionDenied,
             format!(
@@ -51,13 +67,16 @@ pub fn append(path: &Path, line: &[u8], max: u64) -> io::Result<()> {
     if meta.permissions().mode() & 0o777 != 0o600 {
         file.set_permissions(fs::Permissions::from_mode(0o600))?;
     }
-    // O_APPEND and one write: the kernel puts the whole line at the end, whoever else appends.
-    let written = file.write(line)?;
-    if written != line.len() {
-        return Err(io::Error::new(
-            io::ErrorKind::WriteZero,
-            format!("wrote {written} of {} bytes", line.len()),
-        ));
+    Ok(())
+}
+
+/// Makes the trail's file owner-only (its ACL) if others could read it. A file this user may
+/// open for appending but does not own keeps its owner: the ACL is what decides who reads it.
+#[cfg(windows)]
+fn mine_alone(path: &Path, _file: &File) -> io::Result<()> {
+    use crate::platform::private;
+    if private::open_to_others(path)?.is_some() {
+        private::restrict_file(path)?;
     }
     Ok(())
 }
@@ -85,11 +104,7 @@ fn link(path: &Path) -> io::Error {
 
 /// The error of an open that met a symbolic link (ELOOP under O_NOFOLLOW), said as such.
 fn linked(path: &Path, e: io::Error) -> io::Error {
-    if e.raw_os_error() == Some(libc::ELOOP) {
-        link(path)
-    } else {
-        e
-    }
+    if files::met_a_link(&e) { link(path) } else { e }
 }
 
 /// The `n`th rotated file: `audit.jsonl.1` is the newest.
@@ -138,14 +153,12 @@ fn lock(path: &Path) -> io::Result<File> {
         .create(true)
         .truncate(false)
         .write(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
+        .owner_only()
+        .no_follow()
         .open(path)
         .map_err(|e| linked(path, e))?;
-    // SAFETY: flock on a descriptor we own; it is released when the file closes.
-    if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } != 0 {
-        return Err(io::Error::last_os_error());
-    }
+    // flock on Unix, LockFileEx on Windows; released when the file closes.
+    file.lock()?;
     Ok(file)
 }
 
@@ -159,10 +172,11 @@ pub fn in_order(path: &Path) -> Vec<PathBuf> {
         .collect()
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use crate::state::test_support::{mode, temp_dir};
+    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn the_file_and_the_folder_it_makes_are_owner_only() {

@@ -152,13 +152,7 @@ pub(super) async fn pair() -> anyhow::Result<ExitCode> {
     // The code is said only here, on the person's terminal: never in the page's address, which
     // goes into another process's arguments (readable by every user) when it is opened.
     // NoOpen: print the page only (scripts, tests, a browser on another screen).
-    let opened = Setting::NoOpen.get_os().is_none()
-        && std::process::Command::new("xdg-open")
-            .arg(&url)
-            .stdout(std::process::Stdio::null())
-            .stderr(std::process::Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
+    let opened = Setting::NoOpen.get_os().is_none() && crate::platform::open::url(&url).is_ok();
     if opened {
         println!("(opened it in your default browser)");
     }

@@ -169,8 +169,8 @@ fn init_logging() {
 }
 
 pub fn run() -> ExitCode {
-    // SAFETY: getppid has no preconditions. Read first thing, before a parent can go.
-    let parent = unsafe { libc::getppid() };
+    // Read first thing, before a parent can go.
+    let parent = crate::platform::me::parent();
     let cli = Cli::parse();
     init_logging();
     let runtime = tokio::runtime::Builder::new_multi_thread()

@@ -9,7 +9,6 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::Write;
-use std::os::unix::fs::{DirBuilderExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -33,43 +32,67 @@ fn install_at(file: &Path) -> anyhow::Result<()> {
             dir.display()
         );
     }
-    fs::DirBuilder::new()
-        .recursive(true)
-        .mode(0o755)
+    let mut folders = fs::DirBuilder::new();
+    folders.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut folders, 0o755);
+    folders
         .create(dir)
         .with_context(|| format!("making {}", dir.display()))?;
-    // Whatever the umask: a skill others may write to is one the context tools do not trust.
-    // Changed on the folder opened as itself, never on what a link in its place points to.
-    let folder = OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW)
-        .open(dir)
-        .with_context(|| format!("opening {} (a folder, not a link)", dir.display()))?;
-    folder.set_permissions(fs::Permissions::from_mode(0o755))?;
+    readable_not_writable(dir)?;
     // A new file renamed into place: a link at the skill's name is replaced, not followed.
     let tmp = dir.join(format!(".SKILL.md.{}", std::process::id()));
     let _ = fs::remove_file(&tmp);
     let mut out: File = OpenOptions::new()
         .write(true)
         .create_new(true)
-        .mode(0o644)
         .open(&tmp)
         .with_context(|| format!("writing {}", tmp.display()))?;
     out.write_all(SKILL.as_bytes())?;
-    out.set_permissions(fs::Permissions::from_mode(0o644))?;
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        out.set_permissions(fs::Permissions::from_mode(0o644))?;
+    }
     out.sync_all()?;
     fs::rename(&tmp, file).with_context(|| format!("writing {}", file.display()))?;
     Ok(())
 }
 
-/// Where the skill goes: `~/.agents/skills/tabpilot/SKILL.md`.
-pub(super) fn path() -> anyhow::Result<PathBuf> {
-    let home = std::env::var_os("HOME").context("HOME is not set: there is no ~/.agents/skills")?;
-    Ok(PathBuf::from(home).join(".agents/skills/tabpilot/SKILL.md"))
+/// Makes the skill's folder 0755 whatever the umask: a skill others may write to is one the
+/// context tools do not trust. Changed on the folder opened as itself, never on what a link in
+/// its place points to. (On Windows the folder keeps the profile's ACL, which others may not
+/// write.)
+fn readable_not_writable(dir: &Path) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+        let folder = OpenOptions::new()
+            .read(true)
+            .custom_flags(libc::O_DIRECTORY | libc::O_NOFOLLOW)
+            .open(dir)
+            .with_context(|| format!("opening {} (a folder, not a link)", dir.display()))?;
+        folder.set_permissions(fs::Permissions::from_mode(0o755))?;
+    }
+    #[cfg(windows)]
+    let _ = dir;
+    Ok(())
 }
 
-#[cfg(test)]
+/// Where the skill goes: `~/.agents/skills/tabpilot/SKILL.md`.
+pub(super) fn path() -> anyhow::Result<PathBuf> {
+    let home =
+        crate::platform::dirs::home().context("HOME is not set: there is no ~/.agents/skills")?;
+    Ok(home
+        .join(".agents")
+        .join("skills")
+        .join("tabpilot")
+        .join("SKILL.md"))
+}
+
+#[cfg(all(test, unix))]
 mod tests {
+    use std::os::unix::fs::PermissionsExt;
     use std::os::unix::fs::symlink;
 
     use super::*;

@@ -7,7 +7,6 @@
 //! bounded output, and a timed-out command killed with everything it started (see `process`).
 
 use std::collections::BTreeMap;
-use std::os::unix::process::ExitStatusExt;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
@@ -148,7 +147,7 @@ pub(super) async fn run(
         argv,
         cwd,
         exit_code: status.code(),
-        signal: status.signal(),
+        signal: crate::platform::tree::killed_by(status),
         timed_out,
         timeout_seconds,
         duration_ms,
@@ -211,7 +210,7 @@ fn trusted_cwd(command: &Command, scope_root: &Path) -> Result<PathBuf, ToolErro
     Ok(cwd)
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::super::testutil::Tree;
     use super::super::{Context, discover};

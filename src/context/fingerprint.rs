@@ -38,7 +38,7 @@ pub(super) fn compute(
     format!("ctx1-{}", &sha256_hex(&bytes)[..16])
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::super::discover;
     use super::super::testutil::Tree;

@@ -254,7 +254,7 @@ fn read(path: &Path, rules: &Rules, room: usize) -> Result<Read, String> {
     })
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::super::testutil::Tree;
     use super::super::{USER_CONFIG_FILE, discover};

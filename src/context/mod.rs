@@ -16,7 +16,7 @@ mod rank;
 #[cfg(test)]
 mod rank_cases;
 mod skills;
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod testutil;
 mod trust;
 
@@ -369,7 +369,7 @@ fn skill_roots(
     out
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::testutil::Tree;
     use super::*;

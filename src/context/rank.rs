@@ -251,7 +251,7 @@ pub(super) fn rank(task: &str, skills: &[Skill], commands: &BTreeMap<String, Com
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::super::discover;
     use super::super::testutil::Tree;

@@ -438,7 +438,7 @@ fn inventory(dir: &Path, prefix: &str, depth: usize, out: &mut Vec<InventoryEntr
     false
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::super::testutil::Tree;
     use super::super::{ContextEnv, discover};

@@ -5,44 +5,34 @@
 //! manifest or an AGENTS.md that someone else wrote; its registered commands would run as this
 //! user and its instructions would reach the agent. Such paths are refused, naming why.
 
-use std::fs::{self, Metadata};
-use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use crate::error::{Code, ToolError};
 
-/// Why `path` (followed through symlinks) is not trusted, or `None` when it is.
+/// Why `path` (followed through symlinks) is not trusted, or `None` when it is: another
+/// user's (Unix: not this user's nor root's), or others may write to it
+/// (`platform::private::others_may_write`: group or other write bits, a write in its ACL).
 pub(super) fn doubt(path: &Path) -> Option<String> {
-    match fs::metadata(path) {
-        Ok(meta) => doubt_meta(&meta),
+    let meta = match std::fs::metadata(path) {
+        Ok(meta) => meta,
+        Err(e) => return Some(format!("cannot be checked: {e}")),
+    };
+    let kind = if meta.is_dir() { "directory" } else { "file" };
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        let me = crate::platform::me::uid();
+        if meta.uid() != me && meta.uid() != 0 {
+            return Some(format!(
+                "the {kind} belongs to uid {}, not to this user (uid {me})",
+                meta.uid()
+            ));
+        }
+    }
+    match crate::platform::private::others_may_write(path) {
+        Ok(writers) => writers.map(|w| format!("the {kind} is {w}")),
         Err(e) => Some(format!("cannot be checked: {e}")),
     }
-}
-
-fn doubt_meta(meta: &Metadata) -> Option<String> {
-    // SAFETY: geteuid(2) cannot fail and touches no memory.
-    let me = unsafe { libc::geteuid() };
-    let kind = if meta.is_dir() { "directory" } else { "file" };
-    if meta.uid() != me && meta.uid() != 0 {
-        return Some(format!(
-            "the {kind} belongs to uid {}, not to this user (uid {me})",
-            meta.uid()
-        ));
-    }
-    let mode = meta.mode();
-    if mode & 0o002 != 0 {
-        return Some(format!(
-            "the {kind} is writable by others (mode {:o})",
-            mode & 0o7777
-        ));
-    }
-    if mode & 0o020 != 0 {
-        return Some(format!(
-            "the {kind} is writable by its group (mode {:o})",
-            mode & 0o7777
-        ));
-    }
-    None
 }
 
 /// Refuses `path` unless it is trusted; the message names the path and why.
@@ -66,10 +56,11 @@ pub(super) fn refusal(path: &Path, why: &str) -> ToolError {
     )
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::super::testutil::Tree;
     use super::*;
+    use std::fs;
     use std::os::unix::fs::PermissionsExt;
 
     fn chmod(path: &Path, mode: u32) {

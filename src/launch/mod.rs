@@ -12,9 +12,10 @@ use crate::link::Link;
 use crate::settings::Setting;
 use crate::{extension, protocol, state};
 
-const CANDIDATES: &[&str] = &["chromium", "chromium-browser", "google-chrome-for-testing"];
+mod search;
 
-/// `TABPILOT_BROWSER`, else the first of chromium, chromium-browser, google-chrome-for-testing on PATH.
+/// `TABPILOT_BROWSER`, else the first browser found at the platform's usual places
+/// (src/launch/search.rs): Chromium, Chrome for Testing, then Chrome, Edge and Brave.
 pub fn find_chromium() -> Result<PathBuf, ToolError> {
     if let Some(path) = Setting::Browser.get_os() {
         let path = PathBuf::from(path);
@@ -27,23 +28,29 @@ pub fn find_chromium() -> Result<PathBuf, ToolError> {
             ))
         };
     }
-    let dirs = std::env::var_os("PATH").unwrap_or_default();
-    for name in CANDIDATES {
-        for dir in std::env::split_paths(&dirs) {
-            let path = dir.join(name);
-            if path.is_file() {
-                return Ok(path);
-            }
-        }
+    if let Some(found) = search::candidates().into_iter().find(|p| p.is_file()) {
+        return Ok(found);
     }
     Err(ToolError::refused(
         Code::NoBrowser,
         format!(
-            "no Chromium found (looked for chromium, chromium-browser, google-chrome-for-testing \
-             on PATH). Install one, e.g. `sudo apt-get install chromium` on Debian or Ubuntu, or \
-             set {} to its path. Branded Google Chrome ignores --load-extension; use your own \
-             Chrome with `tabpilot extension path` and `tabpilot pair` instead",
-            Setting::Browser
+            "no Chromium found (looked for Chromium, Chrome for Testing, Chrome, Edge and Brave \
+             {where_}). Install one ({how}), or set {} to its path. Branded Chrome ignores \
+             --load-extension; use your own Chrome with `tabpilot extension path` and \
+             `tabpilot pair` instead",
+            Setting::Browser,
+            where_ = if cfg!(windows) {
+                "in the program folders"
+            } else if cfg!(target_os = "macos") {
+                "in /Applications and ~/Applications"
+            } else {
+                "on PATH"
+            },
+            how = if cfg!(target_os = "linux") {
+                "e.g. `sudo apt-get install chromium` on Debian or Ubuntu"
+            } else {
+                "from chromium.org, or Chrome for Testing"
+            },
         ),
     ))
 }
@@ -73,8 +80,7 @@ pub struct Launched {
 impl Launched {
     /// Closes the browser, and removes a throwaway profile.
     pub fn close(mut self) {
-        // SAFETY: signalling a child we started.
-        unsafe { libc::kill(self.child.id() as i32, libc::SIGTERM) };
+        crate::platform::child::ask_to_end(&mut self.child);
         let deadline = std::time::Instant::now() + Duration::from_secs(3);
         while std::time::Instant::now() < deadline {
             if let Ok(Some(_)) = self.child.try_wait() {
@@ -117,8 +123,7 @@ pub fn chromium_command(
     if headless {
         cmd.args(["--headless=new", "--disable-gpu"]);
     }
-    // SAFETY: geteuid has no preconditions.
-    if unsafe { libc::geteuid() } == 0 {
+    if crate::platform::me::is_root() {
         // Chromium's sandbox refuses to run as root (containers, CI).
         cmd.arg("--no-sandbox");
     }
@@ -203,8 +208,7 @@ fn sweep_isolated_profiles(profiles: &Path) {
         let pid = lock
             .as_ref()
             .and_then(|l| l.to_string_lossy().rsplit('-').next()?.parse::<i32>().ok());
-        // SAFETY: signal 0 only asks whether the process exists.
-        let running = pid.is_some_and(|p| unsafe { libc::kill(p, 0) } == 0);
+        let running = pid.is_some_and(|p| crate::platform::me::alive(p as u32));
         if !running {
             let _ = std::fs::remove_dir_all(entry.path());
         }
@@ -255,22 +259,13 @@ fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
         opts.headless,
         "about:blank",
     );
-    let tied = opts.tied_to_us;
-    {
-        use std::os::unix::process::CommandExt;
-        // SAFETY: only async-signal-safe calls between fork and exec.
-        unsafe {
-            cmd.pre_exec(move || {
-                if tied {
-                    libc::prctl(libc::PR_SET_PDEATHSIG, libc::SIGTERM);
-                } else {
-                    libc::setsid();
-                }
-                Ok(())
-            });
-        }
-    }
-    let child = cmd.spawn().map_err(|e| {
+    let spawned = if opts.tied_to_us {
+        crate::platform::child::spawn_tied(&mut cmd)
+    } else {
+        crate::platform::child::detach(&mut cmd);
+        cmd.spawn()
+    };
+    let child = spawned.map_err(|e| {
         ToolError::refused(
             Code::NoBrowser,
             format!("cannot start {}: {e}", exe.display()),
@@ -315,7 +310,7 @@ async fn labelled(link: &Link, label: &str) -> Option<String> {
         .map(|b| b.browser_id.to_string())
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
 

@@ -19,12 +19,12 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 use std::time::{Duration, SystemTime};
 
 use sha2::Digest;
 
+use crate::platform::private;
 use crate::protocol::auth;
 use crate::settings::Setting;
 use crate::state;
@@ -59,7 +59,7 @@ fn evidence_from(instance: Option<String>, parent: u32, dir: &Path) -> String {
     if let Some(instance) = instance.filter(|i| !i.is_empty()) {
         return format!("instance\0{instance}");
     }
-    let started = start_time(parent).unwrap_or_default();
+    let started = crate::platform::me::start_time(parent).unwrap_or_default();
     format!("client\0{parent}\0{started}\0{}", dir.display())
 }
 
@@ -75,13 +75,14 @@ pub(crate) fn take_in(dir: &Path, evidence: &str) -> io::Result<Option<Resumable
     sweep(dir);
     let name = hex::encode(sha2::Sha256::digest(evidence.as_bytes()));
     for slot in 0..SLOTS {
-        let file = OpenOptions::new()
-            .read(true)
-            .write(true)
-            .create(true)
-            .truncate(false)
-            .mode(0o600)
-            .open(dir.join(format!("{name}-{slot}")))?;
+        let file = private::open(
+            OpenOptions::new()
+                .read(true)
+                .write(true)
+                .create(true)
+                .truncate(false),
+            &dir.join(format!("{name}-{slot}")),
+        )?;
         if state::try_lock(&file) {
             return resume(file).map(Some);
         }
@@ -120,15 +121,6 @@ fn sweep(dir: &Path) {
     }
 }
 
-/// When process `pid` started, in clock ticks since boot (field 22 of `/proc/PID/stat`): with the
-/// pid, it names one process, never a later one given the same pid.
-fn start_time(pid: u32) -> Option<u64> {
-    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-    // The command name (field 2) is in parentheses and may hold spaces or parentheses itself.
-    let after_name = &stat[stat.rfind(')')? + 1..];
-    after_name.split_whitespace().nth(19)?.parse().ok()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -163,8 +155,8 @@ mod tests {
         let me = std::process::id();
         let dir = Path::new("/work/project");
         let mine = evidence_from(None, me, dir);
-        let started = start_time(me).expect("our own start time");
-        assert_eq!(mine, format!("client\0{me}\0{started}\0/work/project"));
+        let started = crate::platform::me::start_time(me).expect("our own start time");
+        assert_eq!(mine, format!("client\0{me}\0{started}\0{}", dir.display()));
         assert_ne!(
             mine,
             evidence_from(None, 1, dir),
@@ -176,11 +168,5 @@ mod tests {
             "instance\0ci-7"
         );
         assert_eq!(evidence_from(Some(String::new()), me, dir), mine);
-    }
-
-    #[test]
-    fn a_start_time_is_read_past_a_name_with_spaces_and_parentheses() {
-        assert_eq!(start_time(u32::MAX), None);
-        assert!(start_time(std::process::id()).is_some());
     }
 }

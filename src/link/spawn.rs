@@ -7,11 +7,11 @@ use crate::state;
 /// Past this, the relay's log is rotated when the next relay starts.
 const MAX_LOG_BYTES: u64 = 1 << 20;
 
-/// Starts `tabpilot relay` detached in its own session, so it outlives this process and its
-/// terminal. Its log goes to `relay.log` in the state dir. Tokio reaps it once dropped, so a relay
+/// Starts `tabpilot relay` detached (its own session; on Windows a detached process), so it
+/// outlives this process and its terminal. Its log goes to `relay.log` in the state dir. Tokio reaps it once dropped, so a relay
 /// that dies while this process lives (and restarts relays) is not left a zombie.
 pub(super) fn spawn_relay() -> std::io::Result<tokio::process::Child> {
-    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    use crate::platform::private::{self, OwnerOnly};
     let dir = state::state_dir();
     state::ensure_private_dir(&dir)?;
     let path = dir.join("relay.log");
@@ -22,20 +22,14 @@ pub(super) fn spawn_relay() -> std::io::Result<tokio::process::Child> {
     let log = std::fs::OpenOptions::new()
         .create(true)
         .append(true)
-        .mode(0o600)
+        .owner_only()
         .open(&path)?;
-    log.set_permissions(std::fs::Permissions::from_mode(0o600))?;
+    private::restrict_file(&path)?;
     let mut cmd = tokio::process::Command::new(std::env::current_exe()?);
     cmd.arg("relay")
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(log);
-    // SAFETY: setsid is async-signal-safe and touches only the child.
-    unsafe {
-        cmd.pre_exec(|| {
-            libc::setsid();
-            Ok(())
-        });
-    }
+    crate::platform::child::detach(cmd.as_std_mut());
     cmd.spawn()
 }

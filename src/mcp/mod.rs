@@ -224,8 +224,7 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
     let orphaned = async move {
         loop {
             tokio::time::sleep(Duration::from_millis(500)).await;
-            // SAFETY: getppid has no preconditions.
-            if unsafe { libc::getppid() } != parent {
+            if crate::platform::me::parent() != parent {
                 return;
             }
         }

@@ -12,10 +12,10 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{ErrorKind, Write};
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Component, Path, PathBuf};
 
 use crate::error::{Code, ToolError};
+use crate::platform::private::{self, OwnerOnly};
 use crate::settings::Setting;
 
 /// Places never inside the sandbox, whatever the roots (the state dir joins them at run time).
@@ -177,11 +177,15 @@ impl Sandbox {
                 )));
             }
         };
-        let file = OpenOptions::new()
-            .write(true)
-            .create_new(created)
-            .mode(0o600)
-            .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        let mut opts = OpenOptions::new();
+        opts.write(true).create_new(created).owner_only();
+        // Never through a link, and never blocked on a named pipe put in the file's place.
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::custom_flags(
+            &mut opts,
+            libc::O_NOFOLLOW | libc::O_NONBLOCK,
+        );
+        let file = opts
             .open(&target)
             .map_err(|e| ToolError::bad_args(format!("cannot write {}: {e}", target.display())))?;
         Ok(OutputFile {
@@ -298,11 +302,16 @@ pub fn temp_folder() -> Result<PathBuf, String> {
 }
 
 fn temp_folder_in(temp: &Path) -> Result<PathBuf, String> {
-    // SAFETY: geteuid(2) cannot fail and touches no memory.
-    let uid = unsafe { libc::geteuid() };
-    let dir = temp.join(format!("tabpilot-{uid}"));
+    // Unix shares one temp folder among its users: the uid in the name keeps each its own.
+    // Windows gives each user a temp folder of their own.
+    let name = if cfg!(unix) {
+        format!("tabpilot-{}", crate::platform::me::uid())
+    } else {
+        "tabpilot".to_string()
+    };
+    let dir = temp.join(name);
     let unusable = |why: String| format!("tabpilot's temp folder {} {why}", dir.display());
-    match fs::DirBuilder::new().mode(0o700).create(&dir) {
+    match fs::DirBuilder::new().owner_only().create(&dir) {
         Ok(()) => {}
         Err(e) if e.kind() == ErrorKind::AlreadyExists => {}
         Err(e) => return Err(unusable(format!("cannot be created: {e}"))),
@@ -311,14 +320,18 @@ fn temp_folder_in(temp: &Path) -> Result<PathBuf, String> {
     if !meta.file_type().is_dir() {
         return Err(unusable("is not a directory (a symlink?); not used".into()));
     }
-    if meta.uid() != uid {
-        return Err(unusable(format!(
-            "belongs to uid {}, not to this user; not used",
-            meta.uid()
-        )));
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::MetadataExt;
+        if meta.uid() != crate::platform::me::uid() {
+            return Err(unusable(format!(
+                "belongs to uid {}, not to this user; not used",
+                meta.uid()
+            )));
+        }
     }
-    if meta.mode() & 0o077 != 0 {
-        fs::set_permissions(&dir, fs::Permissions::from_mode(0o700))
+    if private::open_to_others(&dir).map_or(true, |others| others.is_some()) {
+        private::restrict_dir(&dir)
             .map_err(|e| unusable(format!("cannot be made private: {e}")))?;
     }
     dir.canonicalize()
@@ -415,10 +428,11 @@ fn resolved(path: &Path) -> PathBuf {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use crate::state::test_support::temp_dir;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
     fn sandbox(root: &Path) -> Sandbox {
         Sandbox::new(vec![Place::new(root, "test root")], Vec::new())

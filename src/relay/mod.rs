@@ -14,7 +14,6 @@ mod route;
 mod sessions;
 
 use std::io::Write;
-use std::os::unix::fs::OpenOptionsExt;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -25,6 +24,7 @@ use axum::routing::{get, post};
 use axum::{Extension, Router};
 
 use crate::door;
+use crate::platform::private;
 use crate::protocol::{self, Role};
 use crate::settings::Setting;
 use crate::state;
@@ -46,12 +46,13 @@ pub async fn run() -> anyhow::Result<()> {
     let ports = protocol::port_range().map_err(anyhow::Error::msg)?;
     let secret = state::secret()?;
     state::ensure_private_dir(&state::state_dir())?;
-    let mut lock = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
-        .mode(0o600)
-        .open(state::relay_lock(&ports))?;
+    let mut lock = private::open(
+        std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true),
+        &state::relay_lock(&ports),
+    )?;
     if !state::try_lock(&lock) {
         tracing::info!("another relay holds ports {ports:?}; leaving it be");
         return Ok(());

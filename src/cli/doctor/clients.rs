@@ -2,7 +2,6 @@
 //! the HTTP server it reaches is ours (it proves it holds the token) and not another program
 //! that would receive the token, and whether a config holding the token is the person's alone.
 
-use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 
 use super::{Check, quoted};
@@ -26,7 +25,7 @@ pub(super) fn clients(home: &Path) -> Vec<Check> {
         checks.push(Check::fail(
             "mcp clients",
             "none of them lists tabpilot",
-            Some("`tabpilot install <claude|cursor|vscode|codex|gemini>`".into()),
+            Some("`tabpilot install <claude|claude-desktop|cursor|vscode|codex|gemini>`".into()),
         ));
     }
     checks
@@ -114,19 +113,26 @@ fn exposed(client: Client, path: &Path, text: &str, token: Option<&str>) -> Opti
         return None;
     }
     let name = format!("{} token", client.name());
-    let bits = std::fs::metadata(path).ok()?.permissions().mode() & 0o777;
-    let shown = path.display();
-    Some(if bits & 0o077 != 0 {
+    let access = crate::platform::private::access(path).ok()?;
+    let (how, shown) = (&access.said, path.display());
+    Some(if access.open {
+        let fix = if cfg!(unix) {
+            format!("chmod 600 {}", quoted(path))
+        } else {
+            format!(
+                "`tabpilot install {} --http --token-in-config` again",
+                client.name()
+            )
+        };
         Check::fail(
             name,
             format!(
-                "{shown} holds the HTTP token and is open to group or others (mode {bits:o}): \
+                "{shown} holds the HTTP token and is open to group or others ({how}): \
                  another local user can read it and drive your browser"
             ),
             Some(format!(
-                "chmod 600 {}, or `tabpilot install {} --http` for a config that refers to {} \
+                "{fix}, or `tabpilot install {} --http` for a config that refers to {} \
                  instead",
-                quoted(path),
                 client.name(),
                 Setting::Token
             )),
@@ -134,7 +140,7 @@ fn exposed(client: Client, path: &Path, text: &str, token: Option<&str>) -> Opti
     } else {
         Check::ok(
             name,
-            format!("{shown} holds the HTTP token and is yours alone (mode {bits:o})"),
+            format!("{shown} holds the HTTP token and is yours alone ({how})"),
         )
     })
 }
@@ -153,15 +159,33 @@ fn runs(path: &Path) -> String {
 
 /// `cmd` as the client runs it: a path, or a name looked up on PATH; if it is an executable file.
 fn executable(cmd: &str) -> Option<PathBuf> {
-    let is_exec = |p: &Path| {
-        std::fs::metadata(p).is_ok_and(|m| m.is_file() && m.permissions().mode() & 0o111 != 0)
-    };
-    if cmd.contains('/') {
+    if cmd.contains(std::path::MAIN_SEPARATOR) || cmd.contains('/') {
         let path = PathBuf::from(cmd);
         return is_exec(&path).then_some(path);
     }
     let dirs = std::env::var_os("PATH").unwrap_or_default();
     std::env::split_paths(&dirs)
-        .map(|d| d.join(cmd))
+        .flat_map(|d| {
+            EXTENSIONS
+                .iter()
+                .map(move |ext| d.join(format!("{cmd}{ext}")))
+        })
         .find(|p| is_exec(p))
+}
+
+/// What a command's name may lack on PATH: nothing on Unix; on Windows `.exe` (a client
+/// starting `tabpilot` runs `tabpilot.exe`).
+const EXTENSIONS: &[&str] = if cfg!(windows) { &["", ".exe"] } else { &[""] };
+
+/// Whether `p` is a file the system would run: one with an execute bit on Unix, any file on
+/// Windows (where running is up to its type, not a bit).
+fn is_exec(p: &Path) -> bool {
+    let Ok(meta) = std::fs::metadata(p) else {
+        return false;
+    };
+    #[cfg(unix)]
+    return meta.is_file()
+        && std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o111 != 0;
+    #[cfg(windows)]
+    return meta.is_file();
 }

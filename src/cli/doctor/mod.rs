@@ -4,8 +4,7 @@
 //! when a check fails.
 
 use std::fmt;
-use std::os::unix::fs::{MetadataExt, PermissionsExt};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -77,9 +76,8 @@ impl fmt::Display for Check {
 }
 
 pub(super) async fn run() -> anyhow::Result<ExitCode> {
-    // SAFETY: getuid has no preconditions and cannot fail.
-    let uid = unsafe { libc::getuid() };
-    let home = std::env::var_os("HOME").map(PathBuf::from);
+    let uid = crate::platform::me::uid();
+    let home = crate::platform::dirs::home();
     let mut checks = vec![chromium().await];
     // The state dir is looked at before anything reads from it; nothing here makes or mends it.
     checks.extend(state_dir(&state::state_dir(), uid));
@@ -177,10 +175,12 @@ fn state_dir(dir: &Path, uid: u32) -> Vec<Check> {
 /// Whether `path` is this user's and closed to group and others; the fix sets `mode`.
 fn private(name: &str, path: &Path, meta: &std::fs::Metadata, uid: u32, mode: u32) -> Check {
     let shown = path.display();
-    if meta.uid() != uid {
+    #[cfg(unix)]
+    if std::os::unix::fs::MetadataExt::uid(meta) != uid {
+        let owner = std::os::unix::fs::MetadataExt::uid(meta);
         return Check::fail(
             name,
-            format!("{shown} belongs to uid {}, not you (uid {uid})", meta.uid()),
+            format!("{shown} belongs to uid {owner}, not you (uid {uid})"),
             Some(format!(
                 "use a state dir of your own: {}=DIR",
                 crate::settings::Setting::StateDir
@@ -194,15 +194,26 @@ fn private(name: &str, path: &Path, meta: &std::fs::Metadata, uid: u32, mode: u3
             Some(format!("rm {}", quoted(path))),
         );
     }
-    let bits = meta.permissions().mode() & 0o777;
-    if bits & 0o077 != 0 {
+    #[cfg(windows)]
+    let _ = uid;
+    let access = match crate::platform::private::access(path) {
+        Ok(access) => access,
+        Err(e) => return Check::fail(name, format!("{shown} cannot be looked at: {e}"), None),
+    };
+    let how = access.said;
+    if access.open {
+        let fix = if cfg!(unix) {
+            format!("chmod {mode:o} {}", quoted(path))
+        } else {
+            format!("delete {} and let tabpilot make it again", quoted(path))
+        };
         return Check::fail(
             name,
-            format!("{shown} is open to group or others (mode {bits:o})"),
-            Some(format!("chmod {mode:o} {}", quoted(path))),
+            format!("{shown} is open to group or others ({how})"),
+            Some(fix),
         );
     }
-    Check::ok(name, format!("{shown} is yours alone (mode {bits:o})"))
+    Check::ok(name, format!("{shown} is yours alone ({how})"))
 }
 
 /// The relay of this state dir and port range: one answering with our secret, its version; and
@@ -267,10 +278,7 @@ async fn relay(uid: u32) -> (Vec<Check>, Option<RelayStatus>) {
 
 /// Whatever else listens in the relay's range, with its owner where the system says.
 fn strangers(ports: &std::ops::RangeInclusive<u16>, ours: Option<u16>, uid: u32) -> Vec<Check> {
-    let table = ["/proc/net/tcp", "/proc/net/tcp6"]
-        .iter()
-        .filter_map(|p| std::fs::read_to_string(p).ok())
-        .collect::<String>();
+    let table = crate::holder::tables();
     let mut checks = Vec::new();
     for port in ports.clone() {
         if ours == Some(port) || !listening(port) {
@@ -434,9 +442,10 @@ fn quoted(path: &Path) -> String {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt;
 
     #[test]
     fn a_private_path_open_to_others_is_reported_with_its_chmod() {

@@ -21,10 +21,11 @@
 
 use std::fs;
 use std::io::Write;
-use std::os::unix::fs::{MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+
+use crate::platform::files::NoFollow;
 
 /// A config path that tabpilot will not write through.
 #[derive(Debug, thiserror::Error)]
@@ -51,6 +52,8 @@ pub(super) enum Refused {
          command again; if this keeps happening, quit the client first"
     )]
     Changed { path: PathBuf },
+    /// Unix only: on Windows a file's owner is whoever wrote it.
+    #[cfg(unix)]
     #[error(
         "{path} belongs to user {uid} (group {gid}), and tabpilot, running as user {me}, cannot \
          give the new file that owner: nothing was written. Run this as the file's owner"
@@ -110,10 +113,7 @@ impl Config {
     /// Writes `text` in place of the file (keeping its mode and owner, or owner-only when
     /// `private`, when it holds a token) and returns the mode it had; a new file is owner-only.
     pub(super) fn write(&self, text: &str, private: bool) -> anyhow::Result<u32> {
-        let was = self
-            .meta
-            .as_ref()
-            .map_or(0o600, |m| m.permissions().mode() & 0o777);
+        let was = self.meta.as_ref().map_or(0o600, mode_of);
         let mode = if private { 0o600 } else { was };
         let dir = match self.target.parent() {
             Some(d) if !d.as_os_str().is_empty() => d,
@@ -124,7 +124,7 @@ impl Config {
         self.same_owner(&tmp.file)?;
         // The mode asked for, whatever the umask took from it (after a chown, which may clear
         // bits).
-        tmp.file.set_permissions(fs::Permissions::from_mode(mode))?;
+        set_mode(&tmp, mode)?;
         (&tmp.file).write_all(text.as_bytes())?;
         tmp.file.sync_all()?;
         self.still_as_read()?;
@@ -160,7 +160,9 @@ impl Config {
     }
 
     /// Gives `file` the owner and group the config had, when it had others than a new file's.
+    #[cfg(unix)]
     fn same_owner(&self, file: &fs::File) -> anyhow::Result<()> {
+        use std::os::unix::fs::MetadataExt;
         let Some(meta) = &self.meta else {
             return Ok(());
         };
@@ -176,6 +178,13 @@ impl Config {
                 me: made.uid(),
             }
         })?;
+        Ok(())
+    }
+
+    /// Windows: a file's owner is whoever made it, and only an administrator may give it
+    /// another; its ACL, kept by the folder, is what decides who reads it.
+    #[cfg(windows)]
+    fn same_owner(&self, _file: &fs::File) -> anyhow::Result<()> {
         Ok(())
     }
 }
@@ -222,7 +231,45 @@ fn resolve(path: &Path) -> Result<PathBuf, anyhow::Error> {
     Ok(target)
 }
 
+/// A file's mode bits; Windows has none, so what it shows there is what a file that is
+/// owner-only would.
+fn mode_of(meta: &fs::Metadata) -> u32 {
+    #[cfg(unix)]
+    return std::os::unix::fs::PermissionsExt::mode(&meta.permissions()) & 0o777;
+    #[cfg(windows)]
+    return {
+        let _ = meta;
+        0o600
+    };
+}
+
+/// Gives the file being written `mode` (0600 for a config with a token: on Windows its
+/// owner-only ACL; other modes are Unix's alone, and a new file there takes its folder's ACL).
+fn set_mode(tmp: &Temp, mode: u32) -> anyhow::Result<()> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt;
+        tmp.file.set_permissions(fs::Permissions::from_mode(mode))?;
+    }
+    #[cfg(windows)]
+    if mode == 0o600 {
+        crate::platform::private::restrict_file(&tmp.path)?;
+    }
+    Ok(())
+}
+
 /// What a file that is not regular is, in words.
+#[cfg(windows)]
+fn kind(meta: &fs::Metadata) -> &'static str {
+    if meta.is_dir() {
+        "a folder"
+    } else {
+        "not a plain file"
+    }
+}
+
+/// What a file that is not regular is, in words.
+#[cfg(unix)]
 fn kind(meta: &fs::Metadata) -> &'static str {
     use std::os::unix::fs::FileTypeExt;
     let t = meta.file_type();
@@ -254,11 +301,13 @@ impl Temp {
             std::process::id(),
             rand::random::<u32>()
         ));
-        let file = fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .mode(mode)
-            .custom_flags(libc::O_NOFOLLOW)
+        let mut opts = fs::OpenOptions::new();
+        opts.write(true).create_new(true).no_follow();
+        #[cfg(unix)]
+        std::os::unix::fs::OpenOptionsExt::mode(&mut opts, mode);
+        #[cfg(windows)]
+        let _ = mode;
+        let file = opts
             .open(&path)
             .with_context(|| format!("writing {}", path.display()))?;
         Ok(Temp {
@@ -285,10 +334,11 @@ impl Drop for Temp {
     }
 }
 
-#[cfg(test)]
+#[cfg(all(test, unix))]
 mod tests {
     use super::*;
     use std::os::unix::fs::symlink;
+    use std::os::unix::fs::{MetadataExt, PermissionsExt};
 
     fn dir(name: &str) -> PathBuf {
         let d = std::env::temp_dir().join(format!("tabpilot-file-{}-{name}", std::process::id()));

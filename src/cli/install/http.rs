@@ -77,7 +77,10 @@ pub(super) fn env_reference(client: Client) -> String {
     let name = Setting::Token;
     match client {
         Client::Cursor | Client::Vscode => format!("${{env:{name}}}"),
-        Client::Claude | Client::Gemini | Client::Codex => format!("${{{name}}}"),
+        // Claude Desktop is never given a URL (install refuses --http for it).
+        Client::Claude | Client::ClaudeDesktop | Client::Gemini | Client::Codex => {
+            format!("${{{name}}}")
+        }
     }
 }
 

@@ -30,9 +30,12 @@ const NAME: &str = "tabpilot";
 pub(super) enum Client {
     /// Claude Code (~/.claude.json)
     Claude,
+    /// Claude Desktop (Claude/claude_desktop_config.json in the settings folder: ~/Library/Application
+    /// Support on macOS, %APPDATA% on Windows, ~/.config on Linux)
+    ClaudeDesktop,
     /// Cursor (~/.cursor/mcp.json)
     Cursor,
-    /// VS Code, user settings (~/.config/Code/User/mcp.json)
+    /// VS Code, user settings (Code/User/mcp.json in the settings folder)
     Vscode,
     /// Codex (~/.codex/config.toml, or $CODEX_HOME)
     Codex,
@@ -132,6 +135,13 @@ fn entry(a: &InstallArgs) -> anyhow::Result<Entry> {
     set(Setting::AllowOrigins, a.allow_origins.as_deref());
     set(Setting::DenyOrigins, a.deny_origins.as_deref());
     if let Some(url) = &a.http {
+        if a.client == Client::ClaudeDesktop {
+            bail!(
+                "Claude Desktop starts the servers in its config as commands and reaches no URL \
+                 from it: install it without --http (it then runs `tabpilot mcp`), or add the \
+                 URL as a custom connector in Claude Desktop's settings"
+            );
+        }
         if !env.is_empty() || a.launch || a.headless {
             bail!(
                 "with --http the client reaches a server already running: give --launch, --headless, \
@@ -160,30 +170,35 @@ fn entry(a: &InstallArgs) -> anyhow::Result<Entry> {
 }
 
 fn home() -> anyhow::Result<PathBuf> {
-    std::env::var_os("HOME")
-        .map(PathBuf::from)
-        .context("HOME is not set: cannot find the client's config")
+    crate::platform::dirs::home().context("HOME is not set: cannot find the client's config")
 }
 
 /// The client's config file under `home`.
 pub(super) fn config_path(client: Client, home: &Path) -> PathBuf {
-    let from = |var: &str, default: &str| {
-        std::env::var_os(var)
-            .filter(|d| !d.is_empty())
-            .map_or_else(|| home.join(default), PathBuf::from)
-    };
+    let codex = std::env::var_os("CODEX_HOME")
+        .filter(|d| !d.is_empty())
+        .map_or_else(|| home.join(".codex"), PathBuf::from);
     match client {
         Client::Claude => home.join(".claude.json"),
-        Client::Cursor => home.join(".cursor/mcp.json"),
-        Client::Vscode => from("XDG_CONFIG_HOME", ".config").join("Code/User/mcp.json"),
-        Client::Codex => from("CODEX_HOME", ".codex").join("config.toml"),
-        Client::Gemini => home.join(".gemini/settings.json"),
+        Client::ClaudeDesktop => crate::platform::dirs::config_home(home)
+            .join("Claude")
+            .join("claude_desktop_config.json"),
+        Client::Cursor => home.join(".cursor").join("mcp.json"),
+        // The user's settings folder: ~/.config on Linux, ~/Library/Application Support on
+        // macOS, %APPDATA% on Windows (src/platform/dirs.rs).
+        Client::Vscode => crate::platform::dirs::config_home(home)
+            .join("Code")
+            .join("User")
+            .join("mcp.json"),
+        Client::Codex => codex.join("config.toml"),
+        Client::Gemini => home.join(".gemini").join("settings.json"),
     }
 }
 
 impl Client {
-    pub(super) const ALL: [Client; 5] = [
+    pub(super) const ALL: [Client; 6] = [
         Client::Claude,
+        Client::ClaudeDesktop,
         Client::Cursor,
         Client::Vscode,
         Client::Codex,
@@ -194,6 +209,7 @@ impl Client {
     pub(super) fn name(self) -> &'static str {
         match self {
             Client::Claude => "claude",
+            Client::ClaudeDesktop => "claude-desktop",
             Client::Cursor => "cursor",
             Client::Vscode => "vscode",
             Client::Codex => "codex",

@@ -184,3 +184,52 @@ fn a_toml_key_given_twice_is_refused_with_its_line_on_install_and_uninstall() {
         .to_string();
     assert!(err.contains("line 2, column 3: duplicate key (a)"), "{err}");
 }
+
+/// Each client's config where the client keeps it on Windows: the dot-files in the profile
+/// folder, VS Code's in the roaming AppData folder.
+#[cfg(windows)]
+#[test]
+fn each_client_s_config_is_at_its_windows_path() {
+    let home = crate::platform::dirs::home().expect("a profile folder");
+    let path = |c| config_path(c, &home);
+    assert_eq!(path(Client::Claude), home.join(".claude.json"));
+    assert_eq!(path(Client::Cursor), home.join(r".cursor\mcp.json"));
+    assert_eq!(path(Client::Gemini), home.join(r".gemini\settings.json"));
+    if std::env::var_os("CODEX_HOME").is_none() {
+        assert_eq!(path(Client::Codex), home.join(r".codex\config.toml"));
+    }
+    let desktop = path(Client::ClaudeDesktop);
+    assert!(
+        desktop.ends_with(r"AppData\Roaming\Claude\claude_desktop_config.json"),
+        "{}",
+        desktop.display()
+    );
+    let vscode = path(Client::Vscode);
+    assert!(
+        vscode.ends_with(r"AppData\Roaming\Code\User\mcp.json"),
+        "{}",
+        vscode.display()
+    );
+}
+
+/// Claude Desktop keeps its config in the platform's settings folder, as a plain command entry.
+#[test]
+fn claude_desktop_is_a_command_in_its_settings_folder() {
+    let home = Path::new("/home/u");
+    assert_eq!(
+        config_path(Client::ClaudeDesktop, home),
+        crate::platform::dirs::config_home(home)
+            .join("Claude")
+            .join("claude_desktop_config.json")
+    );
+    let made: Value =
+        serde_json::from_str(&edited(Client::ClaudeDesktop, "", Some(&stdio())).unwrap()).unwrap();
+    assert_eq!(
+        made,
+        json!({"mcpServers": {"tabpilot": {
+            "command": "/bin/tabpilot",
+            "args": ["mcp", "--launch"],
+            "env": {"TABPILOT_TOOLS": "core"}
+        }}})
+    );
+}

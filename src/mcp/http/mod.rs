@@ -266,9 +266,7 @@ pub fn recorded_url() -> Option<String> {
     let mut words = text.split_whitespace();
     let (url, pid) = (words.next()?, words.next()?);
     let pid: u32 = pid.parse().ok()?;
-    std::path::Path::new(&format!("/proc/{pid}"))
-        .exists()
-        .then(|| url.to_string())
+    crate::platform::me::alive(pid).then(|| url.to_string())
 }
 
 /// rmcp's checks against DNS rebinding: on loopback, a `Host` that is a loopback name; past

@@ -8,7 +8,6 @@
 //! (stdout is often a log file others can read).
 
 use std::net::SocketAddr;
-use std::os::unix::fs::MetadataExt;
 use std::path::PathBuf;
 use std::sync::{Arc, PoisonError, RwLock};
 
@@ -156,12 +155,27 @@ fn read(file: &std::path::Path) -> Option<String> {
 }
 
 /// What tells a rewritten file from the one read: its inode, its change time and its size.
+#[cfg(unix)]
 fn stamp(file: &std::path::Path) -> Option<(u64, i64, i64)> {
+    use std::os::unix::fs::MetadataExt;
     let m = std::fs::metadata(file).ok()?;
     Some((
         m.ino(),
         m.ctime_nsec() + m.ctime() * 1_000_000_000,
         m.size() as i64,
+    ))
+}
+
+/// What tells a rewritten file from the one read, on Windows: its creation time (a rename
+/// puts a new file in place), its last write and its size.
+#[cfg(windows)]
+fn stamp(file: &std::path::Path) -> Option<(u64, i64, i64)> {
+    use std::os::windows::fs::MetadataExt;
+    let m = std::fs::metadata(file).ok()?;
+    Some((
+        m.creation_time(),
+        m.last_write_time() as i64,
+        m.file_size() as i64,
     ))
 }
 
