@@ -56,7 +56,7 @@ function over(file, pattern, testsStart) {
 }
 
 const found = [
-  ...files('src', '.rs').flatMap((f) => over(f, RUST_FN, /^#\[cfg\(test\)\]/)),
+  ...files('src', '.rs').flatMap((f) => over(f, RUST_FN, /^#\[cfg\((all\()?test\b/)),
   ...files('extension', '.js').flatMap((f) => over(f, JS_FN, null)),
 ];
 for (const line of found) console.error(line);
