@@ -7,6 +7,7 @@ pub mod files; // opening a file never through a symbolic link
 pub mod me; // this process: its user, its parent, its descriptor limit, whether a pid lives
 pub mod open; // opening a page in the person's default browser
 pub mod private; // owner-only folders and files (modes on Unix, an owner-only ACL on Windows)
+pub mod shell; // commands shown to the person, in their platform's shell
 pub mod tree; // a command's whole process tree, killed together
 #[cfg(windows)]
 mod win; // the Win32 calls the modules above make: ACLs, Job objects

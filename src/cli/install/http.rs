@@ -102,9 +102,9 @@ pub(super) fn after(client: Client, in_config: bool) {
     let file = crate::state::state_dir().join("http-token");
     println!(
         "Set it where the client starts without writing the token into a file others can read, \
-         e.g. in your shell's startup file:\n  export {name}=\"$(cat {})\"\n(or `--token-in-config` \
+         e.g. in your shell's startup file:\n  {}\n(or `--token-in-config` \
          to write the token into the config, made owner-only)",
-        quoted(&file)
+        crate::platform::shell::set_from_file(&name.to_string(), &quoted(&file))
     );
 }
 

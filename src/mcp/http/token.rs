@@ -245,11 +245,14 @@ pub fn rotate() -> Result<(PathBuf, Vec<String>), TokenError> {
         "Running `tabpilot mcp --http` servers refuse the old token from their next request."
             .to_string(),
         format!(
-            "Clients read it from {0}: set it again where you set it (`export {0}=\"$(cat {1})\"`) \
+            "Clients read it from {0}: set it again where you set it (`{1}`) \
              and restart them. A config written with --token-in-config holds the old one: run \
              `tabpilot install CLIENT --http --token-in-config` again.",
             Setting::Token,
-            path.display()
+            crate::platform::shell::set_from_file(
+                &Setting::Token.to_string(),
+                &path.display().to_string()
+            )
         ),
     ];
     if Setting::Token.get().is_some() {
