@@ -178,7 +178,14 @@
     if (el.readOnly) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is read-only`);
     await actionable(el, 'input');
     el.focus({ preventScroll: true });
-    if (field) {
+    if (field && secret) {
+      // A secret goes in whole, as a password manager fills it: typed key by key, a page that
+      // reports each keystroke (to its console, in a request) would hold every prefix of it,
+      // and no answer can hide a prefix.
+      setNativeValue(el, text);
+      fire(el, 'input', { inputType: 'insertReplacementText' });
+      fire(el, 'change');
+    } else if (field) {
       setNativeValue(el, '');
       fire(el, 'input', { inputType: 'deleteContentBackward' });
       for (const ch of text) {

@@ -27,8 +27,9 @@ const LOGIN: &str = r#"<!doctype html><title>Sign in</title>
   <button>Sign in</button>
 </form>"#;
 
-// Echoes what is typed into the password field as it is, HTML-escaped, in a URL and to the
-// console; and has a "show password" toggle.
+// Echoes what is typed into the password field as it is, HTML-escaped, in a URL, in a request
+// and to the console, at every input event (a page that reports each keystroke); and has a "show
+// password" toggle.
 const ECHO: &str = r#"<!doctype html><title>Echo</title>
 <label>Password <input id="pw" type="password"></label>
 <button onclick="pw.type = pw.type === 'password' ? 'text' : 'password'">Show password</button>
@@ -39,6 +40,7 @@ const ECHO: &str = r#"<!doctype html><title>Echo</title>
     link.href = '/check?pw=' + encodeURIComponent(pw.value);
     raw.setAttribute('data-echo', pw.value);
     console.log('typed: ' + pw.value);
+    fetch('/check?pw=' + encodeURIComponent(pw.value));
   });
 </script>"#;
 
@@ -235,6 +237,7 @@ fn an_agent_signs_in_with_secrets_it_never_sees_and_a_look_alike_gets_nothing() 
             json!({"expression": "[said.textContent, link.href, pw.value]"}),
         ),
         ("browser_get_console_logs", json!({})),
+        ("browser_network_requests", json!({"url": "/check"})),
     ] {
         let (said, data) = agent.ok(tool, args);
         let all = format!("{said}\n{data}");
@@ -248,12 +251,19 @@ fn an_agent_signs_in_with_secrets_it_never_sees_and_a_look_alike_gets_nothing() 
 
     // Neither the password nor the seed crossed the transport, or reached a file or a log.
     let stderr = std::fs::read_to_string(&stderr_path).unwrap();
-    for (what, value) in [("password", password.as_str()), ("seed", SEED)] {
-        assert!(
-            !wire.contains(value),
-            "the {what} crossed the MCP transport"
-        );
-        assert!(!stderr.contains(value), "the {what} is in the log");
+    // Nor a part of the password, as a page that reports each keystroke would have it.
+    let most = &password[..password.len() - 3];
+    for (what, value) in [
+        ("password", password.as_str()),
+        ("seed", SEED),
+        ("password's start", most),
+    ] {
+        // On the transport a value is inside JSON strings, its quotes escaped.
+        let quoted = serde_json::to_string(value).unwrap();
+        for form in [value, quoted.trim_matches('"')] {
+            assert!(!wire.contains(form), "the {what} crossed the MCP transport");
+            assert!(!stderr.contains(form), "the {what} is in the log");
+        }
     }
     let leaks: Vec<String> = holding(&env.state_dir, &[&password, SEED])
         .into_iter()
