@@ -6,10 +6,12 @@
 // the agent only the name.
 const KEY = 'filledSecrets';
 const filled = new Map(); // value -> name
+let shown = []; // [form, `[secret NAME]`] for every form of every value in `filled`
 const loaded = chrome.storage.session
   .get(KEY)
   .then((got) => {
     for (const [value, name] of Object.entries(got[KEY] || {})) filled.set(value, name);
+    shown = forms();
   })
   .catch(() => {});
 
@@ -23,6 +25,7 @@ export async function noteFills(args) {
   if (!fills.length) return;
   await loaded;
   for (const [name, value] of fills) if (value) filled.set(value, name);
+  shown = forms();
   await chrome.storage.session.set({ [KEY]: Object.fromEntries(filled) }).catch(() => {});
 }
 
@@ -33,7 +36,7 @@ const escaped = (s, chars) => s.replace(new RegExp(`[${chars}]`, 'g'), (c) => ES
 const htmlForms = (s) => ['&<>', '&"', '&"<>', '&<>"\''].map((chars) => escaped(s, chars));
 
 // Each form a value may take in text, longest value first, so a secret holding a shorter one goes
-// whole.
+// whole: made when the values change, not for each answer.
 function forms() {
   return [...filled]
     .sort(([a], [b]) => b.length - a.length)
@@ -48,10 +51,9 @@ function forms() {
 // `value` with every filled secret taken out of its strings.
 export async function scrub(value) {
   await loaded;
-  if (!filled.size) return value;
-  const all = forms();
+  if (!shown.length) return value;
   const walk = (v) => {
-    if (typeof v === 'string') return all.reduce((out, [form, shown]) => out.split(form).join(shown), v);
+    if (typeof v === 'string') return shown.reduce((out, [form, name]) => out.split(form).join(name), v);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
