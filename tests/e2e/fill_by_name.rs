@@ -200,6 +200,28 @@ fn an_agent_signs_in_with_secrets_it_never_sees_and_a_look_alike_gets_nothing() 
         said.contains("app-password") && said.contains(&fake.origin),
         "{said}"
     );
+    // Bad names are refused before anything reaches the page, each with its code.
+    let password_field = ref_of(&snap, "textbox", "Password");
+    for (tool, args, want) in [
+        (
+            "browser_type",
+            json!({"ref": password_field, "secret": "no-such"}),
+            "SECRET_NOT_FOUND",
+        ),
+        (
+            "browser_type",
+            json!({"ref": password_field, "text": "x", "secret": "app-password"}),
+            "BAD_ARGS",
+        ),
+        (
+            "browser_upload_file",
+            json!({"ref": password_field, "registered": ["app-password"]}),
+            "SECRET_NOT_FOUND",
+        ),
+    ] {
+        let (code, r) = agent.fails(tool, args);
+        assert_eq!(code, want, "{}", text(&r));
+    }
     let (value, _) = agent.ok(
         "browser_eval",
         json!({"expression": "document.querySelector('[name=password]').value"}),
