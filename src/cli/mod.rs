@@ -303,9 +303,8 @@ fn extension_pack(out: Option<std::path::PathBuf>) -> anyhow::Result<ExitCode> {
     println!("{}", out.display());
     eprintln!(
         "manifest.json goes without its \"key\": the Chrome Web Store refuses one and gives the \
-         extension an ID of its own. The relay accepts only the key's ID ({}), so a copy \
-         installed from the store cannot pair with this tabpilot.",
-        crate::extension::id()
+         extension an ID of its own. The relay takes that ID once the extension has paired with \
+         a code from `tabpilot pair`, and keeps it from then on."
     );
     Ok(ExitCode::SUCCESS)
 }

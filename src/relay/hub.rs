@@ -12,7 +12,7 @@ use tokio::sync::{Notify, mpsc, oneshot};
 mod asks;
 
 use super::books::{AgentInfo, LEASE_TTL};
-use super::codes::Codes;
+use super::pairing::Pairing;
 use super::route::{BrowserRef, Browsers, Reply, Router};
 use super::sessions;
 use crate::error::{Code, ToolError};
@@ -69,7 +69,7 @@ pub struct Hub {
     port: u16,
     /// The range this relay serves, handed to browsers that pair.
     ports: (u16, u16),
-    codes: Codes,
+    pairing: Pairing,
     next_id: AtomicU64,
     roster: Mutex<Roster>,
     router: Router,
@@ -82,7 +82,7 @@ impl Hub {
             secret,
             port,
             ports,
-            codes: Codes::default(),
+            pairing: Pairing::load(),
             next_id: AtomicU64::new(1),
             roster: Mutex::new(Roster::default()),
             router: Router::default(),
@@ -102,8 +102,8 @@ impl Hub {
         self.ports
     }
 
-    pub(super) fn codes(&self) -> &Codes {
-        &self.codes
+    pub(super) fn pairing(&self) -> &Pairing {
+        &self.pairing
     }
 
     fn id(&self) -> u64 {

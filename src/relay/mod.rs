@@ -4,6 +4,7 @@
 
 mod books;
 mod codes;
+mod extensions;
 mod hub;
 #[cfg(test)]
 mod interleavings;
@@ -97,13 +98,12 @@ async fn browser_endpoint(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let expected = format!("chrome-extension://{}", crate::extension::id());
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
-    if origin != Some(expected.as_str()) {
+    if !hub.pairing().extensions.admits(origin) {
         tracing::warn!(%addr, "refused a /browser peer from a foreign origin");
         return (
             StatusCode::FORBIDDEN,
-            "tabpilot: /browser takes only the tabpilot extension",
+            "tabpilot: /browser takes only the tabpilot extension, once it has paired",
         )
             .into_response();
     }

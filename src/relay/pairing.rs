@@ -14,6 +14,23 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::Hub;
+use super::codes::Codes;
+use super::extensions::Extensions;
+
+/// What pairing keeps: the open codes, and the extensions that paired.
+pub(super) struct Pairing {
+    pub(super) codes: Codes,
+    pub(super) extensions: Extensions,
+}
+
+impl Pairing {
+    pub(super) fn load() -> Self {
+        Pairing {
+            codes: Codes::default(),
+            extensions: Extensions::load(crate::state::state_dir().join("paired-extensions")),
+        }
+    }
+}
 
 const PAGE: &str = r#"<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="tabpilot-pairing" content="1">
@@ -44,22 +61,23 @@ pub(super) async fn claim(
     headers: HeaderMap,
     Json(claim): Json<Claim>,
 ) -> Response {
-    // Not the boundary (any local process can write this header), but no web page gets past it.
-    let expected = format!("chrome-extension://{}", crate::extension::id());
-    if headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) != Some(expected.as_str()) {
-        return (
-            StatusCode::FORBIDDEN,
-            "only the tabpilot extension may pair",
-        )
-            .into_response();
-    }
-    if !hub.codes().claim(&claim.code) {
+    // Not the boundary (any local process can write this header, and any extension's is
+    // accepted here): the code is. No web page gets past it.
+    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
+    let Some(id) = Extensions::id_of(origin) else {
+        return (StatusCode::FORBIDDEN, "only a browser extension may pair").into_response();
+    };
+    if !hub.pairing().codes.claim(&claim.code) {
         tracing::warn!("a pairing claim with a wrong or used code");
         return (
             StatusCode::FORBIDDEN,
             "that is not an open pairing code; run tabpilot pair again",
         )
             .into_response();
+    }
+    if let Err(e) = hub.pairing().extensions.pin(id) {
+        // It is let in until the relay restarts; the next pairing tries the file again.
+        tracing::warn!("could not keep the paired extension's ID: {e}");
     }
     tracing::info!("a browser paired with the relay");
     let (first, last) = hub.ports();

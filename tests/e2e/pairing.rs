@@ -12,7 +12,7 @@ use crate::cdp::{Cdp, browser_url};
 use crate::harness::{Env, Mcp, runtime, shared};
 use crate::peers::EXTENSION_ORIGIN;
 use crate::person::{
-    DEVTOOLS_WITHIN, browsers, code_in, hand_loaded_browser, pair, paired_browser,
+    DEVTOOLS_WITHIN, browser_loading, browsers, code_in, hand_loaded_browser, pair, paired_browser,
 };
 
 /// A raw HTTP request to a loopback port; returns the status code and the body.
@@ -79,6 +79,84 @@ fn a_hand_loaded_extension_pairs_only_with_the_code_typed_in_its_popup() {
         &claim,
     );
     assert_eq!(status, 403, "the code works more than once");
+}
+
+/// Issue 26: a copy of the extension with another ID (the Chrome Web Store's, or one loaded
+/// unpacked without the manifest's key) is kept out until it pairs with a code, and from then on
+/// joins and is driven like ours.
+#[test]
+fn an_extension_with_another_id_pairs_by_code_and_drives_a_page() {
+    let env = Env::fresh("pairing-other-id");
+    let mut mcp = Mcp::start(&env, &[]);
+    let (ok, out, err) = env.cli(&["extension", "path"]);
+    assert!(ok, "{err}");
+    let copy = env.state_dir.join("keyless-extension");
+    copy_dir(std::path::Path::new(out.trim()), &copy);
+    let manifest = copy.join("manifest.json");
+    let mut m: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&manifest).unwrap()).unwrap();
+    m.as_object_mut().unwrap().remove("key");
+    std::fs::write(&manifest, m.to_string()).unwrap();
+
+    let (_browser, profile) = browser_loading(&env, "keyless-profile", &copy);
+    let rt = runtime();
+    let mut cdp = rt.block_on(Cdp::connect(&browser_url(&profile, DEVTOOLS_WITHIN)));
+    let origin = rt.block_on(extension_origin(&mut cdp));
+    assert_ne!(origin, EXTENSION_ORIGIN, "the copy kept our ID");
+    let refused = rt.block_on(crate::peers::open(
+        env.first_port,
+        "/browser",
+        Some(&origin),
+    ));
+    assert!(refused.is_err(), "an unpaired extension joined the relay");
+
+    let (code, _) = pair(&env);
+    let said = rt.block_on(cdp.pair_in_popup_of(&origin, env.first_port, &code));
+    assert_eq!(said, "Paired.");
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while browsers(&mut mcp).is_empty() {
+        assert!(Instant::now() < deadline, "the paired copy never joined");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    mcp.ok("browser_navigate", json!({"url": shared().a("basic.html")}));
+    let (snap, _) = mcp.ok("browser_snapshot", json!({}));
+    assert!(snap.contains("Basic page"), "{snap}");
+    let pinned = std::fs::read_to_string(env.state_dir.join("paired-extensions")).unwrap();
+    assert!(origin.ends_with(pinned.trim()), "{pinned}");
+}
+
+/// The origin of the one extension the browser at `cdp` runs, once its service worker is up.
+async fn extension_origin(cdp: &mut Cdp) -> String {
+    let deadline = Instant::now() + DEVTOOLS_WITHIN;
+    loop {
+        let targets = cdp.targets().await.unwrap();
+        let worker = targets.iter().find_map(|t| {
+            let url = t["url"].as_str()?;
+            let rest = url.strip_prefix("chrome-extension://")?;
+            Some(format!("chrome-extension://{}", rest.split('/').next()?))
+        });
+        if let Some(origin) = worker {
+            return origin;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "no extension target: {targets:?}"
+        );
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), &target).unwrap();
+        }
+    }
 }
 
 /// Finding 2's rogue server: serves a pairing page (at the address the extension used to trust,

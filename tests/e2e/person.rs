@@ -49,9 +49,14 @@ pub(crate) fn hand_loaded_browser(env: &Env, name: &str) -> (Kill, PathBuf) {
     assert!(ok, "{err}");
     let ext = PathBuf::from(out.trim());
     assert!(!ext.join("managed.json").exists());
+    browser_loading(env, name, &ext)
+}
+
+/// A Chromium loading the extension in `ext` by hand, with DevTools on a port of its choosing.
+pub(crate) fn browser_loading(env: &Env, name: &str, ext: &std::path::Path) -> (Kill, PathBuf) {
     let exe = tabpilot::launch::find_chromium().expect("a Chromium for the tests");
     let profile = env.state_dir.join(name);
-    let child = tabpilot::launch::chromium_command(&exe, &profile, &ext, true, "about:blank")
+    let child = tabpilot::launch::chromium_command(&exe, &profile, ext, true, "about:blank")
         .arg("--remote-debugging-port=0")
         .spawn()
         .unwrap();
@@ -135,7 +140,18 @@ impl Cdp {
     /// until `ready` (a JS expression) holds, then runs `then` (JS statements ending in
     /// `return ...`); returns what they returned.
     pub(crate) async fn in_popup(&mut self, hash: &str, ready: &str, then: &str) -> Value {
-        let url = format!("{EXTENSION_ORIGIN}/ui/popup.html{hash}");
+        self.in_popup_of(EXTENSION_ORIGIN, hash, ready, then).await
+    }
+
+    /// `in_popup`, for the extension at `origin`.
+    pub(crate) async fn in_popup_of(
+        &mut self,
+        origin: &str,
+        hash: &str,
+        ready: &str,
+        then: &str,
+    ) -> Value {
+        let url = format!("{origin}/ui/popup.html{hash}");
         let (_, popup) = self.open(&url, false).await.unwrap();
         let script = format!(
             "(async () => {{
@@ -164,8 +180,14 @@ impl Cdp {
     /// What a person does: opens the extension's popup, types the port and the code, clicks
     /// Pair; returns what the popup then says.
     pub(crate) async fn pair_in_popup(&mut self, port: u16, code: &str) -> String {
+        self.pair_in_popup_of(EXTENSION_ORIGIN, port, code).await
+    }
+
+    /// `pair_in_popup`, in the popup of the extension at `origin`.
+    pub(crate) async fn pair_in_popup_of(&mut self, origin: &str, port: u16, code: &str) -> String {
         let said = self
-            .in_popup(
+            .in_popup_of(
+                origin,
                 "",
                 "document.getElementById('pair') && !document.getElementById('pair').hidden",
                 &format!(

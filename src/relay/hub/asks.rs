@@ -49,7 +49,7 @@ impl Hub {
                 let url = format!("http://127.0.0.1:{}/pair", self.port);
                 let paired = Paired {
                     url,
-                    code: self.codes.issue(),
+                    code: self.pairing.codes.issue(),
                     port: self.port,
                 };
                 Ok(serde_json::to_value(paired).expect("a pairing serializes"))
