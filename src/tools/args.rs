@@ -208,10 +208,12 @@ pub(super) const fn read_only() -> Hints {
     }
 }
 
+/// A tool that acts on a page or on the browser: a click or an eval can delete an account, so it
+/// is destructive (MCP's default) unless it only adds.
 pub(super) const fn acts() -> Hints {
     Hints {
         read_only: false,
-        destructive: false,
+        destructive: true,
         idempotent: false,
         open_world: true,
         navigates: false,
@@ -229,10 +231,12 @@ pub(super) fn hints_of(op: Op) -> Hints {
     }
 }
 
-/// A tool that moves the agent's tab between pages, or opens or closes one.
+/// A tool that moves the agent's own tab between pages, or opens, focuses or closes one: it
+/// changes no page, so not destructive (closing a tab says so itself).
 pub(super) fn moves() -> Hints {
     Hints {
         navigates: true,
+        destructive: false,
         ..acts()
     }
 }

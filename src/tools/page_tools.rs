@@ -61,7 +61,6 @@ pub(super) fn tools() -> Vec<Tool> {
             name: NAME,
             description: "Tools the page declares (WebMCP): list, describe, call after the person approves.",
             hints: Hints {
-                destructive: true,
                 mixed: true,
                 ..acts()
             },

@@ -56,8 +56,20 @@ fn tools_list_has_schemas_and_annotations_for_every_tool() {
     assert!(hint(by_name("browser_snapshot"), "readOnlyHint", false));
     assert!(!hint(by_name("browser_snapshot"), "openWorldHint", true));
     assert!(!hint(by_name("browser_click"), "readOnlyHint", false));
-    assert!(!hint(by_name("browser_click"), "destructiveHint", true));
-    assert!(hint(by_name("browser_close_tab"), "destructiveHint", true));
+    // Anything that acts on a page or the browser may destroy (a click can delete an account);
+    // moving the agent's own tab between pages changes no page.
+    for acting in [
+        "browser_click",
+        "browser_type",
+        "browser_eval",
+        "browser_fill_form",
+        "browser_handle_dialog",
+        "browser_close_tab",
+    ] {
+        assert!(hint(by_name(acting), "destructiveHint", true), "{acting}");
+    }
+    assert!(!hint(by_name("browser_navigate"), "destructiveHint", true));
+    assert!(!hint(by_name("browser_new_tab"), "destructiveHint", true));
     assert!(hint(by_name("browser_navigate"), "idempotentHint", false));
     let nav = &by_name("browser_navigate")["inputSchema"]["properties"];
     for arg in [

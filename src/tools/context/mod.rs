@@ -111,10 +111,7 @@ fn skill_and_command_tools() -> Vec<Tool> {
             About {
                 name: "run_local_command",
                 description: "Run a registered command (no shell); returns exit status and output.",
-                hints: Hints {
-                    destructive: true,
-                    ..acts()
-                },
+                hints: Hints { ..acts() },
                 cli: Cli {
                     aliases: &["run"],
                     positional: &["name"],
