@@ -55,7 +55,7 @@ codes! {
     BadArgs = "BAD_ARGS", "the arguments do not match the tool's schema or rules", "the same tool with corrected arguments";
     StaleRef = "STALE_REF", "the element behind the ref is gone from the page", "browser_snapshot";
     NotActionable = "NOT_ACTIONABLE", "the element is hidden, disabled, moving or covered", "browser_snapshot";
-    ElementAmbiguous = "ELEMENT_AMBIGUOUS", "more than one element fits and tabpilot will not guess", "browser_snapshot";
+    ElementAmbiguous = "ELEMENT_AMBIGUOUS", "more than one element (or tab) fits and tabpilot will not guess", "browser_snapshot";
     TabClaimed = "TAB_CLAIMED", "another agent holds this tab", "browser_new_tab";
     TabGone = "TAB_GONE", "the tab was closed", "browser_list_tabs";
     TabNotShared = "TAB_NOT_SHARED", "the tab is the person's and they have not shared it with agents (from the tabpilot popup)", "browser_new_tab";
@@ -90,7 +90,7 @@ codes! {
     WebmcpExecutionUncertain = "WEBMCP_EXECUTION_UNCERTAIN", "the page tool started and its answer was lost (timeout, navigation, the page went away): it may have taken effect; never retried", "browser_snapshot, to see what the page shows now";
     SecretOriginMismatch = "SECRET_ORIGIN_MISMATCH", "the secret is not for the origin of the field's frame (which may be a look-alike page): nothing was filled", "stop and tell the person which page asked for which secret; never type the secret instead";
     SecretNotFound = "SECRET_NOT_FOUND", "no secret has that name, or it is of another kind (a file where a value is wanted, or the other way)", "browser_status lists the secrets by name; a person adds one with `tabpilot secret add`";
-    NotFound = "NOT_FOUND", "no skill or registered command has that name", "list_local_skills or list_local_commands";
+    NotFound = "NOT_FOUND", "nothing fits what was named: no skill or registered command of that name, or no tab of that address or title", "list_local_skills or list_local_commands";
     Cancelled = "CANCELLED", "the client cancelled the call; one that changes the page may have reached it first", "browser_snapshot, to see what the page shows now";
     Internal = "INTERNAL", "tabpilot hit a fault of its own; the message says where", "browser_status";
 }
@@ -108,6 +108,8 @@ pub struct ToolError {
     pub code: Code,
     pub message: String,
     pub outcome: Outcome,
+    /// The recovery where the code's own does not fit this situation (a code that serves two).
+    pub recovery: Option<&'static str>,
 }
 
 impl ToolError {
@@ -117,6 +119,7 @@ impl ToolError {
             code,
             message: message.into(),
             outcome: Outcome::Refused,
+            recovery: None,
         }
     }
 
@@ -126,6 +129,7 @@ impl ToolError {
             code,
             message: message.into(),
             outcome: Outcome::Failed,
+            recovery: None,
         }
     }
 
@@ -141,6 +145,7 @@ impl ToolError {
                 code,
                 message: format!("{why}; it may have taken effect"),
                 outcome: Outcome::Unknown,
+                recovery: None,
             }
         } else {
             ToolError::failed(
@@ -155,9 +160,20 @@ impl ToolError {
         self
     }
 
+    /// Names the tool that recovers in this situation, where it is not the code's own.
+    pub fn recovered_by(mut self, recovery: &'static str) -> Self {
+        self.recovery = Some(recovery);
+        self
+    }
+
+    /// The tool (or action) that recovers from this error.
+    pub fn recover(&self) -> &'static str {
+        self.recovery.unwrap_or(self.code.recover())
+    }
+
     /// The text an agent and a person both read.
     pub fn text(&self) -> String {
-        let recover = self.code.recover();
+        let recover = self.recover();
         let verb = if recover.starts_with("the ") {
             ""
         } else {
@@ -174,7 +190,7 @@ impl ToolError {
                 "code": self.code,
                 "message": self.message,
                 "meaning": self.code.meaning(),
-                "recover": self.code.recover(),
+                "recover": self.recover(),
             }
         })
     }
@@ -203,5 +219,13 @@ mod tests {
         );
         assert_eq!(e.structured()["error"]["recover"], "browser_snapshot");
         assert_eq!(e.structured()["outcome"], "refused");
+        let e =
+            ToolError::refused(Code::NotFound, "no tab matches").recovered_by("browser_list_tabs");
+        assert!(
+            e.text().ends_with("Recover: call browser_list_tabs"),
+            "{}",
+            e.text()
+        );
+        assert_eq!(e.structured()["error"]["recover"], "browser_list_tabs");
     }
 }

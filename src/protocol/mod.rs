@@ -250,6 +250,7 @@ impl WireError {
             code,
             message: self.message,
             outcome: self.outcome.unwrap_or(Outcome::Failed),
+            recovery: None,
         }
     }
 }

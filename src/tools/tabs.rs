@@ -366,7 +366,8 @@ async fn pick(cx: &Ctx, a: &SelectTabArgs) -> Result<TabId, ToolError> {
                 "no tab matches, of {}; browser_list_tabs lists them",
                 all.len()
             ),
-        )),
+        )
+        .recovered_by("browser_list_tabs")),
         several => {
             let list: Vec<String> = several
                 .iter()
@@ -384,7 +385,8 @@ async fn pick(cx: &Ctx, a: &SelectTabArgs) -> Result<TabId, ToolError> {
                     several.len(),
                     list.join("; ")
                 ),
-            ))
+            )
+            .recovered_by("browser_select_tab with the tabId of the one meant"))
         }
     }
 }

@@ -248,14 +248,21 @@ fn a_tab_is_picked_by_address_or_title_and_several_matches_are_listed() {
         opened.iter().all(|t| said.contains(&format!("tab {t} "))),
         "{said}"
     );
+    // The code also serves elements, whose recovery (a snapshot) would not pick a tab.
+    let recover = &r["structuredContent"]["error"]["recover"];
+    assert!(
+        recover.as_str().unwrap().starts_with("browser_select_tab"),
+        "{recover}"
+    );
 
     agent.ok("browser_select_tab", json!({"url": format!("*{marker}=1")}));
     assert_eq!(my_tab_id(&mut agent), opened[0]);
     agent.ok("browser_select_tab", json!({"title": title}));
     assert_eq!(my_tab_id(&mut agent), opened[2]);
 
-    let (code, _) = agent.fails("browser_select_tab", json!({"url": "*no-tab-has-this*"}));
+    let (code, r) = agent.fails("browser_select_tab", json!({"url": "*no-tab-has-this*"}));
     assert_eq!(code, "NOT_FOUND");
+    assert!(text(&r).ends_with("Recover: call browser_list_tabs"), "{r}");
     let (code, _) = agent.fails("browser_select_tab", json!({}));
     assert_eq!(code, "BAD_ARGS");
     let (code, _) = agent.fails(
