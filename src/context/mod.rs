@@ -31,7 +31,7 @@ use crate::error::{Code, ToolError};
 pub use commands::{Command, RunResult};
 pub use instructions::{DEFAULT_BUDGET, Instructions, Source, SourceKind};
 pub use manifest::{CommandDef, MANIFEST_FILE, Manifest, USER_CONFIG_FILE};
-pub use rank::{LOAD_THRESHOLD, Ranked, Ranking};
+pub use rank::{CORROBORATED, LOAD_THRESHOLD, Ranked, Ranking};
 pub use skills::{
     InventoryEntry, LoadedSkill, Skill, SkillSummary, SkillsView, summaries as summarize_skills,
 };

@@ -3,14 +3,18 @@
 //!
 //! Words are lower-cased, stemmed (Snowball English) and mapped through a short table of the
 //! synonyms and abbreviations developers write ("db", "a11y", "stub"), so "migrate the DB" meets
-//! "database migration". Each word weighs by how rare it is among the candidates (a word every
-//! skill has says little) and by the best field it appears in (a name counts most). A candidate's
-//! score is the harmonic mean of two coverages: how much of its own words the task names, and how
-//! much of the task its words explain. A long, specific task ("add an email column to the users
-//! table") still loads the migration skill it plainly asks for, and a task that shares one word
-//! with a skill ("book a flight") loads nothing.
+//! "database migration"; a word reached through the table weighs half, since the table guesses.
+//! An instance stands for its kind (an email address is a user; a weekday or a clock time is a
+//! time). Each word weighs by how rare it is among the candidates (a word every skill has says
+//! little) and by the best field it appears in (a name counts most). A candidate's score is the
+//! harmonic mean of two coverages: how much of its own words the task names, and how much of the
+//! task its words explain, where a task word no candidate has (a place, a sum, a name) is context
+//! and counts little against it. A long, specific task ("add an email column to the users table")
+//! still loads the migration skill it plainly asks for, and a task that shares one word with a
+//! skill ("book a flight", "a screenshot for the ticket") loads nothing: one word is weak
+//! evidence, two are not.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
 use rust_stemmers::{Algorithm, Stemmer};
@@ -22,9 +26,13 @@ use super::skills::Skill;
 /// The leading skill is loaded only at or above this score; tuned on the test set in
 /// `rank_cases.rs` (its accuracy and false loads are printed there).
 pub const LOAD_THRESHOLD: f64 = 0.3;
+/// The threshold for a lead that two or more of the task's words agree on.
+pub const CORROBORATED: f64 = 0.2;
 const NAME: f64 = 1.0;
 const DESCRIPTION: f64 = 0.6;
 const ARGV: f64 = 0.5;
+const CONTEXT: f64 = 1.0;
+const SYNONYM: f64 = 0.5;
 
 const STOPWORDS: &[&str] = &[
     "a", "about", "after", "all", "an", "and", "any", "are", "as", "at", "be", "before", "but",
@@ -95,9 +103,16 @@ fn stemmer() -> &'static Stemmer {
 }
 
 /// Lower-cased, stemmed words of two or more letters or digits, stopwords dropped and synonyms
-/// mapped, so "tests", "testing" and "test" meet, and so do "DB" and "database".
-pub(super) fn tokens(text: &str) -> BTreeSet<String> {
-    let mut out = BTreeSet::new();
+/// mapped, so "tests", "testing" and "test" meet, and so do "DB" and "database"; each with how
+/// surely it is what the text says: a word written weighs 1, a word reached through the synonym
+/// table [`SYNONYM`] (the table guesses: "visually" may not be about screenshots).
+fn stems(text: &str) -> BTreeMap<String, f64> {
+    let mut out = BTreeMap::new();
+    let mut add = |stem: &str, sure: f64| {
+        let w = out.entry(stem.to_string()).or_insert(0.0);
+        *w = f64::max(*w, sure);
+    };
+    let text = instances(text, &mut add);
     for word in text.split(|c: char| !c.is_alphanumeric()) {
         let word = word.to_lowercase();
         if word.chars().count() < 2 || STOPWORDS.contains(&word.as_str()) {
@@ -105,13 +120,39 @@ pub(super) fn tokens(text: &str) -> BTreeSet<String> {
         }
         let stem = stemmer().stem(&word);
         match SYNONYMS.iter().find(|(w, _)| *w == stem) {
-            Some((_, stands_for)) => out.extend(stands_for.iter().map(|s| s.to_string())),
-            None => {
-                out.insert(stem.into_owned());
-            }
+            Some((_, stands_for)) => stands_for.iter().for_each(|s| add(s, SYNONYM)),
+            None => add(&stem, 1.0),
         }
     }
     out
+}
+
+/// Things a task names by an instance where a description names their kind: an email address is
+/// a user; a weekday, today or tomorrow, or a clock time is a time. Each kind is added to the
+/// task's words, and the instance taken out of the text, so an address's parts ("example",
+/// "com") are not read as words of the task.
+fn instances(text: &str, add: &mut impl FnMut(&str, f64)) -> String {
+    static KINDS: OnceLock<Vec<(regex::Regex, &str)>> = OnceLock::new();
+    let kinds = KINDS.get_or_init(|| {
+        [
+            (r"[\w.+-]+@[\w-]+(\.[\w-]+)+", "user"),
+            (
+                r"(?i)\b(mon|tues|wednes|thurs|fri|satur|sun|to)day\b|\btomorrow\b|\b\d{1,2}(:\d\d)?\s?[ap]m\b|\b\d{1,2}:\d\d\b",
+                "time",
+            ),
+        ]
+        .into_iter()
+        .map(|(re, kind)| (regex::Regex::new(re).expect("a valid pattern"), kind))
+        .collect()
+    });
+    let mut text = text.to_string();
+    for (re, kind) in kinds {
+        if re.is_match(&text) {
+            add(kind, 1.0);
+            text = re.replace_all(&text, " ").into_owned();
+        }
+    }
+    text
 }
 
 /// A candidate's words, each with the weight of the best field it appears in.
@@ -120,9 +161,9 @@ type Words = BTreeMap<String, f64>;
 fn words(fields: &[(&str, f64)]) -> Words {
     let mut words = Words::new();
     for (text, weight) in fields {
-        for word in tokens(text) {
+        for (word, sure) in stems(text) {
             let w = words.entry(word).or_insert(0.0);
-            *w = w.max(*weight);
+            *w = w.max(*weight * sure);
         }
     }
     words
@@ -151,37 +192,53 @@ impl Rarity {
         let count = self.counts.get(word).copied().unwrap_or(1).max(1) as f64;
         (1.0 + self.candidates / count).ln()
     }
+
+    /// A task word: one some other candidate has counts fully against a candidate that lacks it
+    /// (the task is about something else); one no candidate has is context (a place, a sum, a
+    /// name) and counts as little as a word every candidate has.
+    fn task_weight(&self, word: &str) -> f64 {
+        if self.counts.contains_key(word) {
+            self.weight(word)
+        } else {
+            std::f64::consts::LN_2 * CONTEXT
+        }
+    }
 }
 
-fn score(task: &BTreeSet<String>, candidate: &Words, rarity: &Rarity) -> (f64, Vec<String>) {
-    let mass = |pairs: &mut dyn Iterator<Item = (&String, f64)>| {
-        pairs
-            .map(|(w, field)| rarity.weight(w) * field)
-            .sum::<f64>()
-    };
+/// A task's words, each with how surely the task says it (see [`stems`]).
+type Task = BTreeMap<String, f64>;
+
+fn score(task: &Task, candidate: &Words, rarity: &Rarity) -> (f64, Vec<String>) {
     let matched: Vec<String> = task
-        .iter()
+        .keys()
         .filter(|w| candidate.contains_key(*w))
         .cloned()
         .collect();
-    let hit = mass(&mut matched.iter().map(|w| (w, candidate[w])));
+    let hit: f64 = matched
+        .iter()
+        .map(|w| rarity.weight(w) * candidate[w] * task[w])
+        .sum();
     if hit == 0.0 {
         return (0.0, matched);
     }
-    let own = hit / mass(&mut candidate.iter().map(|(w, f)| (w, *f)));
-    let explained = hit
-        / mass(
-            &mut task
-                .iter()
-                .map(|w| (w, candidate.get(w).copied().unwrap_or(1.0))),
-        );
+    let own = hit
+        / candidate
+            .iter()
+            .map(|(w, f)| rarity.weight(w) * f)
+            .sum::<f64>();
+    let unexplained: f64 = task
+        .iter()
+        .filter(|(w, _)| !candidate.contains_key(*w))
+        .map(|(w, sure)| rarity.task_weight(w) * sure)
+        .sum();
+    let explained = hit / (hit + unexplained);
     let harmonic = 2.0 * own * explained / (own + explained);
     // Rounded so that equal scores compare equal and the order is stable.
     ((harmonic * 1000.0).round() / 1000.0, matched)
 }
 
 fn ranked<'a>(
-    task: &BTreeSet<String>,
+    task: &Task,
     candidates: impl Iterator<Item = (&'a str, &'a str, &'a str, Words)>,
 ) -> Vec<Ranked> {
     let candidates: Vec<_> = candidates.collect();
@@ -208,8 +265,15 @@ fn ranked<'a>(
     list
 }
 
+/// Whether the leading skill is loaded: at [`LOAD_THRESHOLD`], or at [`CORROBORATED`] when two
+/// or more of its words are in the task. One shared word is weak evidence however rare it is ("a
+/// screenshot for the ticket" is not a screenshot diff); two agreeing words are not.
+fn loads(lead: &Ranked) -> bool {
+    lead.score >= LOAD_THRESHOLD || (lead.matched.len() >= 2 && lead.score >= CORROBORATED)
+}
+
 pub(super) fn rank(task: &str, skills: &[Skill], commands: &BTreeMap<String, Command>) -> Ranking {
-    let task_tokens = tokens(task);
+    let task_tokens = stems(task);
     let skills = ranked(
         &task_tokens,
         skills.iter().map(|s| {
@@ -239,12 +303,9 @@ pub(super) fn rank(task: &str, skills: &[Skill], commands: &BTreeMap<String, Com
             )
         }),
     );
-    let selected_skill = skills
-        .first()
-        .filter(|s| s.score >= LOAD_THRESHOLD)
-        .map(|s| s.id.clone());
+    let selected_skill = skills.first().filter(|s| loads(s)).map(|s| s.id.clone());
     Ranking {
-        task_tokens: task_tokens.into_iter().collect(),
+        task_tokens: task_tokens.into_keys().collect(),
         skills,
         commands,
         selected_skill,
@@ -259,12 +320,20 @@ mod tests {
 
     #[test]
     fn tokens_are_lowercased_stemmed_and_stopword_free() {
-        let got: Vec<String> = tokens("Run the Tests, testing & tested: PDF-forms x")
-            .into_iter()
-            .collect();
-        assert_eq!(got, ["form", "pdf", "run", "test"]);
-        assert_eq!(tokens("migrations"), tokens("migrate"));
-        assert_eq!(tokens("the DB"), tokens("database"));
+        let words = |text| stems(text).into_keys().collect::<Vec<_>>();
+        assert_eq!(
+            words("Run the Tests, testing & tested: PDF-forms x"),
+            ["form", "pdf", "run", "test"]
+        );
+        assert_eq!(words("migrations"), words("migrate"));
+        assert_eq!(words("the DB"), words("database"));
+        assert_eq!(stems("the DB")["databas"], SYNONYM, "a synonym weighs half");
+        let words = stems("invite bo.li@example.com on Friday at 3pm");
+        assert_eq!(
+            words.keys().collect::<Vec<_>>(),
+            ["invit", "time", "user"],
+            "an address is a user, a day or an hour a time, and neither is read for its words"
+        );
     }
 
     fn tree() -> Tree {

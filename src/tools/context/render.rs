@@ -1,6 +1,8 @@
 //! The short human text of each agent-context tool's answer.
 
-use crate::context::{self, Command, Context, LOAD_THRESHOLD, LoadedSkill, RunResult, SkillsView};
+use crate::context::{
+    self, CORROBORATED, Command, Context, LOAD_THRESHOLD, LoadedSkill, RunResult, SkillsView,
+};
 
 use super::{BootstrapOut, ResolveOut};
 
@@ -100,7 +102,8 @@ pub(super) fn resolve(data: &ResolveOut) -> String {
             skill.name, skill.content
         )),
         None => text.push_str(&format!(
-            "No skill reached the {LOAD_THRESHOLD} relevance threshold; none loaded.\n"
+            "No skill reached the relevance threshold ({LOAD_THRESHOLD}, or {CORROBORATED} with two \
+             of its words in the task); none loaded.\n"
         )),
     }
     if let Some(instructions) = data.instructions.as_ref().filter(|i| !i.is_empty()) {
