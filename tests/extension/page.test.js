@@ -90,3 +90,29 @@ test('the budget fitter holds a long outline to its budget and says what it left
   assert.doesNotMatch(fitted.text, /row 399/);
   assert.ok(fitted.collapsed > 0 || fitted.hidden.length > 0, 'it says what it left out');
 });
+
+test('the token estimate prices names, email parts and accented letters above common words', () => {
+  const { T } = kit('page/fit.js');
+  assert.equal(T.tokens('table'), 1);
+  assert.equal(T.tokens('Lagos'), 1.5, 'a capitalised word may be a name');
+  assert.equal(T.tokens('.kowalski'), 2.5, 'a piece glued to punctuation is rarely one word');
+  assert.equal(T.tokens('Zoë'), 2, 'each accented letter costs one');
+  assert.equal(T.tokens('Łukasz'), 2.5);
+  assert.equal(T.tokens('12345'), 2, 'digits go by threes');
+});
+
+test('a row says its cells between bars, the empty ones at its end left out', () => {
+  const { T } = kit('page/fit.js', 'page/rows.js');
+  assert.equal(T.joinCells(['Item', ' Stock ', '', 'Price', '', '']), 'Item | Stock |  | Price');
+  assert.equal(T.joinCells(['x'.repeat(100)]).length, 80, 'a lean cell is cut');
+  assert.equal(T.joinCells(['x'.repeat(100)], true).length, 100, 'a verbose one is not');
+  assert.equal(T.joinCells(['', '']), '');
+});
+
+test('a sentence echoes a name only when the name says all its words', () => {
+  const { T } = kit('page/fit.js', 'page/rows.js');
+  assert.equal(T.echoes('Standard shipping 5–7 business days Free', 'Standard shipping 5–7 business days Free'), true);
+  assert.equal(T.echoes('Express: $12.90', 'Express shipping $12.90'), true, 'punctuation aside');
+  assert.equal(T.echoes('Pick up in store €3,50 handling', 'Pick up in store'), false);
+  assert.equal(T.echoes('', 'anything'), false, 'no words, nothing echoed');
+});
