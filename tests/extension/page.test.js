@@ -1,6 +1,7 @@
 // The page scripts' pure parts, loaded as Chromium injects them (classic scripts sharing one
 // global bag, `__tabpilot`), in a context of their own: the truncation every page operation
-// uses, the token estimate the snapshot budget holds to, and the taking out of secret values.
+// uses, the token estimate the snapshot budget holds to, the taking out of secret values, and how
+// a table row and a sentence are said.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
