@@ -64,14 +64,16 @@
   const COUNTED = ['link', 'button', 'textbox', 'checkbox', 'radio', 'combobox', 'option', 'heading', 'frame'];
 
   const lineOf = (n, depth) => `${'  '.repeat(depth)}- ${n.line}`;
+  // A written line's cost, its line break included: o200k takes a break after punctuation (a
+  // ref's `]`, a landmark's `:`) in the same token, after a word or a number in one of its own.
+  const cost = (line) => tokens(line) + (/[\p{L}\p{N}]$/u.test(line) ? 1 : 0);
 
   // Each node learns its parent, depth, place in the document, own cost and subtree cost.
   let order = 0;
   function measure(n, up, depth) {
     n.up = up;
     n.at = order++;
-    // A line's own cost, its line break included.
-    n.own = n.frame ? 8 : n.line != null ? tokens(lineOf(n, depth)) + 1 : 0;
+    n.own = n.frame ? 8 : n.line != null ? cost(lineOf(n, depth)) : 0;
     const inner = n.line != null ? depth + 1 : depth;
     n.depth = depth;
     n.sum = n.own;
@@ -155,7 +157,7 @@
     const line = `… ${items} ${first ? 'more ' : ''}${noun}${what ? `: ${what}` : ''} [ref=${ctx.refOf(n.el)}]${at}`;
     const s = { line, summary: true, counts, items, el: null, role: null, sig: null, kids: [], i: first, up: n };
     s.depth = n.line != null ? n.depth + 1 : n.depth;
-    s.own = tokens(lineOf(s, s.depth)) + 1;
+    s.own = cost(lineOf(s, s.depth));
     s.sum = s.own;
     const before = gone.reduce((a, k) => a + k.sum, 0);
     for (const k of gone) k.by = s;
