@@ -74,6 +74,8 @@
  *   table row an element is, to write as one line (rows.js; snapshot.js uses it).
  * @property {function(string[], boolean=): string} [joinCells] A row's cells as its line says them.
  * @property {function(string, string): boolean} [echoes] Whether a name says every word of a text.
+ * @property {function(string, string): ?{text: string, after: boolean}} [besides] What a text
+ *   starting or ending with a name says besides it.
  * @property {function(Element, string, string, ?string, string=, boolean=): string} [describeLine]
  *   One element as a snapshot line (snapshot.js; find.js uses it).
  * @property {function(): function(): Promise<?{url: string, sameDocument: boolean}>} [watchNavigate]

@@ -1,5 +1,5 @@
 // Page script: what makes a table's row one snapshot line (a `tr`, an ARIA `row`, or one of a
-// grid of `div` rows of one shape), the line's cells, and the words test that keeps a sentence
+// grid of `div` rows of one shape), the line's cells, and the word tests that keep a sentence
 // from repeating the name of the one element it holds. snapshot.js writes the lines.
 (() => {
   const T = globalThis.__tabpilot;
@@ -25,6 +25,17 @@
     const have = new Set(wordsOf(name));
     const words = wordsOf(text);
     return words.length > 0 && words.every((x) => have.has(x));
+  }
+
+  // What `text` says besides `name` when it starts or ends with it (whole words): the rest, and
+  // whether it comes after the name; else null.
+  function besides(text, name) {
+    if (!name || name.length >= text.length || name.endsWith('…')) return null;
+    const after = text.startsWith(name) && /^\s/.test(text.slice(name.length));
+    const before = !after && text.endsWith(name) && /\s$/.test(text.slice(0, -name.length));
+    if (!after && !before) return null;
+    const rest = squash(after ? text.slice(name.length) : text.slice(0, -name.length));
+    return wordsOf(rest).length ? { text: rest, after } : null;
   }
 
   // A row's cells as its line says them: ` | ` between, the empty ones at its end left out,
@@ -83,5 +94,5 @@
     return grid.has(el) ? { cells: [...el.children], header: grid.get(el) } : null;
   }
 
-  Object.assign(T, { rowOf, joinCells, echoes });
+  Object.assign(T, { rowOf, joinCells, echoes, besides });
 })();

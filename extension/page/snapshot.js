@@ -131,12 +131,24 @@
   }
 
   // A sentence whose words are all in the name of the one element it holds says nothing more:
-  // that element stands in its place.
+  // that element stands in its place. One that starts or ends with that name says only the rest,
+  // beside the element (`radio "Express shipping" [ref=…]`, then `text: $12.90`).
   function addSentence(w, into, n, text) {
     const [only] = n.kids;
-    if (n.kids.length !== 1 || !only.el || only.line == null || !T.echoes(text, name(only.el))) return add(w, into, n);
-    only.i = into.kids.length;
-    into.kids.push(only);
+    if (n.kids.length !== 1 || !only.el || only.line == null) return add(w, into, n);
+    const nm = name(only.el);
+    const put = (k) => {
+      k.i = into.kids.length;
+      into.kids.push(k);
+    };
+    if (T.echoes(text, nm)) return put(only);
+    const rest = T.besides(text, nm);
+    if (!rest) return add(w, into, n);
+    n.line = `text: ${rest.text}`;
+    n.kids = [];
+    if (rest.after) put(only);
+    add(w, into, n);
+    if (!rest.after) put(only);
   }
 
   // A block holding blocks and text: each stretch of text between blocks is a sentence.

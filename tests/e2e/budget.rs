@@ -473,7 +473,7 @@ fn a_table_row_is_one_line_and_its_button_acts_by_the_ref_at_its_end() {
 }
 
 #[test]
-fn a_sentence_that_only_says_its_one_control_s_name_is_not_written() {
+fn a_sentence_says_only_what_the_name_of_its_one_control_does_not() {
     let s = shared();
     let mut agent = s.agent();
     open(&mut agent, &s.a("shipping.html"));
@@ -491,16 +491,25 @@ fn a_sentence_that_only_says_its_one_control_s_name_is_not_written() {
     }
     assert!(!snap.contains("text: Standard shipping"), "{snap}");
     assert!(!snap.contains("text: Express shipping"), "{snap}");
-    // Words the name does not say keep their line, the radio under it.
-    let lines: Vec<&str> = snap.lines().collect();
-    let at = lines
-        .iter()
-        .position(|l| l.trim_start() == "- text: Pick up in store €3,50 handling")
-        .unwrap_or_else(|| panic!("{snap}"));
+    // A sentence that starts with its radio's name says only the rest, after the radio.
+    let after = |radio: &str, rest: &str| {
+        let lines: Vec<&str> = snap.lines().map(str::trim_start).collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("- {radio} [")))
+            .unwrap_or_else(|| panic!("no {radio}:\n{snap}"));
+        assert_eq!(lines[at + 1], format!("- text: {rest}"), "{snap}");
+    };
+    after("radio \"Pick up in store\"", "€3,50 handling");
+    after("radio \"Credit or debit card\"", "No fee");
+    after("radio \"PayPal\"", "+ $0.99");
+    assert!(!snap.contains("text: Pick up"), "{snap}");
+    assert!(!snap.contains("text: Credit or debit"), "{snap}");
+    // The order summary: a row a line, the Remove buttons' refs at their ends.
+    assert!(snap.contains("- header: Item | Qty | Price\n"), "{snap}");
     assert!(
-        lines[at + 1]
-            .trim_start()
-            .starts_with("- radio \"Pick up in store\" [ref="),
+        snap.contains("- row: Cotton socks (3 pairs) | 2 | $24.00 | Remove [ref="),
         "{snap}"
     );
+    assert!(snap.contains("- row: Total |  | $113.00\n"), "{snap}");
 }

@@ -117,3 +117,14 @@ test('a sentence echoes a name only when the name says all its words', () => {
   assert.equal(T.echoes('Pick up in store €3,50 handling', 'Pick up in store'), false);
   assert.equal(T.echoes('', 'anything'), false, 'no words, nothing echoed');
 });
+
+test('a sentence that starts or ends with a name says only the rest, and where it stands', () => {
+  const { T } = kit('page/fit.js', 'page/rows.js');
+  const name = 'Standard shipping 5–7 business days';
+  assert.deepEqual({ ...T.besides(`${name} Free`, name) }, { text: 'Free', after: true });
+  assert.deepEqual({ ...T.besides(`From $4.99: ${name}`, name) }, { text: 'From $4.99:', after: false });
+  assert.equal(T.besides(`${name}Free`, name), null, 'only at a word boundary');
+  assert.equal(T.besides(`Cheap ${name} Free`, name), null, 'the name in the middle is left alone');
+  assert.equal(T.besides(`${name} —`, name), null, 'no words besides it');
+  assert.equal(T.besides('Standard shipping 5–7 busin… Free', 'Standard shipping 5–7 busin…'), null, 'a cut name');
+});
