@@ -131,8 +131,9 @@
   }
 
   // A sentence whose words are all in the name of the one element it holds says nothing more:
-  // that element stands in its place. One that starts or ends with that name says only the rest,
-  // beside the element (`radio "Express shipping" [ref=…]`, then `text: $12.90`).
+  // that element stands in its place. One that starts or ends with the name of a field (whose
+  // words are a label's, beside it) says only the rest, beside the field (`radio "Express"
+  // [ref=…]`, then `text: $12.90`); a link keeps its sentence whole, its words being in it.
   function addSentence(w, into, n, text) {
     const [only] = n.kids;
     if (n.kids.length !== 1 || !only.el || only.line == null) return add(w, into, n);
@@ -142,7 +143,7 @@
       into.kids.push(k);
     };
     if (T.echoes(text, nm)) return put(only);
-    const rest = T.besides(text, nm);
+    const rest = !squash(only.el.textContent) && T.besides(text, nm);
     if (!rest) return add(w, into, n);
     n.line = `text: ${rest.text}`;
     n.kids = [];

@@ -505,6 +505,16 @@ fn a_sentence_says_only_what_the_name_of_its_one_control_does_not() {
     after("radio \"PayPal\"", "+ $0.99");
     assert!(!snap.contains("text: Pick up"), "{snap}");
     assert!(!snap.contains("text: Credit or debit"), "{snap}");
+    // A sentence that starts with a link is read whole, the link under it.
+    let lines: Vec<&str> = snap.lines().map(str::trim_start).collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == "- text: Free returns within 30 days of delivery.")
+        .unwrap_or_else(|| panic!("{snap}"));
+    assert!(
+        lines[at + 1].starts_with("- link \"Free returns\" [ref="),
+        "{snap}"
+    );
     // The order summary: a row a line, the Remove buttons' refs at their ends.
     assert!(snap.contains("- header: Item | Qty | Price\n"), "{snap}");
     assert!(
