@@ -34,6 +34,20 @@
     return (w.length <= 7 ? 1 : 1 + Math.ceil((w.length - 7) / 3)) + odd + accents;
   }
 
+  // Punctuation, symbols and digits beyond ASCII: ASCII marks pair up into tokens; the common
+  // typographic marks are one each; any other (an arrow, ⌘, an emoji, a digit of another
+  // script) takes o200k up to three bytes' tokens, counted two.
+  const COMMON_MARKS = new Set('–—…‘’“”•·→←©®™€£¥°×«»');
+  function marks(p) {
+    let ascii = 0;
+    let other = 0;
+    for (const ch of p.trim()) {
+      if (ch.codePointAt(0) < 0x80) ascii++;
+      else other += COMMON_MARKS.has(ch) ? 1 : 2;
+    }
+    return Math.ceil(ascii / 2) + other || 1;
+  }
+
   function tokens(text) {
     let n = 0;
     text = text.replace(REF, (_, twin) => {
@@ -45,7 +59,7 @@
       if (/\p{L}/u.test(p)) n += word(p, c);
       else if (c >= 48 && c <= 57) n += 1;
       else if (/^\s+$/.test(p)) n += 1;
-      else n += Math.ceil(p.trim().length / 2) || 1;
+      else n += marks(p);
     }
     return n;
   }

@@ -92,7 +92,7 @@ test('the budget fitter holds a long outline to its budget and says what it left
   assert.ok(fitted.collapsed > 0 || fitted.hidden.length > 0, 'it says what it left out');
 });
 
-test('the token estimate prices names, email parts and accented letters above common words', () => {
+test('the token estimate prices names, email parts, accents, symbols and emoji above common text', () => {
   const { T } = kit('page/fit.js');
   assert.equal(T.tokens('table'), 1);
   assert.equal(T.tokens('Lagos'), 1.5, 'a capitalised word may be a name');
@@ -100,6 +100,10 @@ test('the token estimate prices names, email parts and accented letters above co
   assert.equal(T.tokens('Zoë'), 2, 'each accented letter costs one');
   assert.equal(T.tokens('Łukasz'), 2.5);
   assert.equal(T.tokens('12345'), 2, 'digits go by threes');
+  assert.equal(T.tokens(' –'), 1, 'a common typographic mark is one');
+  assert.equal(T.tokens(' ↗'), 2, 'a rarer symbol is more');
+  assert.equal(T.tokens(' 🚀🚀'), 4, 'an emoji is two');
+  assert.equal(T.tokens(' ١٢٣'), 7, "another script's digits are counted as rare marks");
 });
 
 test('a row says its cells between bars, the empty ones at its end left out', () => {
