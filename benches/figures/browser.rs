@@ -119,13 +119,18 @@ pub(crate) fn browser_figures() {
         "article.html",
         "long-article.html",
         "table.html",
+        "people.html",
+        "shipping.html",
     ]
     .map(String::from)
     .to_vec();
     // The toolchain's own rustdoc, a real page nobody here wrote, when the toolchain has it.
-    let hashmap = "rustdoc/std/collections/struct.HashMap.html";
+    let rustdoc = [
+        "rustdoc/std/collections/struct.HashMap.html",
+        "rustdoc/std/iter/trait.Iterator.html",
+    ];
     if crate::fixtures::rustdoc_dir().is_some() {
-        pages.push(hashmap.to_string());
+        pages.extend(rustdoc.map(String::from));
     } else {
         println!("  (no rustdoc: $(rustc --print sysroot)/share/doc/rust/html is absent)");
     }
@@ -156,11 +161,7 @@ pub(crate) fn browser_figures() {
             .unwrap()
             .to_string();
         let refs = text.matches("[ref=").count();
-        let shown = if name == hashmap {
-            "rustdoc HashMap"
-        } else {
-            name
-        };
+        let shown = name.rsplit('/').next().unwrap_or(name);
         println!(
             "  {shown:<20} {:>6} tokens ({:>6} whole)  {:>5} lines  {:>5} refs  {:>9}",
             bpe.encode_with_special_tokens(&text).len(),

@@ -70,6 +70,12 @@
  * @property {function(object, object): {text: string, tokens: number, collapsed: number, hidden: string[]}} [fit]
  *   Holds a snapshot's outline to a token budget and writes it out (fit.js; snapshot.js uses it).
  * @property {function(string): number} [tokens] The o200k tokens of a text, estimated (fit.js).
+ * @property {function(Element, ?string, Map): ?{cells: Element[], header: boolean}} [rowOf] The
+ *   table row an element is, to write as one line (rows.js; snapshot.js uses it).
+ * @property {function(string[], boolean=): string} [joinCells] A row's cells as its line says them.
+ * @property {function(string, string): boolean} [echoes] Whether a name says every word of a text.
+ * @property {function(string, string): ?{text: string, after: boolean}} [besides] What a text
+ *   starting or ending with a name says besides it.
  * @property {function(Element, string, string, ?string, string=, boolean=): string} [describeLine]
  *   One element as a snapshot line (snapshot.js; find.js uses it).
  * @property {function(): function(): Promise<?{url: string, sameDocument: boolean}>} [watchNavigate]

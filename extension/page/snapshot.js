@@ -80,7 +80,7 @@
   // Builds the outline of `root` (the body, or a region a summary named). `w`, the walk, carries
   // the options, the elements holding refs, and the count of lines written so far.
   function build(root, { verbose, prefix, tags }) {
-    const w = { verbose, prefix, tags, holders: holdersOf(tags), described: 0, capped: false };
+    const w = { verbose, prefix, tags, holders: holdersOf(tags), grids: new Map(), described: 0, capped: false };
     const top = { line: null, el: null, role: null, sig: null, kids: [] };
     visit(w, root, top);
     return { node: top.kids[0] || null, capped: w.capped };
@@ -127,7 +127,29 @@
     }
     const at = says ? lineNode(el, 'text', `text: ${text}`) : into;
     for (const e of elems) visit(w, e, at, true);
-    if (at !== into) add(w, into, at);
+    if (at !== into) addSentence(w, into, at, text);
+  }
+
+  // A sentence whose words are all in the name of the one element it holds says nothing more:
+  // that element stands in its place. One that starts or ends with the name of a field (whose
+  // words are a label's, beside it) says only the rest, beside the field (`radio "Express"
+  // [ref=…]`, then `text: $12.90`); a link keeps its sentence whole, its words being in it.
+  function addSentence(w, into, n, text) {
+    const [only] = n.kids;
+    if (n.kids.length !== 1 || !only.el || only.line == null) return add(w, into, n);
+    const nm = name(only.el);
+    const put = (k) => {
+      k.i = into.kids.length;
+      into.kids.push(k);
+    };
+    if (T.echoes(text, nm)) return put(only);
+    const rest = !squash(only.el.textContent) && T.besides(text, nm);
+    if (!rest) return add(w, into, n);
+    n.line = `text: ${rest.text}`;
+    n.kids = [];
+    if (rest.after) put(only);
+    add(w, into, n);
+    if (!rest.after) put(only);
   }
 
   // A block holding blocks and text: each stretch of text between blocks is a sentence.
@@ -163,6 +185,8 @@
     if (el.localName === 'iframe' || el.localName === 'frame') return visitFrame(w, el, parent);
     if (el.getAttribute('aria-hidden') === 'true' || !visible(el)) return;
     const r = role(el);
+    const row = !quiet && T.rowOf(el, r, w.grids);
+    if (row) return visitRow(w, el, row, parent);
     if (w.tags.has(el) || r === 'heading' || (r === 'img' && w.verbose)) return visitLine(w, el, r, parent, quiet);
     if (r && LANDMARKS.has(r)) return visitLandmark(w, el, r, parent, quiet);
     if (el.localName === 'label' && el.control && w.tags.has(el.control)) {
@@ -182,6 +206,39 @@
     if (el.shadowRoot) kidsOf(w, el, n, quiet);
     else mixed(w, el, n, quiet);
     if (n.kids.length) add(w, parent, n);
+  }
+
+  // A table's row as one line, `row: a | b | c [ref=…]`: its cells' words, then the refs of the
+  // elements in it, in their order (the row's own first). A header row says `header:`.
+  function visitRow(w, el, { cells, header }, parent) {
+    const refs = w.tags.has(el) ? [el] : [];
+    const text = T.joinCells(cells.map((c) => cellText(w, c, refs)), w.verbose);
+    if (!text && !refs.length) return;
+    const at = refs.map((e) => ` [ref=${w.prefix}${w.tags.get(e)}]`).join('');
+    const n = lineNode(el, 'row', `${header ? 'header' : 'row'}: ${text}${at}`);
+    n.sig = header ? 'header' : sigOf(el);
+    // What a summary hiding the row counts in it.
+    n.holds = refs.map((e) => role(e));
+    add(w, parent, n);
+  }
+
+  // A cell's words, the elements with refs in it added to `refs`: each says its text, else its
+  // name or role, with its state and value.
+  function cellText(w, cell, refs) {
+    if (!w.holders.has(cell) && !w.tags.has(cell)) return visible(cell) ? (cell.innerText ?? cell.textContent) : '';
+    const words = [];
+    const walk = (n) => {
+      if (n.nodeType === 3) return words.push(n.textContent);
+      if (n.nodeType !== 1 || SKIP.has(n.localName) || n.getAttribute('aria-hidden') === 'true' || !visible(n)) return;
+      if (!w.tags.has(n)) return [...(n.shadowRoot || n).childNodes].forEach(walk);
+      refs.push(n);
+      const said = squash(n.innerText) || name(n) || role(n) || n.localName;
+      const checked = n.checked || n.getAttribute('aria-checked') === 'true';
+      const value = fieldValue(n);
+      words.push(` ${said}${checked ? ' [checked]' : ''}${value ? `: ${value}` : ''} `);
+    };
+    walk(cell);
+    return words.join('');
   }
 
   // The service worker puts the frame's own snapshot here, matching it by its address.
@@ -221,7 +278,8 @@
       return;
     }
     for (const c of el.children) visit(w, c, n, true);
-    if (n.line != null || n.kids.length) add(w, parent, n);
+    if (n.line != null) addSentence(w, parent, n, text);
+    else if (n.kids.length) add(w, parent, n);
   }
 
   // Similar siblings share this: their tag and first class (rows, list items, cards).

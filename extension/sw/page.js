@@ -11,6 +11,7 @@ const PAGE_FILES = [
   'page/actionable.js',
   'page/edit.js',
   'page/fit.js',
+  'page/rows.js',
   'page/snapshot.js',
   'page/actions.js',
   'page/form.js',

@@ -13,6 +13,8 @@ use crate::harness::{Mcp, shared};
 use crate::snapshot::ref_of;
 
 const HASHMAP: &str = "rustdoc/std/collections/struct.HashMap.html";
+/// The longest page of the standard library's docs: hundreds of methods, each with its examples.
+const ITERATOR: &str = "rustdoc/std/iter/trait.Iterator.html";
 
 fn tokens(text: &str) -> usize {
     static BPE: OnceLock<tiktoken_rs::CoreBPE> = OnceLock::new();
@@ -22,10 +24,10 @@ fn tokens(text: &str) -> usize {
 }
 
 /// The toolchain's rustdoc is served by the fixture server; without it (no rust-docs component)
-/// the rustdoc page is left out, and says so.
+/// the rustdoc pages are left out, and say so.
 fn with_rustdoc(mut pages: Vec<(&'static str, usize)>) -> Vec<(&'static str, usize)> {
     if rustdoc_dir().is_some() {
-        pages.push((HASHMAP, 5000));
+        pages.extend([(HASHMAP, 4000), (ITERATOR, 4000)]);
     } else {
         eprintln!("skipping the rustdoc page: no $(rustc --print sysroot)/share/doc/rust/html");
     }
@@ -80,7 +82,9 @@ fn default_snapshots_fit_their_budgets_in_o200k_tokens() {
     let pages = with_rustdoc(vec![
         ("long-article.html", 4000),
         ("table.html", 4000),
+        ("people.html", 4000),
         ("checkout.html", 1000),
+        ("shipping.html", 1000),
     ]);
     for (page, bound) in pages {
         open(&mut agent, &s.a(page));
@@ -183,9 +187,11 @@ fn every_interactive_element_is_reached_in_at_most_two_calls() {
     let pages = with_rustdoc(vec![
         ("long-article.html", 0),
         ("table.html", 0),
+        ("people.html", 0),
         ("checkout.html", 0),
     ]);
-    for (page, _) in pages {
+    // Iterator's page names `Iterator` in ~300 links, past what one browser_find lists.
+    for (page, _) in pages.into_iter().filter(|(p, _)| *p != ITERATOR) {
         reach_every_element(&mut agent, &s.a(page));
     }
 }
@@ -385,4 +391,135 @@ fn a_frame_inside_a_collapsed_region_stays_there_and_comes_back_with_it() {
     let card = ref_of(&page, "textbox", "Card number");
     assert!(card.starts_with('f'), "{card}");
     agent.ok("browser_type", json!({"ref": card, "text": "4242"}));
+}
+
+/// The ref on the line of the table row whose first cell is `first`: `- row: first | … [ref=…]`.
+pub(crate) fn row_ref(snapshot: &str, first: &str) -> String {
+    let head = format!("- row: {first} |");
+    snapshot
+        .lines()
+        .find(|l| l.trim_start().starts_with(&head))
+        .and_then(ref_in)
+        .unwrap_or_else(|| panic!("no row {first:?} with a ref:\n{snapshot}"))
+        .to_string()
+}
+
+/// The rows of a snapshot (`- row: ` lines), each as its cells, the refs at its end apart.
+fn rows(snapshot: &str) -> Vec<(Vec<String>, Vec<String>)> {
+    snapshot
+        .lines()
+        .filter_map(|l| l.trim_start().strip_prefix("- row: "))
+        .map(|l| {
+            let at = l.find(" [ref=").unwrap_or(l.len());
+            let cells = l[..at].split(" | ").map(str::to_string).collect();
+            let refs = l[at..]
+                .split("[ref=")
+                .skip(1)
+                .map(|r| r.split(']').next().unwrap().to_string())
+                .collect();
+            (cells, refs)
+        })
+        .collect()
+}
+
+#[test]
+fn a_table_row_is_one_line_and_its_button_acts_by_the_ref_at_its_end() {
+    let s = shared();
+    let mut agent = s.agent();
+    // A grid of div rows, as a people directory builds it: no table semantics at all.
+    open(&mut agent, &s.a("people.html"));
+    let snap = snapshot(&mut agent, json!({}));
+    assert!(
+        snap.contains(
+            "- header: ID | Name | Email | Phone | Joined | Team | City | Salary | Quota | Status\n"
+        ),
+        "{snap}"
+    );
+    let shown = rows(&snap);
+    assert!(shown.len() >= 10, "{snap}");
+    for (cells, refs) in &shown {
+        assert_eq!(cells.len(), 11, "{cells:?}");
+        assert_eq!(cells[10], "Open", "{cells:?}");
+        assert_eq!(refs.len(), 1, "{cells:?}");
+    }
+    assert!(!snap.contains("- button \"Open\""), "{snap}");
+    let texts: Vec<&str> = snap.lines().filter(|l| l.contains("- text: ")).collect();
+    assert_eq!(
+        texts,
+        ["  - text: Nobody opened"],
+        "a cell has a line of its own:\n{snap}"
+    );
+    // The rest of the rows, behind their summary, are rows too.
+    let (region, offset) = summaries(&snap).pop().unwrap();
+    let page = snapshot(&mut agent, json!({"ref": region, "offset": offset}));
+    assert!(
+        rows(&page).len() > 10 && rows(&page).iter().all(|(c, _)| c.len() == 11),
+        "{page}"
+    );
+    // A row's button, by the ref at the end of its line.
+    let (cells, refs) = &shown[2];
+    agent.ok("browser_click", json!({"ref": refs[0]}));
+    let after = snapshot(&mut agent, json!({}));
+    let opened = format!("Opened {} ({})", cells[1], cells[0]);
+    assert!(after.contains(&opened), "{opened}:\n{after}");
+
+    // A <table>: its header and rows, a row's button named by its ref.
+    open(&mut agent, &s.a("table.html"));
+    let snap = snapshot(&mut agent, json!({}));
+    assert!(snap.contains("- header: Item | Stock | Price\n"), "{snap}");
+    let first = &rows(&snap)[0];
+    assert_eq!(first.0, ["Widget 1", "0", "$1.00", "Edit"], "{snap}");
+    assert_eq!(first.1.len(), 1, "{snap}");
+}
+
+#[test]
+fn a_sentence_says_only_what_the_name_of_its_one_control_does_not() {
+    let s = shared();
+    let mut agent = s.agent();
+    open(&mut agent, &s.a("shipping.html"));
+    let snap = snapshot(&mut agent, json!({}));
+    // Named by the words beside it, price and all: the radio alone.
+    for radio in [
+        "radio \"Standard shipping 5–7 business days Free\" [checked] [ref=",
+        "radio \"Express shipping 1–2 business days $12.90\" [ref=",
+    ] {
+        let line = snap
+            .lines()
+            .find(|l| l.contains(radio))
+            .unwrap_or_else(|| panic!("{radio}:\n{snap}"));
+        assert!(line.trim_start().starts_with("- radio"), "{snap}");
+    }
+    assert!(!snap.contains("text: Standard shipping"), "{snap}");
+    assert!(!snap.contains("text: Express shipping"), "{snap}");
+    // A sentence that starts with its radio's name says only the rest, after the radio.
+    let after = |radio: &str, rest: &str| {
+        let lines: Vec<&str> = snap.lines().map(str::trim_start).collect();
+        let at = lines
+            .iter()
+            .position(|l| l.starts_with(&format!("- {radio} [")))
+            .unwrap_or_else(|| panic!("no {radio}:\n{snap}"));
+        assert_eq!(lines[at + 1], format!("- text: {rest}"), "{snap}");
+    };
+    after("radio \"Pick up in store\"", "€3,50 handling");
+    after("radio \"Credit or debit card\"", "No fee");
+    after("radio \"PayPal\"", "+ $0.99");
+    assert!(!snap.contains("text: Pick up"), "{snap}");
+    assert!(!snap.contains("text: Credit or debit"), "{snap}");
+    // A sentence that starts with a link is read whole, the link under it.
+    let lines: Vec<&str> = snap.lines().map(str::trim_start).collect();
+    let at = lines
+        .iter()
+        .position(|l| *l == "- text: Free returns within 30 days of delivery.")
+        .unwrap_or_else(|| panic!("{snap}"));
+    assert!(
+        lines[at + 1].starts_with("- link \"Free returns\" [ref="),
+        "{snap}"
+    );
+    // The order summary: a row a line, the Remove buttons' refs at their ends.
+    assert!(snap.contains("- header: Item | Qty | Price\n"), "{snap}");
+    assert!(
+        snap.contains("- row: Cotton socks (3 pairs) | 2 | $24.00 | Remove [ref="),
+        "{snap}"
+    );
+    assert!(snap.contains("- row: Total |  | $113.00\n"), "{snap}");
 }

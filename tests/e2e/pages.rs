@@ -3,6 +3,7 @@
 
 use serde_json::json;
 
+use crate::budget::row_ref;
 use crate::harness::shared;
 use crate::snapshot::ref_of;
 
@@ -61,7 +62,8 @@ fn refs_in_a_thousand_row_table_survive_a_filter_that_re_renders_every_row() {
     let mut agent = s.agent();
     let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("table.html")}));
     assert!(snap.contains("1000 items"));
-    let edit_17 = ref_of(&snap, "button", "Edit Widget 17");
+    // A row is one line, its button's ref at its end.
+    let edit_17 = row_ref(&snap, "Widget 17");
     let filter = ref_of(&snap, "textbox", "Filter items");
     agent.ok("browser_type", json!({"ref": filter, "text": "Widget 17"}));
     // The row's node was replaced since the ref was taken: it is re-resolved once, and says so.
@@ -72,7 +74,7 @@ fn refs_in_a_thousand_row_table_survive_a_filter_that_re_renders_every_row() {
     let (snap, _) = agent.ok("browser_snapshot", json!({}));
     assert!(snap.contains("11 items"), "{snap}");
     assert_eq!(
-        ref_of(&snap, "button", "Edit Widget 17"),
+        row_ref(&snap, "Widget 17"),
         edit_17,
         "the re-render changed the ref"
     );

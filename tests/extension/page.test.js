@@ -1,6 +1,7 @@
 // The page scripts' pure parts, loaded as Chromium injects them (classic scripts sharing one
 // global bag, `__tabpilot`), in a context of their own: the truncation every page operation
-// uses, the token estimate the snapshot budget holds to, and the taking out of secret values.
+// uses, the token estimate the snapshot budget holds to, the taking out of secret values, and how
+// a table row and a sentence are said.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -89,4 +90,45 @@ test('the budget fitter holds a long outline to its budget and says what it left
   assert.match(fitted.text, /row 0\b/, 'the first rows stay');
   assert.doesNotMatch(fitted.text, /row 399/);
   assert.ok(fitted.collapsed > 0 || fitted.hidden.length > 0, 'it says what it left out');
+});
+
+test('the token estimate prices names, email parts, accents, symbols and emoji above common text', () => {
+  const { T } = kit('page/fit.js');
+  assert.equal(T.tokens('table'), 1);
+  assert.equal(T.tokens('Lagos'), 1.5, 'a capitalised word may be a name');
+  assert.equal(T.tokens('.kowalski'), 2.5, 'a piece glued to punctuation is rarely one word');
+  assert.equal(T.tokens('Zoë'), 2, 'each accented letter costs one');
+  assert.equal(T.tokens('Łukasz'), 2.5);
+  assert.equal(T.tokens('12345'), 2, 'digits go by threes');
+  assert.equal(T.tokens(' –'), 1, 'a common typographic mark is one');
+  assert.equal(T.tokens(' ↗'), 2, 'a rarer symbol is more');
+  assert.equal(T.tokens(' 🚀🚀'), 4, 'an emoji is two');
+  assert.equal(T.tokens(' ١٢٣'), 7, "another script's digits are counted as rare marks");
+});
+
+test('a row says its cells between bars, the empty ones at its end left out', () => {
+  const { T } = kit('page/fit.js', 'page/rows.js');
+  assert.equal(T.joinCells(['Item', ' Stock ', '', 'Price', '', '']), 'Item | Stock |  | Price');
+  assert.equal(T.joinCells(['x'.repeat(100)]).length, 80, 'a lean cell is cut');
+  assert.equal(T.joinCells(['x'.repeat(100)], true).length, 100, 'a verbose one is not');
+  assert.equal(T.joinCells(['', '']), '');
+});
+
+test('a sentence echoes a name only when the name says all its words', () => {
+  const { T } = kit('page/fit.js', 'page/rows.js');
+  assert.equal(T.echoes('Standard shipping 5–7 business days Free', 'Standard shipping 5–7 business days Free'), true);
+  assert.equal(T.echoes('Express: $12.90', 'Express shipping $12.90'), true, 'punctuation aside');
+  assert.equal(T.echoes('Pick up in store €3,50 handling', 'Pick up in store'), false);
+  assert.equal(T.echoes('', 'anything'), false, 'no words, nothing echoed');
+});
+
+test('a sentence that starts or ends with a name says only the rest, and where it stands', () => {
+  const { T } = kit('page/fit.js', 'page/rows.js');
+  const name = 'Standard shipping 5–7 business days';
+  assert.deepEqual({ ...T.besides(`${name} Free`, name) }, { text: 'Free', after: true });
+  assert.deepEqual({ ...T.besides(`From $4.99: ${name}`, name) }, { text: 'From $4.99:', after: false });
+  assert.equal(T.besides(`${name}Free`, name), null, 'only at a word boundary');
+  assert.equal(T.besides(`Cheap ${name} Free`, name), null, 'the name in the middle is left alone');
+  assert.equal(T.besides(`${name} —`, name), null, 'no words besides it');
+  assert.equal(T.besides('Standard shipping 5–7 busin… Free', 'Standard shipping 5–7 busin…'), null, 'a cut name');
 });
