@@ -1,6 +1,7 @@
-// One request of the tab's log in full: status and both header sets, from webRequest; and with
-// `reload`, its response body. A body is the debugger's alone to give (webRequest never sees
-// one), and only for a request made while it was attached (even the page's own document is not
+// One request of the tab's log in full: status and both header sets, from webRequest; the body
+// of a text response the page's own script fetched, as the page's activity observer copied it
+// (pageCopy); and with `reload`, its response body. Any other body is the debugger's alone to
+// give (webRequest never sees one), and only for a request made while it was attached (even the page's own document is not
 // kept for it: "Resource was not cached"), so a body is had by attaching first, reloading the
 // page and taking the first request of the fresh load that matches; the debugger is attached
 // for that call only. A request a click made is not made again by a reload: the agent repeats
@@ -8,6 +9,7 @@
 import { ToolError } from './errors.js';
 import { newestRequest, summary } from './netlog.js';
 import { withDebugger } from './debugger.js';
+import { frameTarget } from './page.js';
 
 const MAX_BODY_CHARS = 10000;
 // How long a reload waits for the matching request to finish, at most.
@@ -47,7 +49,35 @@ export async function requestDetail(tabId, { url, reload }, timeoutMs) {
   if (reload) return captureOnReload(tabId, url, timeoutMs);
   const entry = newestRequest(tabId, url);
   if (!entry) throw missing(tabId, url);
-  return detail(entry, { debugger: false });
+  return detail(entry, { ...(await pageCopy(tabId, entry)), debugger: false });
+}
+
+// Runs in the page's main world: the activity observer's copy of the body at `url`, as JSON.
+function copyIn(url) {
+  const copyOf = window[Symbol.for('tabpilot.bodies')];
+  return typeof copyOf === 'function' ? copyOf(url) : null;
+}
+
+// The body the page's own script fetched, as the observer in its document copied it
+// (main/activity.js): for a request of the current document, made by the top page or a frame of
+// its origin, whose copy has the same status; else nothing, and the debugger is the way.
+async function pageCopy(tabId, entry) {
+  if (entry.earlier || entry.status === undefined || entry.type !== 'xmlhttprequest') return {};
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  const own = entry.frameId === 0 || (tab?.url && entry.initiator === new URL(tab.url).origin);
+  if (!own) return {};
+  const results = await chrome.scripting
+    .executeScript({ target: frameTarget(tabId, entry.frameId), world: 'MAIN', func: copyIn, args: [entry.url] })
+    .catch(() => []);
+  let copy = null;
+  try {
+    copy = JSON.parse(results[0]?.result ?? 'null');
+  } catch (_) {
+    return {};
+  }
+  if (typeof copy?.body !== 'string' || copy.status !== entry.status) return {};
+  const body = copy.body.slice(0, MAX_BODY_CHARS);
+  return copy.cut === true || copy.body.length > MAX_BODY_CHARS ? { body, bodyCut: true } : { body };
 }
 
 // Reloads the page with the debugger attached, and answers with the first request of the fresh

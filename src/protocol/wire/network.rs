@@ -109,6 +109,9 @@ pub struct OneOut {
     /// The whole body's length in characters, when `body` is cut.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body_chars: Option<u64>,
+    /// `body` is cut, its whole length unknown (the page's own copy stops at the cap).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub body_cut: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binary: Option<Binary>,
     /// Whether the debugger was attached (for this call only).

@@ -1,6 +1,7 @@
 //! The agent's tab's requests, from the browser's webRequest view (no debugger): the list
-//! (`browser_network_requests`) and one in full (`browser_get_network_request`, whose body needs
-//! the debugger for that one call). Credential header values reach the agent only as reveal.rs
+//! (`browser_network_requests`) and one in full (`browser_get_network_request`: the body of text
+//! the page's own script fetched from the page's copy, any other body with the debugger for that
+//! one call). Credential header values reach the agent only as reveal.rs
 //! says.
 
 mod reveal;
@@ -263,7 +264,7 @@ fn describe(r: &OneOut, url: &str) -> String {
     let used = if r.debugger {
         " (the debugger was attached for this call, and is detached)"
     } else {
-        ""
+        " (the page's own copy, as its script fetched it)"
     };
     match (&r.body, &r.binary) {
         (Some(body), _) => {
@@ -271,6 +272,8 @@ fn describe(r: &OneOut, url: &str) -> String {
             out.push(body.clone());
             if let Some(n) = r.body_chars {
                 out.push(format!("(body cut: {} of {n} characters shown)", body.chars().count()));
+            } else if r.body_cut {
+                out.push(format!("(body cut: its first {} characters shown)", body.chars().count()));
             }
         }
         (None, Some(b)) => out.push(format!("Body{used}: binary, {}, {} bytes", b.mime_type, b.bytes)),
