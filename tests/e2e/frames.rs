@@ -73,3 +73,26 @@ fn a_frame_prefix_that_names_no_frame_is_stale_and_a_malformed_one_is_refused() 
     assert_eq!(code, "BAD_ARGS");
     assert_eq!(r["structuredContent"]["outcome"], "refused");
 }
+
+#[test]
+fn a_click_that_navigates_only_its_frame_sees_the_frame_commit() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("frame-nav.html")}));
+    let link = ref_of(&snap, "link", "Next page in the frame");
+    // The wait for the navigation is the frame's: it ends as that load does, well inside the
+    // timeout (waiting for the top page, which never navigates, it ran the whole timeout out
+    // and said the page was still loading).
+    let (text, data) = agent.ok("browser_click", json!({"ref": link, "timeout": 20000}));
+    assert_eq!(
+        text.lines().next().unwrap(),
+        format!(
+            "Clicked <a> \"Next page in the frame\"; the frame navigated to {}",
+            s.b("page2.html")
+        ),
+        "{text}"
+    );
+    assert_eq!(data["url"], s.b("page2.html"));
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(snap.contains("heading \"Page two\""), "{snap}");
+}
