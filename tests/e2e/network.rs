@@ -294,7 +294,10 @@ fn a_body_the_page_fetched_comes_without_the_debugger_and_an_image_s_404_with_re
     assert_eq!(data["request"]["status"], 500, "{shown}");
     assert_eq!(data["debugger"], false, "{shown}");
     assert!(
-        data["body"].as_str().unwrap_or("").contains("MARKER-500-BODY"),
+        data["body"]
+            .as_str()
+            .unwrap_or("")
+            .contains("MARKER-500-BODY"),
         "{shown}"
     );
     assert!(shown.contains("Body (the page's own copy"), "{shown}");
@@ -314,4 +317,32 @@ fn a_body_the_page_fetched_comes_without_the_debugger_and_an_image_s_404_with_re
         "{shown}"
     );
     assert!(rt.block_on(cdp.attached_since()).contains(&url));
+}
+
+#[test]
+fn a_font_the_browser_asked_for_twice_and_cancelled_once_is_no_failure() {
+    let mut agent = shared().agent();
+    let (snap, _) = agent.ok(
+        "browser_navigate",
+        json!({"url": shared().a("font-twice.html")}),
+    );
+    let more = ref_of(&snap, "button", "More fonts");
+    // The click adds a font both preloaded and named by the CSS: the browser asks for it
+    // twice over and cancels one, while another loads it.
+    let r = agent.call("browser_click", json!({"ref": more, "include": "network"}));
+    let reply = text(&r);
+    assert!(!reply.contains("browser issues"), "{reply}");
+    assert!(!reply.contains("failed"), "{reply}");
+    let requests = r["structuredContent"]["network"].as_array().unwrap();
+    let twins: Vec<&Value> = requests
+        .iter()
+        .filter(|r| r["url"].as_str().unwrap().ends_with("twice.woff2?more"))
+        .collect();
+    assert!(twins.iter().any(|r| r["duplicate"] == true), "{reply}");
+    assert!(twins.iter().any(|r| r["status"] == 200), "{reply}");
+    assert!(twins.iter().all(|r| r.get("error").is_none()), "{reply}");
+    let (failed, _) = agent.ok("browser_network_requests", json!({"status": "failed"}));
+    assert!(!failed.contains("twice.woff2"), "{failed}");
+    let (issues, _) = agent.ok("browser_issues", json!({}));
+    assert!(!issues.contains("twice.woff2"), "{issues}");
 }

@@ -46,6 +46,10 @@ pub struct Request {
     pub reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cached: Option<bool>,
+    /// The browser's second request of a URL another request of the page loads (a font both
+    /// preloaded and asked for by CSS), which it cancelled: no failure.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub duplicate: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redirect: Option<String>,
     /// Pages back, for one of an earlier page.

@@ -72,6 +72,7 @@ impl Request {
     /// One line: method, status or failure, type, URL, then what else is known.
     pub(super) fn line(&self) -> String {
         let outcome = match (&self.status, &self.reason) {
+            _ if self.duplicate => "duplicate (loaded by its twin)".to_string(),
             (_, Some(reason)) => {
                 format!("failed ({reason}: {})", self.error.as_deref().unwrap_or(""))
             }
@@ -376,6 +377,13 @@ mod tests {
         assert_eq!(
             failed.line(),
             "POST failed (refused: net::ERR_CONNECTION_REFUSED) xmlhttprequest http://a/y (1 page(s) back)"
+        );
+        let twin = request(
+            json!({"method": "GET", "url": "http://a/f.woff2", "type": "font", "duplicate": true, "ms": 2}),
+        );
+        assert_eq!(
+            twin.line(),
+            "GET duplicate (loaded by its twin) font http://a/f.woff2 (2 ms)"
         );
     }
 }
