@@ -1,11 +1,11 @@
 // One request of the tab's log in full: status and both header sets, from webRequest; the body
 // of a text response the page's own script fetched, as the page's activity observer copied it
 // (pageCopy); and with `reload`, its response body. Any other body is the debugger's alone to
-// give (webRequest never sees one), and only for a request made while it was attached (even the page's own document is not
-// kept for it: "Resource was not cached"), so a body is had by attaching first, reloading the
-// page and taking the first request of the fresh load that matches; the debugger is attached
-// for that call only. A request a click made is not made again by a reload: the agent repeats
-// the click after a reload of its own.
+// give (webRequest never sees one), and only for a request made while it was attached (even the
+// page's own document is not kept for it: "Resource was not cached"), so a body is had by
+// attaching first, reloading the page and taking the first request of the fresh load that
+// matches; the debugger is attached for that call only. A request a click made is not made
+// again by a reload: the agent repeats the click after a reload of its own.
 import { ToolError } from './errors.js';
 import { newestRequest, summary } from './netlog.js';
 import { withDebugger } from './debugger.js';
