@@ -280,7 +280,9 @@ fn a_body_the_page_fetched_comes_without_the_debugger_and_an_image_s_404_with_re
         cmd.env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0");
     });
     let url = format!("{}/net-body.html", fixtures.a);
-    agent.ok("browser_new_tab", json!({"url": url}));
+    // A tab of the agent's first, so that the page's document is the tracked tab's from its start.
+    agent.ok("browser_new_tab", json!({}));
+    agent.ok("browser_navigate", json!({"url": url}));
     // The page read the body itself, whole, beside the copy.
     agent.ok("browser_wait_for", json!({"text": "Fetched 500: true"}));
     let rt = runtime();
