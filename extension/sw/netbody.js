@@ -86,14 +86,22 @@ async function captureOnReload(tabId, url, timeoutMs) {
   const began = Date.now();
   const waitMs = Math.min(timeoutMs, RELOAD_WAIT_MS);
   const got = await withDebugger(tabId, async (send) => {
-    const seen = new Map(); // requestId -> mimeType, for responses that match
+    // requestId -> its response (null until one comes), for the requests that match. A request
+    // is matched as it is sent: one that fails with no response (a cross-origin answer the CORS
+    // check refused, whatever its status) ends in loadingFailed alone, and is found all the same.
+    const seen = new Map();
     let found;
     const done = new Promise((resolve) => (found = resolve));
     const listener = (source, method, p) => {
       if (source.tabId !== tabId) return;
-      if (method === 'Network.responseReceived' && p.response.url.includes(url)) seen.set(p.requestId, p.response);
+      if (method === 'Network.requestWillBeSent' && p.request.url.includes(url)) seen.set(p.requestId, null);
+      if (method === 'Network.responseReceived' && (seen.has(p.requestId) || p.response.url.includes(url))) {
+        seen.set(p.requestId, p.response);
+      }
       const ended = method === 'Network.loadingFinished' || method === 'Network.loadingFailed';
-      if (ended && seen.has(p.requestId)) found({ ...p, response: seen.get(p.requestId) });
+      if (ended && seen.has(p.requestId)) {
+        found({ ...p, response: seen.get(p.requestId), failed: method === 'Network.loadingFailed' });
+      }
     };
     chrome.debugger.onEvent.addListener(listener);
     try {
@@ -101,6 +109,7 @@ async function captureOnReload(tabId, url, timeoutMs) {
       await send('Page.reload');
       const hit = await Promise.race([done, pause(waitMs).then(() => null)]);
       if (!hit) return null;
+      if (hit.failed || !hit.response) return {};
       const b = await send('Network.getResponseBody', { requestId: hit.requestId }).catch(() => null);
       return b ? bounded(b.body, b.base64Encoded, hit.response.mimeType) : {};
     } finally {

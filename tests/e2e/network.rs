@@ -319,6 +319,16 @@ fn a_body_the_page_fetched_comes_without_the_debugger_and_an_image_s_404_with_re
         "{shown}"
     );
     assert!(rt.block_on(cdp.attached_since()).contains(&url));
+
+    // A request that fails with no response (the CORS check refused another origin's 500) is
+    // found on the reload too, as failed.
+    let (shown, data) = agent.ok(
+        "browser_get_network_request",
+        json!({"url": "err500.html?cors", "reload": true}),
+    );
+    assert_eq!(data["debugger"], true, "{shown}");
+    assert_eq!(data["request"]["reason"], "cors", "{shown}");
+    assert!(shown.contains("No body: the request failed."), "{shown}");
 }
 
 #[test]
