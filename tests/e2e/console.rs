@@ -345,4 +345,24 @@ fn page_one_leads_with_warnings_and_errors_logged_before_a_flood_of_logs() {
     let warn = all_pages(&mut agent, json!({"level": "warn"}));
     let texts: Vec<&str> = warn.iter().map(|e| e["text"].as_str().unwrap()).collect();
     assert_eq!(texts, wrong.map(|(t, _)| t), "{warn:#?}");
+
+    // Past the capture's bound of messages, the oldest logs go, and the warnings and errors,
+    // kept apart, stay.
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("console/flood.html?logs=400")}),
+    );
+    agent.ok("browser_wait_for", json!({"text": "Console flood"}));
+    let (text, data) = agent.ok("browser_get_console_logs", json!({}));
+    let texts: Vec<&str> = data["lead"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, wrong.map(|(t, _)| t), "{text}");
+    assert!(
+        text.contains("older entries were dropped at the bounds"),
+        "{text}"
+    );
 }
