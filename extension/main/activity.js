@@ -161,7 +161,7 @@
   // newest MAX_COPIES kept (so at most MAX_COPIES x MAX_COPY_CHARS characters). A fetch's copy
   // is read from a clone, whose reading the page's own promise never waits for.
   const MAX_COPIES = 50;
-  const MAX_COPY_CHARS = 10000;
+  const MAX_COPY_CHARS = 10000; // MAX_BODY_CHARS in sw/netbody.js
   const TEXTUAL = /^\s*(text\/(?!event-stream)|application\/([\w.+-]+\+)?(json|xml)\b)/i;
   const test = RegExp.prototype.test;
   const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name)?.get;
