@@ -120,7 +120,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: ONE,
-                description: "One logged request: status, headers (secrets hidden); its body with reload (debugger, this call only).",
+                description: "One logged request: status, headers (secrets hidden), a body the page's script fetched; other bodies with reload (debugger, this call only).",
                 hints: Hints {
                     mixed: true,
                     idempotent: true,
