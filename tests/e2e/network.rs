@@ -292,7 +292,10 @@ fn a_body_the_page_fetched_comes_without_the_debugger_and_an_image_s_404_with_re
     )));
     rt.block_on(cdp.watch_attaching());
 
-    let (shown, data) = agent.ok("browser_get_network_request", json!({"url": "err500"}));
+    let (shown, data) = agent.ok(
+        "browser_get_network_request",
+        json!({"url": "err500.html?page"}),
+    );
     assert_eq!(data["request"]["status"], 500, "{shown}");
     assert_eq!(data["debugger"], false, "{shown}");
     assert!(
