@@ -155,13 +155,106 @@
     return wrap(window, 'postMessage', noted) && wrap(MessagePort.prototype, 'postMessage', noted);
   }
 
+  // Copies of the text bodies the page's own script fetched, for browser_get_network_request
+  // (sw/netbody.js asks for one by its exact URL): only in the top document and frames of its
+  // origin, only JSON, text, HTML and XML by content type, each cut at the tool's body cap, the
+  // newest MAX_COPIES kept (so at most MAX_COPIES x MAX_COPY_CHARS characters). A fetch's copy
+  // is read from a clone, whose reading the page's own promise never waits for.
+  const MAX_COPIES = 50;
+  const MAX_COPY_CHARS = 10000; // MAX_BODY_CHARS in sw/netbody.js
+  const TEXTUAL = /^\s*(text\/(?!event-stream)|application\/([\w.+-]+\+)?(json|xml)\b)/i;
+  const test = RegExp.prototype.test;
+  const getter = (proto, name) => Object.getOwnPropertyDescriptor(proto, name)?.get;
+  const get = (g, self) => apply(g, self, []);
+  const { slice } = String.prototype;
+  const upTo = (text) => apply(slice, text, [0, MAX_COPY_CHARS]);
+  const res = { url: getter(Response.prototype, 'url'), status: getter(Response.prototype, 'status') };
+  Object.assign(res, { headers: getter(Response.prototype, 'headers'), body: getter(Response.prototype, 'body') });
+  const { clone } = Response.prototype;
+  const header = Headers.prototype.get;
+  const readerOf = ReadableStream.prototype.getReader;
+  const { read: readChunk, cancel } = ReadableStreamDefaultReader.prototype;
+  const Decoder = TextDecoder;
+  const { decode } = TextDecoder.prototype;
+  const xhr = { url: getter(XMLHttpRequest.prototype, 'responseURL') };
+  Object.assign(xhr, {
+    status: getter(XMLHttpRequest.prototype, 'status'),
+    kind: getter(XMLHttpRequest.prototype, 'responseType'),
+    text: getter(XMLHttpRequest.prototype, 'responseText'),
+    header: XMLHttpRequest.prototype.getResponseHeader,
+  });
+  const copies = [];
+  let copied = 0;
+  const ownsCopies = (() => {
+    try {
+      return window.top === window || window.top.location.origin === location.origin;
+    } catch (_) {
+      return false; // a frame of another origin than the tab's page
+    }
+  })();
+  const textual = (type) => typeof type === 'string' && apply(test, TEXTUAL, [type]);
+  const keepCopy = (url, status, body, cut) => {
+    copies[copied % MAX_COPIES] = { url, status, body, cut };
+    copied++;
+  };
+  async function readCopy(response) {
+    const reader = apply(readerOf, get(res.body, apply(clone, response, [])), []);
+    const decoder = new Decoder();
+    let body = '';
+    for (;;) {
+      const chunk = await apply(readChunk, reader, []);
+      if (chunk.done) return { body, cut: false };
+      body += apply(decode, decoder, [chunk.value, { stream: true }]);
+      if (body.length > MAX_COPY_CHARS) {
+        then.call(apply(cancel, reader, []), undefined, () => {});
+        return { body: upTo(body), cut: true };
+      }
+    }
+  }
+  const copyResponse = (response) => {
+    try {
+      if (!ownsCopies || !textual(apply(header, get(res.headers, response), ['content-type']))) return;
+      const url = get(res.url, response);
+      const status = get(res.status, response);
+      const copy = readCopy(response);
+      then.call(copy, (c) => keepCopy(url, status, c.body, c.cut), () => {});
+    } catch (_) {
+      // a body we cannot copy is left to the debugger
+    }
+  };
+  const copyXhr = (request) => {
+    try {
+      const kind = get(xhr.kind, request);
+      if (!ownsCopies || (kind !== '' && kind !== 'text')) return;
+      if (!textual(apply(xhr.header, request, ['content-type']))) return;
+      const text = get(xhr.text, request);
+      const cut = text.length > MAX_COPY_CHARS;
+      keepCopy(get(xhr.url, request), get(xhr.status, request), cut ? upTo(text) : text, cut);
+    } catch (_) {
+      // a body we cannot copy is left to the debugger
+    }
+  };
+  // The newest copy of the body at `url` as JSON (null: none), for the service worker alone to
+  // ask: it is this document's own data either way.
+  const copyOf = (url) => {
+    for (let i = copied - 1; i >= 0 && i >= copied - MAX_COPIES; i--) {
+      const c = copies[i % MAX_COPIES];
+      if (c.url === url) return stringify(c);
+    }
+    return null;
+  };
+  if (ownsCopies) Object.defineProperty(window, Symbol.for('tabpilot.bodies'), { value: copyOf });
+
   // Requests: a fetch, the reading of its body, an XMLHttpRequest.
   function wrapRequests() {
     const fetched = wrap(window, 'fetch', (native) =>
       function () {
         const promise = apply(native, this, arguments);
         const entry = begin(origin());
-        endWith(promise, entry, (response) => bodies.set(response, entry.origin));
+        endWith(promise, entry, (response) => {
+          bodies.set(response, entry.origin);
+          copyResponse(response);
+        });
         return promise;
       },
     );
@@ -184,6 +277,7 @@
         const entry = begin(origin());
         try {
           listen.call(this, 'loadend', () => end(entry), { once: true });
+          listen.call(this, 'loadend', () => copyXhr(this), { once: true });
           return apply(native, this, arguments);
         } catch (e) {
           end(entry);

@@ -2,7 +2,7 @@
 // registers this file as a content script (world MAIN, document_start, every frame), so it runs
 // before the page's first script. It notes the console messages (with the caller's url:line:col),
 // uncaught errors and unhandled rejections (with their stacks) and the page's service-worker
-// lifecycle, in two bounded rings per document, and keeps them here: nothing leaves the page until
+// lifecycle, in three bounded rings per document, and keeps them here: nothing leaves the page until
 // tabpilot reads it (console.js, in an agent's tab only), so a tab no agent uses is only wrapped.
 //
 // The wrappers keep what the page sees: each calls the native console method with the same `this`
@@ -16,6 +16,7 @@
   if (Object.hasOwn(window, KEY)) return;
   const MAX_LOGS = 250; // console messages and service-worker events per document, newest kept
   const MAX_ERRORS = 50; // uncaught errors and rejections, apart so a flood of logs cannot push them out
+  const MAX_WARNINGS = 50; // console.warn and console.error, apart for the same reason
   const MAX_TEXT = 1000;
   const MAX_STACK = 2000;
   const MAX_ITEMS = 10; // items and keys shown of an object logged
@@ -56,14 +57,18 @@
       }
     : null;
 
-  const rings = { logs: [], errors: [] };
-  const written = { logs: 0, errors: 0 };
+  const rings = { logs: [], errors: [], warnings: [] };
+  const written = { logs: 0, errors: 0, warnings: 0 };
+  const CAPS = { logs: MAX_LOGS, errors: MAX_ERRORS, warnings: MAX_WARNINGS };
+  const RINGS = ['logs', 'errors', 'warnings'];
   let seq = 0;
   // Keeps the newest `cap` entries: a slot is reused, never an array method the page could replace.
-  const note = (ring, cap, entry) => {
+  const note = (ring, entry) => {
+    const cap = CAPS[ring];
     rings[ring][written[ring] % cap] = entry;
     written[ring]++;
   };
+  const noteMessage = (e) => note(e.level === 'warn' || e.level === 'error' ? 'warnings' : 'logs', e);
   const cut = (s, max) => (s.length > max ? apply(slice, s, [0, max - 1]) + '…' : s);
   const str = (v) => {
     try {
@@ -174,7 +179,7 @@
     const wrapper = function () {
       try {
         const where = callerOf(new NativeError().stack);
-        note('logs', MAX_LOGS, entry('console', level, format(arguments), where));
+        noteMessage(entry('console', level, format(arguments), where));
       } catch (_) {
         // a message we cannot note is still logged
       }
@@ -206,7 +211,7 @@
         let text = str(get(error.message, e));
         if (apply(indexOf, text, ['Uncaught ']) === 0) text = apply(slice, text, [9]);
         text = cut(text, MAX_TEXT);
-        note('errors', MAX_ERRORS, entry('exception', 'error', text, where, stackOf(get(error.error, e))));
+        note('errors', entry('exception', 'error', text, where, stackOf(get(error.error, e))));
       } catch (_) {
         // an error event we cannot read is left out
       }
@@ -216,7 +221,7 @@
   on(window, 'unhandledrejection', (e) => {
     try {
       const reason = get(reasonOf, e);
-      note('errors', MAX_ERRORS, entry('rejection', 'error', messageOf(reason), undefined, stackOf(reason)));
+      note('errors', entry('rejection', 'error', messageOf(reason), undefined, stackOf(reason)));
     } catch (_) {
       // a rejection we cannot read is left out
     }
@@ -224,7 +229,7 @@
 
   // The page's service-worker lifecycle: registration and its failure, each state a worker goes
   // through, the controller changing, and messages posted to the page.
-  const told = (level, text) => note('logs', MAX_LOGS, entry('worker', level, cut(text, MAX_TEXT)));
+  const told = (level, text) => noteMessage(entry('worker', level, cut(text, MAX_TEXT)));
   const follow = (sw) => {
     if (!sw) return;
     const url = str(get(worker.url, sw));
@@ -277,9 +282,9 @@
     const from = typeof since === 'number' ? since : 0;
     let out = `{"url":${q(location.href)}`;
     let dropped = 0;
-    for (let r = 0; r < 2; r++) {
-      const ring = r ? 'errors' : 'logs';
-      const cap = r ? MAX_ERRORS : MAX_LOGS;
+    for (let r = 0; r < RINGS.length; r++) {
+      const ring = RINGS[r];
+      const cap = CAPS[ring];
       const n = written[ring];
       dropped += n > cap ? n - cap : 0;
       let list = '';

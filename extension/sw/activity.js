@@ -15,7 +15,8 @@
 // A page can tell the wrappers are there, and a hostile page can fake or hide its own activity
 // (answer the asks itself, call a fetch it kept from before the observer came): that changes only
 // how long the wait after an action lasts, which settleMs bounds. Nothing else trusts the
-// observer, and it holds no page content.
+// observer. It also keeps bounded copies of the text bodies the page's own script fetched, for
+// browser_get_network_request (netbody.js): the page's own data, left in the page until asked.
 import { frameTarget } from './page.js';
 
 const OBSERVER = 'main/activity.js';

@@ -77,8 +77,10 @@ function clean(e, frameId, url, current) {
   };
 }
 
+const RINGS = ['logs', 'errors', 'warnings'];
+
 const entriesOf = (log, frameId, url, current) => {
-  const all = [...(Array.isArray(log?.logs) ? log.logs : []), ...(Array.isArray(log?.errors) ? log.errors : [])];
+  const all = RINGS.flatMap((ring) => (Array.isArray(log?.[ring]) ? log[ring] : []));
   return all.map((e) => clean(e, frameId, url, current)).filter(Boolean);
 };
 

@@ -538,6 +538,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -908,6 +911,9 @@ export const CONTRACT = {
                   "boolean",
                   "null"
                 ]
+              },
+              "duplicate": {
+                "type": "boolean"
               },
               "earlier": {
                 "format": "uint32",
@@ -2032,6 +2038,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -2128,6 +2137,10 @@ export const CONTRACT = {
               "string",
               "null"
             ]
+          },
+          "inFrame": {
+            "default": false,
+            "type": "boolean"
           },
           "navigated": {
             "default": false,
@@ -2455,6 +2468,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -2556,6 +2572,10 @@ export const CONTRACT = {
               "string",
               "null"
             ]
+          },
+          "inFrame": {
+            "default": false,
+            "type": "boolean"
           },
           "navigated": {
             "default": false,
@@ -2835,6 +2855,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -2931,6 +2954,10 @@ export const CONTRACT = {
               "string",
               "null"
             ]
+          },
+          "inFrame": {
+            "default": false,
+            "type": "boolean"
           },
           "navigated": {
             "default": false,
@@ -3214,6 +3241,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -3313,6 +3343,10 @@ export const CONTRACT = {
               "string",
               "null"
             ]
+          },
+          "inFrame": {
+            "default": false,
+            "type": "boolean"
           },
           "navigated": {
             "default": false,
@@ -3599,6 +3633,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -3698,6 +3735,10 @@ export const CONTRACT = {
               "string",
               "null"
             ]
+          },
+          "inFrame": {
+            "default": false,
+            "type": "boolean"
           },
           "navigated": {
             "default": false,
@@ -4065,6 +4106,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -4167,6 +4211,10 @@ export const CONTRACT = {
               "$ref": "#/$defs/FileOnInput"
             },
             "type": "array"
+          },
+          "inFrame": {
+            "default": false,
+            "type": "boolean"
           },
           "navigated": {
             "default": false,
@@ -4498,6 +4546,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -4597,6 +4648,10 @@ export const CONTRACT = {
               "string",
               "null"
             ]
+          },
+          "inFrame": {
+            "default": false,
+            "type": "boolean"
           },
           "mode": {
             "type": "string"
@@ -4900,6 +4955,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -5008,6 +5066,10 @@ export const CONTRACT = {
               "string",
               "null"
             ]
+          },
+          "inFrame": {
+            "default": false,
+            "type": "boolean"
           },
           "navigated": {
             "default": false,
@@ -5497,6 +5559,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -5599,6 +5664,10 @@ export const CONTRACT = {
               "$ref": "#/$defs/FieldResult"
             },
             "type": "array"
+          },
+          "inFrame": {
+            "default": false,
+            "type": "boolean"
           },
           "navigated": {
             "default": false,
@@ -6657,6 +6726,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -6823,6 +6895,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -6927,6 +7002,9 @@ export const CONTRACT = {
               "integer",
               "null"
             ]
+          },
+          "bodyCut": {
+            "type": "boolean"
           },
           "credentials": {
             "type": [
@@ -7023,6 +7101,9 @@ export const CONTRACT = {
                   "null"
                 ]
               },
+              "duplicate": {
+                "type": "boolean"
+              },
               "earlier": {
                 "format": "uint32",
                 "minimum": 0,
@@ -7127,6 +7208,9 @@ export const CONTRACT = {
               "integer",
               "null"
             ]
+          },
+          "bodyCut": {
+            "type": "boolean"
           },
           "credentials": {
             "type": [

@@ -24,15 +24,17 @@ export function sameUrl(a, b) {
   }
 }
 
-// Records the top frame's navigation events from now on. `finished(url)` resolves when a
-// navigation to `url` (any, when null) that started after the watch began has completed or
-// failed, so a navigate never reports the page it left, nor a load that was already under way.
+// Records the tab's navigation events, frame by frame, from now on. `finished(url)` resolves
+// when a navigation of the frame (the top one by default) to `url` (any, when null) that started
+// after the watch began has completed or failed, so a navigate never reports the page it left,
+// nor a load that was already under way; an action in a frame whose frame alone navigates waits
+// for that frame's.
 export function watchNavigation(tabId) {
-  const events = []; // { kind: 'start' | 'end', url, error?, sameDocument? }
+  const events = []; // { kind: 'start' | 'end', frameId, url, error?, sameDocument? }
   let wake = () => {};
   const push = (d, e) => {
-    if (d.tabId === tabId && d.frameId === 0) {
-      events.push({ url: d.url, ...e });
+    if (d.tabId === tabId) {
+      events.push({ url: d.url, frameId: d.frameId, ...e });
       wake();
     }
   };
@@ -48,25 +50,26 @@ export function watchNavigation(tabId) {
   ];
   for (const [event, listener] of listeners) event.addListener(listener);
   // With `commitOnly`, a navigation counts as finished once the new document is committed.
-  const outcome = (url, commitOnly) => {
-    const start = events.findIndex((e) => (e.kind === 'start' || e.kind === 'same') && (!url || sameUrl(e.url, url)));
+  const outcome = (url, commitOnly, frameId) => {
+    const mine = events.filter((e) => e.frameId === frameId);
+    const start = mine.findIndex((e) => (e.kind === 'start' || e.kind === 'same') && (!url || sameUrl(e.url, url)));
     if (start < 0) return null;
-    if (events[start].kind === 'same') return { url: events[start].url, sameDocument: true };
+    if (mine[start].kind === 'same') return { url: mine[start].url, sameDocument: true };
     // A redirect keeps the navigation going: the first end after our start is its end. But a
     // navigation still under way when ours began (one a script started) ends aborted by ours,
     // after our start: an abort at another URL is that one's, not ours.
-    const theirs = (e) => e.error === 'net::ERR_ABORTED' && !sameUrl(e.url, events[start].url);
-    const end = events
+    const theirs = (e) => e.error === 'net::ERR_ABORTED' && !sameUrl(e.url, mine[start].url);
+    const end = mine
       .slice(start + 1)
       .find((e) => (e.kind === 'end' && !theirs(e)) || (commitOnly && e.kind === 'commit'));
     return end ? { url: end.url, error: end.error } : null;
   };
   return {
-    finished(url, timeoutMs, commitOnly = false) {
+    finished(url, timeoutMs, commitOnly = false, frameId = 0) {
       return new Promise((resolve) => {
         const t = setTimeout(() => resolve(null), timeoutMs);
         wake = () => {
-          const r = outcome(url, commitOnly);
+          const r = outcome(url, commitOnly, frameId);
           if (r) {
             clearTimeout(t);
             resolve(r);
@@ -77,7 +80,7 @@ export function watchNavigation(tabId) {
     },
     // The first navigation of the top frame that began while watching, if one did.
     began() {
-      return events.find((e) => e.kind === 'start') || null;
+      return events.find((e) => e.kind === 'start' && e.frameId === 0) || null;
     },
     stop() {
       for (const [event, listener] of listeners) event.removeListener(listener);
@@ -246,11 +249,14 @@ export async function act(tabId, op, args, timeoutMs) {
       const tab = await getTab(tabId);
       return { ...out, navigated: true, ...report(s), url: tab.url || nav.url, title: tab.title || '' };
     }
-    const r = await watch.finished(nav.url, Math.max(0, deadline - Date.now()), after.waitUntil === 'none');
+    // The navigation is of the frame the action ran in: the page there saw it.
+    const frameId = out.frameId || 0;
+    const r = await watch.finished(nav.url, Math.max(0, deadline - Date.now()), after.waitUntil === 'none', frameId);
     const tab = await getTab(tabId);
     if (r?.error) return { ...out, navigated: false, navigationError: r.error, url: tab.url };
     let s = { settled: !!r };
-    if (r && after.waitUntil !== 'load') s = await settle(tabId, after, deadline, started);
+    if (r && after.waitUntil !== 'load') s = await settle(tabId, after, deadline, started, { frameId });
+    if (frameId) return { ...out, navigated: true, ...report(s), url: r?.url || nav.url, inFrame: true };
     return { ...out, navigated: true, ...report(s), url: tab.url || r?.url, title: tab.title || '' };
   } finally {
     watch.stop();

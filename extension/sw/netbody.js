@@ -1,13 +1,15 @@
-// One request of the tab's log in full: status and both header sets, from webRequest; and with
-// `reload`, its response body. A body is the debugger's alone to give (webRequest never sees
-// one), and only for a request made while it was attached (even the page's own document is not
-// kept for it: "Resource was not cached"), so a body is had by attaching first, reloading the
-// page and taking the first request of the fresh load that matches; the debugger is attached
-// for that call only. A request a click made is not made again by a reload: the agent repeats
-// the click after a reload of its own.
+// One request of the tab's log in full: status and both header sets, from webRequest; the body
+// of a text response the page's own script fetched, as the page's activity observer copied it
+// (pageCopy); and with `reload`, its response body. Any other body is the debugger's alone to
+// give (webRequest never sees one), and only for a request made while it was attached (even the
+// page's own document is not kept for it: "Resource was not cached"), so a body is had by
+// attaching first, reloading the page and taking the first request of the fresh load that
+// matches; the debugger is attached for that call only. A request a click made is not made
+// again by a reload: the agent repeats the click after a reload of its own.
 import { ToolError } from './errors.js';
 import { newestRequest, summary } from './netlog.js';
 import { withDebugger } from './debugger.js';
+import { frameTarget } from './page.js';
 
 const MAX_BODY_CHARS = 10000;
 // How long a reload waits for the matching request to finish, at most.
@@ -47,7 +49,35 @@ export async function requestDetail(tabId, { url, reload }, timeoutMs) {
   if (reload) return captureOnReload(tabId, url, timeoutMs);
   const entry = newestRequest(tabId, url);
   if (!entry) throw missing(tabId, url);
-  return detail(entry, { debugger: false });
+  return detail(entry, { ...(await pageCopy(tabId, entry)), debugger: false });
+}
+
+// Runs in the page's main world: the activity observer's copy of the body at `url`, as JSON.
+function copyIn(url) {
+  const copyOf = window[Symbol.for('tabpilot.bodies')];
+  return typeof copyOf === 'function' ? copyOf(url) : null;
+}
+
+// The body the page's own script fetched, as the observer in its document copied it
+// (main/activity.js): for a request of the current document, made by the top page or a frame of
+// its origin, whose copy has the same status; else nothing, and the debugger is the way.
+async function pageCopy(tabId, entry) {
+  if (entry.earlier || entry.status === undefined || entry.type !== 'xmlhttprequest') return {};
+  const tab = await chrome.tabs.get(tabId).catch(() => null);
+  const own = entry.frameId === 0 || (tab?.url && entry.initiator === new URL(tab.url).origin);
+  if (!own) return {};
+  const results = await chrome.scripting
+    .executeScript({ target: frameTarget(tabId, entry.frameId), world: 'MAIN', func: copyIn, args: [entry.url] })
+    .catch(() => []);
+  let copy = null;
+  try {
+    copy = JSON.parse(results[0]?.result ?? 'null');
+  } catch (_) {
+    return {};
+  }
+  if (typeof copy?.body !== 'string' || copy.status !== entry.status) return {};
+  const body = copy.body.slice(0, MAX_BODY_CHARS);
+  return copy.cut === true || copy.body.length > MAX_BODY_CHARS ? { body, bodyCut: true } : { body };
 }
 
 // Reloads the page with the debugger attached, and answers with the first request of the fresh
@@ -56,14 +86,22 @@ async function captureOnReload(tabId, url, timeoutMs) {
   const began = Date.now();
   const waitMs = Math.min(timeoutMs, RELOAD_WAIT_MS);
   const got = await withDebugger(tabId, async (send) => {
-    const seen = new Map(); // requestId -> mimeType, for responses that match
+    // requestId -> its response (null until one comes), for the requests that match. A request
+    // is matched as it is sent: one that fails with no response (a cross-origin answer the CORS
+    // check refused, whatever its status) ends in loadingFailed alone, and is found all the same.
+    const seen = new Map();
     let found;
     const done = new Promise((resolve) => (found = resolve));
     const listener = (source, method, p) => {
       if (source.tabId !== tabId) return;
-      if (method === 'Network.responseReceived' && p.response.url.includes(url)) seen.set(p.requestId, p.response);
+      if (method === 'Network.requestWillBeSent' && p.request.url.includes(url)) seen.set(p.requestId, null);
+      if (method === 'Network.responseReceived' && (seen.has(p.requestId) || p.response.url.includes(url))) {
+        seen.set(p.requestId, p.response);
+      }
       const ended = method === 'Network.loadingFinished' || method === 'Network.loadingFailed';
-      if (ended && seen.has(p.requestId)) found({ ...p, response: seen.get(p.requestId) });
+      if (ended && seen.has(p.requestId)) {
+        found({ ...p, response: seen.get(p.requestId), failed: method === 'Network.loadingFailed' });
+      }
     };
     chrome.debugger.onEvent.addListener(listener);
     try {
@@ -71,6 +109,7 @@ async function captureOnReload(tabId, url, timeoutMs) {
       await send('Page.reload');
       const hit = await Promise.race([done, pause(waitMs).then(() => null)]);
       if (!hit) return null;
+      if (hit.failed || !hit.response) return {};
       const b = await send('Network.getResponseBody', { requestId: hit.requestId }).catch(() => null);
       return b ? bounded(b.body, b.base64Encoded, hit.response.mimeType) : {};
     } finally {

@@ -126,13 +126,27 @@ function statusIs(entry, status) {
   return entry.status !== undefined && Math.floor(entry.status / 100) === Number(status[0]);
 }
 
+// On a cold load the browser may ask for one URL twice (a font both preloaded and named by the
+// page's CSS) and cancel one as a duplicate, which webRequest reports as these errors. Such a
+// request, while another request of the document has the URL loading or loaded, is no failure:
+// it is marked `duplicate` instead. (Decided when read: the twin may end after it.)
+const DUPLICATE_ERRORS = new Set(['net::ERR_CACHE_MISS', 'net::ERR_ABORTED']);
+
+function withDuplicates(entries) {
+  const loading = new Set(entries.filter((e) => !e.error).map((e) => e.url));
+  return entries.map((e) => {
+    if (!DUPLICATE_ERRORS.has(e.error) || !loading.has(e.url)) return e;
+    const { error, reason, ...rest } = e;
+    return { ...rest, duplicate: true };
+  });
+}
+
 // The tab's entries, newest first, each with `earlier` (how many documents back) when not of the
 // current one; `preserved` takes in the earlier documents.
 export function entriesOf(tabId, preserved = false) {
   const docs = (logs.get(tabId) || []).slice(0, preserved ? EARLIER_DOCS + 1 : 1);
   return docs.flatMap((doc, earlier) =>
-    doc.entries
-      .slice()
+    withDuplicates(doc.entries)
       .reverse()
       .map((e) => (earlier ? { ...e, earlier } : e)),
   );

@@ -93,7 +93,9 @@ export async function runInPage(tabId, op, args, frameId = 0) {
     [out] = await run({ func: call, args: [op, args] });
   }
   const r = out?.result;
-  if (!r) throw new ToolError('INTERNAL', 'the page script returned nothing');
+  // No answer: the browser drops a script's answer when its document begins to go (a frame
+  // that navigates while a wait runs in it, say), before the next one commits.
+  if (!r) throw new PageReplaced(tabId);
   if (r.error) throw new ToolError(r.error.code, r.error.message, r.error.outcome || 'refused');
   return r.value;
 }

@@ -1,10 +1,12 @@
 // Waiting for an element or text in the page (the ref's frame, else the top one), or for the
-// tab's URL to match.
+// tab's URL to match (or a frame's, as it navigates there).
 import { getTab } from './errors.js';
-import { PageReplaced, runInPage, runOnRef } from './page.js';
+import { PageReplaced, locate, runInPage, runOnRef } from './page.js';
 import { nextDocument } from './navigation.js';
 
 const URL_POLL_MS = 50;
+
+const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
 // A URL pattern where `*` stands for any run of characters and the rest is literal.
 function urlPattern(url) {
@@ -12,10 +14,29 @@ function urlPattern(url) {
   return new RegExp('^' + url.split('*').map(literal).join('.*') + '$');
 }
 
+// A wait on a ref. The element goes with its document: a wait for it to hide is met when its
+// frame leaves that document (the page script's answer is dropped as the frame starts to go,
+// and the next document's commit is when it has gone); a wait for it to show is STALE_REF then.
+async function waitOnRef(tabId, args) {
+  const t0 = Date.now();
+  const { frameId } = await locate(tabId, args.ref);
+  const next = nextDocument(tabId, frameId);
+  try {
+    return await runOnRef(tabId, 'waitFor', args);
+  } catch (e) {
+    if (!(e instanceof PageReplaced) || args.state !== 'hidden') throw e;
+    const left = Math.max(0, args.timeoutMs - (Date.now() - t0));
+    const gone = await Promise.race([next.committed.then(() => true), pause(left).then(() => false)]);
+    return { met: gone, waitedMs: Date.now() - t0 };
+  } finally {
+    next.stop();
+  }
+}
+
 // Waits in the page; a wait for text or an element (no ref) that outlives its page goes on in
 // the next one, within the same time.
 async function waitInPage(tabId, args) {
-  if (args.ref) return runOnRef(tabId, 'waitFor', args);
+  if (args.ref) return waitOnRef(tabId, args);
   const t0 = Date.now();
   for (;;) {
     const left = args.timeoutMs - (Date.now() - t0);
@@ -31,7 +52,7 @@ async function waitInPage(tabId, args) {
       return { ...r, waitedMs: Date.now() - t0 };
     } catch (e) {
       if (!(e instanceof PageReplaced) || left <= 0) throw e;
-      await new Promise((r) => setTimeout(r, URL_POLL_MS));
+      await pause(URL_POLL_MS);
     } finally {
       next.stop();
     }
@@ -42,11 +63,23 @@ export async function waitFor(tabId, args) {
   if (args.url == null) return waitInPage(tabId, args);
   const t0 = Date.now();
   const pattern = urlPattern(args.url);
-  for (;;) {
-    const url = (await getTab(tabId)).url || '';
-    const met = pattern.test(url) || (!args.url.includes('*') && url.includes(args.url));
-    const waitedMs = Date.now() - t0;
-    if (met || waitedMs >= args.timeoutMs) return { met, waitedMs, url };
-    await new Promise((r) => setTimeout(r, URL_POLL_MS));
+  const matches = (url) => pattern.test(url) || (!args.url.includes('*') && url.includes(args.url));
+  // A frame that navigates there meets it too: a commit from now on only, so that a frame
+  // already at such an address (another site's, say) does not.
+  let framed = null;
+  const committed = (d) => {
+    if (d.tabId === tabId && d.frameId !== 0 && framed === null && matches(d.url)) framed = d.url;
+  };
+  chrome.webNavigation.onCommitted.addListener(committed);
+  try {
+    for (;;) {
+      const url = (await getTab(tabId)).url || '';
+      const met = matches(url) || framed !== null;
+      const waitedMs = Date.now() - t0;
+      if (met || waitedMs >= args.timeoutMs) return { met, waitedMs, url: matches(url) ? url : (framed ?? url) };
+      await pause(URL_POLL_MS);
+    }
+  } finally {
+    chrome.webNavigation.onCommitted.removeListener(committed);
   }
 }

@@ -1,6 +1,7 @@
 //! `browser_get_console_logs`: what the agent's tab's console showed, captured in the page from
 //! the start of each document without the debugger (extension/main/console-capture.js), paged newest
-//! first, uncaught errors and rejections with their stacks apart from the messages. Also the
+//! first, uncaught errors and rejections with their stacks, then warnings and errors, apart from
+//! the messages; page 1 leads with the older ones too, so what went wrong is never pages away. Also the
 //! entries an action gained, for its `include: "console"`.
 
 use futures::FutureExt;
@@ -23,6 +24,8 @@ const PAGE_SIZE: u64 = 25;
 const STACK_LINES: usize = 8;
 /// Entries an action's reply includes; the rest are one call away.
 const SINCE_ACTION: usize = 20;
+/// Older uncaught errors, and older warnings and errors, that page 1 leads with, at most (each).
+const LEAD: usize = 10;
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -72,6 +75,9 @@ impl LogEntry {
 struct ConsoleOut {
     /// This page's entries, newest first.
     entries: Vec<Entry>,
+    /// Page 1: older uncaught errors, warnings and errors, shown first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    lead: Vec<Entry>,
     page: u64,
     pages: u64,
     /// Entries at this level or above, on all pages.
@@ -108,17 +114,43 @@ async fn console_logs(cx: &Ctx, a: ConsoleArgs) -> Result<Out<ConsoleOut>, ToolE
         .filter(|e| e.level.severity() >= least)
         .collect();
     let total = all.len() as u64;
+    let (lead, unshown) = if page == 1 {
+        lead(&all)
+    } else {
+        (Vec::new(), 0)
+    };
     let entries = page_of(all, page, PAGE_SIZE)?;
+    let mut again = json!({});
+    if let Some(level) = a.level {
+        again["level"] = json!(level);
+    }
+    if preserved {
+        again["includePreserved"] = json!(true);
+    }
     let mut text = if total == 0 {
         "No console entries in this tab.".to_string()
     } else {
         let first = (page - 1) * PAGE_SIZE + 1;
-        format!(
-            "Console entries {first}-{} of {total}, newest first:\n{}",
-            first + entries.len() as u64 - 1,
-            render(&entries)
-        )
+        let mut head = format!(
+            "Console entries {first}-{} of {total}, newest first",
+            first + entries.len() as u64 - 1
+        );
+        if !lead.is_empty() {
+            head.push_str(&format!(
+                ", led by {} older uncaught errors, warnings and errors",
+                lead.len()
+            ));
+        }
+        let shown: Vec<Entry> = entries.iter().chain(&lead).cloned().collect();
+        format!("{head}:\n{}", render(&shown))
     };
+    if unshown > 0 {
+        let mut call = again.clone();
+        call["level"] = json!(Level::Warn);
+        text.push_str(&format!(
+            "\n({unshown} more uncaught errors, warnings and errors: {NAME} {call})"
+        ));
+    }
     if !captured {
         text.push_str("\n(Not captured in this page: it was open before tabpilot started, or the browser keeps extensions out.)");
     }
@@ -128,17 +160,11 @@ async fn console_logs(cx: &Ctx, a: ConsoleArgs) -> Result<Out<ConsoleOut>, ToolE
             log.dropped
         ));
     }
-    let mut again = json!({});
-    if let Some(level) = a.level {
-        again["level"] = json!(level);
-    }
-    if preserved {
-        again["includePreserved"] = json!(true);
-    }
     text.push('\n');
     text.push_str(&footer(NAME, page, total, PAGE_SIZE, again));
     let data = ConsoleOut {
         entries,
+        lead,
         page,
         pages: pages(total, PAGE_SIZE),
         total,
@@ -147,22 +173,66 @@ async fn console_logs(cx: &Ctx, a: ConsoleArgs) -> Result<Out<ConsoleOut>, ToolE
     Ok(Out::new(text, data))
 }
 
-/// Entries as lines: uncaught errors and rejections with their stacks first, under their own
-/// heading, then the messages, each part newest first.
-fn render(entries: &[Entry]) -> String {
-    let (errors, messages): (Vec<&Entry>, Vec<&Entry>) = entries
-        .iter()
-        .partition(|e| matches!(e.kind, Kind::Exception | Kind::Rejection));
-    let mut out = Vec::new();
-    if !errors.is_empty() {
-        out.push("Uncaught errors and rejections:".to_string());
-        out.extend(errors.iter().map(|e| line(e)));
+/// How an entry is shown: what went wrong leads, the messages follow.
+#[derive(PartialEq, Clone, Copy)]
+enum Group {
+    Uncaught,
+    Warning,
+    Message,
+}
+
+fn group(e: &Entry) -> Group {
+    match e.kind {
+        Kind::Exception | Kind::Rejection => Group::Uncaught,
+        _ if e.level.severity() >= Level::Warn.severity() => Group::Warning,
+        _ => Group::Message,
     }
-    if !messages.is_empty() {
-        if !errors.is_empty() {
-            out.push("Messages:".to_string());
+}
+
+/// What page 1 leads with beyond its own entries (all newest first): the older uncaught errors,
+/// and the older warnings and errors, up to LEAD of each counting those on the page; and how
+/// many more there are.
+fn lead(all: &[Entry]) -> (Vec<Entry>, usize) {
+    let on_page = all.len().min(PAGE_SIZE as usize);
+    let mut room = [Group::Uncaught, Group::Warning].map(|g| {
+        let seen = all[..on_page].iter().filter(|e| group(e) == g).count();
+        (g, LEAD.saturating_sub(seen))
+    });
+    let mut lead = Vec::new();
+    let mut unshown = 0;
+    for e in &all[on_page..] {
+        let Some((_, left)) = room.iter_mut().find(|(g, _)| *g == group(e)) else {
+            continue;
+        };
+        if *left == 0 {
+            unshown += 1;
+        } else {
+            *left -= 1;
+            lead.push(e.clone());
         }
-        out.extend(messages.iter().map(|e| line(e)));
+    }
+    (lead, unshown)
+}
+
+/// Entries as lines: uncaught errors and rejections with their stacks first, then warnings and
+/// errors, then the messages, each under its heading (the messages' only when others precede
+/// them) and each part in the order given.
+fn render(entries: &[Entry]) -> String {
+    let heads = [
+        (Group::Uncaught, "Uncaught errors and rejections:"),
+        (Group::Warning, "Warnings and errors:"),
+        (Group::Message, "Messages:"),
+    ];
+    let mut out = Vec::new();
+    for (g, head) in heads {
+        let lines: Vec<String> = entries.iter().filter(|e| group(e) == g).map(line).collect();
+        if lines.is_empty() {
+            continue;
+        }
+        if g != Group::Message || !out.is_empty() {
+            out.push(head.to_string());
+        }
+        out.extend(lines);
     }
     out.join("\n")
 }
@@ -246,9 +316,10 @@ mod tests {
             "Console since the action, newest first:\n\
              Uncaught errors and rejections:\n\
              - Uncaught Error: boom (http://a/x.js:3:9)\n    at explode (http://a/x.js:3:9)\n    at http://a/x.js:9:1\n\
+             Warnings and errors:\n\
+             - [warn] careful [frame http://b/f.html] [earlier page]\n\
              Messages:\n\
-             - [log] hello\n\
-             - [warn] careful [frame http://b/f.html] [earlier page]"
+             - [log] hello"
         );
         assert_eq!(
             since_action(None),
@@ -265,5 +336,38 @@ mod tests {
         assert_eq!(Level::Log.severity(), Level::Info.severity());
         assert!(Level::Debug.severity() < Level::Log.severity());
         assert!(Level::Warn.severity() < Level::Error.severity());
+    }
+
+    #[test]
+    fn page_one_leads_with_the_older_warnings_and_errors_up_to_its_bound() {
+        let entry = |level: &str, text: String| -> Entry {
+            serde_json::from_value::<LogEntry>(wire("console", level, &text))
+                .unwrap()
+                .shaped()
+        };
+        // As the page logged them: 3 warnings, 2 errors, then 70 logs; the list is newest first.
+        let mut all: Vec<Entry> = (0..3)
+            .map(|i| entry("warn", format!("w{i}")))
+            .chain((0..2).map(|i| entry("error", format!("e{i}"))))
+            .chain((0..70).map(|i| entry("log", format!("l{i}"))))
+            .collect();
+        all.reverse();
+        let (lead, unshown) = super::lead(&all);
+        let texts: Vec<&str> = lead.iter().map(|e| e.text.as_str()).collect();
+        assert_eq!((texts, unshown), (vec!["e1", "e0", "w2", "w1", "w0"], 0));
+        let shown: Vec<Entry> = all[..2].iter().chain(&lead).cloned().collect();
+        assert_eq!(
+            render(&shown),
+            "Warnings and errors:\n- [error] e1\n- [error] e0\n- [warn] w2\n- [warn] w1\n- [warn] w0\n\
+             Messages:\n- [log] l69\n- [log] l68"
+        );
+        let mut many: Vec<Entry> = (0..(LEAD + 4))
+            .map(|i| entry("warn", format!("w{i}")))
+            .chain((0..PAGE_SIZE).map(|i| entry("log", format!("l{i}"))))
+            .collect();
+        many.reverse();
+        let (lead, unshown) = super::lead(&many);
+        assert_eq!((lead.len(), unshown), (LEAD, 4));
+        assert_eq!(lead[0].text, format!("w{}", LEAD + 3));
     }
 }

@@ -305,3 +305,64 @@ fn the_capture_leaves_what_the_page_sees_of_the_console_as_it_was() {
         json!(["log", 0, "error", "register", 1, 0, true])
     );
 }
+
+#[test]
+fn page_one_leads_with_warnings_and_errors_logged_before_a_flood_of_logs() {
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("console/flood.html")}),
+    );
+    agent.ok("browser_wait_for", json!({"text": "Console flood"}));
+    let (text, data) = agent.ok("browser_get_console_logs", json!({}));
+    let wrong = [
+        ("early error 2", "error"),
+        ("early error 1", "error"),
+        ("early warning 3", "warn"),
+        ("early warning 2", "warn"),
+        ("early warning 1", "warn"),
+    ];
+    let lead = text.split("Warnings and errors:").nth(1).unwrap_or("");
+    let mut at = 0;
+    for (t, l) in wrong {
+        let found = lead[at..].find(&format!("- [{l}] {t} ("));
+        at += found.unwrap_or_else(|| panic!("no {t} in order, newest first, in {text}"));
+    }
+    assert!(
+        lead.contains("\nMessages:\n- [log] ordinary line 70 ("),
+        "{text}"
+    );
+    let texts: Vec<&str> = data["lead"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, wrong.map(|(t, _)| t), "{data}");
+    assert_eq!(data["entries"].as_array().unwrap().len(), 25);
+    assert_eq!(data["total"], 75);
+    let warn = all_pages(&mut agent, json!({"level": "warn"}));
+    let texts: Vec<&str> = warn.iter().map(|e| e["text"].as_str().unwrap()).collect();
+    assert_eq!(texts, wrong.map(|(t, _)| t), "{warn:#?}");
+
+    // Past the capture's bound of messages, the oldest logs go, and the warnings and errors,
+    // kept apart, stay.
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("console/flood.html?logs=400")}),
+    );
+    agent.ok("browser_wait_for", json!({"text": "Console flood"}));
+    let (text, data) = agent.ok("browser_get_console_logs", json!({}));
+    let texts: Vec<&str> = data["lead"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["text"].as_str().unwrap())
+        .collect();
+    assert_eq!(texts, wrong.map(|(t, _)| t), "{text}");
+    assert!(
+        text.contains("older entries were dropped at the bounds"),
+        "{text}"
+    );
+}

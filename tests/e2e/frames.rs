@@ -73,3 +73,57 @@ fn a_frame_prefix_that_names_no_frame_is_stale_and_a_malformed_one_is_refused() 
     assert_eq!(code, "BAD_ARGS");
     assert_eq!(r["structuredContent"]["outcome"], "refused");
 }
+
+#[test]
+fn a_click_that_navigates_only_its_frame_sees_the_frame_commit() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("frame-nav.html")}));
+    let link = ref_of(&snap, "link", "Next page in the frame");
+    // The wait for the navigation is the frame's: it ends as that load does, well inside the
+    // timeout (waiting for the top page, which never navigates, it ran the whole timeout out
+    // and said the page was still loading).
+    let (text, data) = agent.ok("browser_click", json!({"ref": link, "timeout": 20000}));
+    assert_eq!(
+        text.lines().next().unwrap(),
+        format!(
+            "Clicked <a> \"Next page in the frame\"; the frame navigated to {}",
+            s.b("page2.html")
+        ),
+        "{text}"
+    );
+    assert_eq!(data["url"], s.b("page2.html"));
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(snap.contains("heading \"Page two\""), "{snap}");
+}
+
+#[test]
+fn a_wait_sees_a_frame_navigate_by_its_ref_going_and_by_its_url() {
+    let s = shared();
+    let mut agent = s.agent();
+    // The frame goes to page two by itself, a few seconds after it loaded.
+    let (snap, _) = agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("frame-nav.html?leave")}),
+    );
+    let link = ref_of(&snap, "link", "Next page in the frame");
+    // The element goes with its frame's document: a wait for it to hide is met (it answered
+    // INTERNAL: the page script returned nothing).
+    let (text, _) = agent.ok(
+        "browser_wait_for",
+        json!({"ref": link, "state": "hidden", "timeout": 20000}),
+    );
+    assert!(text.starts_with("Waited "), "{text}");
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("frame-nav.html?leave")}),
+    );
+    // A wait for the URL sees the frame commit there (it watched the tab's URL alone, which
+    // never changes, and ran the whole timeout out).
+    let (text, data) = agent.ok(
+        "browser_wait_for",
+        json!({"url": "*page2.html?delay=3000&left", "timeout": 20000}),
+    );
+    assert!(text.starts_with("Waited "), "{text}");
+    assert_eq!(data["url"], s.b("page2.html?delay=3000&left"), "{text}");
+}

@@ -4,7 +4,10 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, shared, text};
+use crate::cdp::{Cdp, browser_url};
+use crate::fixtures::serve;
+use crate::harness::{Env, Mcp, runtime, shared, text};
+use crate::person::DEVTOOLS_WITHIN;
 use crate::snapshot::ref_of;
 
 /// Loads net.html and waits until its four requests have ended.
@@ -131,12 +134,14 @@ fn one_request_in_full_hides_credentials_and_gets_its_body_with_the_debugger() {
     assert!(shown.contains("set-cookie: ••• ("), "{shown}");
     assert!(!shown.contains("SECRET-SESSION-VALUE"), "{shown}");
     assert!(!data.to_string().contains("SECRET-SESSION-VALUE"), "{data}");
-    // A body is only the debugger's, for requests made while attached: none now, and how to get it.
     assert_eq!(data["debugger"], false, "{shown}");
-    assert!(data.get("body").is_none());
+    // A body the page's script did not fetch is only the debugger's, for requests made while
+    // attached: none now, and how to get it.
+    let (doc, data) = agent.ok("browser_get_network_request", json!({"url": "net.html"}));
+    assert!(data.get("body").is_none(), "{doc}");
     assert!(
-        shown.contains(r#"browser_get_network_request {"reload":true,"url":"err500"}"#),
-        "{shown}"
+        doc.contains(r#"browser_get_network_request {"reload":true,"url":"net.html"}"#),
+        "{doc}"
     );
 
     // Revealing is the person's to allow (tests/e2e/credentials.rs): this server was not told to.
@@ -264,4 +269,95 @@ fn an_action_whose_request_fails_says_so_and_names_browser_issues() {
     let requests = r["structuredContent"]["network"].as_array().unwrap();
     assert_eq!(requests.len(), 1, "{reply}");
     assert_eq!(requests[0]["reason"], "refused");
+}
+
+#[test]
+fn a_body_the_page_fetched_comes_without_the_debugger_and_an_image_s_404_with_reload() {
+    // A browser of its own with DevTools on it, to see whether anything attaches to the page.
+    let env = Env::fresh("net-body");
+    let fixtures = serve(env.first_port);
+    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
+        cmd.env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0");
+    });
+    let url = format!("{}/net-body.html", fixtures.a);
+    // A tab of the agent's first, so that the page's document is the tracked tab's from its start.
+    agent.ok("browser_new_tab", json!({}));
+    agent.ok("browser_navigate", json!({"url": url}));
+    // The page read the body itself, whole, beside the copy.
+    agent.ok("browser_wait_for", json!({"text": "Fetched 500: true"}));
+    let rt = runtime();
+    let mut cdp = rt.block_on(Cdp::connect(&browser_url(
+        &env.state_dir.join("profiles/managed/data"),
+        DEVTOOLS_WITHIN,
+    )));
+    rt.block_on(cdp.watch_attaching());
+
+    let (shown, data) = agent.ok(
+        "browser_get_network_request",
+        json!({"url": "err500.html?page"}),
+    );
+    assert_eq!(data["request"]["status"], 500, "{shown}");
+    assert_eq!(data["debugger"], false, "{shown}");
+    assert!(
+        data["body"]
+            .as_str()
+            .unwrap_or("")
+            .contains("MARKER-500-BODY"),
+        "{shown}"
+    );
+    assert!(shown.contains("Body (the page's own copy"), "{shown}");
+    assert!(!rt.block_on(cdp.attached_since()).contains(&url));
+
+    // An image is no script's fetch: its 404 comes from a reload with the debugger.
+    let (shown, data) = agent.ok(
+        "browser_get_network_request",
+        json!({"url": "missing.png", "reload": true}),
+    );
+    assert_eq!(data["debugger"], true, "{shown}");
+    assert_eq!(data["request"]["type"], "image", "{shown}");
+    assert_eq!(data["request"]["status"], 404, "{shown}");
+    let headers = data["responseHeaders"].as_array().unwrap();
+    assert!(
+        headers.iter().any(|h| h["name"] == "content-type"),
+        "{shown}"
+    );
+    assert!(rt.block_on(cdp.attached_since()).contains(&url));
+
+    // A request that fails with no response (the CORS check refused another origin's 500) is
+    // found on the reload too, as failed.
+    let (shown, data) = agent.ok(
+        "browser_get_network_request",
+        json!({"url": "err500.html?cors", "reload": true}),
+    );
+    assert_eq!(data["debugger"], true, "{shown}");
+    assert_eq!(data["request"]["reason"], "cors", "{shown}");
+    assert!(shown.contains("No body: the request failed."), "{shown}");
+}
+
+#[test]
+fn a_font_the_browser_asked_for_twice_and_cancelled_once_is_no_failure() {
+    let mut agent = shared().agent();
+    let (snap, _) = agent.ok(
+        "browser_navigate",
+        json!({"url": shared().a("font-twice.html")}),
+    );
+    let more = ref_of(&snap, "button", "More fonts");
+    // The click adds a font both preloaded and named by the CSS: the browser asks for it
+    // twice over and cancels one, while another loads it.
+    let r = agent.call("browser_click", json!({"ref": more, "include": "network"}));
+    let reply = text(&r);
+    assert!(!reply.contains("browser issues"), "{reply}");
+    assert!(!reply.contains("failed"), "{reply}");
+    let requests = r["structuredContent"]["network"].as_array().unwrap();
+    let twins: Vec<&Value> = requests
+        .iter()
+        .filter(|r| r["url"].as_str().unwrap().ends_with("twice.woff2?more"))
+        .collect();
+    assert!(twins.iter().any(|r| r["duplicate"] == true), "{reply}");
+    assert!(twins.iter().any(|r| r["status"] == 200), "{reply}");
+    assert!(twins.iter().all(|r| r.get("error").is_none()), "{reply}");
+    let (failed, _) = agent.ok("browser_network_requests", json!({"status": "failed"}));
+    assert!(!failed.contains("twice.woff2"), "{failed}");
+    let (issues, _) = agent.ok("browser_issues", json!({}));
+    assert!(!issues.contains("twice.woff2"), "{issues}");
 }

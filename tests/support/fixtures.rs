@@ -131,6 +131,7 @@ pub(crate) fn serve(relay_port: u16) -> Fixtures {
                     let kind = match name.rsplit('.').next() {
                         Some("js") => "text/javascript",
                         Some("svg") => "image/svg+xml",
+                        Some("woff2") => "font/woff2",
                         _ => "text/html; charset=utf-8",
                     };
                     let mut answer = ([(header::CONTENT_TYPE, kind)], body).into_response();

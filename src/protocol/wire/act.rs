@@ -107,6 +107,9 @@ pub struct Acted {
     pub navigation_error: Option<String>,
     #[serde(default)]
     pub retagged: bool,
+    /// The navigation was of the frame the action ran in, and `url` is the frame's.
+    #[serde(default)]
+    pub in_frame: bool,
 }
 
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]

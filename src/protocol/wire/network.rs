@@ -46,6 +46,10 @@ pub struct Request {
     pub reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cached: Option<bool>,
+    /// The browser's second request of a URL another request of the page loads (a font both
+    /// preloaded and asked for by CSS), which it cancelled: no failure.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub duplicate: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub redirect: Option<String>,
     /// Pages back, for one of an earlier page.
@@ -109,6 +113,9 @@ pub struct OneOut {
     /// The whole body's length in characters, when `body` is cut.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub body_chars: Option<u64>,
+    /// `body` is cut, its whole length unknown (the page's own copy stops at the cap).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub body_cut: bool,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub binary: Option<Binary>,
     /// Whether the debugger was attached (for this call only).

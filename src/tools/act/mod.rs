@@ -72,7 +72,8 @@ impl Acted {
         let mut text = head;
         if self.navigated {
             text.push_str(&format!(
-                "; the page navigated to {}",
+                "; the {} navigated to {}",
+                if self.in_frame { "frame" } else { "page" },
                 self.url.as_deref().unwrap_or("?")
             ));
             if self.settled == Some(false) {

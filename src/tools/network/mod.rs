@@ -1,6 +1,7 @@
 //! The agent's tab's requests, from the browser's webRequest view (no debugger): the list
-//! (`browser_network_requests`) and one in full (`browser_get_network_request`, whose body needs
-//! the debugger for that one call). Credential header values reach the agent only as reveal.rs
+//! (`browser_network_requests`) and one in full (`browser_get_network_request`: the body of text
+//! the page's own script fetched from the page's copy, any other body with the debugger for that
+//! one call). Credential header values reach the agent only as reveal.rs
 //! says.
 
 mod reveal;
@@ -71,6 +72,7 @@ impl Request {
     /// One line: method, status or failure, type, URL, then what else is known.
     pub(super) fn line(&self) -> String {
         let outcome = match (&self.status, &self.reason) {
+            _ if self.duplicate => "duplicate (loaded by its twin)".to_string(),
             (_, Some(reason)) => {
                 format!("failed ({reason}: {})", self.error.as_deref().unwrap_or(""))
             }
@@ -118,7 +120,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: ONE,
-                description: "One logged request: status, headers (secrets hidden); its body with reload (debugger, this call only).",
+                description: "One logged request: status, headers (secrets hidden), a body the page's script fetched; other bodies with reload (debugger, this call only).",
                 hints: Hints {
                     mixed: true,
                     idempotent: true,
@@ -263,7 +265,7 @@ fn describe(r: &OneOut, url: &str) -> String {
     let used = if r.debugger {
         " (the debugger was attached for this call, and is detached)"
     } else {
-        ""
+        " (the page's own copy, as its script fetched it)"
     };
     match (&r.body, &r.binary) {
         (Some(body), _) => {
@@ -271,6 +273,8 @@ fn describe(r: &OneOut, url: &str) -> String {
             out.push(body.clone());
             if let Some(n) = r.body_chars {
                 out.push(format!("(body cut: {} of {n} characters shown)", body.chars().count()));
+            } else if r.body_cut {
+                out.push(format!("(body cut: its first {} characters shown)", body.chars().count()));
             }
         }
         (None, Some(b)) => out.push(format!("Body{used}: binary, {}, {} bytes", b.mime_type, b.bytes)),
@@ -373,6 +377,13 @@ mod tests {
         assert_eq!(
             failed.line(),
             "POST failed (refused: net::ERR_CONNECTION_REFUSED) xmlhttprequest http://a/y (1 page(s) back)"
+        );
+        let twin = request(
+            json!({"method": "GET", "url": "http://a/f.woff2", "type": "font", "duplicate": true, "ms": 2}),
+        );
+        assert_eq!(
+            twin.line(),
+            "GET duplicate (loaded by its twin) font http://a/f.woff2 (2 ms)"
         );
     }
 }
