@@ -1,4 +1,5 @@
 // Navigations: loading a URL and waiting for that load, and actions that may navigate.
+import { observeEarly } from './activity.js';
 import { ToolError, getTab } from './errors.js';
 import { PageReplaced, runInPage, runOnRef } from './page.js';
 import { networkIdle, requestsSince } from './network.js';
@@ -201,7 +202,11 @@ export function navigate(tabId, { url, reload, ignoreCache, after }, timeoutMs) 
       'reload',
     );
   }
-  return navigation(tabId, () => chrome.tabs.update(tabId, { url }), url, after, timeoutMs, 'navigate');
+  const go = async () => {
+    await observeEarly(url);
+    await chrome.tabs.update(tabId, { url });
+  };
+  return navigation(tabId, go, url, after, timeoutMs, 'navigate');
 }
 
 export function history(tabId, { direction, after }, timeoutMs) {

@@ -1,5 +1,6 @@
 // The browser's tabs: open, describe, list and close them. Opening and closing are reported as
 // tab events on the call (`call.tabs`), so the relay keeps its books from them.
+import { observeEarly } from './activity.js';
 import { getTab } from './errors.js';
 import { openedForAgent, letGo, mayUse, isAgentsWork } from './sharing.js';
 import { guardTab, releaseOwner } from './policy.js';
@@ -33,6 +34,7 @@ function describe(t) {
 export async function openTab({ args, timeoutMs, tabs, owner, guard }) {
   const url = args.url || 'about:blank';
   const first = guard ? 'about:blank' : url;
+  await observeEarly(url);
   const t = await chrome.tabs.create({ url: first, active: !!args.active });
   // Tracked before its first document commits, so that document gets our pieces from its start.
   track(t.id);

@@ -3,7 +3,7 @@
 // a page without the debugger, though a fast page may have run its first scripts by then), and a
 // page already open when its tab becomes tracked gets the pieces that are safe to add late.
 import { installDialogs } from './dialogs.js';
-import { installActivity } from './activity.js';
+import { installActivity, noteSite } from './activity.js';
 import { installKeeper } from './console.js';
 import { perTab } from './tabstate.js';
 
@@ -30,5 +30,7 @@ export function track(tabId) {
 export const isTracked = (tabId) => tracked.has(tabId);
 
 chrome.webNavigation.onCommitted.addListener((d) => {
-  if (tracked.has(d.tabId)) for (const piece of PIECES) piece.install(d.tabId, d.frameId);
+  if (!tracked.has(d.tabId)) return;
+  for (const piece of PIECES) piece.install(d.tabId, d.frameId);
+  if (d.frameId === 0) noteSite(d.tabId, d.url);
 });
