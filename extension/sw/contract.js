@@ -615,6 +615,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -627,6 +644,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "elapsedMs": {
@@ -986,6 +1013,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -998,6 +1042,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "elapsedMs": {
@@ -2109,6 +2163,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -2121,6 +2192,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -2532,6 +2613,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -2549,6 +2647,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -2912,6 +3020,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -2924,6 +3049,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -3291,6 +3426,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -3306,6 +3458,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -3676,6 +3838,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -3691,6 +3870,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -4142,6 +4331,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -4154,6 +4360,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -4575,6 +4791,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -4587,6 +4820,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "dropped": {
@@ -4977,6 +5220,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -4989,6 +5249,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "effect": {
@@ -5574,6 +5844,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -5586,6 +5873,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -7469,6 +7766,504 @@ export const CONTRACT = {
           "closed"
         ],
         "title": "Released",
+        "type": "object"
+      },
+      "scope": "browser"
+    },
+    {
+      "args": {
+        "$defs": {
+          "WaitFor": {
+            "anyOf": [
+              {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              {
+                "type": "boolean"
+              }
+            ]
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "wait": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/WaitFor"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        },
+        "title": "Downloads",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "downloads",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Download": {
+            "properties": {
+              "bytes": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "danger": {
+                "type": "string"
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "file": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "mime": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "mine": {
+                "type": "boolean"
+              },
+              "state": {
+                "$ref": "#/$defs/State"
+              },
+              "totalBytes": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "mine",
+              "url",
+              "bytes",
+              "state",
+              "danger"
+            ],
+            "type": "object"
+          },
+          "State": {
+            "enum": [
+              "in_progress",
+              "interrupted",
+              "complete"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "downloads": {
+            "items": {
+              "$ref": "#/$defs/Download"
+            },
+            "type": "array"
+          },
+          "waited": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": [
+              "integer",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "downloads"
+        ],
+        "title": "DownloadsOut",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$defs": {
+          "Clear": {
+            "anyOf": [
+              {
+                "type": "boolean"
+              },
+              {
+                "items": {
+                  "type": "string"
+                },
+                "type": "array"
+              }
+            ]
+          },
+          "Position": {
+            "properties": {
+              "accuracy": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "latitude": {
+                "format": "double",
+                "type": "number"
+              },
+              "longitude": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "latitude",
+              "longitude"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "clear": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Clear"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "clearGeolocation": {
+            "type": "boolean"
+          },
+          "geolocation": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Position"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "headers": {
+            "additionalProperties": {
+              "type": "string"
+            },
+            "type": "object"
+          }
+        },
+        "required": [
+          "headers",
+          "clearGeolocation"
+        ],
+        "title": "Emulate",
+        "type": "object"
+      },
+      "mutates": true,
+      "name": "emulate",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Position": {
+            "properties": {
+              "accuracy": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "latitude": {
+                "format": "double",
+                "type": "number"
+              },
+              "longitude": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "latitude",
+              "longitude"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "geolocation": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Position"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "headers": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "headers"
+        ],
+        "title": "Emulation",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "ReadEmulation",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "emulation",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Position": {
+            "properties": {
+              "accuracy": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "latitude": {
+                "format": "double",
+                "type": "number"
+              },
+              "longitude": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "latitude",
+              "longitude"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "geolocation": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Position"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "headers": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "headers"
+        ],
+        "title": "Emulation",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$defs": {
+          "ProxyMode": {
+            "enum": [
+              "direct",
+              "fixed",
+              "pac",
+              "system"
+            ],
+            "type": "string"
+          },
+          "Server": {
+            "properties": {
+              "host": {
+                "type": "string"
+              },
+              "port": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": "integer"
+              },
+              "scheme": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "scheme",
+              "host",
+              "port"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "bypass": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          },
+          "clear": {
+            "type": "boolean"
+          },
+          "mode": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ProxyMode"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "pacUrl": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "server": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Server"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        },
+        "required": [
+          "bypass",
+          "clear"
+        ],
+        "title": "SetProxy",
+        "type": "object"
+      },
+      "mutates": true,
+      "name": "proxy",
+      "relayOnly": false,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "bypass": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          },
+          "control": {
+            "type": "string"
+          },
+          "mode": {
+            "type": "string"
+          },
+          "pacUrl": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "server": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "mode",
+          "control"
+        ],
+        "title": "ProxyState",
+        "type": "object"
+      },
+      "scope": "browser"
+    },
+    {
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "ReadProxy",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "proxyState",
+      "relayOnly": false,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "bypass": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          },
+          "control": {
+            "type": "string"
+          },
+          "mode": {
+            "type": "string"
+          },
+          "pacUrl": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "server": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "mode",
+          "control"
+        ],
+        "title": "ProxyState",
         "type": "object"
       },
       "scope": "browser"
