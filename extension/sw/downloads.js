@@ -13,7 +13,6 @@ import { ToolError } from './errors.js';
 import { entriesOf } from './netlog.js';
 import { isTracked } from './tracking.js';
 import { ownerOf } from './sharing.js';
-import { sameUrl } from './navigation.js';
 import { cut } from './text.js';
 
 const MAX_KEPT = 100;
@@ -23,6 +22,14 @@ const MAX_LISTED = 20;
 const NAME_WAIT_MS = 1000;
 
 const started = new Map(); // download id -> { tab, owner, at }
+
+const sameUrl = (a, b) => {
+  try {
+    return new URL(a).href === new URL(b).href;
+  } catch (_) {
+    return a === b;
+  }
+};
 
 const originOf = (url) => {
   try {
@@ -82,6 +89,14 @@ function until(check, deadline) {
 const item = async (id) => (await chrome.downloads.search({ id }))[0] || null;
 const fileName = (d) => d.filename.split(/[\\/]/).pop();
 const nameOf = (d) => fileName(d) || decodeURIComponent(new URL(d.finalUrl || d.url).pathname.split('/').pop() || '');
+
+// Whether `tab` started a download since `since` (epoch ms), waiting up to `waitMs` for one: the
+// browser ends a navigation it turned into a download as aborted, maybe before the download's
+// own event comes.
+export async function downloadStarted(tab, since, waitMs) {
+  const any = () => ([...started.values()].some((s) => s.tab === tab && s.at >= since) ? true : null);
+  return !!(await until(any, Date.now() + waitMs));
+}
 
 // The downloads `tab` started since `since` (epoch ms), each as { id, name }: an action's finding.
 // Waits a moment for a name Chrome has not picked yet.

@@ -166,7 +166,11 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
         text.push_str(&format!("\nThis agent works in browser {pin:?}."));
     }
     text.push_str(&format!("\n{policy}{}", secrets_line(&secrets)));
-    let ids: Vec<BrowserId> = status.browsers.iter().map(|b| b.browser_id.clone()).collect();
+    let ids: Vec<BrowserId> = status
+        .browsers
+        .iter()
+        .map(|b| b.browser_id.clone())
+        .collect();
     let (proxies, proxy_lines) = super::proxy::held(cx, &ids).await;
     text.push_str(&proxy_lines);
     let data = StatusOut {

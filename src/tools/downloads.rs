@@ -62,7 +62,10 @@ async fn downloads(cx: &Ctx, a: DownloadsArgs) -> Result<Out<DownloadsOut>, Tool
     if out.downloads.is_empty() {
         lines.push("No downloads from your tabs yet.".into());
     } else if out.downloads.len() > SHOWN {
-        lines.push(format!("… {} more in the data", out.downloads.len() - SHOWN));
+        lines.push(format!(
+            "… {} more in the data",
+            out.downloads.len() - SHOWN
+        ));
     }
     Ok(Out::new(lines.join("\n"), out))
 }

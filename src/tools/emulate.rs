@@ -165,7 +165,10 @@ mod tests {
         ] {
             assert!(checked(args(bad.clone())).is_err(), "{bad}");
         }
-        let call = checked(args(json!({"headers": {"X-Test": "1"}, "clear": ["geolocation", "X-Old"]}))).unwrap();
+        let call = checked(args(
+            json!({"headers": {"X-Test": "1"}, "clear": ["geolocation", "X-Old"]}),
+        ))
+        .unwrap();
         assert_eq!(call.headers.keys().collect::<Vec<_>>(), ["x-test"]);
         assert!(call.clear_geolocation);
         assert_eq!(call.clear, Some(Clear::Headers(vec!["x-old".into()])));

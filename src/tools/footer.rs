@@ -74,7 +74,9 @@ mod tests {
     #[test]
     fn a_started_download_is_named_with_the_call_that_gives_its_file() {
         let findings = Findings {
-            downloads: Some(serde_json::from_value(json!([{"id": 3, "name": "report.csv"}])).unwrap()),
+            downloads: Some(
+                serde_json::from_value(json!([{"id": 3, "name": "report.csv"}])).unwrap(),
+            ),
             ..Findings::default()
         };
         assert_eq!(

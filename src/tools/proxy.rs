@@ -57,7 +57,10 @@ async fn proxy(cx: &Ctx, a: ProxyArgs) -> Result<Out<ProxyState>, ToolError> {
             return Err(ToolError::bad_args("server and bypass go with a mode"));
         }
         let now = cx.run(ReadProxy {}).await?;
-        return Ok(Out::new(format!("{}\n{WHOLE_BROWSER}", describe(&now)), now));
+        return Ok(Out::new(
+            format!("{}\n{WHOLE_BROWSER}", describe(&now)),
+            now,
+        ));
     }
     let call = checked(a, clear)?;
     let now = cx.run(call).await?;
@@ -99,8 +102,13 @@ fn checked(a: ProxyArgs, clear: bool) -> Result<SetProxy, ToolError> {
     if mode != ProxyMode::Fixed && !bypass.is_empty() {
         return Err(ToolError::bad_args("bypass goes with fixed"));
     }
-    if bypass.iter().any(|b| b.is_empty() || b.contains(char::is_whitespace)) {
-        return Err(ToolError::bad_args("a bypass entry is a host pattern, without spaces"));
+    if bypass
+        .iter()
+        .any(|b| b.is_empty() || b.contains(char::is_whitespace))
+    {
+        return Err(ToolError::bad_args(
+            "a bypass entry is a host pattern, without spaces",
+        ));
     }
     Ok(SetProxy {
         mode: Some(mode),
@@ -204,7 +212,9 @@ mod tests {
 
     #[test]
     fn a_proxy_is_checked_before_anything_is_sent() {
-        let ok = call(json!({"mode": "fixed", "server": "127.0.0.1:8080", "bypass": ["<-loopback>"]})).unwrap();
+        let ok =
+            call(json!({"mode": "fixed", "server": "127.0.0.1:8080", "bypass": ["<-loopback>"]}))
+                .unwrap();
         assert_eq!(
             ok.server,
             Some(Server {

@@ -16,6 +16,7 @@ mod dashboard;
 mod dialogs;
 mod doctor;
 mod door;
+mod downloads;
 mod escapes;
 mod eval;
 mod fill_by_name;
@@ -49,6 +50,7 @@ mod policy;
 mod popup;
 #[path = "../support/ports.rs"]
 mod ports;
+mod recorder;
 mod recovery;
 mod relay;
 mod sandbox;
