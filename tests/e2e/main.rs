@@ -17,6 +17,7 @@ mod dialogs;
 mod doctor;
 mod door;
 mod downloads;
+mod emulate;
 mod escapes;
 mod eval;
 mod fill_by_name;
