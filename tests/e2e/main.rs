@@ -51,6 +51,7 @@ mod policy;
 mod popup;
 #[path = "../support/ports.rs"]
 mod ports;
+mod proxy;
 mod recorder;
 mod recovery;
 mod relay;
