@@ -158,7 +158,8 @@ export async function downloads(call) {
     if (!d) {
       const now = await item(id);
       const got = now ? `${now.bytesReceived} of ${now.totalBytes > 0 ? now.totalBytes : '?'} bytes` : 'gone';
-      const danger = now && now.danger !== 'safe' && now.danger !== 'accepted' ? `, held for the person (${now.danger})` : '';
+      const held = now && now.danger !== 'safe' && now.danger !== 'accepted';
+      const danger = held ? `, held for the person (${now.danger})` : '';
       throw new ToolError('TIMEOUT', `download ${id} has not finished (${got}${danger})`);
     }
     waited = id;

@@ -83,9 +83,9 @@ const every = () => Object.values(DNR.ResourceType);
 async function putRule(tabId, headers) {
   const id = RULE_BASE + tabId;
   const requestHeaders = Object.entries(headers).map(([header, value]) => ({ header, operation: 'set', value }));
-  const addRules = requestHeaders.length
-    ? [{ id, priority: PRIORITY, action: { type: 'modifyHeaders', requestHeaders }, condition: { tabIds: [tabId], resourceTypes: every() } }]
-    : [];
+  const action = { type: 'modifyHeaders', requestHeaders };
+  const condition = { tabIds: [tabId], resourceTypes: every() };
+  const addRules = requestHeaders.length ? [{ id, priority: PRIORITY, action, condition }] : [];
   await DNR.updateSessionRules({ removeRuleIds: [id], addRules });
 }
 
@@ -108,7 +108,9 @@ export async function emulate(tabId, { geolocation, headers, clear, clearGeoloca
   if (next.geolocation || Object.keys(next.headers).length) all[tabId] = next;
   else delete all[tabId];
   await save(all);
-  if (geolocation || (was.geolocation && !next.geolocation)) await installPosition(tabId, undefined, next.geolocation ?? null);
+  if (geolocation || (was.geolocation && !next.geolocation)) {
+    await installPosition(tabId, undefined, next.geolocation ?? null);
+  }
   return view(next);
 }
 

@@ -183,7 +183,8 @@ async function navigation(tabId, start, url, after, timeoutMs, what) {
     const r = await watch.finished(url, timeoutMs, waitUntil === 'none');
     if (await becameDownload(tabId, r, deadline - timeoutMs)) {
       const tab = await getTab(tabId);
-      return { settled: true, elapsedMs: Math.round(performance.now() - t0), url: tab.url, title: tab.title || '', what };
+      const elapsedMs = Math.round(performance.now() - t0);
+      return { settled: true, elapsedMs, url: tab.url, title: tab.title || '', what };
     }
     if (r?.error) {
       throw new ToolError('NAVIGATION_FAILED', `${r.error} loading ${r.url || url}; the tab did not reach it`);

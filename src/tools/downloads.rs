@@ -22,9 +22,8 @@ const SHOWN: usize = 10;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct DownloadsArgs {
-    /// Wait for this download id to end, or true: your newest (or next).
+    /// An id to wait for, or true: your newest (or next).
     wait: Option<WaitFor>,
-    /// ms, with wait (default 30000).
     timeout: Option<u64>,
 }
 
@@ -32,7 +31,7 @@ pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
             name: "browser_downloads",
-            description: "Downloads your tabs started: file path, URL, type, size, state, danger; wait for one to finish.",
+            description: "Downloads your tabs started: file path, URL, type, size, state, danger; wait for one.",
             hints: hints_of(Op::Downloads),
             cli: Cli::default(),
         },

@@ -24,11 +24,9 @@ const MAX_VALUE: usize = 4096;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct EmulateArgs {
-    /// {latitude, longitude, accuracy?}
     geolocation: Option<Position>,
-    /// {name: value}, added to the tab's requests.
     headers: Option<BTreeMap<String, String>>,
-    /// Header names (or "geolocation") to clear, or true: all.
+    /// Header names or "geolocation", or true: all.
     clear: Option<Clear>,
 }
 
@@ -36,7 +34,7 @@ pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
             name: "browser_emulate",
-            description: "Fake your tab's geolocation, add request headers to its requests; clear; no args shows what is set.",
+            description: "Fake your tab's geolocation, add headers to its requests; no args shows them.",
             hints: Hints {
                 mixed: true,
                 idempotent: true,

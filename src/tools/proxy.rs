@@ -28,9 +28,8 @@ struct ProxyArgs {
     mode: Option<ProxyMode>,
     /// fixed: [scheme://]host:port; pac: the script's URL.
     server: Option<String>,
-    /// Hosts not proxied (fixed); "<-loopback>" proxies loopback too.
+    /// Hosts not proxied; "<-loopback>" proxies loopback.
     bypass: Option<Vec<String>>,
-    /// Restore what was there before.
     clear: Option<bool>,
 }
 
@@ -38,7 +37,7 @@ pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
             name: "browser_proxy",
-            description: "Set the browser's proxy (affects the WHOLE browser, the person's tabs too); clear restores; no args shows.",
+            description: "Set the proxy of the WHOLE browser, the person's tabs too; clear restores; no args shows.",
             hints: Hints {
                 mixed: true,
                 idempotent: true,

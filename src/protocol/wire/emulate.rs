@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 pub struct Position {
     pub latitude: f64,
     pub longitude: f64,
-    /// Metres (default 10).
+    // Metres, 10 when not given (a comment: the tool's schema carries no more words than needed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accuracy: Option<f64>,
 }
@@ -52,7 +52,8 @@ pub struct Emulation {
     pub headers: Vec<String>,
 }
 
-/// The browser's proxy, which every tab uses: the person's as well as agents'.
+// The browser's proxy, which every tab uses: the person's as well as agents' (a comment: the
+// tool's description says so once).
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
 #[serde(rename_all = "lowercase")]
 pub enum ProxyMode {
