@@ -119,10 +119,16 @@ export async function emulation(tabId) {
   return view((await load())[tabId]);
 }
 
-onTabGone(async (tabId) => {
+// Ends the tab's emulation: it closed, or its agent let it go (a tab handed back to the person
+// keeps neither a faked position nor the agent's headers).
+export async function endEmulation(tabId) {
   const all = await load();
   if (!all[tabId]) return;
+  const had = all[tabId].geolocation;
   delete all[tabId];
   await save(all);
   await DNR.updateSessionRules({ removeRuleIds: [RULE_BASE + tabId] });
-});
+  if (had) await installPosition(tabId, undefined, null);
+}
+
+onTabGone(endEmulation);

@@ -4,7 +4,7 @@
 
 use serde_json::json;
 
-use crate::harness::shared;
+use crate::harness::{my_tab_id, shared};
 use crate::recorder::{Recorder, Reply};
 use crate::snapshot::ref_of;
 
@@ -45,8 +45,8 @@ fn a_page_that_asks_after_the_call_gets_the_faked_position_in_this_document_and_
         json!({"ref": ref_of(&snap, "button", "Where am I")}),
     );
     let (_, found) = agent.ok("browser_find", json!({"selector": "#out"}));
-    let at = |found: &serde_json::Value| found["matches"][0].as_str().unwrap_or("").to_string();
-    assert!(at(&found).contains("at 48.8584,2.2945"), "{found}");
+    let now = found["matches"][0].as_str().unwrap_or("");
+    assert!(now.contains("at 48.8584,2.2945"), "{found}");
     // A document the tab loads later.
     let again = asked_position(&mut agent, &format!("{page}?again"));
     assert!(again.contains("at 48.8584,2.2945"), "{again}");
@@ -153,4 +153,47 @@ fn read_only_mode_refuses_emulation_and_the_proxy_but_shows_them() {
     let (_, data) = agent.ok("browser_emulate", json!({}));
     assert_eq!(data["headers"], json!([]));
     agent.ok("browser_proxy", json!({}));
+}
+
+/// A tab handed to an agent and let go again keeps none of its emulation: the next request from
+/// it, whoever makes it, goes without the header.
+#[test]
+fn a_tab_the_agent_lets_go_keeps_none_of_its_headers() {
+    let s = shared();
+    let server = Recorder::start(|_| Reply::html("<title>Seen</title><p>seen</p>"));
+    let mut holder = s.agent();
+    holder.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html?emulate=handed")}),
+    );
+    let tab = my_tab_id(&mut holder);
+    let mut taker = s.agent();
+    taker.ok(
+        "browser_force_claim",
+        json!({"tabId": tab, "reason": "the emulation test"}),
+    );
+    taker.ok("browser_emulate", json!({"headers": {"x-handed": "1"}}));
+    taker.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/while-held", server.origin)}),
+    );
+    assert!(
+        server.seen("/while-held")[0]
+            .headers
+            .contains_key("x-handed")
+    );
+    taker.ok("browser_release", json!({}));
+
+    holder.ok(
+        "browser_force_claim",
+        json!({"tabId": tab, "reason": "taking it back"}),
+    );
+    let (_, data) = holder.ok("browser_emulate", json!({}));
+    assert_eq!(data["headers"], json!([]), "{data}");
+    holder.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/after-release", server.origin)}),
+    );
+    let seen = server.seen("/after-release");
+    assert!(!seen[0].headers.contains_key("x-handed"), "{seen:?}");
 }
