@@ -2,6 +2,9 @@
 //! the action's reply names it, browser_downloads waits for it and gives the file, which holds
 //! the bytes served; the session goes on working; another agent sees it only by its origin.
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+
 use serde_json::json;
 
 use crate::harness::shared;
@@ -11,8 +14,20 @@ use crate::snapshot::ref_of;
 const CSV: &[u8] = b"id,name\n1,Ada\n2,Grace\n";
 const BLOB: &[u8] = b"\x00\x01binary bytes from a fetch\xff";
 
-fn server() -> Recorder {
-    Recorder::start(|target| match target {
+/// The fixture server; `/slow.csv` sends half its bytes and the rest once `gate` opens.
+fn server(gate: Arc<AtomicBool>) -> Recorder {
+    Recorder::start(move |target| match target {
+        "/slow.csv" => Reply {
+            headers: vec![
+                ("Content-Type", "text/csv".into()),
+                (
+                    "Content-Disposition",
+                    "attachment; filename=\"slow.csv\"".into(),
+                ),
+            ],
+            body: CSV.to_vec(),
+            gate: Some(gate.clone()),
+        },
         "/report.csv" => Reply {
             headers: vec![
                 ("Content-Type", "text/csv".into()),
@@ -22,10 +37,12 @@ fn server() -> Recorder {
                 ),
             ],
             body: CSV.to_vec(),
+            gate: None,
         },
         "/data" => Reply {
             headers: vec![("Content-Type", "application/octet-stream".into())],
             body: BLOB.to_vec(),
+            gate: None,
         },
         _ => Reply::html(
             r#"<title>Exports</title><main><h1>Exports</h1>
@@ -93,7 +110,7 @@ fn landed(
 #[test]
 fn a_link_and_a_page_s_blob_each_start_a_download_whose_file_holds_the_bytes_served() {
     let s = shared();
-    let server = server();
+    let server = server(Arc::new(AtomicBool::new(true)));
     let mut agent = s.agent();
     let (snap, _) = agent.ok(
         "browser_navigate",
@@ -134,4 +151,43 @@ fn a_link_and_a_page_s_blob_each_start_a_download_whose_file_holds_the_bytes_ser
     assert!(snap.contains("Exports"), "{snap}");
     let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
     assert!(!snap.is_empty());
+}
+
+/// A download still under way: waiting past the timeout is TIMEOUT, saying how far it got; once
+/// the rest comes, the wait gives the file. A navigation straight to a file starts a download
+/// too, and is no failed navigation.
+#[test]
+fn a_wait_past_its_timeout_is_timeout_and_a_navigation_to_a_file_is_a_download() {
+    let s = shared();
+    let gate = Arc::new(AtomicBool::new(false));
+    let server = server(gate.clone());
+    let mut agent = s.agent();
+    agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let (reply, _) = agent.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/slow.csv", server.origin)}),
+    );
+    assert!(reply.contains("Started download slow"), "{reply}");
+    let (code, r) = agent.fails("browser_downloads", json!({"wait": true, "timeout": 1000}));
+    assert_eq!(code, "TIMEOUT", "{r}");
+    assert!(crate::harness::text(&r).contains("has not finished"), "{r}");
+    let (text, data) = agent.ok("browser_downloads", json!({}));
+    assert_eq!(newest_of_mine(&data)["state"], "in_progress", "{text}");
+
+    gate.store(true, Ordering::SeqCst);
+    let (_, data) = agent.ok("browser_downloads", json!({"wait": true, "timeout": 20000}));
+    let newest = newest_of_mine(&data);
+    let file = newest["file"].as_str().expect("a file");
+    assert_eq!(std::fs::read(file).unwrap(), CSV);
+}
+
+/// The newest download of the agent's own (other tests' downloads are listed too, theirs).
+fn newest_of_mine(data: &serde_json::Value) -> serde_json::Value {
+    data["downloads"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|d| d["mine"] == true)
+        .cloned()
+        .unwrap_or_else(|| panic!("none of mine: {data}"))
 }

@@ -131,7 +131,8 @@ fn a_header_reaches_the_server_from_the_agents_tab_only_and_the_trail_names_it_w
 }
 
 #[test]
-fn read_only_mode_refuses_emulation_and_the_proxy_but_shows_them() {
+fn read_only_mode_and_a_sensitive_page_refuse_emulation_and_read_only_the_proxy_but_both_show_them()
+{
     let s = shared();
     let mut agent = s.agent_with(|cmd| {
         cmd.env("TABPILOT_READ_ONLY", "1");
@@ -153,6 +154,15 @@ fn read_only_mode_refuses_emulation_and_the_proxy_but_shows_them() {
     let (_, data) = agent.ok("browser_emulate", json!({}));
     assert_eq!(data["headers"], json!([]));
     agent.ok("browser_proxy", json!({}));
+
+    // On a sensitive page, emulation is acting on the page: refused, and reading still works.
+    let mut agent = s.agent_with(|cmd| {
+        cmd.env("TABPILOT_SENSITIVE_ORIGINS", s.fixtures.a.as_str());
+    });
+    agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let (code, r) = agent.fails("browser_emulate", json!({"headers": {"x-a": "1"}}));
+    assert_eq!(code, "ORIGIN_BLOCKED", "{r}");
+    agent.ok("browser_emulate", json!({}));
 }
 
 /// A tab handed to an agent and let go again keeps none of its emulation: the next request from

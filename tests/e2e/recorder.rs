@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 use std::io::{BufRead, BufReader, Write};
 use std::net::TcpListener;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 /// One request as it came: its target (a path, or a whole URL when asked as a proxy) and its
 /// headers, names in lower case.
@@ -15,10 +17,12 @@ pub(crate) struct Seen {
     pub headers: HashMap<String, String>,
 }
 
-/// An answer: extra header lines, and the body.
+/// An answer: extra header lines, and the body; with `gate`, the body's second half is held
+/// back until the test opens it.
 pub(crate) struct Reply {
     pub headers: Vec<(&'static str, String)>,
     pub body: Vec<u8>,
+    pub gate: Option<Arc<AtomicBool>>,
 }
 
 impl Reply {
@@ -26,6 +30,7 @@ impl Reply {
         Reply {
             headers: vec![("Content-Type", "text/html; charset=utf-8".into())],
             body: body.as_bytes().to_vec(),
+            gate: None,
         }
     }
 }
@@ -75,7 +80,15 @@ impl Recorder {
                     head.push_str("\r\n");
                     let mut stream = stream;
                     let _ = stream.write_all(head.as_bytes());
-                    let _ = stream.write_all(&reply.body);
+                    let (first, rest) = reply.body.split_at(reply.body.len() / 2);
+                    let _ = stream.write_all(first);
+                    let _ = stream.flush();
+                    while let Some(gate) = &reply.gate
+                        && !gate.load(Ordering::SeqCst)
+                    {
+                        std::thread::sleep(Duration::from_millis(20));
+                    }
+                    let _ = stream.write_all(rest);
                 });
             }
         });
