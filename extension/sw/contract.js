@@ -7900,7 +7900,7 @@ export const CONTRACT = {
         "title": "DownloadsOut",
         "type": "object"
       },
-      "scope": "tab"
+      "scope": "browser"
     },
     {
       "args": {

@@ -213,7 +213,7 @@ ops! {
         => diagnostics::ConsoleLogs => diagnostics::Log;
     Release = "release", Browser, Moves, Quick
         => tabs::Release => tabs::Released;
-    Downloads = "downloads", Tab, Reads, Caller
+    Downloads = "downloads", Browser, Reads, Caller
         => downloads::Downloads => downloads::DownloadsOut;
     Emulate = "emulate", Tab, Acts, Quick
         => emulate::Emulate => emulate::Emulation;
