@@ -115,3 +115,57 @@ fn line(d: &Download, sandbox: &Sandbox) -> String {
     }
     s
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn download(v: serde_json::Value) -> Download {
+        serde_json::from_value(v).unwrap()
+    }
+
+    #[test]
+    fn a_file_outside_the_sandbox_is_said_so_and_another_agents_shows_no_file() {
+        let root = crate::state::test_support::temp_dir("downloads-line");
+        let inside = root.join("report.csv");
+        std::fs::write(&inside, "a,b\n").unwrap();
+        let sandbox = Sandbox::new(vec![], vec![]);
+        let mine = |file: &str| {
+            download(
+                json!({"id": 1, "mine": true, "url": "http://a.test/r.csv", "file": file,
+                "bytes": 4, "state": "complete", "danger": "safe", "mime": "text/csv"}),
+            )
+        };
+        let said = line(&mine(inside.to_str().unwrap()), &sandbox);
+        assert!(
+            said.contains("tools that read files cannot take it"),
+            "{said}"
+        );
+        let roots = vec![crate::policy::paths::Place {
+            path: root.canonicalize().unwrap(),
+            what: "a test root",
+        }];
+        let said = line(
+            &mine(inside.to_str().unwrap()),
+            &Sandbox::new(roots, vec![]),
+        );
+        assert_eq!(
+            said,
+            format!(
+                "- 1 complete {} from http://a.test/r.csv 4 bytes text/csv",
+                inside.display()
+            )
+        );
+
+        let theirs = download(json!({"id": 2, "mine": false, "url": "http://a.test",
+            "bytes": 0, "state": "in_progress", "danger": "file"}));
+        let said = line(&theirs, &sandbox);
+        assert!(
+            said.starts_with("- 2 in progress 0 bytes another agent's, from http://a.test"),
+            "{said}"
+        );
+        assert!(said.contains("danger: file"), "{said}");
+        let _ = std::fs::remove_dir_all(root);
+    }
+}
