@@ -4,10 +4,12 @@
   if (T.ops.click) return;
   const { Refusal, resolve, describeEl, actionable, hitAt, setNativeValue, fire } = T;
 
-  // Notes a navigation the action starts, through the Navigation API's navigate event.
+  // Notes a navigation the action starts, through the Navigation API's navigate event. A link
+  // with `download` fires it too, but starts a download, not a navigation: no document comes.
   function watchNavigate() {
     let seen = null;
     const onNavigate = (e) => {
+      if (e.downloadRequest !== null && e.downloadRequest !== undefined) return;
       seen = { url: e.destination.url, sameDocument: e.destination.sameDocument };
     };
     const nav = globalThis.navigation;

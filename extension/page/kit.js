@@ -144,6 +144,13 @@
 
   const ops = {};
 
+  // Downloads the document asked for (a link with `download`, clicked by the page or the agent):
+  // an action that asked for one says so, and the service worker waits for it to begin.
+  let downloadsAsked = 0;
+  globalThis.navigation?.addEventListener('navigate', (e) => {
+    if (e.downloadRequest !== null && e.downloadRequest !== undefined) downloadsAsked++;
+  });
+
   // The bag; the other kit files add the rest of its fields (see Tabpilot above).
   const T = {
     ops,
@@ -160,12 +167,14 @@
       const fn = ops[op];
       if (!fn) return { error: { code: 'BAD_ARGS', message: `no page operation ${op}` } };
       const since = Date.now();
+      const asked = downloadsAsked;
       try {
         const value = await fn(args || {});
         // An action asked to settle after itself does so in this same call (each call to the page
         // costs a round trip), unless it is leaving the document.
         const leaving = value?.navigation && !value.navigation.sameDocument;
         if (args?.settle && !leaving) value.settle = await ops.settle({ ...args.settle, until: 'auto', since });
+        if (downloadsAsked > asked && value && typeof value === 'object') value.download = true;
         return { value };
       } catch (e) {
         if (e instanceof Refusal) return { error: { code: e.code, message: e.message } };

@@ -29,6 +29,8 @@
     let seen = null;
     let wake = () => {};
     const onNavigate = (e) => {
+      // A link with `download` starts a download, which leaves the document where it is.
+      if (e.downloadRequest !== null && e.downloadRequest !== undefined) return;
       seen = { url: e.destination.url, sameDocument: e.destination.sameDocument };
       wake();
     };

@@ -618,6 +618,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -630,6 +647,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "elapsedMs": {
@@ -992,6 +1019,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -1004,6 +1048,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "elapsedMs": {
@@ -2118,6 +2172,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -2130,6 +2201,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -2548,6 +2629,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -2565,6 +2663,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -2935,6 +3043,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -2947,6 +3072,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -3321,6 +3456,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -3336,6 +3488,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -3713,6 +3875,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -3728,6 +3907,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -4186,6 +4375,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -4198,6 +4404,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -4626,6 +4842,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -4638,6 +4871,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "dropped": {
@@ -5035,6 +5278,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -5047,6 +5307,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "effect": {
@@ -5639,6 +5909,23 @@ export const CONTRACT = {
               "type"
             ],
             "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -5651,6 +5938,16 @@ export const CONTRACT = {
               {
                 "type": "null"
               }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
             ]
           },
           "element": {
@@ -7553,6 +7850,504 @@ export const CONTRACT = {
           "closed"
         ],
         "title": "Released",
+        "type": "object"
+      },
+      "scope": "browser"
+    },
+    {
+      "args": {
+        "$defs": {
+          "WaitFor": {
+            "anyOf": [
+              {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              {
+                "type": "boolean"
+              }
+            ]
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "wait": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/WaitFor"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        },
+        "title": "Downloads",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "downloads",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Download": {
+            "properties": {
+              "bytes": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "danger": {
+                "type": "string"
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "file": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "mime": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "mine": {
+                "type": "boolean"
+              },
+              "state": {
+                "$ref": "#/$defs/State"
+              },
+              "totalBytes": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "mine",
+              "url",
+              "bytes",
+              "state",
+              "danger"
+            ],
+            "type": "object"
+          },
+          "State": {
+            "enum": [
+              "in_progress",
+              "interrupted",
+              "complete"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "downloads": {
+            "items": {
+              "$ref": "#/$defs/Download"
+            },
+            "type": "array"
+          },
+          "waited": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": [
+              "integer",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "downloads"
+        ],
+        "title": "DownloadsOut",
+        "type": "object"
+      },
+      "scope": "browser"
+    },
+    {
+      "args": {
+        "$defs": {
+          "Clear": {
+            "anyOf": [
+              {
+                "type": "boolean"
+              },
+              {
+                "items": {
+                  "type": "string"
+                },
+                "type": "array"
+              }
+            ]
+          },
+          "Position": {
+            "properties": {
+              "accuracy": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "latitude": {
+                "format": "double",
+                "type": "number"
+              },
+              "longitude": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "latitude",
+              "longitude"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "clear": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Clear"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "clearGeolocation": {
+            "type": "boolean"
+          },
+          "geolocation": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Position"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "headers": {
+            "additionalProperties": {
+              "type": "string"
+            },
+            "type": "object"
+          }
+        },
+        "required": [
+          "headers",
+          "clearGeolocation"
+        ],
+        "title": "Emulate",
+        "type": "object"
+      },
+      "mutates": true,
+      "name": "emulate",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Position": {
+            "properties": {
+              "accuracy": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "latitude": {
+                "format": "double",
+                "type": "number"
+              },
+              "longitude": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "latitude",
+              "longitude"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "geolocation": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Position"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "headers": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "headers"
+        ],
+        "title": "Emulation",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "ReadEmulation",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "emulation",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Position": {
+            "properties": {
+              "accuracy": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "latitude": {
+                "format": "double",
+                "type": "number"
+              },
+              "longitude": {
+                "format": "double",
+                "type": "number"
+              }
+            },
+            "required": [
+              "latitude",
+              "longitude"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "geolocation": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Position"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "headers": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "headers"
+        ],
+        "title": "Emulation",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$defs": {
+          "ProxyMode": {
+            "enum": [
+              "direct",
+              "fixed",
+              "pac",
+              "system"
+            ],
+            "type": "string"
+          },
+          "Server": {
+            "properties": {
+              "host": {
+                "type": "string"
+              },
+              "port": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": "integer"
+              },
+              "scheme": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "scheme",
+              "host",
+              "port"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "bypass": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          },
+          "clear": {
+            "type": "boolean"
+          },
+          "mode": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ProxyMode"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "pacUrl": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "server": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Server"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          }
+        },
+        "required": [
+          "bypass",
+          "clear"
+        ],
+        "title": "SetProxy",
+        "type": "object"
+      },
+      "mutates": true,
+      "name": "proxy",
+      "relayOnly": false,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "bypass": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          },
+          "control": {
+            "type": "string"
+          },
+          "mode": {
+            "type": "string"
+          },
+          "pacUrl": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "server": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "mode",
+          "control"
+        ],
+        "title": "ProxyState",
+        "type": "object"
+      },
+      "scope": "browser"
+    },
+    {
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": "ReadProxy",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "proxyState",
+      "relayOnly": false,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "bypass": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          },
+          "control": {
+            "type": "string"
+          },
+          "mode": {
+            "type": "string"
+          },
+          "pacUrl": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "server": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "mode",
+          "control"
+        ],
+        "title": "ProxyState",
         "type": "object"
       },
       "scope": "browser"

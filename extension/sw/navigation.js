@@ -3,6 +3,7 @@ import { observeEarly } from './activity.js';
 import { ToolError, getTab } from './errors.js';
 import { PageReplaced, runInPage, runOnRef } from './page.js';
 import { networkIdle, requestsSince } from './network.js';
+import { downloadStarted } from './downloads.js';
 
 // The frame's next document, as soon as it commits: the page the script was in is gone then.
 export function nextDocument(tabId, frameId) {
@@ -90,6 +91,14 @@ export function watchNavigation(tabId) {
 }
 
 const DEFAULT_SETTLE_MS = 1000;
+// How long an aborted navigation waits to be seen as a download (a 204 answer, or a navigation
+// another one cut short, waits this long for nothing).
+const DOWNLOAD_WAIT_MS = 1000;
+
+// A navigation that ended aborted because the browser turned its answer into a download (a
+// link to a file, `Content-Disposition: attachment`): no document comes, and nothing failed.
+const becameDownload = (tabId, r, since) =>
+  r?.error === 'net::ERR_ABORTED' ? downloadStarted(tabId, since, DOWNLOAD_WAIT_MS) : false;
 const REQUEST_GRACE_MS = 50;
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -176,6 +185,11 @@ async function navigation(tabId, start, url, after, timeoutMs, what) {
   try {
     await start();
     const r = await watch.finished(url, timeoutMs, waitUntil === 'none');
+    if (await becameDownload(tabId, r, deadline - timeoutMs)) {
+      const tab = await getTab(tabId);
+      const elapsedMs = Math.round(performance.now() - t0);
+      return { settled: true, elapsedMs, url: tab.url, title: tab.title || '', what };
+    }
     if (r?.error) {
       throw new ToolError('NAVIGATION_FAILED', `${r.error} loading ${r.url || url}; the tab did not reach it`);
     }
@@ -243,6 +257,9 @@ export async function act(tabId, op, args, timeoutMs) {
     );
     const acted = Date.now();
     const seen = out.settle;
+    // The page asked for a download: its file is on its way, for the action's answer to name.
+    if (out.download) await downloadStarted(tabId, started, DOWNLOAD_WAIT_MS);
+    delete out.download;
     // A navigation the page saw while it settled came after the action's own.
     const nav = seen?.navigation || out.navigation;
     delete out.navigation;
@@ -258,6 +275,7 @@ export async function act(tabId, op, args, timeoutMs) {
     const frameId = out.frameId || 0;
     const r = await watch.finished(nav.url, Math.max(0, deadline - Date.now()), after.waitUntil === 'none', frameId);
     const tab = await getTab(tabId);
+    if (await becameDownload(tabId, r, started)) return { ...out, navigated: false, settled: true, url: tab.url };
     if (r?.error) return { ...out, navigated: false, navigationError: r.error, url: tab.url };
     let s = { settled: !!r };
     if (r && after.waitUntil !== 'load') s = await settle(tabId, after, deadline, started, { frameId });

@@ -31,6 +31,9 @@ import { issues, issuesSince } from './issues.js';
 import { consoleLogs, sinceAction } from './console.js';
 import { CONTRACT } from './contract.js';
 import { noteFills, scrub } from './secrets.js';
+import { downloads, startedSince } from './downloads.js';
+import { emulate, emulation } from './emulate.js';
+import { setProxy, proxyState } from './proxy.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -82,6 +85,11 @@ export const OPS = {
   issues: (call) => issues(call.tab, call.args),
   consoleLogs: (call) => consoleLogs(call.tab, call.args),
   release: (call) => release(call),
+  downloads: (call) => downloads(call),
+  emulate: (call) => emulate(call.tab, call.args),
+  emulation: (call) => emulation(call.tab),
+  proxy: (call) => setProxy(call.args),
+  proxyState: () => proxyState(),
 };
 
 const DEFAULT_TIMEOUT_MS = 30000;
@@ -125,6 +133,8 @@ async function probe(call, began, value) {
   }
   // Read from the service worker's memory: nothing here can fail.
   if (after.network) value.network = issuesSince(call.tab, { since: began, requests: after.network === 'requests' });
+  const started = await startedSince(call.tab, began);
+  if (started) value.downloads = started;
 }
 
 // A call frame's answer: its result frame, with the tab events the call caused and the address

@@ -15,6 +15,7 @@
 import { ToolError, getTab } from './errors.js';
 import { rulesFor } from './netrules.js';
 import { onTabGone } from './tabstate.js';
+import { RULE_BASE } from './emulate.js';
 
 const AREA = chrome.storage.session;
 const DNR = chrome.declarativeNetRequest;
@@ -59,7 +60,8 @@ function change(edit = () => {}) {
     const known = (await chrome.tabs.query({})).map((t) => t.id);
     const rules = Object.keys(next).length ? rulesFor(next, known) : [];
     if (same(next, state.tabs) && same(rules, state.rules)) return;
-    const old = await DNR.getSessionRules();
+    // Only the policy's own rules: those from RULE_BASE up are browser_emulate's headers.
+    const old = (await DNR.getSessionRules()).filter((r) => r.id < RULE_BASE);
     try {
       await DNR.updateSessionRules({ removeRuleIds: old.map((r) => r.id), addRules: rules });
     } catch (e) {

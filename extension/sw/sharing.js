@@ -138,3 +138,8 @@ export async function held() {
     .filter(([tab]) => open.has(Number(tab)))
     .map(([tab, owner]) => ({ tab: Number(tab), owner, opened: l.openers[tab] === owner }));
 }
+
+// Whose books the tab is in now (null: nobody's).
+export async function ownerOf(tabId) {
+  return (await load()).owners[tabId] ?? null;
+}

@@ -6,6 +6,7 @@ import { openedForAgent, letGo, mayUse, isAgentsWork } from './sharing.js';
 import { guardTab, releaseOwner } from './policy.js';
 import { watchNavigation } from './navigation.js';
 import { track } from './tracking.js';
+import { endEmulation } from './emulate.js';
 
 const FIRST_LOAD_MAX_MS = 15000;
 
@@ -81,7 +82,8 @@ function unshared(t) {
 // held to its site policy no more. A tab the person shared stays open.
 export async function release({ owner, args, tabs }) {
   if (!owner) return { closed: [] };
-  const { opened } = await letGo(owner);
+  const { opened, handed } = await letGo(owner);
+  for (const tab of handed) await endEmulation(tab);
   if (args.closeOpened) {
     for (const tab of opened) {
       // One already gone is what was wanted.

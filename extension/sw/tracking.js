@@ -5,6 +5,7 @@
 import { installDialogs } from './dialogs.js';
 import { installActivity, noteSite } from './activity.js';
 import { installKeeper } from './console.js';
+import { installPosition } from './emulate.js';
 import { perTab } from './tabstate.js';
 
 // The activity observer first: the sooner it is in, the more of the page's own start it sees.
@@ -15,6 +16,8 @@ const PIECES = [
   { install: installDialogs, intoOpenPage: true },
   // Hands a document's console log over as it goes; it needs to be in only by then.
   { install: installKeeper, intoOpenPage: true },
+  // A faked position (browser_emulate), in force in the tab: nothing when none is.
+  { install: (tabId, frameId) => installPosition(tabId, frameId), intoOpenPage: false },
 ];
 
 const tracked = perTab(Set);

@@ -70,7 +70,14 @@ const KEPT_IN: &[(&str, &[&str])] = &[
     ("load_local_skill", &["skill"]),
     ("run_local_command", &["name"]),
     ("browser_page_tools", &["toolRef", "offset"]),
+    ("browser_downloads", &["wait"]),
+    ("browser_emulate", &["clear"]),
+    ("browser_proxy", &["mode", "server", "bypass", "clear"]),
 ];
+
+/// Objects whose keys are names the trail keeps, and whose values it records as lengths (the
+/// headers an agent sets: `{"x-api-key": {"len": 32}}`).
+const NAMES_ONLY: &[(&str, &str)] = &[("browser_emulate", "headers")];
 
 /// Lists of objects whose own keys go through the same lists (a form's fields: each `ref` and
 /// `element` kept, each `value` a length).
@@ -134,6 +141,16 @@ fn redact(tool: &str, key: &str, value: &Value) -> Value {
     if FILES.contains(&(tool, key)) {
         return files(value);
     }
+    if NAMES_ONLY.contains(&(tool, key)) {
+        return match value {
+            Value::Object(named) if named.len() <= MAX_ITEMS => named
+                .iter()
+                .map(|(name, v)| (cut(name.clone()), length(v)))
+                .collect::<Map<_, _>>()
+                .into(),
+            other => length(other),
+        };
+    }
     if EACH.contains(&key) {
         return match value {
             Value::Array(items) if items.len() <= MAX_ITEMS => items
@@ -196,6 +213,26 @@ mod tests {
     use super::*;
     use crate::state::test_support::temp_dir;
     use crate::tools::registry;
+
+    #[test]
+    fn emulated_headers_are_recorded_by_name_never_by_value() {
+        let (_, rest) = split(
+            "browser_emulate",
+            &json!({"headers": {"X-Api-Key": "sk-live-123456"}, "geolocation": {"latitude": 1, "longitude": 2}, "clear": ["x-old"]}),
+        );
+        assert_eq!(
+            Value::Object(rest),
+            json!({"headers": {"X-Api-Key": {"len": 14}}, "geolocation": {"len": 28}, "clear": ["x-old"]})
+        );
+        let (_, rest) = split(
+            "browser_proxy",
+            &json!({"mode": "fixed", "server": "127.0.0.1:8080", "bypass": ["<-loopback>"]}),
+        );
+        assert_eq!(
+            Value::Object(rest),
+            json!({"mode": "fixed", "server": "127.0.0.1:8080", "bypass": ["<-loopback>"]})
+        );
+    }
 
     #[test]
     fn typed_filled_and_pressed_values_are_lengths_and_names_are_kept() {

@@ -12,6 +12,7 @@ use crate::link::Link;
 use crate::settings::Setting;
 use crate::{extension, protocol, state};
 
+mod prefs;
 mod search;
 
 /// `TABPILOT_BROWSER`, else the first browser found at the platform's usual places
@@ -251,6 +252,12 @@ fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
         "profile": if opts.isolated { "isolated" } else { "managed" },
     });
     extension::write(&ext_dir, Some(&managed)).map_err(io)?;
+    // A browser whose downloads cannot go to the sandbox still starts; its downloads go where
+    // Chromium puts them, and browser_downloads says a tool cannot read them.
+    match prefs::download_dir() {
+        Ok(dir) => prefs::write_download_prefs(&profile.join("data"), &dir).map_err(io)?,
+        Err(why) => tracing::warn!("downloads stay in Chromium's own folder: {why}"),
+    }
 
     let mut cmd = chromium_command(
         &exe,

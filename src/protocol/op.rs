@@ -9,7 +9,9 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::wire::{Nothing, act, diagnostics, dialog, nav, network, page, script, tabs};
+use super::wire::{
+    Nothing, act, diagnostics, dialog, downloads, emulate, nav, network, page, script, tabs,
+};
 use super::{Scope, TabId, ask};
 
 /// What an operation does to the page it runs in: the one answer read-only mode, the site
@@ -211,6 +213,16 @@ ops! {
         => diagnostics::ConsoleLogs => diagnostics::Log;
     Release = "release", Browser, Moves, Quick
         => tabs::Release => tabs::Released;
+    Downloads = "downloads", Browser, Reads, Caller
+        => downloads::Downloads => downloads::DownloadsOut;
+    Emulate = "emulate", Tab, Acts, Quick
+        => emulate::Emulate => emulate::Emulation;
+    Emulation = "emulation", Tab, Reads, Quick
+        => emulate::ReadEmulation => emulate::Emulation;
+    Proxy = "proxy", Browser, Acts, Quick
+        => emulate::SetProxy => emulate::ProxyState;
+    ProxyState = "proxyState", Browser, Reads, Quick
+        => emulate::ReadProxy => emulate::ProxyState;
 }
 
 impl Op {

@@ -117,6 +117,9 @@ struct StatusOut {
     /// and origins, never values.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     secrets: Vec<secrets::Listed>,
+    /// The proxies tabpilot set (browser_proxy), which every tab of their browser uses.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    proxies: Vec<super::proxy::BrowserProxy>,
 }
 
 async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
@@ -148,6 +151,7 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
                 pinned,
                 relay,
                 secrets,
+                proxies: Vec::new(),
             };
             return Ok(Out::new(text, data));
         }
@@ -162,12 +166,20 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
         text.push_str(&format!("\nThis agent works in browser {pin:?}."));
     }
     text.push_str(&format!("\n{policy}{}", secrets_line(&secrets)));
+    let ids: Vec<BrowserId> = status
+        .browsers
+        .iter()
+        .map(|b| b.browser_id.clone())
+        .collect();
+    let (proxies, proxy_lines) = super::proxy::held(cx, &ids).await;
+    text.push_str(&proxy_lines);
     let data = StatusOut {
         link,
         policy,
         pinned,
         relay: status,
         secrets,
+        proxies,
     };
     Ok(Out::new(text, data))
 }

@@ -16,6 +16,8 @@ mod dashboard;
 mod dialogs;
 mod doctor;
 mod door;
+mod downloads;
+mod emulate;
 mod escapes;
 mod eval;
 mod fill_by_name;
@@ -49,6 +51,8 @@ mod policy;
 mod popup;
 #[path = "../support/ports.rs"]
 mod ports;
+mod proxy;
+mod recorder;
 mod recovery;
 mod relay;
 mod sandbox;

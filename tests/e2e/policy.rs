@@ -582,6 +582,9 @@ fn acting_args(tool: &str, press: &str, search: &str) -> Value {
         "browser_get_network_request" => json!({"url": "basic", "reload": true}),
         "browser_clear" => json!({ "ref": search }),
         "browser_handle_dialog" => json!({"action": "accept"}),
+        // Without arguments, each shows what is in force; setting one changes the browser.
+        "browser_emulate" => json!({"headers": {"x-read-only": "1"}}),
+        "browser_proxy" => json!({"mode": "direct"}),
         "run_local_command" => json!({"name": "hello"}),
         _ => json!({}),
     }

@@ -175,6 +175,15 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     tour.call("browser_network_requests", json!({}));
     tour.call("browser_get_network_request", json!({"url": "err500"}));
     tour.call("browser_issues", json!({}));
+    tour.call("browser_downloads", json!({}));
+    tour.call(
+        "browser_emulate",
+        json!({"headers": {"x-tour": "1"}, "geolocation": {"latitude": 1, "longitude": 2}}),
+    );
+    tour.call("browser_emulate", json!({}));
+    tour.call("browser_emulate", json!({"clear": true}));
+    // Only read: the proxy is the whole shared browser's (proxy.rs sets one, on a host of its own).
+    tour.call("browser_proxy", json!({}));
 
     let (_, opened) = tour.call("browser_new_tab", json!({"url": "about:blank"}));
     let tab = opened["tabId"].clone();

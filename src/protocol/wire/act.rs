@@ -19,6 +19,9 @@ pub struct Findings {
     /// What the tab met since.
     #[serde(default)]
     pub network: Option<NetworkSince>,
+    /// Downloads the tab started since.
+    #[serde(default)]
+    pub downloads: Option<Vec<super::downloads::Started>>,
 }
 
 /// The console probe's answer: the new errors, and with `entries`, every new entry.

@@ -5,6 +5,8 @@
 pub mod act;
 pub mod diagnostics;
 pub mod dialog;
+pub mod downloads;
+pub mod emulate;
 pub mod nav;
 pub mod network;
 pub mod page;

@@ -1,0 +1,209 @@
+//! browser_emulate: a faked position that a page asking after the call gets (in the document
+//! then and the next one), and a header that reaches the server from the agent's tab only; the
+//! audit trail names the header, never its value; read-only mode refuses setting either.
+
+use serde_json::json;
+
+use crate::harness::{my_tab_id, shared};
+use crate::recorder::{Recorder, Reply};
+use crate::snapshot::ref_of;
+
+const WHERE: &str = r#"<title>Where</title><main><button id="where">Where am I</button>
+<p id="out">unknown</p></main><script>
+document.getElementById('where').onclick = () => navigator.geolocation.getCurrentPosition(
+  (p) => { document.getElementById('out').textContent = `at ${p.coords.latitude},${p.coords.longitude}`; },
+  (e) => { document.getElementById('out').textContent = `error ${e.code}`; });
+</script>"#;
+
+fn asked_position(agent: &mut crate::harness::Mcp, url: &str) -> String {
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": url}));
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Where am I")}),
+    );
+    let (_, data) = agent.ok("browser_find", json!({"selector": "#out"}));
+    data["matches"][0].as_str().unwrap().to_string()
+}
+
+#[test]
+fn a_page_that_asks_after_the_call_gets_the_faked_position_in_this_document_and_the_next() {
+    let s = shared();
+    let server = Recorder::start(|_| Reply::html(WHERE));
+    let mut agent = s.agent();
+    let page = format!("{}/where", server.origin);
+    agent.ok("browser_navigate", json!({"url": page}));
+    let (text, data) = agent.ok(
+        "browser_emulate",
+        json!({"geolocation": {"latitude": 48.8584, "longitude": 2.2945}}),
+    );
+    assert!(text.contains("already has its answer"), "{text}");
+    assert_eq!(data["geolocation"]["latitude"], 48.8584);
+    // The document open at the call.
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Where am I")}),
+    );
+    let (_, found) = agent.ok("browser_find", json!({"selector": "#out"}));
+    let now = found["matches"][0].as_str().unwrap_or("");
+    assert!(now.contains("at 48.8584,2.2945"), "{found}");
+    // A document the tab loads later.
+    let again = asked_position(&mut agent, &format!("{page}?again"));
+    assert!(again.contains("at 48.8584,2.2945"), "{again}");
+
+    let (_, data) = agent.ok("browser_emulate", json!({"clear": ["geolocation"]}));
+    assert!(data.get("geolocation").is_none(), "{data}");
+    let cleared = asked_position(&mut agent, &format!("{page}?cleared"));
+    assert!(
+        !cleared.contains("48.8584"),
+        "the position was cleared: {cleared}"
+    );
+}
+
+#[test]
+fn a_header_reaches_the_server_from_the_agents_tab_only_and_the_trail_names_it_without_its_value() {
+    let s = shared();
+    let server = Recorder::start(|_| Reply::html("<title>Seen</title><p>seen</p>"));
+    let dir = std::env::temp_dir().join(format!("tabpilot-e2e-{}-emulate", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let trail = dir.join("audit.jsonl");
+    let mut agent = s.agent_with(|cmd| {
+        cmd.env("TABPILOT_AUDIT_FILE", &trail);
+    });
+    let value = "value-only-the-server-sees-7f3a";
+    agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let (text, data) = agent.ok(
+        "browser_emulate",
+        json!({"headers": {"X-Tabpilot-Test": value}}),
+    );
+    assert_eq!(data["headers"], json!(["x-tabpilot-test"]));
+    assert!(!text.contains(value), "{text}");
+
+    agent.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/from-agent", server.origin)}),
+    );
+    let seen = server.seen("/from-agent");
+    assert_eq!(
+        seen[0].headers.get("x-tabpilot-test").map(String::as_str),
+        Some(value),
+        "{seen:?}"
+    );
+
+    // Another tab (another agent's) goes without it.
+    let mut other = s.agent();
+    other.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/from-other", server.origin)}),
+    );
+    let seen = server.seen("/from-other");
+    assert!(
+        !seen.is_empty()
+            && seen
+                .iter()
+                .all(|r| !r.headers.contains_key("x-tabpilot-test")),
+        "{seen:?}"
+    );
+
+    let (text, _) = agent.ok("browser_emulate", json!({}));
+    assert!(
+        text.contains("x-tabpilot-test") && !text.contains(value),
+        "{text}"
+    );
+    agent.ok("browser_emulate", json!({"clear": true}));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/cleared", server.origin)}),
+    );
+    assert!(
+        !server.seen("/cleared")[0]
+            .headers
+            .contains_key("x-tabpilot-test")
+    );
+
+    let written = std::fs::read_to_string(&trail).unwrap();
+    assert!(written.contains("X-Tabpilot-Test"), "{written}");
+    assert!(
+        !written.contains(value),
+        "the trail holds the header's value: {written}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn read_only_mode_and_a_sensitive_page_refuse_emulation_and_read_only_the_proxy_but_both_show_them()
+{
+    let s = shared();
+    let mut agent = s.agent_with(|cmd| {
+        cmd.env("TABPILOT_READ_ONLY", "1");
+    });
+    agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    for (tool, args) in [
+        ("browser_emulate", json!({"headers": {"x-a": "1"}})),
+        (
+            "browser_emulate",
+            json!({"geolocation": {"latitude": 1, "longitude": 2}}),
+        ),
+        ("browser_proxy", json!({"mode": "direct"})),
+        ("browser_proxy", json!({"clear": true})),
+    ] {
+        let (code, r) = agent.fails(tool, args);
+        assert_eq!(code, "READ_ONLY", "{r}");
+        assert_eq!(r["structuredContent"]["outcome"], "refused");
+    }
+    let (_, data) = agent.ok("browser_emulate", json!({}));
+    assert_eq!(data["headers"], json!([]));
+    agent.ok("browser_proxy", json!({}));
+
+    // On a sensitive page, emulation is acting on the page: refused, and reading still works.
+    let mut agent = s.agent_with(|cmd| {
+        cmd.env("TABPILOT_SENSITIVE_ORIGINS", s.fixtures.a.as_str());
+    });
+    agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let (code, r) = agent.fails("browser_emulate", json!({"headers": {"x-a": "1"}}));
+    assert_eq!(code, "ORIGIN_BLOCKED", "{r}");
+    agent.ok("browser_emulate", json!({}));
+}
+
+/// A tab handed to an agent and let go again keeps none of its emulation: the next request from
+/// it, whoever makes it, goes without the header.
+#[test]
+fn a_tab_the_agent_lets_go_keeps_none_of_its_headers() {
+    let s = shared();
+    let server = Recorder::start(|_| Reply::html("<title>Seen</title><p>seen</p>"));
+    let mut holder = s.agent();
+    holder.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html?emulate=handed")}),
+    );
+    let tab = my_tab_id(&mut holder);
+    let mut taker = s.agent();
+    taker.ok(
+        "browser_force_claim",
+        json!({"tabId": tab, "reason": "the emulation test"}),
+    );
+    taker.ok("browser_emulate", json!({"headers": {"x-handed": "1"}}));
+    taker.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/while-held", server.origin)}),
+    );
+    assert!(
+        server.seen("/while-held")[0]
+            .headers
+            .contains_key("x-handed")
+    );
+    taker.ok("browser_release", json!({}));
+
+    holder.ok(
+        "browser_force_claim",
+        json!({"tabId": tab, "reason": "taking it back"}),
+    );
+    let (_, data) = holder.ok("browser_emulate", json!({}));
+    assert_eq!(data["headers"], json!([]), "{data}");
+    holder.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/after-release", server.origin)}),
+    );
+    let seen = server.seen("/after-release");
+    assert!(!seen[0].headers.contains_key("x-handed"), "{seen:?}");
+}
