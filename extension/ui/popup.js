@@ -30,7 +30,6 @@ if (s.state === 'connected') await showAgents();
 // its next call is LEASE_LOST saying a person released it.
 async function showAgents() {
   const r = await chrome.runtime.sendMessage({ type: 'agents' });
-  agents.replaceChildren();
   if (r.error) {
     agents.textContent = `Agents: ${r.error}`;
     return;
@@ -40,8 +39,12 @@ async function showAgents() {
     .filter((a) => a.tabs.length);
   const mine = r.status.browsers.find((b) => b.browserId === r.browserId);
   if (mine?.label) document.getElementById('label').placeholder = mine.label;
-  agents.textContent = here.length ? 'Agents in this browser:' : 'No agent holds a tab in this browser.';
-  const list = agents.appendChild(document.createElement('ul'));
+  // The titles first: the list is drawn whole, never an agent without its tabs.
+  const titles = new Map();
+  for (const t of here.flatMap((a) => a.tabs)) {
+    titles.set(t.tab, await chrome.tabs.get(t.tab).then((tab) => tab.title || tab.url, () => '(closed)'));
+  }
+  const list = document.createElement('ul');
   for (const a of here) {
     const item = list.appendChild(document.createElement('li'));
     item.className = 'agent';
@@ -54,11 +57,11 @@ async function showAgents() {
     const tabs = item.appendChild(document.createElement('ul'));
     tabs.className = 'tabs';
     for (const t of a.tabs) {
-      const title = await chrome.tabs.get(t.tab).then((tab) => tab.title || tab.url, () => '(closed)');
       const age = t.lapsed ? 'lapsed' : `idle ${Math.round(t.idleMs / 1000)} s`;
-      tabs.appendChild(document.createElement('li')).textContent = `tab ${t.tab}: ${title}, ${age}`;
+      tabs.appendChild(document.createElement('li')).textContent = `tab ${t.tab}: ${titles.get(t.tab)}, ${age}`;
     }
   }
+  agents.replaceChildren(here.length ? 'Agents in this browser:' : 'No agent holds a tab in this browser.', list);
 }
 
 async function releaseAgent(agent, button) {
