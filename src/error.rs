@@ -90,6 +90,7 @@ codes! {
     WebmcpExecutionUncertain = "WEBMCP_EXECUTION_UNCERTAIN", "the page tool started and its answer was lost (timeout, navigation, the page went away): it may have taken effect; never retried", "browser_snapshot, to see what the page shows now";
     SecretOriginMismatch = "SECRET_ORIGIN_MISMATCH", "the secret is not for the origin of the field's frame (which may be a look-alike page): nothing was filled", "stop and tell the person which page asked for which secret; never type the secret instead";
     SecretNotFound = "SECRET_NOT_FOUND", "no secret has that name, or it is of another kind (a file where a value is wanted, or the other way)", "browser_status lists the secrets by name; a person adds one with `tabpilot secret add`";
+    IncognitoBlocked = "INCOGNITO_BLOCKED", "the person has not allowed the tabpilot extension in private windows, so it cannot open or drive a private tab", "ask the person to switch on chrome://extensions → tabpilot → Details → Allow in Incognito, then browser_new_tab {incognito: true} again";
     NotFound = "NOT_FOUND", "no skill or registered command has that name", "list_local_skills or list_local_commands";
     Cancelled = "CANCELLED", "the client cancelled the call; one that changes the page may have reached it first", "browser_snapshot, to see what the page shows now";
     Internal = "INTERNAL", "tabpilot hit a fault of its own; the message says where", "browser_status";

@@ -70,6 +70,15 @@ const KEPT_IN: &[(&str, &[&str])] = &[
     ("load_local_skill", &["skill"]),
     ("run_local_command", &["name"]),
     ("browser_page_tools", &["toolRef", "offset"]),
+    // Cookies and storage keys by name, and a cookie's attributes; values are lengths.
+    ("browser_get_cookies", &["name"]),
+    (
+        "browser_set_cookie",
+        &[
+            "name", "delete", "domain", "secure", "httpOnly", "sameSite", "expires",
+        ],
+    ),
+    ("browser_storage", &["key", "area"]),
 ];
 
 /// Lists of objects whose own keys go through the same lists (a form's fields: each `ref` and

@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::wire::{Nothing, act, diagnostics, dialog, nav, network, page, script, tabs};
+use super::wire::{Nothing, act, diagnostics, dialog, nav, network, page, script, state, tabs};
 use super::{Scope, TabId, ask};
 
 /// What an operation does to the page it runs in: the one answer read-only mode, the site
@@ -209,6 +209,14 @@ ops! {
         => network::Issues => network::IssuesOut;
     ConsoleLogs = "consoleLogs", Tab, Reads, Read
         => diagnostics::ConsoleLogs => diagnostics::Log;
+    Cookies = "cookies", Tab, Reads, Read
+        => state::Cookies => state::CookiesOut;
+    SetCookie = "setCookie", Tab, Acts, Quick
+        => state::SetCookie => state::CookieSet;
+    StorageRead = "storageRead", Tab, Reads, Read
+        => state::StorageRead => state::StorageOut;
+    StorageWrite = "storageWrite", Tab, Acts, Quick
+        => state::StorageWrite => state::StorageOut;
     Release = "release", Browser, Moves, Quick
         => tabs::Release => tabs::Released;
 }

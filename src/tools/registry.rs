@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use super::tool::Tool;
 use super::{
-    act, browsers, capture, console, context, dialog, eval, find, issues, navigate, network,
-    page_tools, perf, read, tabs,
+    act, browsers, capture, console, context, cookies, dialog, eval, find, issues, navigate,
+    network, page_tools, perf, read, storage, tabs,
 };
 use crate::error::ToolError;
 
@@ -29,8 +29,17 @@ pub const GROUPS: &[(&str, Group)] = &[
     ("perf", perf::tools),
     ("network", network::tools),
     ("issues", issues::tools),
+    ("state", state),
     ("context", context::tools),
 ];
+
+/// The browser's own state: cookies and storage.
+fn state() -> Vec<Tool> {
+    cookies::tools()
+        .into_iter()
+        .chain(storage::tools())
+        .collect()
+}
 
 /// Every tool, in the order clients list them, each knowing its group.
 pub fn all() -> &'static [Tool] {
