@@ -11,6 +11,7 @@ mod capture;
 mod cdp;
 mod console;
 mod context;
+mod cookies;
 mod credentials;
 mod dashboard;
 mod dialogs;
@@ -49,6 +50,7 @@ mod policy;
 mod popup;
 #[path = "../support/ports.rs"]
 mod ports;
+mod private;
 mod recovery;
 mod relay;
 mod sandbox;
@@ -58,4 +60,5 @@ mod secrets;
 mod settle;
 #[path = "../support/snapshot.rs"]
 mod snapshot;
+mod storage;
 mod token;

@@ -175,6 +175,17 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     tour.call("browser_network_requests", json!({}));
     tour.call("browser_get_network_request", json!({"url": "err500"}));
     tour.call("browser_issues", json!({}));
+    tour.call("browser_set_cookie", json!({"name": "tour", "value": "1"}));
+    tour.call("browser_get_cookies", json!({}));
+    tour.call(
+        "browser_set_cookie",
+        json!({"name": "tour", "delete": true}),
+    );
+    tour.call(
+        "browser_storage",
+        json!({"action": "set", "key": "tour", "value": "1"}),
+    );
+    tour.call("browser_storage", json!({"action": "get"}));
 
     let (_, opened) = tour.call("browser_new_tab", json!({"url": "about:blank"}));
     let tab = opened["tabId"].clone();
