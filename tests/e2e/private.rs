@@ -36,8 +36,11 @@ fn allow_incognito(env: &Env) {
         let mut cdp = Cdp::connect(&browser_url(&data_dir, DEVTOOLS_WITHIN)).await;
         let (_, page) = cdp.open("chrome://extensions", true).await.unwrap();
         let id = tabpilot::extension::id();
+        // Chromium reloads the extension to apply it, and keeps a reloaded unpacked extension
+        // only in developer mode, which the person has on to have loaded it at all.
         let allow = format!(
-            "chrome.developerPrivate.updateExtensionConfiguration({{extensionId: '{id}', incognitoAccess: true}}).then(() => true)"
+            "chrome.developerPrivate.updateProfileConfiguration({{inDeveloperMode: true}}).then(() => \
+             chrome.developerPrivate.updateExtensionConfiguration({{extensionId: '{id}', incognitoAccess: true}})).then(() => true)"
         );
         assert_eq!(cdp.eval_loaded(&page, &allow).await, Ok(json!(true)));
     });
@@ -45,7 +48,7 @@ fn allow_incognito(env: &Env) {
 
 /// Opens a tab, again while the reloaded extension has not joined the relay yet.
 fn new_tab_once_back(agent: &mut Mcp, args: Value) -> (String, Value) {
-    for _ in 0..100 {
+    for _ in 0..20 {
         let r = agent.call("browser_new_tab", args.clone());
         if r["isError"] != true {
             return (crate::harness::text(&r), r["structuredContent"].clone());
