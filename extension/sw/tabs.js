@@ -35,7 +35,8 @@ async function create(args, url) {
   if (!args.incognito) return chrome.tabs.create({ url, active: !!args.active });
   if (!(await chrome.extension.isAllowedIncognitoAccess())) {
     const where = 'chrome://extensions → tabpilot → Details → Allow in Incognito';
-    throw new ToolError('INCOGNITO_BLOCKED', `the person has not allowed tabpilot in private windows (${where})`, 'refused');
+    const why = `the person has not allowed tabpilot in private windows (${where})`;
+    throw new ToolError('INCOGNITO_BLOCKED', why, 'refused');
   }
   const w = await chrome.windows.create({ url, incognito: true, focused: !!args.active });
   return w.tabs[0];

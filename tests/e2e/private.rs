@@ -47,7 +47,7 @@ fn allow_incognito(env: &Env) {
 }
 
 /// Opens a tab, again while the reloaded extension has not joined the relay yet.
-fn new_tab_once_back(agent: &mut Mcp, args: Value) -> (String, Value) {
+fn new_tab_once_back(agent: &mut Mcp, args: &Value) -> (String, Value) {
     for _ in 0..20 {
         let r = agent.call("browser_new_tab", args.clone());
         if r["isError"] != true {
@@ -85,7 +85,7 @@ fn a_private_tab_has_its_own_jar_once_the_person_allows_it_and_is_blocked_before
     );
 
     allow_incognito(&env);
-    let (text, data) = new_tab_once_back(&mut agent, json!({"incognito": true, "url": echo}));
+    let (text, data) = new_tab_once_back(&mut agent, &json!({"incognito": true, "url": echo}));
     assert_eq!(data["private"], true, "{text}");
     assert!(text.contains("(private)"), "{text}");
     let private_tab = data["tabId"].clone();
@@ -117,7 +117,7 @@ fn a_private_tab_has_its_own_jar_once_the_person_allows_it_and_is_blocked_before
     assert!(line.contains("(private)"), "{text}");
 
     // A tab in the profile sees its login and never the private cookie.
-    let (_, data) = new_tab_once_back(&mut agent, json!({"url": echo}));
+    let (_, data) = new_tab_once_back(&mut agent, &json!({"url": echo}));
     assert!(data.get("private").is_none(), "{data}");
     let saw = server_saw(&mut agent, &echo);
     assert!(
