@@ -115,6 +115,11 @@ fn a_private_tab_has_its_own_jar_once_the_person_allows_it_and_is_blocked_before
         .find(|l| l.contains(&format!("tab {private_tab} ")))
         .unwrap_or_else(|| panic!("{text}"));
     assert!(line.contains("(private)"), "{text}");
+    let (text, _) = agent.ok("browser_status", json!({}));
+    assert!(
+        text.contains(&format!("tab {private_tab}* (private)")),
+        "{text}"
+    );
 
     // A tab in the profile sees its login and never the private cookie.
     let (_, data) = new_tab_once_back(&mut agent, &json!({"url": echo}));
