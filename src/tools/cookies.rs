@@ -164,16 +164,20 @@ async fn get_cookies(cx: &Ctx, a: GetArgs) -> Result<Out<CookiesOut>, ToolError>
     })
 }
 
+/// A set needs a value and a delete takes none; either needs a name.
+fn check_set(a: &SetArgs) -> Result<(), ToolError> {
+    let why = match (a.delete.unwrap_or(false), &a.value) {
+        _ if a.name.is_empty() => "name is empty",
+        (true, Some(_)) => "delete takes no value",
+        (false, None) => "give value (or delete: true)",
+        _ => return Ok(()),
+    };
+    Err(ToolError::bad_args(why))
+}
+
 async fn set_cookie(cx: &Ctx, a: SetArgs) -> Result<Out<CookieSet>, ToolError> {
+    check_set(&a)?;
     let delete = a.delete.unwrap_or(false);
-    if a.name.is_empty() {
-        return Err(ToolError::bad_args("name is empty"));
-    }
-    match (delete, &a.value) {
-        (true, Some(_)) => return Err(ToolError::bad_args("delete takes no value")),
-        (false, None) => return Err(ToolError::bad_args("give value (or delete: true)")),
-        _ => {}
-    }
     url_arg(cx, &a.url, true)?;
     let call = SetCookie {
         url: a.url,
@@ -199,4 +203,50 @@ async fn set_cookie(cx: &Ctx, a: SetArgs) -> Result<Out<CookieSet>, ToolError> {
         (None, false) => format!("No cookie {} for {jar}: nothing to delete", a.name),
     };
     Ok(Out::new(text, r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn set(v: serde_json::Value) -> Result<(), ToolError> {
+        check_set(&serde_json::from_value(v).expect("arguments of the schema"))
+    }
+
+    #[test]
+    fn a_set_needs_a_value_and_a_delete_takes_none() {
+        assert!(set(json!({"name": "a", "value": ""})).is_ok());
+        assert!(set(json!({"name": "a", "delete": true})).is_ok());
+        for bad in [
+            json!({"name": "a"}),
+            json!({"name": "a", "value": "v", "delete": true}),
+            json!({"name": "", "value": "v"}),
+        ] {
+            assert!(set(bad.clone()).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn a_cookie_line_says_its_attributes_and_its_value_only_when_shown() {
+        let mut c = Cookie {
+            name: "sid".into(),
+            value: None,
+            len: 12,
+            domain: "example.com".into(),
+            path: "/".into(),
+            secure: true,
+            http_only: true,
+            same_site: SameSite::NoRestriction,
+            expires: None,
+            partition: None,
+        };
+        let line = describe(&c);
+        assert!(line.contains("sid (12 chars, hidden)"), "{line}");
+        for word in ["HttpOnly", "Secure", "SameSite=None", "session"] {
+            assert!(line.contains(word), "{line}");
+        }
+        c.value = Some("v4lue".into());
+        assert!(describe(&c).contains("sid=\"v4lue\""));
+    }
 }

@@ -62,39 +62,27 @@ pub(super) fn tools() -> Vec<Tool> {
 
 /// What each action takes, checked before anything is sent.
 fn check(a: &StorageArgs) -> Result<(), ToolError> {
-    let needs = match a.action {
-        Action::Get => (None, false),
-        Action::Set => (Some(true), true),
-        Action::Remove => (Some(true), false),
-        Action::Clear => (Some(false), false),
+    let (act, key, value) = match a.action {
+        Action::Get => ("get", None, false),
+        Action::Set => ("set", Some(true), true),
+        Action::Remove => ("remove", Some(true), false),
+        Action::Clear => ("clear", Some(false), false),
     };
-    let word = |a: Action| match a {
-        Action::Get => "get",
-        Action::Set => "set",
-        Action::Remove => "remove",
-        Action::Clear => "clear",
+    let why = match (key, a.key.is_some(), value, a.value.is_some()) {
+        (Some(true), false, ..) => Some("needs key"),
+        (Some(false), true, ..) => Some("takes no key"),
+        (.., true, false) => Some("needs value"),
+        (.., false, true) => Some("takes no value"),
+        _ if a.reveal_values.is_some() && act != "get" => Some("takes no revealValues"),
+        _ => None,
     };
-    let act = word(a.action);
-    match needs.0 {
-        Some(true) if a.key.is_none() => {
-            return Err(ToolError::bad_args(format!("{act} needs key")));
-        }
-        Some(false) if a.key.is_some() => return Err(ToolError::bad_args("clear takes no key")),
-        _ => {}
+    if let Some(why) = why {
+        return Err(ToolError::bad_args(format!("{act} {why}")));
     }
-    if needs.1 != a.value.is_some() {
-        return Err(ToolError::bad_args(format!(
-            "value goes with set only{}",
-            if needs.1 { "; set needs one" } else { "" }
-        )));
+    match &a.reference {
+        Some(r) => ref_arg(r),
+        None => Ok(()),
     }
-    if a.reveal_values.is_some() && a.action != Action::Get {
-        return Err(ToolError::bad_args("revealValues goes with get"));
-    }
-    if let Some(r) = &a.reference {
-        ref_arg(r)?;
-    }
-    Ok(())
 }
 
 async fn storage(cx: &Ctx, a: StorageArgs) -> Result<Out<StorageOut>, ToolError> {
@@ -178,4 +166,44 @@ async fn get(
         Credentials::Shown => out.revealing("credentials"),
         _ => out,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Code;
+    use serde_json::json;
+
+    fn checked(v: serde_json::Value) -> Result<(), ToolError> {
+        check(&serde_json::from_value(v).expect("arguments of the schema"))
+    }
+
+    #[test]
+    fn each_action_takes_what_it_needs_and_nothing_else() {
+        for ok in [
+            json!({"action": "get"}),
+            json!({"action": "get", "key": "k", "revealValues": true, "ref": "f3:e7k2f"}),
+            json!({"action": "set", "key": "k", "value": ""}),
+            json!({"action": "remove", "key": "k", "area": "session"}),
+            json!({"action": "clear"}),
+        ] {
+            assert!(checked(ok.clone()).is_ok(), "{ok}");
+        }
+        for (bad, why) in [
+            (json!({"action": "set", "key": "k"}), "set needs value"),
+            (json!({"action": "set", "value": "v"}), "set needs key"),
+            (json!({"action": "remove"}), "remove needs key"),
+            (json!({"action": "clear", "key": "k"}), "clear takes no key"),
+            (json!({"action": "get", "value": "v"}), "get takes no value"),
+            (
+                json!({"action": "remove", "key": "k", "revealValues": true}),
+                "remove takes no revealValues",
+            ),
+            (json!({"action": "get", "ref": "f3:nope"}), "not a ref"),
+        ] {
+            let e = checked(bad).unwrap_err();
+            assert_eq!(e.code, Code::BadArgs);
+            assert!(e.message.contains(why), "{}", e.message);
+        }
+    }
 }
