@@ -582,6 +582,8 @@ fn acting_args(tool: &str, press: &str, search: &str) -> Value {
         "browser_get_network_request" => json!({"url": "basic", "reload": true}),
         "browser_clear" => json!({ "ref": search }),
         "browser_handle_dialog" => json!({"action": "accept"}),
+        // Its get reads; set, remove and clear act.
+        "browser_storage" => json!({"action": "set", "key": "k", "value": "v"}),
         "run_local_command" => json!({"name": "hello"}),
         _ => json!({}),
     }
