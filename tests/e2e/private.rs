@@ -2,8 +2,8 @@
 //! INCOGNITO_BLOCKED until the person allows the extension in private windows (done here as the
 //! person does, in chrome://extensions, over DevTools); then it opens a private window whose tab
 //! does not see the profile's cookies, is marked `(private)`, and whose cookie tools address its
-//! own jar, while the profile's tabs never see its cookies. A browser of its own: allowing the
-//! extension there reloads it.
+//! own jar, while the profile's tabs never see its cookies; the tab lists, the status and the
+//! dashboard mark it. A browser of its own: allowing the extension there reloads it.
 
 use std::time::Duration;
 
@@ -133,4 +133,11 @@ fn a_private_tab_has_its_own_jar_once_the_person_allows_it_and_is_blocked_before
     assert_eq!(data["store"], "0", "{text}");
     assert!(names(&data).contains(&"tp_login".to_string()), "{text}");
     assert!(!names(&data).contains(&"tp_private".to_string()), "{text}");
+
+    // The dashboard marks it as well, seen by another agent.
+    let board = crate::dashboard::Dashboard::start_with(&env, |_| {});
+    let mut viewer = Mcp::start(&env, &[]);
+    viewer.ok("browser_navigate", json!({"url": board.link}));
+    let shown = format!("tab {private_tab} (private) (not current)");
+    viewer.ok("browser_wait_for", json!({"text": shown, "timeout": 10000}));
 }
