@@ -41,6 +41,7 @@ export const CONTRACT = {
     "WEBMCP_EXECUTION_UNCERTAIN",
     "SECRET_ORIGIN_MISMATCH",
     "SECRET_NOT_FOUND",
+    "INCOGNITO_BLOCKED",
     "NOT_FOUND",
     "CANCELLED",
     "INTERNAL"
@@ -51,6 +52,9 @@ export const CONTRACT = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "active": {
+            "type": "boolean"
+          },
+          "incognito": {
             "type": "boolean"
           },
           "url": {
@@ -74,6 +78,9 @@ export const CONTRACT = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "active": {
+            "type": "boolean"
+          },
+          "private": {
             "type": "boolean"
           },
           "tabId": {
@@ -121,6 +128,9 @@ export const CONTRACT = {
           "active": {
             "type": "boolean"
           },
+          "private": {
+            "type": "boolean"
+          },
           "tabId": {
             "format": "int64",
             "type": "integer"
@@ -164,6 +174,9 @@ export const CONTRACT = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "active": {
+            "type": "boolean"
+          },
+          "private": {
             "type": "boolean"
           },
           "tabId": {
@@ -210,6 +223,9 @@ export const CONTRACT = {
           "Tab": {
             "properties": {
               "active": {
+                "type": "boolean"
+              },
+              "private": {
                 "type": "boolean"
               },
               "tabId": {
@@ -7814,6 +7830,569 @@ export const CONTRACT = {
           "captured"
         ],
         "title": "Log",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "name": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "url": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "values": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "url",
+          "name",
+          "values"
+        ],
+        "title": "Cookies",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "cookies",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Cookie": {
+            "properties": {
+              "domain": {
+                "type": "string"
+              },
+              "expires": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "httpOnly": {
+                "type": "boolean"
+              },
+              "len": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              },
+              "partition": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "path": {
+                "type": "string"
+              },
+              "sameSite": {
+                "$ref": "#/$defs/SameSite"
+              },
+              "secure": {
+                "type": "boolean"
+              },
+              "value": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "name",
+              "len",
+              "domain",
+              "path",
+              "secure",
+              "httpOnly",
+              "sameSite"
+            ],
+            "type": "object"
+          },
+          "SameSite": {
+            "enum": [
+              "strict",
+              "lax",
+              "no_restriction",
+              "unspecified"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "cookies": {
+            "items": {
+              "$ref": "#/$defs/Cookie"
+            },
+            "type": "array"
+          },
+          "private": {
+            "type": "boolean"
+          },
+          "store": {
+            "type": "string"
+          },
+          "url": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "url",
+          "store",
+          "cookies"
+        ],
+        "title": "CookiesOut",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$defs": {
+          "SameSite": {
+            "enum": [
+              "strict",
+              "lax",
+              "no_restriction",
+              "unspecified"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "delete": {
+            "type": "boolean"
+          },
+          "domain": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "expires": {
+            "format": "double",
+            "type": [
+              "number",
+              "null"
+            ]
+          },
+          "httpOnly": {
+            "type": [
+              "boolean",
+              "null"
+            ]
+          },
+          "name": {
+            "type": "string"
+          },
+          "path": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "sameSite": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/SameSite"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "secure": {
+            "type": [
+              "boolean",
+              "null"
+            ]
+          },
+          "url": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "value": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "url",
+          "name",
+          "value",
+          "domain",
+          "path",
+          "secure",
+          "httpOnly",
+          "sameSite",
+          "expires",
+          "delete"
+        ],
+        "title": "SetCookie",
+        "type": "object"
+      },
+      "mutates": true,
+      "name": "setCookie",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Cookie": {
+            "properties": {
+              "domain": {
+                "type": "string"
+              },
+              "expires": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "httpOnly": {
+                "type": "boolean"
+              },
+              "len": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              },
+              "partition": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "path": {
+                "type": "string"
+              },
+              "sameSite": {
+                "$ref": "#/$defs/SameSite"
+              },
+              "secure": {
+                "type": "boolean"
+              },
+              "value": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "name",
+              "len",
+              "domain",
+              "path",
+              "secure",
+              "httpOnly",
+              "sameSite"
+            ],
+            "type": "object"
+          },
+          "SameSite": {
+            "enum": [
+              "strict",
+              "lax",
+              "no_restriction",
+              "unspecified"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "cookie": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Cookie"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "deleted": {
+            "type": "boolean"
+          },
+          "private": {
+            "type": "boolean"
+          },
+          "store": {
+            "type": "string"
+          },
+          "url": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "url",
+          "store"
+        ],
+        "title": "CookieSet",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$defs": {
+          "Area": {
+            "enum": [
+              "local",
+              "session"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "area": {
+            "$ref": "#/$defs/Area"
+          },
+          "key": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "ref": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "values": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "area",
+          "ref",
+          "key",
+          "values"
+        ],
+        "title": "StorageRead",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "storageRead",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Item": {
+            "properties": {
+              "cut": {
+                "type": "boolean"
+              },
+              "key": {
+                "type": "string"
+              },
+              "len": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "value": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "key",
+              "len"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "items": {
+            "items": {
+              "$ref": "#/$defs/Item"
+            },
+            "type": "array"
+          },
+          "leftOut": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "origin": {
+            "type": "string"
+          },
+          "private": {
+            "type": "boolean"
+          },
+          "total": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "url": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "origin",
+          "url",
+          "items",
+          "total"
+        ],
+        "title": "StorageOut",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$defs": {
+          "Area": {
+            "enum": [
+              "local",
+              "session"
+            ],
+            "type": "string"
+          },
+          "Change": {
+            "enum": [
+              "set",
+              "remove",
+              "clear"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "action": {
+            "$ref": "#/$defs/Change"
+          },
+          "area": {
+            "$ref": "#/$defs/Area"
+          },
+          "key": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "ref": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "value": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "required": [
+          "area",
+          "ref",
+          "action",
+          "key",
+          "value"
+        ],
+        "title": "StorageWrite",
+        "type": "object"
+      },
+      "mutates": true,
+      "name": "storageWrite",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Item": {
+            "properties": {
+              "cut": {
+                "type": "boolean"
+              },
+              "key": {
+                "type": "string"
+              },
+              "len": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "value": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "key",
+              "len"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "items": {
+            "items": {
+              "$ref": "#/$defs/Item"
+            },
+            "type": "array"
+          },
+          "leftOut": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "origin": {
+            "type": "string"
+          },
+          "private": {
+            "type": "boolean"
+          },
+          "total": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          },
+          "url": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "origin",
+          "url",
+          "items",
+          "total"
+        ],
+        "title": "StorageOut",
         "type": "object"
       },
       "scope": "tab"

@@ -29,6 +29,8 @@ import { listRequests } from './netlog.js';
 import { requestDetail } from './netbody.js';
 import { issues, issuesSince } from './issues.js';
 import { consoleLogs, sinceAction } from './console.js';
+import { cookies, setCookie } from './cookies.js';
+import { storageRead, storageWrite } from './storage.js';
 import { CONTRACT } from './contract.js';
 import { noteFills, scrub } from './secrets.js';
 import { downloads, startedSince } from './downloads.js';
@@ -84,6 +86,10 @@ export const OPS = {
   networkReload: (call) => requestDetail(call.tab, { ...call.args, reload: true }, call.timeoutMs),
   issues: (call) => issues(call.tab, call.args),
   consoleLogs: (call) => consoleLogs(call.tab, call.args),
+  cookies: (call) => cookies(call),
+  setCookie: (call) => setCookie(call),
+  storageRead: (call) => storageRead(call),
+  storageWrite: (call) => storageWrite(call),
   release: (call) => release(call),
   downloads: (call) => downloads(call),
   emulate: (call) => emulate(call.tab, call.args),

@@ -140,21 +140,27 @@ export function matching(list, url) {
   return (list || []).find((r) => new RegExp(r.regex).test(url));
 }
 
-// Why the guard keeps agents from acting on a page at `url`, or null.
-function refusal(guard, url) {
+// Why the guard keeps agents from a page at `url`, or null: reading it when it is denied or
+// left out of the allow list; acting on it (`acts`) when it is sensitive too.
+function refusal(guard, url, acts) {
   const denied = matching(guard.deny, url);
   if (denied) return `is not for agents: it matches ${denied.pattern} in ${SETTINGS.deny}`;
   if (guard.allow && !matching(guard.allow, url)) return `is not for agents: it matches nothing in ${SETTINGS.allow}`;
-  const sensitive = matching(guard.sensitive, url);
+  const sensitive = acts && matching(guard.sensitive, url);
   if (sensitive) return `is for agents to read, not to act on: it matches ${sensitive.pattern} in ${SETTINGS.sens}`;
   return null;
 }
 
+// Refuses what the guard keeps agents from at `url` (a page, a frame, a cookie's address), as
+// `refusal` says. Only web addresses are judged.
+export function judgeUrl(url, guard, acts) {
+  const why = guard && /^https?:\/\//i.test(url) && refusal(guard, url, acts);
+  if (why) throw new ToolError('ORIGIN_BLOCKED', `${url.slice(0, 200)} ${why}`, 'refused');
+}
+
 // Refuses an action on a page whose origin the guard denies, leaves out of its allow list, or
-// marks sensitive, judged by the top document's URL right now. Only web pages are judged.
+// marks sensitive, judged by the top document's URL right now.
 export async function judge(tabId, guard) {
   if (!guard?.acts) return;
-  const url = (await getTab(tabId)).url || '';
-  const why = /^https?:\/\//i.test(url) && refusal(guard, url);
-  if (why) throw new ToolError('ORIGIN_BLOCKED', `${url.slice(0, 200)} ${why}`, 'refused');
+  judgeUrl((await getTab(tabId)).url || '', guard, true);
 }

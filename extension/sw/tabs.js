@@ -1,7 +1,7 @@
 // The browser's tabs: open, describe, list and close them. Opening and closing are reported as
 // tab events on the call (`call.tabs`), so the relay keeps its books from them.
 import { observeEarly } from './activity.js';
-import { getTab } from './errors.js';
+import { ToolError, getTab } from './errors.js';
 import { openedForAgent, letGo, mayUse, isAgentsWork } from './sharing.js';
 import { guardTab, releaseOwner } from './policy.js';
 import { watchNavigation } from './navigation.js';
@@ -27,7 +27,21 @@ function describe(t) {
     active: t.active,
     url: t.url || t.pendingUrl || '',
     title: t.title || '',
+    ...(t.incognito ? { private: true } : {}),
   };
+}
+
+// A tab of its own in a new private window (the incognito profile's jar, none of the person's
+// cookies), when the person allowed the extension there; else one in the person's window.
+async function create(args, url) {
+  if (!args.incognito) return chrome.tabs.create({ url, active: !!args.active });
+  if (!(await chrome.extension.isAllowedIncognitoAccess())) {
+    const where = 'chrome://extensions → tabpilot → Details → Allow in Incognito';
+    const why = `the person has not allowed tabpilot in private windows (${where})`;
+    throw new ToolError('INCOGNITO_BLOCKED', why, 'refused');
+  }
+  const w = await chrome.windows.create({ url, incognito: true, focused: !!args.active });
+  return w.tabs[0];
 }
 
 // Under a site policy the tab opens empty and loads its page only once the network rules cover
@@ -36,7 +50,7 @@ export async function openTab({ args, timeoutMs, tabs, owner, guard }) {
   const url = args.url || 'about:blank';
   const first = guard ? 'about:blank' : url;
   await observeEarly(url);
-  const t = await chrome.tabs.create({ url: first, active: !!args.active });
+  const t = await create(args, first);
   // Tracked before its first document commits, so that document gets our pieces from its start.
   track(t.id);
   await openedForAgent(t.id, owner);
@@ -62,7 +76,8 @@ export async function tabInfo(tabId) {
 
 export async function listTabs() {
   const tabs = await chrome.tabs.query({});
-  return { tabs: await Promise.all(tabs.map(async (t) => ((await shown(t)) ? describe(t) : unshared(t)))) };
+  const listed = await Promise.all(tabs.map(async (t) => ((await shown(t)) ? describe(t) : unshared(t))));
+  return { tabs: listed.filter(Boolean) };
 }
 
 // Whether an agent may see a tab whole: one it may use, or one an agent's page opened.
@@ -72,8 +87,10 @@ async function shown(t) {
 
 // A tab of the person's that they have not shared: its id and address only (the controller cuts
 // that to its origin). Its title, whether it is in front and its window tell what the person is
-// doing, and any page can put words in its title for every agent to read.
+// doing, and any page can put words in its title for every agent to read. A private one of
+// theirs is not listed at all: where the person browses privately is theirs alone.
 function unshared(t) {
+  if (t.incognito) return null;
   return { tabId: t.id, windowId: 0, active: false, url: t.url || t.pendingUrl || '', title: '', unshared: true };
 }
 

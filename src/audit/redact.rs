@@ -73,6 +73,15 @@ const KEPT_IN: &[(&str, &[&str])] = &[
     ("browser_downloads", &["wait"]),
     ("browser_emulate", &["clear"]),
     ("browser_proxy", &["mode", "server", "bypass", "clear"]),
+    // Cookies and storage keys by name, and a cookie's attributes; values are lengths.
+    ("browser_get_cookies", &["name"]),
+    (
+        "browser_set_cookie",
+        &[
+            "name", "delete", "domain", "secure", "httpOnly", "sameSite", "expires",
+        ],
+    ),
+    ("browser_storage", &["key", "area"]),
 ];
 
 /// Objects whose keys are names the trail keeps, and whose values it records as lengths (the

@@ -108,7 +108,10 @@ pub(super) async fn gather(link: &Link, audit: &std::path::Path) -> View {
                     Tab {
                         title: page.map(|p| cut(&p.title)),
                         url: page.map(|p| cut(&p.url)),
-                        lease,
+                        lease: LeaseEntry {
+                            private: page.is_some_and(|p| p.private),
+                            ..lease
+                        },
                     }
                 })
                 .collect(),

@@ -85,6 +85,12 @@ impl Policy {
         self.origins.may_visit(url).map_err(|b| blocked(url, &b))
     }
 
+    /// Whether the agent may change what the browser keeps for `url` (its cookies): not denied,
+    /// allowed, and not sensitive.
+    pub fn check_act(&self, url: &str) -> Result<(), ToolError> {
+        self.origins.judge(url).map_err(|b| blocked(url, &b))
+    }
+
     /// Why credential values (cookies, authorization) may not reach the agent, judged by the
     /// switches alone; none when the person let them (`TABPILOT_REVEAL_CREDENTIALS`) and neither
     /// read-only nor no-eval holds the agent back. The pages involved are judged apart

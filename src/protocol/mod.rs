@@ -232,6 +232,10 @@ pub struct LeaseEntry {
     pub opened: bool,
     /// The tab its page calls run in.
     pub current: bool,
+    /// In a private window. The relay's books do not know a window's profile: browser_status
+    /// marks it from the browser's own list.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
 }
 
 /// A failure as it crosses the wire.

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::wire::{
-    Nothing, act, diagnostics, dialog, downloads, emulate, nav, network, page, script, tabs,
+    Nothing, act, diagnostics, dialog, downloads, emulate, nav, network, page, script, state, tabs,
 };
 use super::{Scope, TabId, ask};
 
@@ -211,6 +211,14 @@ ops! {
         => network::Issues => network::IssuesOut;
     ConsoleLogs = "consoleLogs", Tab, Reads, Read
         => diagnostics::ConsoleLogs => diagnostics::Log;
+    Cookies = "cookies", Tab, Reads, Read
+        => state::Cookies => state::CookiesOut;
+    SetCookie = "setCookie", Tab, Acts, Quick
+        => state::SetCookie => state::CookieSet;
+    StorageRead = "storageRead", Tab, Reads, Read
+        => state::StorageRead => state::StorageOut;
+    StorageWrite = "storageWrite", Tab, Acts, Quick
+        => state::StorageWrite => state::StorageOut;
     Release = "release", Browser, Moves, Quick
         => tabs::Release => tabs::Released;
     Downloads = "downloads", Browser, Reads, Caller

@@ -397,6 +397,7 @@ impl Books {
                             lapsed: self.lapsed(lease),
                             opened: lease.opened,
                             current: agent.current.as_ref() == Some(key),
+                            private: false,
                         })
                     })
                     .collect();

@@ -195,6 +195,7 @@ impl Router {
         let open = TabOpen {
             url: None,
             active: false,
+            incognito: false,
         };
         let open = Call::of(&open, OPEN_TIMEOUT);
         self.ask(browsers, session, browser, open).await?;

@@ -13,6 +13,7 @@ use super::tool::{About, Tool};
 use crate::error::ToolError;
 use crate::link::LinkState;
 use crate::policy::PolicyView;
+use crate::protocol::wire::tabs::TabList;
 use crate::protocol::{BrowserEntry, BrowserId, BrowserKind, RelayStatus, TabId, ask};
 use crate::secrets;
 
@@ -161,6 +162,8 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
     } else {
         Link::Connected
     };
+    let mut status = status;
+    mark_private(cx, &mut status).await;
     let mut text = roster_text(link, &status);
     if let Some(pin) = &pinned {
         text.push_str(&format!("\nThis agent works in browser {pin:?}."));
@@ -228,6 +231,34 @@ fn link_down(state: LinkState, failed: Option<ToolError>) -> (Link, String) {
     }
 }
 
+/// Marks the private tabs among those agents hold, from the list of each connected browser
+/// holding some; one that does not answer marks none (the status stands without it).
+async fn mark_private(cx: &Ctx, status: &mut RelayStatus) {
+    let connected: Vec<&BrowserId> = status.browsers.iter().map(|b| &b.browser_id).collect();
+    let mut held: Vec<BrowserId> = status
+        .agents
+        .iter()
+        .flat_map(|a| a.tabs.iter().map(|t| t.browser_id.clone()))
+        .filter(|b| connected.contains(&b))
+        .collect();
+    held.sort();
+    held.dedup();
+    for browser in held {
+        let run = cx.run(TabList {}).in_browser(Some(browser.to_string()));
+        let Ok(list) = run.await else { continue };
+        let private: Vec<TabId> = list
+            .tabs
+            .iter()
+            .filter(|t| t.private)
+            .map(|t| t.tab_id)
+            .collect();
+        let tabs = status.agents.iter_mut().flat_map(|a| a.tabs.iter_mut());
+        for t in tabs.filter(|t| t.browser_id == browser) {
+            t.private = private.contains(&t.tab);
+        }
+    }
+}
+
 /// The relay, its browsers and its agents, a line each.
 fn roster_text(link: Link, status: &RelayStatus) -> String {
     let word = serde_json::to_value(link).expect("a link state serializes");
@@ -249,9 +280,10 @@ fn roster_text(link: Link, status: &RelayStatus) -> String {
             .iter()
             .map(|t| {
                 format!(
-                    "tab {}{} idle {} s{}",
+                    "tab {}{}{} idle {} s{}",
                     t.tab,
                     if t.current { "*" } else { "" },
+                    super::tabs::private_mark(t.private),
                     t.idle_ms / 1000,
                     if t.lapsed { " (lapsed)" } else { "" }
                 )

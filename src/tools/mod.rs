@@ -9,6 +9,7 @@ mod browsers;
 mod capture;
 mod console;
 mod context;
+mod cookies;
 mod ctx;
 mod dialog;
 mod diff;
@@ -30,6 +31,7 @@ mod read;
 pub mod registry;
 pub mod snapshot;
 pub mod spec;
+mod storage;
 mod tabs;
 pub mod tool;
 

@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use super::tool::Tool;
 use super::{
-    act, browsers, capture, console, context, dialog, downloads, emulate, eval, find, issues,
-    navigate, network, page_tools, perf, proxy, read, tabs,
+    act, browsers, capture, console, context, cookies, dialog, downloads, emulate, eval, find,
+    issues, navigate, network, page_tools, perf, proxy, read, storage, tabs,
 };
 use crate::error::ToolError;
 
@@ -29,16 +29,22 @@ pub const GROUPS: &[(&str, Group)] = &[
     ("perf", perf::tools),
     ("network", network::tools),
     ("issues", issues::tools),
-    ("state", state_tools),
+    ("state", state),
     ("context", context::tools),
 ];
 
-/// The browser's own state: downloads, emulation, the proxy.
-fn state_tools() -> Vec<Tool> {
-    [downloads::tools, emulate::tools, proxy::tools]
-        .iter()
-        .flat_map(|tools| tools())
-        .collect()
+/// The browser's own state: cookies, storage, downloads, emulation, the proxy.
+fn state() -> Vec<Tool> {
+    [
+        cookies::tools,
+        storage::tools,
+        downloads::tools,
+        emulate::tools,
+        proxy::tools,
+    ]
+    .iter()
+    .flat_map(|tools| tools())
+    .collect()
 }
 
 /// Every tool, in the order clients list them, each knowing its group.

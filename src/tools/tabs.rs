@@ -23,6 +23,8 @@ struct NewTabArgs {
     active: Option<bool>,
     /// Label or id (default: this agent's browser).
     browser: Option<String>,
+    /// In a private window, without the person's cookies.
+    incognito: Option<bool>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -173,9 +175,10 @@ async fn list_tabs(cx: &Ctx, a: ListTabsArgs) -> Result<Out<TabsOut>, ToolError>
             false => format!("\"{}\"", tab.title),
         };
         format!(
-            "- [{}] tab {}{}{}{} {} {title}",
+            "- [{}] tab {}{}{}{}{} {} {title}",
             t.index,
             tab.tab_id,
+            private_mark(tab.private),
             if t.listed.mine { " (yours)" } else { "" },
             if tab.active { " (active)" } else { "" },
             t.listed
@@ -277,12 +280,30 @@ fn origin_of(url: &str) -> String {
     format!("{scheme}://{host}")
 }
 
+/// How every line naming a tab marks a private one.
+pub(super) fn private_mark(private: bool) -> &'static str {
+    if private { " (private)" } else { "" }
+}
+
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct TabOut {
     tab_id: TabId,
     url: String,
     active: bool,
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    private: bool,
+}
+
+impl From<Tab> for TabOut {
+    fn from(t: Tab) -> Self {
+        TabOut {
+            tab_id: t.tab_id,
+            url: t.url,
+            active: t.active,
+            private: t.private,
+        }
+    }
 }
 
 async fn new_tab(cx: &Ctx, a: NewTabArgs) -> Result<Out<TabOut>, ToolError> {
@@ -293,25 +314,22 @@ async fn new_tab(cx: &Ctx, a: NewTabArgs) -> Result<Out<TabOut>, ToolError> {
         .run(wire::TabOpen {
             url: a.url,
             active: a.active.unwrap_or(false),
+            incognito: a.incognito.unwrap_or(false),
         })
         .in_browser(a.browser)
         .await?;
     cx.set_current_tab(Some(r.tab_id));
     let text = format!(
-        "Opened tab {} ({}); this agent now works in it",
+        "Opened tab {}{} ({}); this agent now works in it",
         r.tab_id,
+        private_mark(r.private),
         if r.active {
             "in front"
         } else {
             "in the background"
         }
     );
-    let data = TabOut {
-        tab_id: r.tab_id,
-        url: r.url,
-        active: r.active,
-    };
-    Ok(Out::new(text, data))
+    Ok(Out::new(text, TabOut::from(r)))
 }
 
 async fn select_tab(cx: &Ctx, a: SelectTabArgs) -> Result<Out<TabOut>, ToolError> {
@@ -335,8 +353,10 @@ async fn select_tab(cx: &Ctx, a: SelectTabArgs) -> Result<Out<TabOut>, ToolError
     };
     let (title, data) = work_in(cx, tab, a.browser).await?;
     let text = format!(
-        "This agent now works in tab {} ({} \"{title}\")",
-        data.tab_id, data.url
+        "This agent now works in tab {}{} ({} \"{title}\")",
+        data.tab_id,
+        private_mark(data.private),
+        data.url
     );
     Ok(Out::new(text, data))
 }
@@ -409,23 +429,17 @@ pub(super) async fn work_in(
         .in_browser(browser)
         .on_tab(Some(tab))
         .await?;
-    let data = TabOut {
-        tab_id: tab,
-        url: info.url,
-        active: info.active,
-    };
-    Ok((info.title, data))
+    Ok((info.title.clone(), TabOut::from(info)))
 }
 
 async fn switch_tab(cx: &Ctx, a: SwitchTabArgs) -> Result<Out<TabOut>, ToolError> {
     let r = cx.run(wire::TabFocus {}).on_tab(a.tab_id).await?;
-    let text = format!("Tab {} is in front; this agent works in it", r.tab_id);
-    let data = TabOut {
-        tab_id: r.tab_id,
-        url: r.url,
-        active: r.active,
-    };
-    Ok(Out::new(text, data))
+    let text = format!(
+        "Tab {}{} is in front; this agent works in it",
+        r.tab_id,
+        private_mark(r.private)
+    );
+    Ok(Out::new(text, TabOut::from(r)))
 }
 
 #[derive(Serialize, JsonSchema)]

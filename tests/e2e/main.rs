@@ -11,6 +11,7 @@ mod capture;
 mod cdp;
 mod console;
 mod context;
+mod cookies;
 mod credentials;
 mod dashboard;
 mod dialogs;
@@ -51,6 +52,7 @@ mod policy;
 mod popup;
 #[path = "../support/ports.rs"]
 mod ports;
+mod private;
 mod proxy;
 mod recorder;
 mod recovery;
@@ -62,4 +64,5 @@ mod secrets;
 mod settle;
 #[path = "../support/snapshot.rs"]
 mod snapshot;
+mod storage;
 mod token;

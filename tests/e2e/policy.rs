@@ -585,6 +585,8 @@ fn acting_args(tool: &str, press: &str, search: &str) -> Value {
         // Without arguments, each shows what is in force; setting one changes the browser.
         "browser_emulate" => json!({"headers": {"x-read-only": "1"}}),
         "browser_proxy" => json!({"mode": "direct"}),
+        // Its get reads; set, remove and clear act.
+        "browser_storage" => json!({"action": "set", "key": "k", "value": "v"}),
         "run_local_command" => json!({"name": "hello"}),
         _ => json!({}),
     }

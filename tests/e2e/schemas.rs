@@ -184,6 +184,17 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     tour.call("browser_emulate", json!({"clear": true}));
     // Only read: the proxy is the whole shared browser's (proxy.rs sets one, on a host of its own).
     tour.call("browser_proxy", json!({}));
+    tour.call("browser_set_cookie", json!({"name": "tour", "value": "1"}));
+    tour.call("browser_get_cookies", json!({}));
+    tour.call(
+        "browser_set_cookie",
+        json!({"name": "tour", "delete": true}),
+    );
+    tour.call(
+        "browser_storage",
+        json!({"action": "set", "key": "tour", "value": "1"}),
+    );
+    tour.call("browser_storage", json!({"action": "get"}));
 
     let (_, opened) = tour.call("browser_new_tab", json!({"url": "about:blank"}));
     let tab = opened["tabId"].clone();

@@ -90,6 +90,16 @@ fn with_sidecar_headers(page: &Path, answer: &mut axum::response::Response) {
     }
 }
 
+/// A page saying the `Cookie` header its request carried, so a test sees what the server got.
+async fn echo_cookies(headers: header::HeaderMap) -> axum::response::Response {
+    let cookies = headers
+        .get(header::COOKIE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("none");
+    let body = format!("<!doctype html><title>Cookies</title><p>Cookie header: {cookies}</p>");
+    ([(header::CONTENT_TYPE, "text/html; charset=utf-8")], body).into_response()
+}
+
 /// Serves tests/fixtures on two fresh loopback ports, on a thread of its own, for the life of
 /// the process.
 pub(crate) fn serve(relay_port: u16) -> Fixtures {
@@ -141,6 +151,7 @@ pub(crate) fn serve(relay_port: u16) -> Fixtures {
             };
             let app = axum::Router::new()
                 .route("/rustdoc/{*name}", axum::routing::get(rustdoc_file))
+                .route("/echo/cookies", axum::routing::get(echo_cookies))
                 .route("/{*name}", axum::routing::get(page));
             let (app_a, app_b) = (app.clone(), app);
             tokio::join!(async { axum::serve(a, app_a).await.unwrap() }, async {

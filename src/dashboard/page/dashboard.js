@@ -74,7 +74,8 @@ function drawAgents(agents) {
     const list = card.appendChild(el('ul'));
     for (const t of a.tabs) {
       const item = list.appendChild(el('li'));
-      item.append(`tab ${t.tab}${t.current ? '' : ' (not current)'}: `, el('b', t.title || '(untitled)'), ' ');
+      const marks = `${t.private ? ' (private)' : ''}${t.current ? '' : ' (not current)'}`;
+      item.append(`tab ${t.tab}${marks}: `, el('b', t.title || '(untitled)'), ' ');
       item.append(el('span', where(t.url), 'muted'), ' · ');
       const ageText = item.appendChild(el('span', age(t), t.lapsed ? 'age lapsed' : 'age'));
       ageText.id = `age-${t.browserId}-${t.tab}`;

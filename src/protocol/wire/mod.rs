@@ -11,6 +11,7 @@ pub mod nav;
 pub mod network;
 pub mod page;
 pub mod script;
+pub mod state;
 pub mod tabs;
 
 use schemars::JsonSchema;

@@ -10,6 +10,9 @@ use crate::protocol::TabId;
 pub struct TabOpen {
     pub url: Option<String>,
     pub active: bool,
+    /// In a new private window, with its own cookie jar.
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub incognito: bool,
 }
 
 /// The tab the call names.
@@ -40,6 +43,9 @@ pub struct Tab {
     /// The person's, not shared with agents: shown by its origin alone, no title.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub unshared: bool,
+    /// In a private window: its own cookie jar and storage.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub private: bool,
 }
 
 #[derive(Deserialize, JsonSchema, Debug)]

@@ -4,7 +4,7 @@
 //! one call). Credential header values reach the agent only as reveal.rs
 //! says.
 
-mod reveal;
+pub(super) mod reveal;
 
 use futures::FutureExt;
 use schemars::JsonSchema;

@@ -55,7 +55,7 @@ pub(super) fn is_credential(name: &str) -> bool {
 
 /// What this agent is shown of one request's credential values.
 #[derive(Debug, PartialEq)]
-pub(super) enum Credentials {
+pub(in crate::tools) enum Credentials {
     /// Not asked for: shown by their length.
     Hidden,
     /// Asked for, and held back: why.
@@ -67,7 +67,11 @@ pub(super) enum Credentials {
 impl Credentials {
     /// Decides for a request: `asked` is `revealValues`; `places` are the request's address,
     /// its initiator and redirect, and the address of the tab's page, where known.
-    pub(super) fn decide(policy: &Policy, asked: bool, places: &[Option<&str>]) -> Credentials {
+    pub(in crate::tools) fn decide(
+        policy: &Policy,
+        asked: bool,
+        places: &[Option<&str>],
+    ) -> Credentials {
         if !asked {
             return Credentials::Hidden;
         }
@@ -104,7 +108,7 @@ impl Credentials {
     }
 
     /// The line the result ends with when the request carries credentials.
-    pub(super) fn line(&self) -> String {
+    pub(in crate::tools) fn line(&self) -> String {
         match self {
             Credentials::Hidden => format!(
                 "Credential values are hidden; revealValues shows them only where the person \
