@@ -70,6 +70,12 @@ const KEPT_IN: &[(&str, &[&str])] = &[
     ("load_local_skill", &["skill"]),
     ("run_local_command", &["name"]),
     ("browser_page_tools", &["toolRef", "offset"]),
+    ("list_local_applications", &["query"]),
+    ("open_local_application", &["app"]),
+    (
+        "inspect_local_application",
+        &["app", "pid", "window", "maxNodes"],
+    ),
 ];
 
 /// Lists of objects whose own keys go through the same lists (a form's fields: each `ref` and
@@ -79,7 +85,10 @@ const EACH: &[&str] = &["fields"];
 const MAX_ITEMS: usize = 200;
 
 /// Local files a tool uploads: each kept as its name and size, never its path or contents.
-const FILES: &[(&str, &str)] = &[("browser_upload_file", "paths")];
+const FILES: &[(&str, &str)] = &[
+    ("browser_upload_file", "paths"),
+    ("open_local_application", "files"),
+];
 
 /// Longest text kept verbatim; longer is cut, and a list or object longer than this as JSON is
 /// recorded by its length.

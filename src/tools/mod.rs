@@ -4,6 +4,7 @@
 mod a11y;
 mod act;
 mod after;
+mod apps;
 mod args;
 mod browsers;
 mod capture;
@@ -114,7 +115,11 @@ impl Session {
             Err(unknown) => Err(unknown),
         };
         if let Some(noted) = noted {
-            self.audit.finish(noted, self.ctx.place(), &result).await;
+            let place = match registry::get(name) {
+                Some(t) if t.spec.group == "apps" => self.ctx.app_place(),
+                _ => self.ctx.place(),
+            };
+            self.audit.finish(noted, place, &result).await;
         }
         result
     }
