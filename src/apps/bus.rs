@@ -187,13 +187,15 @@ impl Bus {
     }
 
     /// One element as the outline shows it, its children's addresses beside it.
-    pub async fn node(&self, obj: &Obj) -> Result<(Node, Vec<Obj>, bool), ToolError> {
-        self.read(obj)
-            .await
-            .map_err(|f| f.into_error("reading an element"))
+    pub async fn node(&self, obj: &Obj) -> Result<Node, ToolError> {
+        match self.read(obj).await {
+            Ok((node, _, _)) => Ok(node),
+            Err(f) => Err(f.into_error("reading an element")),
+        }
     }
 
-    async fn read(&self, obj: &Obj) -> Result<(Node, Vec<Obj>, bool), Fault> {
+    /// One element, its children's addresses (none for a hidden one), and whether it shows.
+    async fn read(&self, obj: &Obj) -> Result<(Node, Vec<Obj>, Shown), Fault> {
         let a = self.accessible(obj).await?;
         let (role, name, states, ifaces) = futures::try_join!(
             ask(a.get_role()),
@@ -201,17 +203,21 @@ impl Bus {
             ask(a.get_state()),
             ask(a.get_interfaces()),
         )?;
-        let showing = states.contains(State::Showing) || role == Role::Application;
-        let kids = if showing {
+        let shown = Shown {
+            visible: states.contains(State::Visible),
+            showing: states.contains(State::Showing),
+        };
+        let kids = if shown.visible {
             self.children(obj).await?
         } else {
             Vec::new()
         };
+        let name = plain_name(&name);
         let secret = role == Role::PasswordText || secret_name(&name);
         let mut node = Node {
             obj: Some(obj.clone()),
             role: role_word(role, states).to_string(),
-            name: name.trim().to_string(),
+            name,
             states: state_words(states, role),
             value: None,
             secret,
@@ -232,7 +238,7 @@ impl Bus {
                 node.name = node.value.take().unwrap_or_default();
             }
         }
-        Ok((node, kids, showing))
+        Ok((node, kids, shown))
     }
 
     /// The value of an element whose role has one: its text, or its number.
@@ -289,13 +295,23 @@ impl Bus {
                 .buffered(PARALLEL)
                 .collect()
                 .await;
+            // Toolkits that say which elements show (GTK 3, Qt) mark the hidden pages of a stack
+            // only by leaving that out; GTK 4 says it of windows alone. So among siblings where
+            // one shows, those that do not are hidden; elsewhere being visible is enough.
+            let parents_saying: std::collections::HashSet<Option<usize>> = now
+                .iter()
+                .zip(&read)
+                .filter(|(_, r)| matches!(r, Ok((_, _, s)) if s.showing))
+                .map(|((_, parent), _)| *parent)
+                .collect();
             for ((_, parent), result) in now.into_iter().zip(read) {
-                let (node, kids, showing) = match result {
+                let (node, kids, shown) = match result {
                     Ok(r) => r,
                     Err(Fault::Gone) if parent.is_some() => continue,
                     Err(f) => return Err(f.into_error("reading the window")),
                 };
-                if !showing && parent.is_some() {
+                let hidden = !shown.visible || (!shown.showing && parents_saying.contains(&parent));
+                if hidden && parent.is_some() {
                     continue;
                 }
                 let at = tree.nodes.len();
@@ -447,6 +463,35 @@ impl Bus {
     }
 }
 
+/// What an element says of its being on screen.
+struct Shown {
+    visible: bool,
+    showing: bool,
+}
+
+/// A name as the outline shows it: what some toolkits put where there is none (GTK 4.8: the
+/// widget's class, `GtkButton`) left out, and a name said twice over (GTK 4.8 joins a button's
+/// label to itself: `7 7`) said once.
+fn plain_name(name: &str) -> String {
+    let name = name.trim();
+    let class = ["Gtk", "Adw", "Gdk"].iter().any(|p| {
+        name.strip_prefix(p).is_some_and(|rest| {
+            rest.starts_with(|c: char| c.is_ascii_uppercase())
+                && rest.chars().all(|c| c.is_ascii_alphanumeric())
+        })
+    });
+    if class {
+        return String::new();
+    }
+    let halves = name.split_at_checked(name.len() / 2);
+    match halves {
+        Some((a, b)) if name.len() > 2 && a.trim_end() == b.trim_start() && b.starts_with(' ') => {
+            a.trim_end().to_string()
+        }
+        _ => name.to_string(),
+    }
+}
+
 fn not_actionable(why: &str) -> ToolError {
     ToolError::refused(Code::NotActionable, format!("the element {why}"))
         .recovered_by("inspect_local_application")
@@ -549,4 +594,21 @@ fn state_words(states: StateSet, role: Role) -> Vec<&'static str> {
     );
     put(states.contains(State::Editable), "editable");
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_toolkit_s_stand_in_names_are_left_out_and_doubled_names_said_once() {
+        assert_eq!(plain_name("GtkMenuButton"), "");
+        assert_eq!(plain_name("AdwGizmo"), "");
+        assert_eq!(plain_name("7 7"), "7");
+        assert_eq!(plain_name("mod mod"), "mod");
+        assert_eq!(plain_name("Gtk is fun"), "Gtk is fun");
+        assert_eq!(plain_name("Save"), "Save");
+        assert_eq!(plain_name("ab ab c"), "ab ab c");
+        assert_eq!(plain_name("× ×"), "×");
+    }
 }

@@ -18,7 +18,7 @@ impl Bus {
         match *self {}
     }
 
-    pub async fn node(&self, _: &Obj) -> Result<(Node, Vec<Obj>, bool), ToolError> {
+    pub async fn node(&self, _: &Obj) -> Result<Node, ToolError> {
         match *self {}
     }
 

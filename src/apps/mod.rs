@@ -204,31 +204,66 @@ pub fn parent_pid(pid: u32) -> Option<u32> {
     rest.split_whitespace().nth(1)?.parse().ok()
 }
 
-/// The desktop entry a running process was most likely started from: the one whose Exec program
-/// is the process's executable.
+/// The desktop entry a running process was most likely started from: the one whose Exec line
+/// (its field codes taking nothing) begins the process's command line, the program compared by
+/// its file name; the longest such line wins (`python3 script` over `python3`).
 pub fn entry_of_pid(pid: u32, entries: &[desktop::Entry]) -> Option<String> {
-    let exe = std::fs::read_link(format!("/proc/{pid}/exe")).ok()?;
-    let exe_name = exe.file_name()?.to_str()?.to_string();
-    let cmd = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
-    let argv0 = cmd.split(|b| *b == 0).next().map(String::from_utf8_lossy)?;
-    let arg_name = argv0.rsplit('/').next().unwrap_or_default().to_string();
+    let raw = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+    let cmd: Vec<String> = raw
+        .split(|b| *b == 0)
+        .filter(|a| !a.is_empty())
+        .map(|a| String::from_utf8_lossy(a).into_owned())
+        .collect();
+    entry_of_command(&cmd, entries)
+}
+
+fn entry_of_command(cmd: &[String], entries: &[desktop::Entry]) -> Option<String> {
+    let file_name = |p: &str| p.rsplit('/').next().unwrap_or_default().to_string();
+    let program = file_name(cmd.first()?);
     entries
         .iter()
-        .find(|e| {
-            let program = e.exec.split_whitespace().next().unwrap_or_default();
-            let program = program
-                .trim_matches('"')
-                .rsplit('/')
-                .next()
-                .unwrap_or_default();
-            !program.is_empty() && (program == exe_name || program == arg_name)
+        .filter_map(|e| {
+            let argv = desktop::command_line(e, &[], &[]).ok()?;
+            let fits = file_name(&argv[0]) == program
+                && cmd.len() >= argv.len()
+                && argv[1..] == cmd[1..argv.len()];
+            fits.then_some((argv.len(), &e.id))
         })
-        .map(|e| e.id.clone())
+        .max_by_key(|(len, _)| *len)
+        .map(|(_, id)| id.clone())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_process_is_tied_to_the_entry_whose_whole_exec_line_begins_its_command() {
+        let entry = |id: &str, exec: &str| desktop::Entry {
+            id: id.into(),
+            name: id.into(),
+            generic_name: None,
+            categories: vec![],
+            exec: exec.into(),
+            icon: None,
+            hidden: false,
+            path: "/x".into(),
+        };
+        let entries = [
+            entry("python", "/usr/bin/python3"),
+            entry("form", "/usr/bin/python3 /t/form.py %f"),
+            entry("calc", "gnome-calculator"),
+        ];
+        let cmd = |c: &[&str]| c.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        let of = |c: &[&str]| entry_of_command(&cmd(c), &entries);
+        assert_eq!(of(&["python3", "/t/form.py"]).as_deref(), Some("form"));
+        assert_eq!(
+            of(&["/usr/bin/python3", "/t/other.py"]).as_deref(),
+            Some("python")
+        );
+        assert_eq!(of(&["/usr/bin/gnome-calculator"]).as_deref(), Some("calc"));
+        assert_eq!(of(&["/usr/bin/vim"]), None);
+    }
 
     #[test]
     fn secret_names_are_words_not_parts_of_words() {

@@ -24,7 +24,8 @@ const SHOWN: &[&str] = &[
     "row",
 ];
 
-/// Containers that say nothing of their own unless named.
+/// Containers that say nothing of their own unless named (some toolkits give every one an
+/// action, so having one says nothing either).
 const BARE: &[&str] = &[
     "panel",
     "filler",
@@ -32,6 +33,7 @@ const BARE: &[&str] = &[
     "generic",
     "section",
     "scroll pane",
+    "scroll bar",
 ];
 
 /// Longest name or value shown.
@@ -90,13 +92,19 @@ fn walk(
 /// Whether an element earns its own line: something to act on or a state to show, or a name
 /// that is not just its container's said again.
 fn worth_a_line(node: &Node, parent_name: Option<&str>) -> bool {
-    if node.actionable || SHOWN.contains(&node.role.as_str()) || !node.states.is_empty() {
-        return true;
+    let role = node.role.as_str();
+    let new_name = !node.name.is_empty() && Some(&*node.name) != parent_name;
+    if BARE.contains(&role) {
+        return new_name;
     }
-    if node.value.is_some() {
-        return true;
+    if role == "text" && node.value.is_none() {
+        return new_name;
     }
-    !node.name.is_empty() && !BARE.contains(&node.role.as_str()) && Some(&*node.name) != parent_name
+    node.actionable
+        || SHOWN.contains(&role)
+        || !node.states.is_empty()
+        || node.value.is_some()
+        || new_name
 }
 
 /// One element: role, name, states, ref, value.
@@ -168,7 +176,10 @@ mod tests {
                 password,
                 boxed,
                 node("button", "Save", vec![6]),
-                node("label", "Save", vec![]),
+                Node {
+                    actionable: true,
+                    ..node("text", "Save", vec![])
+                },
             ],
             unread: 3,
         };
@@ -185,7 +196,7 @@ mod tests {
         );
         assert!(lines[3].starts_with("  - checkbox \"Remember me\" [checked] [ref="));
         // The button's own label says its name again: no line of its own.
-        assert!(lines[4].starts_with("  - button \"Save\"") && !text.contains("label"));
+        assert!(lines[4].starts_with("  - button \"Save\"") && !text.contains("text \"Save"));
         assert!(lines[5].contains("3 more elements"), "{text}");
     }
 }

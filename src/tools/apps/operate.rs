@@ -71,7 +71,7 @@ pub(super) async fn operate(cx: &Ctx, a: OperateArgs) -> Result<Out<OperateOut>,
     let id = desktop::find(&app).map(|e| e.id);
     apps::check_allowed(id.as_deref(), &app)?;
     let bus = cx.apps().bus().await?;
-    let (node, _, _) = bus.node(&obj).await?;
+    let node = bus.node(&obj).await?;
     // The element's own name; the agent's words for it where it has none.
     let name = match (node.name.is_empty(), &a.element) {
         (true, Some(said)) => said.clone(),
