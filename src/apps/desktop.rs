@@ -62,7 +62,7 @@ pub fn entries() -> Vec<Entry> {
         }
     }
     let mut all: Vec<Entry> = seen.into_values().flatten().collect();
-    all.sort_by(|a, b| a.name.to_lowercase().cmp(&b.name.to_lowercase()));
+    all.sort_by_key(|a| a.name.to_lowercase());
     all
 }
 

@@ -5,19 +5,18 @@
 use std::future::Future;
 use std::time::Duration;
 
+mod ops;
+mod words;
+
 use atspi::proxy::accessible::AccessibleProxy;
-use atspi::proxy::action::ActionProxy;
-use atspi::proxy::component::ComponentProxy;
-use atspi::proxy::device_event_controller::{DeviceEventControllerProxy, KeySynthType};
-use atspi::proxy::editable_text::EditableTextProxy;
-use atspi::proxy::selection::SelectionProxy;
 use atspi::proxy::text::TextProxy;
 use atspi::proxy::value::ValueProxy;
 use atspi::zbus::{self, proxy::CacheProperties};
-use atspi::{Interface, InterfaceSet, ObjectRefOwned, Role, State, StateSet};
+use atspi::{Interface, InterfaceSet, ObjectRefOwned, Role, State};
 
 use super::{Node, Obj, Running, Tree, secret_name};
 use crate::error::{Code, ToolError};
+use words::{Shown, plain_name, role_word, state_words};
 
 /// How long one call to an application may take.
 const CALL: Duration = Duration::from_secs(3);
@@ -324,177 +323,6 @@ impl Bus {
         }
         Ok(tree)
     }
-
-    /// Runs the element's default action (or the one named), as a click does.
-    pub async fn click(&self, obj: &Obj) -> Result<String, ToolError> {
-        let act: ActionProxy = self.proxy(obj).await.map_err(|f| f.into_error("click"))?;
-        let actions = ask(act.get_actions())
-            .await
-            .map_err(|_| not_actionable("has no action to run"))?;
-        if actions.is_empty() {
-            return Err(not_actionable("has no action to run"));
-        }
-        let preferred = ["click", "press", "activate", "toggle", "select", "jump"];
-        let index = preferred
-            .iter()
-            .find_map(|p| actions.iter().position(|a| a.name == *p))
-            .unwrap_or(0);
-        ask(act.do_action(index as i32))
-            .await
-            .map_err(|f| f.into_error("click"))?;
-        Ok(actions[index].name.clone())
-    }
-
-    pub async fn focus(&self, obj: &Obj) -> Result<(), ToolError> {
-        let c: ComponentProxy = self.proxy(obj).await.map_err(|f| f.into_error("focus"))?;
-        match ask(c.grab_focus()).await {
-            Ok(true) => Ok(()),
-            Ok(false) | Err(Fault::Other(_)) => Err(not_actionable("does not take the focus")),
-            Err(f) => Err(f.into_error("focus")),
-        }
-    }
-
-    pub async fn set_text(&self, obj: &Obj, text: &str) -> Result<(), ToolError> {
-        let e: EditableTextProxy = self
-            .proxy(obj)
-            .await
-            .map_err(|f| f.into_error("set_text"))?;
-        match ask(e.set_text_contents(text)).await {
-            Ok(true) => Ok(()),
-            Ok(false) | Err(Fault::Other(_)) => Err(not_actionable("does not take text")),
-            Err(f) => Err(f.into_error("set_text")),
-        }
-    }
-
-    pub async fn set_value(&self, obj: &Obj, value: f64) -> Result<(), ToolError> {
-        let v: ValueProxy = self
-            .proxy(obj)
-            .await
-            .map_err(|f| f.into_error("set_value"))?;
-        match ask(v.set_current_value(value)).await {
-            Ok(()) => Ok(()),
-            Err(Fault::Other(_)) => Err(not_actionable("has no value to set")),
-            Err(f) => Err(f.into_error("set_value")),
-        }
-    }
-
-    /// Selects a child of a selection container: `obj` itself (an item), or its child named
-    /// `value` (a list).
-    pub async fn select(&self, obj: &Obj, value: Option<&str>) -> Result<(), ToolError> {
-        let err = |f: Fault| f.into_error("select");
-        let (container, index) = match value {
-            Some(name) => (obj.clone(), self.child_named(obj, name).await?),
-            None => {
-                let a = self.accessible(obj).await.map_err(err)?;
-                let parent = ask(a.parent()).await.map_err(err)?;
-                let parent = to_obj(&parent).ok_or_else(|| not_actionable("has no list"))?;
-                (parent, ask(a.get_index_in_parent()).await.map_err(err)?)
-            }
-        };
-        let s: SelectionProxy = self.proxy(&container).await.map_err(err)?;
-        match ask(s.select_child(index)).await {
-            Ok(true) => Ok(()),
-            Ok(false) | Err(Fault::Other(_)) => {
-                Err(not_actionable("is not in a list one selects in"))
-            }
-            Err(f) => Err(err(f)),
-        }
-    }
-
-    /// The index of the child whose name (or whose first named descendant's) is `name`.
-    async fn child_named(&self, obj: &Obj, name: &str) -> Result<i32, ToolError> {
-        let kids = self
-            .children(obj)
-            .await
-            .map_err(|f| f.into_error("select"))?;
-        for (i, kid) in kids.iter().enumerate() {
-            if self.name_within(kid, 3).await.as_deref() == Some(name) {
-                return Ok(i as i32);
-            }
-        }
-        Err(ToolError::refused(
-            Code::NotFound,
-            format!("no item named {name:?} in this element"),
-        )
-        .recovered_by("inspect_local_application"))
-    }
-
-    /// An element's name, or its first named descendant's within `depth`.
-    async fn name_within(&self, obj: &Obj, depth: usize) -> Option<String> {
-        let mut at = vec![obj.clone()];
-        for _ in 0..depth {
-            let mut next = Vec::new();
-            for o in at {
-                let a = self.accessible(&o).await.ok()?;
-                let name = ask(a.name()).await.ok()?;
-                if !name.trim().is_empty() {
-                    return Some(name.trim().to_string());
-                }
-                next.extend(self.children(&o).await.ok()?);
-            }
-            at = next;
-        }
-        None
-    }
-
-    /// Whether the element is checked now.
-    pub async fn checked(&self, obj: &Obj) -> Result<bool, ToolError> {
-        let a = self
-            .accessible(obj)
-            .await
-            .map_err(|f| f.into_error("toggle"))?;
-        let states = ask(a.get_state())
-            .await
-            .map_err(|f| f.into_error("toggle"))?;
-        Ok(states.contains(State::Checked) || states.contains(State::Pressed))
-    }
-
-    /// Types keys into the focused widget: a named key (`Enter`) or the characters of a text.
-    pub async fn press_key(&self, key: &str) -> Result<(), ToolError> {
-        let dec = DeviceEventControllerProxy::builder(&self.conn)
-            .cache_properties(CacheProperties::No)
-            .build();
-        let dec = ask(dec).await.map_err(|f| f.into_error("press_key"))?;
-        let sent = match keysym(key) {
-            Some(sym) => ask(dec.generate_keyboard_event(sym, "", KeySynthType::Sym)).await,
-            None => ask(dec.generate_keyboard_event(0, key, KeySynthType::String)).await,
-        };
-        sent.map_err(|f| f.into_error("press_key"))
-    }
-}
-
-/// What an element says of its being on screen.
-struct Shown {
-    visible: bool,
-    showing: bool,
-}
-
-/// A name as the outline shows it: what some toolkits put where there is none (GTK 4.8: the
-/// widget's class, `GtkButton`) left out, and a name said twice over (GTK 4.8 joins a button's
-/// label to itself: `7 7`) said once.
-fn plain_name(name: &str) -> String {
-    let name = name.trim();
-    let class = ["Gtk", "Adw", "Gdk"].iter().any(|p| {
-        name.strip_prefix(p).is_some_and(|rest| {
-            rest.starts_with(|c: char| c.is_ascii_uppercase())
-                && rest.chars().all(|c| c.is_ascii_alphanumeric())
-        })
-    });
-    if class {
-        return String::new();
-    }
-    let halves = name.split_at_checked(name.len() / 2);
-    match halves {
-        Some((a, b)) if name.len() > 2 && a.trim_end() == b.trim_start() && b.starts_with(' ') => {
-            a.trim_end().to_string()
-        }
-        _ => name.to_string(),
-    }
-}
-
-fn not_actionable(why: &str) -> ToolError {
-    ToolError::refused(Code::NotActionable, format!("the element {why}"))
-        .recovered_by("inspect_local_application")
 }
 
 fn count_unread(tree: &mut Tree, left: &[(Obj, Option<usize>)]) {
@@ -514,101 +342,4 @@ fn to_obj(r: &ObjectRefOwned) -> Option<Obj> {
         bus: r.name_as_str()?.to_string(),
         path: r.path_as_str().to_string(),
     })
-}
-
-/// The X keysym of a named key; None for text, sent as its characters.
-fn keysym(key: &str) -> Option<i32> {
-    Some(match key {
-        "Enter" | "Return" => 0xff0d,
-        "Tab" => 0xff09,
-        "Escape" => 0xff1b,
-        "Backspace" => 0xff08,
-        "Delete" => 0xffff,
-        "Home" => 0xff50,
-        "End" => 0xff57,
-        "ArrowLeft" => 0xff51,
-        "ArrowUp" => 0xff52,
-        "ArrowRight" => 0xff53,
-        "ArrowDown" => 0xff54,
-        "PageUp" => 0xff55,
-        "PageDown" => 0xff56,
-        "Space" => 0x20,
-        _ => return None,
-    })
-}
-
-/// A role in the words a page snapshot uses where one fits; AT-SPI's own name otherwise.
-fn role_word(role: Role, states: StateSet) -> &'static str {
-    match role {
-        Role::Button | Role::PushButtonMenu => "button",
-        Role::ToggleButton if states.contains(State::Checkable) => "switch",
-        Role::ToggleButton => "button",
-        Role::CheckBox | Role::CheckMenuItem => "checkbox",
-        Role::RadioButton | Role::RadioMenuItem => "radio",
-        Role::Entry | Role::PasswordText | Role::Editbar => "textbox",
-        Role::Text if states.contains(State::Editable) => "textbox",
-        Role::Text | Role::Label | Role::Static | Role::Paragraph | Role::Caption => "text",
-        Role::ComboBox => "combobox",
-        Role::List | Role::ListBox => "list",
-        Role::ListItem => "listitem",
-        Role::MenuItem | Role::TearoffMenuItem => "menuitem",
-        Role::Frame | Role::Window => "window",
-        Role::PageTab => "tab",
-        Role::PageTabList => "tablist",
-        Role::TableCell => "cell",
-        Role::TableRow => "row",
-        Role::TreeItem => "treeitem",
-        Role::ToolBar => "toolbar",
-        Role::StatusBar => "status",
-        Role::Grouping => "group",
-        Role::ScrollPane => "scroll pane",
-        other => other.name(),
-    }
-}
-
-/// The states the outline shows.
-fn state_words(states: StateSet, role: Role) -> Vec<&'static str> {
-    let mut out = Vec::new();
-    let mut put = |on: bool, word| {
-        if on {
-            out.push(word);
-        }
-    };
-    put(states.contains(State::Focused), "focused");
-    put(states.contains(State::Checked), "checked");
-    put(
-        states.contains(State::Pressed) && role == Role::ToggleButton,
-        "pressed",
-    );
-    put(
-        states.contains(State::Selected) && states.contains(State::Selectable),
-        "selected",
-    );
-    put(
-        states.contains(State::Expandable) && states.contains(State::Expanded),
-        "expanded",
-    );
-    put(
-        !states.contains(State::Sensitive) && states.contains(State::Showing),
-        "disabled",
-    );
-    put(states.contains(State::Editable), "editable");
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn a_toolkit_s_stand_in_names_are_left_out_and_doubled_names_said_once() {
-        assert_eq!(plain_name("GtkMenuButton"), "");
-        assert_eq!(plain_name("AdwGizmo"), "");
-        assert_eq!(plain_name("7 7"), "7");
-        assert_eq!(plain_name("mod mod"), "mod");
-        assert_eq!(plain_name("Gtk is fun"), "Gtk is fun");
-        assert_eq!(plain_name("Save"), "Save");
-        assert_eq!(plain_name("ab ab c"), "ab ab c");
-        assert_eq!(plain_name("× ×"), "×");
-    }
 }
