@@ -7,6 +7,7 @@ pub mod desktop;
 pub mod launch;
 pub mod outline;
 pub mod refs;
+pub mod tasks;
 
 #[cfg(target_os = "linux")]
 mod bus;

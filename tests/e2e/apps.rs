@@ -183,6 +183,12 @@ fn the_calculator_computes_a_product_read_back_from_its_tree() {
 
     let (listed, _) = agent.ok("list_local_applications", json!({ "query": "calculator" }));
     assert!(listed.contains("org.gnome.Calculator"), "{listed}");
+    let (said, data) = agent.ok(
+        "resolve_task_capabilities",
+        json!({ "task": "read the value the calculator shows" }),
+    );
+    let because = data["localApps"]["because"].as_str().unwrap_or_default();
+    assert!(because.contains("org.gnome.Calculator"), "{said}");
     let pid = open(&mut agent, "org.gnome.Calculator", &mut opened)["pid"].clone();
     let (_, data) = agent.ok(
         "inspect_local_application",
