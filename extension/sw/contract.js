@@ -42,6 +42,10 @@ export const CONTRACT = {
     "SECRET_ORIGIN_MISMATCH",
     "SECRET_NOT_FOUND",
     "NOT_FOUND",
+    "APP_BUS_UNAVAILABLE",
+    "APP_NOT_ALLOWED",
+    "APP_NO_TREE",
+    "APP_GONE",
     "CANCELLED",
     "INTERNAL"
   ],
