@@ -14,6 +14,7 @@ use crate::harness::{Env, Mcp, text};
 /// What the tests type into the form; none of it may come back in a result.
 const NAME: &str = "Ada Lovelace";
 const PASSWORD: &str = "hunter2-Zq9";
+const TOKEN: &str = "tok-5f3a9c1e77";
 
 /// A server on the desktop with the tools turned on, and `extra` settings.
 fn server(env: &Env, desktop: &Desktop, extra: &[(&str, &str)]) -> Mcp {
@@ -98,7 +99,7 @@ fn saved(path: &Path) -> Value {
 }
 
 #[test]
-fn the_project_s_form_is_listed_opened_inspected_and_operated_and_its_password_never_returned() {
+fn the_project_s_form_is_listed_opened_inspected_and_operated_and_its_secrets_never_returned() {
     let Some(desktop) = Desktop::start("form") else {
         return;
     };
@@ -123,6 +124,7 @@ fn the_project_s_form_is_listed_opened_inspected_and_operated_and_its_password_n
     let outline = first["outline"].as_str().unwrap().to_string();
     let name = ref_of(&outline, "textbox", "Name");
     let password = ref_of(&outline, "textbox", "Password");
+    let token = ref_of(&outline, "textbox", "API token");
     assert!(outline.contains("[secret]"), "{outline}");
     let subscribe = ref_of(&outline, "checkbox", "Subscribe");
     let colors = ref_of(&outline, "list", "Colors");
@@ -130,6 +132,7 @@ fn the_project_s_form_is_listed_opened_inspected_and_operated_and_its_password_n
 
     operate(&mut agent, &name, "set_text", Some(NAME), &mut seen);
     operate(&mut agent, &password, "set_text", Some(PASSWORD), &mut seen);
+    operate(&mut agent, &token, "set_text", Some(TOKEN), &mut seen);
     operate(&mut agent, &subscribe, "toggle", Some("true"), &mut seen);
     operate(&mut agent, &colors, "select", Some("Green"), &mut seen);
 
@@ -151,19 +154,17 @@ fn the_project_s_form_is_listed_opened_inspected_and_operated_and_its_password_n
     let form = saved(&out);
     assert_eq!(
         form,
-        json!({ "name": NAME, "passwordLength": PASSWORD.len(), "subscribe": true, "color": "Green" })
+        json!({ "name": NAME, "passwordLength": PASSWORD.len(), "tokenLength": TOKEN.len(), "subscribe": true, "color": "Green" })
     );
-    assert!(
-        !seen.contains(PASSWORD),
-        "the password came back in a result"
-    );
+    for secret in [PASSWORD, TOKEN] {
+        assert!(!seen.contains(secret), "{secret} came back in a result");
+    }
 
     // The audit trail names the application and the element, never what was typed.
     let trail = std::fs::read_to_string(env.state_dir.join("audit.jsonl")).unwrap();
-    assert!(
-        !trail.contains(PASSWORD) && !trail.contains(NAME),
-        "{trail}"
-    );
+    for typed in [PASSWORD, TOKEN, NAME] {
+        assert!(!trail.contains(typed), "{trail}");
+    }
     let set = trail
         .lines()
         .find(|l| l.contains("operate_local_application") && l.contains(&password))
