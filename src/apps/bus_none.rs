@@ -50,7 +50,7 @@ impl Bus {
         match *self {}
     }
 
-    pub async fn press_key(&self, _: &str) -> Result<(), ToolError> {
+    pub async fn press_key(&self, _: &Obj, _: &str) -> Result<(), ToolError> {
         match *self {}
     }
 }

@@ -130,6 +130,13 @@ fn the_project_s_form_is_listed_opened_inspected_and_operated_and_its_secrets_ne
     let colors = ref_of(&outline, "list", "Colors");
     let save = ref_of(&outline, "button", "Save");
 
+    // Synthesized keys go to the active window: with no window manager to give the form the
+    // focus, its window is not that, and keys are refused rather than typed into another's.
+    let (code, _) = agent.fails(
+        "operate_local_application",
+        json!({ "ref": name, "action": "press_key", "value": "xyz" }),
+    );
+    assert_eq!(code, "NOT_ACTIONABLE");
     operate(&mut agent, &name, "set_text", Some(NAME), &mut seen);
     operate(&mut agent, &password, "set_text", Some(PASSWORD), &mut seen);
     operate(&mut agent, &token, "set_text", Some(TOKEN), &mut seen);

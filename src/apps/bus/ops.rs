@@ -2,7 +2,6 @@
 //! Component for the focus, EditableText, Value, Selection; keys through the registry's
 //! device event controller. No coordinates, no script.
 
-use atspi::State;
 use atspi::proxy::action::ActionProxy;
 use atspi::proxy::component::ComponentProxy;
 use atspi::proxy::device_event_controller::{DeviceEventControllerProxy, KeySynthType};
@@ -10,6 +9,7 @@ use atspi::proxy::editable_text::EditableTextProxy;
 use atspi::proxy::selection::SelectionProxy;
 use atspi::proxy::value::ValueProxy;
 use atspi::zbus::proxy::CacheProperties;
+use atspi::{Role, State};
 
 use super::{Bus, Fault, ask, to_obj};
 use crate::apps::Obj;
@@ -140,8 +140,16 @@ impl Bus {
         Ok(states.contains(State::Checked) || states.contains(State::Pressed))
     }
 
-    /// Types keys into the focused widget: a named key (`Enter`) or the characters of a text.
-    pub async fn press_key(&self, key: &str) -> Result<(), ToolError> {
+    /// Types keys into the element, focused first: a named key (`Enter`) or the characters of a
+    /// text. Synthesized keys go to whichever window is active, so they are sent only while the
+    /// element's own window is: never into another application the person is using.
+    pub async fn press_key(&self, obj: &Obj, key: &str) -> Result<(), ToolError> {
+        if !self.window_active(obj).await? {
+            return Err(not_actionable(
+                "is in a window that is not the active one, and keys go to the active window",
+            ));
+        }
+        self.focus(obj).await?;
         let dec = DeviceEventControllerProxy::builder(&self.conn)
             .cache_properties(CacheProperties::No)
             .build();
@@ -151,6 +159,30 @@ impl Bus {
             None => ask(dec.generate_keyboard_event(0, key, KeySynthType::String)).await,
         };
         sent.map_err(|f| f.into_error("press_key"))
+    }
+}
+
+impl Bus {
+    /// Whether the window holding the element is the active one.
+    async fn window_active(&self, obj: &Obj) -> Result<bool, ToolError> {
+        let err = |f: Fault| f.into_error("press_key");
+        let mut at = obj.clone();
+        for _ in 0..64 {
+            let a = self.accessible(&at).await.map_err(err)?;
+            let role = ask(a.get_role()).await.map_err(err)?;
+            if matches!(
+                role,
+                Role::Frame | Role::Window | Role::Dialog | Role::Alert
+            ) {
+                let states = ask(a.get_state()).await.map_err(err)?;
+                return Ok(states.contains(State::Active));
+            }
+            match to_obj(&ask(a.parent()).await.map_err(err)?) {
+                Some(parent) => at = parent,
+                None => break,
+            }
+        }
+        Ok(false)
     }
 }
 

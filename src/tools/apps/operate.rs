@@ -163,9 +163,7 @@ async fn act(
         }
         (Action::Toggle, want) => toggle(bus, obj, want, what).await?,
         (Action::PressKey, Some(key)) => {
-            // Keys go to the focused widget: this one, first.
-            let _ = bus.focus(obj).await;
-            bus.press_key(key).await?;
+            bus.press_key(obj, key).await?;
             format!("Pressed keys in {what}.")
         }
         (_, None) => return Err(ToolError::bad_args("this action needs a value")),
