@@ -128,6 +128,7 @@ fn the_project_s_form_is_listed_opened_inspected_and_operated_and_its_secrets_ne
     assert!(outline.contains("[secret]"), "{outline}");
     let subscribe = ref_of(&outline, "checkbox", "Subscribe");
     let colors = ref_of(&outline, "list", "Colors");
+    let volume = ref_of(&outline, "slider", "Volume");
     let save = ref_of(&outline, "button", "Save");
 
     // Synthesized keys go to the active window: with no window manager to give the form the
@@ -142,6 +143,7 @@ fn the_project_s_form_is_listed_opened_inspected_and_operated_and_its_secrets_ne
     operate(&mut agent, &token, "set_text", Some(TOKEN), &mut seen);
     operate(&mut agent, &subscribe, "toggle", Some("true"), &mut seen);
     operate(&mut agent, &colors, "select", Some("Green"), &mut seen);
+    operate(&mut agent, &volume, "set_value", Some("42"), &mut seen);
 
     // Refs hold across a re-inspect while the widgets live, and the values read back, but the
     // password's.
@@ -150,6 +152,7 @@ fn the_project_s_form_is_listed_opened_inspected_and_operated_and_its_secrets_ne
     seen.push_str(&data.to_string());
     let now = data["outline"].as_str().unwrap();
     assert_eq!(ref_of(now, "textbox", "Name"), name);
+    assert!(now.contains(&format!("[ref={volume}]: \"42\"")), "{now}");
     assert_eq!(ref_of(now, "button", "Save"), save);
     assert!(now.contains(&format!("[ref={name}]: \"{NAME}\"")), "{now}");
     assert!(
@@ -161,7 +164,7 @@ fn the_project_s_form_is_listed_opened_inspected_and_operated_and_its_secrets_ne
     let form = saved(&out);
     assert_eq!(
         form,
-        json!({ "name": NAME, "passwordLength": PASSWORD.len(), "tokenLength": TOKEN.len(), "subscribe": true, "color": "Green" })
+        json!({ "name": NAME, "passwordLength": PASSWORD.len(), "tokenLength": TOKEN.len(), "subscribe": true, "volume": 42.0, "color": "Green" })
     );
     for secret in [PASSWORD, TOKEN] {
         assert!(!seen.contains(secret), "{secret} came back in a result");
