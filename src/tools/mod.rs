@@ -127,7 +127,12 @@ impl Session {
     async fn run(&self, tool: &tool::Tool, args: Value) -> Result<ToolOutput, ToolError> {
         let hints = tool.spec.hints;
         if !hints.read_only && !hints.navigates && !hints.mixed {
-            self.ctx.policy().check_read_only(tool.spec.name)?;
+            let checked = self.ctx.policy().check_read_only(tool.spec.name);
+            if tool.spec.group == "apps" {
+                checked.map_err(|_| apps::read_only(tool.spec.name))?;
+            } else {
+                checked?;
+            }
         }
         tool.call(&self.ctx, args).await
     }

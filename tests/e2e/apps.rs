@@ -264,6 +264,7 @@ fn read_only_and_the_allow_list_refuse_and_the_tools_are_off_by_default() {
         (code.as_str(), &r["structuredContent"]["outcome"]),
         ("READ_ONLY", &json!("refused"))
     );
+    assert!(text(&r).contains("acts on an application"), "{}", text(&r));
     let (code, _) = reader.fails("open_local_application", json!({ "app": "tabpilot-form" }));
     assert_eq!(code, "READ_ONLY");
 

@@ -295,6 +295,18 @@ async fn open(cx: &Ctx, a: OpenArgs) -> Result<Out<OpenOut>, ToolError> {
     }
 }
 
+/// Read-only mode's refusal of a tool that opens or operates an application.
+pub(super) fn read_only(tool: &str) -> ToolError {
+    ToolError::refused(
+        Code::ReadOnly,
+        format!(
+            "{tool} acts on an application, and {} is on",
+            crate::settings::Setting::ReadOnly
+        ),
+    )
+    .recovered_by("inspect_local_application")
+}
+
 fn not_installed(app: &str) -> ToolError {
     ToolError::refused(
         Code::NotFound,
