@@ -64,8 +64,13 @@ impl Drop for Opened {
     }
 }
 
+/// Opens an application, waiting as long as the tool lets it for the first window: a GTK 4
+/// application on a loaded machine may take longer than the default to show one.
 fn open(agent: &mut Mcp, app: &str, opened: &mut Opened) -> Value {
-    let (said, data) = agent.ok("open_local_application", json!({ "app": app }));
+    let (said, data) = agent.ok(
+        "open_local_application",
+        json!({ "app": app, "timeout": 60_000 }),
+    );
     opened.0.push(data["pid"].as_i64().unwrap() as i32);
     assert_eq!(data["outcome"], "done", "{said}");
     data
@@ -201,10 +206,7 @@ fn the_calculator_computes_a_product_read_back_from_its_tree() {
     let because = data["localApps"]["because"].as_str().unwrap_or_default();
     assert!(because.contains("org.gnome.Calculator"), "{said}");
     let pid = open(&mut agent, "org.gnome.Calculator", &mut opened)["pid"].clone();
-    let (_, data) = agent.ok(
-        "inspect_local_application",
-        json!({ "app": "org.gnome.Calculator" }),
-    );
+    let (_, data) = agent.ok("inspect_local_application", json!({ "pid": pid }));
     let outline = data["outline"].as_str().unwrap().to_string();
     let o200k = tiktoken_rs::o200k_base().unwrap();
     println!(

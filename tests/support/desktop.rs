@@ -103,36 +103,47 @@ impl Desktop {
     }
 }
 
-/// Xvfb on the first free display from :90.
+/// Xvfb on a display it picks itself (`-displayfd`): two tests never share one, which would
+/// share its AT-SPI bus too (toolkits find the bus on the root window).
 fn xvfb() -> (Child, String) {
-    for n in 90..190 {
-        if Path::new(&format!("/tmp/.X{n}-lock")).exists()
-            || Path::new(&format!("/tmp/.X11-unix/X{n}")).exists()
-        {
-            continue;
-        }
-        let display = format!(":{n}");
-        let mut child = Command::new("Xvfb")
-            .args([&display, "-screen", "0", "1280x1024x24", "-nolisten", "tcp"])
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("Xvfb starts");
-        let socket = format!("/tmp/.X11-unix/X{n}");
-        let until = Instant::now() + Duration::from_secs(10);
-        while Instant::now() < until {
-            if Path::new(&socket).exists() {
-                return (child, display);
-            }
-            if child.try_wait().unwrap().is_some() {
-                break; // another test took the display first
-            }
-            std::thread::sleep(Duration::from_millis(50));
-        }
+    let mut fds = [0; 2];
+    // SAFETY: a pipe into an array of two descriptors.
+    assert_eq!(
+        unsafe { libc::pipe(fds.as_mut_ptr()) },
+        0,
+        "a pipe for Xvfb"
+    );
+    let (read, write) = (fds[0], fds[1]);
+    let mut child = Command::new("Xvfb")
+        .args([
+            "-displayfd",
+            &write.to_string(),
+            "-screen",
+            "0",
+            "1280x1024x24",
+        ])
+        .args(["-nolisten", "tcp"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("Xvfb starts");
+    // SAFETY: the write end is the child's now; ours closes so the read ends with Xvfb's.
+    unsafe { libc::close(write) };
+    // SAFETY: the read end is ours alone, taken over by the File.
+    let file = unsafe { <std::fs::File as std::os::fd::FromRawFd>::from_raw_fd(read) };
+    let mut line = String::new();
+    BufReader::new(file).read_line(&mut line).unwrap();
+    let n = line.trim();
+    if n.is_empty() {
         let _ = child.kill();
-        let _ = child.wait();
+        panic!("Xvfb gave no display");
     }
-    panic!("no free X display from :90 to :189");
+    let socket = format!("/tmp/.X11-unix/X{n}");
+    let until = Instant::now() + Duration::from_secs(10);
+    while !Path::new(&socket).exists() && Instant::now() < until {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    (child, format!(":{n}"))
 }
 
 use std::os::unix::process::CommandExt;

@@ -306,7 +306,13 @@ impl Bus {
             for ((_, parent), result) in now.into_iter().zip(read) {
                 let (node, kids, shown) = match result {
                     Ok(r) => r,
-                    Err(Fault::Gone) if parent.is_some() => continue,
+                    // An element that went while the window was read (a toolkit rebuilding a
+                    // panel) is simply not in it; one that hangs is counted unread.
+                    Err(Fault::Gone | Fault::Other(_)) if parent.is_some() => continue,
+                    Err(Fault::Timeout) if parent.is_some() => {
+                        count_unread(&mut tree, &[(window.clone(), parent)]);
+                        continue;
+                    }
                     Err(f) => return Err(f.into_error("reading the window")),
                 };
                 let hidden = !shown.visible || (!shown.showing && parents_saying.contains(&parent));
