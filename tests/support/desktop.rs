@@ -108,11 +108,8 @@ impl Desktop {
 fn xvfb() -> (Child, String) {
     let mut fds = [0; 2];
     // SAFETY: a pipe into an array of two descriptors.
-    assert_eq!(
-        unsafe { libc::pipe(fds.as_mut_ptr()) },
-        0,
-        "a pipe for Xvfb"
-    );
+    let piped = unsafe { libc::pipe(fds.as_mut_ptr()) };
+    assert_eq!(piped, 0, "a pipe for Xvfb");
     let (read, write) = (fds[0], fds[1]);
     let mut child = Command::new("Xvfb")
         .args([
