@@ -92,6 +92,10 @@ codes! {
     SecretNotFound = "SECRET_NOT_FOUND", "no secret has that name, or it is of another kind (a file where a value is wanted, or the other way)", "browser_status lists the secrets by name; a person adds one with `tabpilot secret add`";
     IncognitoBlocked = "INCOGNITO_BLOCKED", "the person has not allowed the tabpilot extension in private windows, so it cannot open or drive a private tab", "ask the person to switch on chrome://extensions → tabpilot → Details → Allow in Incognito (an extension loaded unpacked needs Developer mode on there too, or Chrome turns it off), then browser_new_tab {incognito: true} again";
     NotFound = "NOT_FOUND", "nothing fits what was named: no skill or registered command of that name, or no tab of that address or title", "list_local_skills or list_local_commands";
+    AppBusUnavailable = "APP_BUS_UNAVAILABLE", "no accessibility bus answers in this session (AT-SPI's registry is not running, no session bus, or not Linux), so local applications cannot be read", "start the session's accessibility service (Debian: at-spi2-core), then list_local_applications";
+    AppNotAllowed = "APP_NOT_ALLOWED", "TABPILOT_APPS_ALLOW does not name this application, so it may not be opened or operated", "ask the person to add its desktop id to TABPILOT_APPS_ALLOW";
+    AppNoTree = "APP_NO_TREE", "the application runs but shows no accessibility tree (sandboxed, still starting, or a toolkit without AT-SPI)", "open_local_application (it starts apps with accessibility on), or list_local_applications once it has a window";
+    AppGone = "APP_GONE", "the application, or the window or element named, is gone", "list_local_applications, then inspect_local_application";
     Cancelled = "CANCELLED", "the client cancelled the call; one that changes the page may have reached it first", "browser_snapshot, to see what the page shows now";
     Internal = "INTERNAL", "tabpilot hit a fault of its own; the message says where", "browser_status";
 }

@@ -1,5 +1,6 @@
 //! tabpilot: drive real browser tabs from any MCP client.
 
+pub mod apps; // local applications: desktop entries, launching, the accessibility tree (AT-SPI)
 pub mod audit; // the audit trail: one line per tool call, what the agent typed as lengths
 pub mod blocking; // work that would hold an async worker runs on the blocking pool
 pub mod cli; // the command line: long-running commands, setup, and every tool

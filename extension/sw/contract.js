@@ -43,6 +43,10 @@ export const CONTRACT = {
     "SECRET_NOT_FOUND",
     "INCOGNITO_BLOCKED",
     "NOT_FOUND",
+    "APP_BUS_UNAVAILABLE",
+    "APP_NOT_ALLOWED",
+    "APP_NO_TREE",
+    "APP_GONE",
     "CANCELLED",
     "INTERNAL"
   ],

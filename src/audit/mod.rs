@@ -105,6 +105,9 @@ pub struct Record {
     pub origin: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
+    /// The local application a call was on (its desktop id, else its name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub app: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<Target>,
     #[serde(default, skip_serializing_if = "Map::is_empty")]
@@ -127,6 +130,8 @@ pub struct Place {
     pub browser: Option<String>,
     pub tab: Option<TabId>,
     pub url: Option<String>,
+    /// A local application's desktop id (or name), for its tools' calls.
+    pub app: Option<String>,
 }
 
 /// A call noted before it runs: its arguments as the trail keeps them (the files of an upload
@@ -221,6 +226,7 @@ impl Audit {
             tab: place.tab,
             origin: url.as_deref().and_then(origin),
             url,
+            app: place.app.as_deref().map(clean),
             target: call.target,
             args: call.args,
             outcome: Some(outcome),
@@ -305,6 +311,7 @@ mod tests {
             browser: Some("b1".into()),
             tab: Some(TabId(7)),
             url: Some("https://user:pw@bank.test:8443/login?next=/".into()),
+            app: None,
         };
         audit.finish(pending, place, &done()).await;
         let refused = ToolError::refused(Code::ReadOnly, "no");

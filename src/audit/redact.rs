@@ -82,6 +82,12 @@ const KEPT_IN: &[(&str, &[&str])] = &[
         ],
     ),
     ("browser_storage", &["key", "area"]),
+    ("list_local_applications", &["query"]),
+    ("open_local_application", &["app"]),
+    (
+        "inspect_local_application",
+        &["app", "pid", "window", "maxNodes"],
+    ),
 ];
 
 /// Objects whose keys are names the trail keeps, and whose values it records as lengths (the
@@ -95,7 +101,10 @@ const EACH: &[&str] = &["fields"];
 const MAX_ITEMS: usize = 200;
 
 /// Local files a tool uploads: each kept as its name and size, never its path or contents.
-const FILES: &[(&str, &str)] = &[("browser_upload_file", "paths")];
+const FILES: &[(&str, &str)] = &[
+    ("browser_upload_file", "paths"),
+    ("open_local_application", "files"),
+];
 
 /// Longest text kept verbatim; longer is cut, and a list or object longer than this as JSON is
 /// recorded by its length.

@@ -155,6 +155,14 @@ impl ServerHandler for Server {
                     unreachable!("progress reports until the call ends")
                 }
             }
+        } else if tools::registry::get(&request.name).is_some_and(|t| t.spec.group == "apps") {
+            Err(ToolError::bad_args(format!(
+                "{} reaches the applications on this machine, and is on only when the person \
+                 sets {}=1 (or names the group apps in {})",
+                request.name,
+                Setting::Apps,
+                Setting::Tools
+            )))
         } else {
             Err(ToolError::bad_args(format!(
                 "{} is not in this server's tools ({}={}); tools/list names them",

@@ -9,6 +9,12 @@ use crate::protocol::{Effect, Guard, GuardRule, Op};
 use crate::settings::Setting;
 use origins::{Blocked, OriginPattern, Origins};
 
+/// A glob as a whole-text pattern: `*` stands for any characters, the rest for itself.
+pub fn glob(pattern: &str) -> Result<regex::Regex, regex::Error> {
+    let source = regex::escape(pattern).replace(r"\*", ".*");
+    regex::Regex::new(&format!("^{source}$"))
+}
+
 /// The policy one server runs under, read from its environment once at start.
 #[derive(Clone, Debug, Default)]
 pub struct Policy {

@@ -33,6 +33,8 @@ pub struct Ctx {
     /// Where the project-context tools look (working directory, workspace, home).
     context_env: ContextEnv,
     policy: Policy,
+    /// Local applications: the accessibility bus (connected on first use), refs, launches.
+    apps: crate::apps::Apps,
 }
 
 /// A session's state, under one lock that is never held across an await and under which no
@@ -126,6 +128,7 @@ impl Ctx {
             connect_wait: Duration::ZERO,
             context_env,
             policy,
+            apps: crate::apps::Apps::default(),
         }
     }
 
@@ -141,6 +144,18 @@ impl Ctx {
 
     pub fn context_env(&self) -> &ContextEnv {
         &self.context_env
+    }
+
+    pub fn apps(&self) -> &crate::apps::Apps {
+        &self.apps
+    }
+
+    /// Where this agent's last call on a local application ran, for the audit trail.
+    pub fn app_place(&self) -> Place {
+        Place {
+            app: self.apps.state().last_app.clone(),
+            ..Place::default()
+        }
     }
 
     pub fn policy(&self) -> &Policy {
@@ -354,7 +369,7 @@ impl Ctx {
                 let now = self.state().current_tab;
                 let same_tab = last.filter(|(t, _, _)| Some(*t) == now);
                 out.diff = Some(match same_tab {
-                    Some((_, _, before)) => super::diff::diff(&before, &text),
+                    Some((_, _, before)) => super::diff::diff(&before, &text, "this tab"),
                     None => format!("No earlier snapshot of this tab; the whole of it:\n{text}"),
                 });
             }

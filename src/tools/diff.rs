@@ -9,8 +9,8 @@ const MAX_CELLS: usize = 4_000_000;
 
 /// The change from `old` to `new`, one marked line each: `+` added, `-` removed, `~` changed
 /// (with what it was). Lines are compared without their indentation, so an element that only
-/// moved in or out of a wrapper is not a change.
-pub(super) fn diff(old: &str, new: &str) -> String {
+/// moved in or out of a wrapper is not a change. `of` names what the two show (`this tab`).
+pub(super) fn diff(old: &str, new: &str, of: &str) -> String {
     let a: Vec<&str> = old.lines().map(str::trim_start).collect();
     let b: Vec<&str> = new.lines().map(str::trim_start).collect();
     let (removed, added) = changes(&a, &b);
@@ -32,10 +32,10 @@ pub(super) fn diff(old: &str, new: &str) -> String {
         lines.push(format!("- {}", bare(line)));
     }
     if lines.is_empty() {
-        return "No change since your last snapshot of this tab.".to_string();
+        return format!("No change since your last snapshot of {of}.");
     }
     let head = format!(
-        "Changes since your last snapshot of this tab ({} added, {} removed, {changed} changed):",
+        "Changes since your last snapshot of {of} ({} added, {} removed, {changed} changed):",
         added.len() - changed,
         removed.len() - changed,
     );
@@ -119,7 +119,7 @@ mod tests {
     #[test]
     fn a_typed_value_is_a_change_of_its_line_with_what_it_was() {
         let after = BEFORE.replace("\"Email\" [ref=e1abc]", "\"Email\" [ref=e1abc]: \"a@b.c\"");
-        let d = diff(BEFORE, &after);
+        let d = diff(BEFORE, &after, "this tab");
         assert_eq!(
             d,
             "Changes since your last snapshot of this tab (0 added, 0 removed, 1 changed):\n\
@@ -135,7 +135,7 @@ mod tests {
                 "- text: Thanks!\n- link \"Receipt\" [ref=e4abc]",
             )
             .replace("  - checkbox \"Terms\" [ref=e2abc]\n", "");
-        let d = diff(BEFORE, &after);
+        let d = diff(BEFORE, &after, "this tab");
         assert!(d.contains("(2 added, 2 removed, 0 changed)"), "{d}");
         let body: Vec<&str> = d.lines().skip(1).collect();
         assert_eq!(
@@ -152,7 +152,7 @@ mod tests {
     #[test]
     fn a_checked_box_says_its_state_and_nothing_else_moves() {
         let after = BEFORE.replace("[ref=e2abc]", "[checked] [ref=e2abc]");
-        let d = diff(BEFORE, &after);
+        let d = diff(BEFORE, &after, "this tab");
         assert!(
             d.ends_with("~ checkbox \"Terms\" [checked] [ref=e2abc] (was: checkbox \"Terms\")"),
             "{d}"
@@ -163,12 +163,12 @@ mod tests {
     #[test]
     fn the_same_snapshot_or_a_rewrapped_one_is_no_change() {
         assert_eq!(
-            diff(BEFORE, BEFORE),
+            diff(BEFORE, BEFORE, "this tab"),
             "No change since your last snapshot of this tab."
         );
         let indented: String = BEFORE.lines().map(|l| format!("  {l}\n")).collect();
         assert_eq!(
-            diff(BEFORE, &indented),
+            diff(BEFORE, &indented, "this tab"),
             "No change since your last snapshot of this tab."
         );
     }
@@ -177,7 +177,7 @@ mod tests {
     fn a_page_changed_whole_past_the_comparison_limit_still_says_what_came_and_went() {
         let old: String = (0..2100).map(|i| format!("- text: old {i}\n")).collect();
         let new: String = (0..2100).map(|i| format!("- text: new {i}\n")).collect();
-        let d = diff(&old, &new);
+        let d = diff(&old, &new, "this tab");
         assert!(
             d.contains("(2100 added, 2100 removed, 0 changed)"),
             "{}",

@@ -4,6 +4,7 @@
 mod a11y;
 mod act;
 mod after;
+mod apps;
 mod args;
 mod browsers;
 mod capture;
@@ -119,7 +120,11 @@ impl Session {
             Err(unknown) => Err(unknown),
         };
         if let Some(noted) = noted {
-            self.audit.finish(noted, self.ctx.place(), &result).await;
+            let place = match registry::get(name) {
+                Some(t) if t.spec.group == "apps" => self.ctx.app_place(),
+                _ => self.ctx.place(),
+            };
+            self.audit.finish(noted, place, &result).await;
         }
         result
     }
@@ -127,7 +132,12 @@ impl Session {
     async fn run(&self, tool: &tool::Tool, args: Value) -> Result<ToolOutput, ToolError> {
         let hints = tool.spec.hints;
         if !hints.read_only && !hints.navigates && !hints.mixed {
-            self.ctx.policy().check_read_only(tool.spec.name)?;
+            let checked = self.ctx.policy().check_read_only(tool.spec.name);
+            if tool.spec.group == "apps" {
+                checked.map_err(|_| apps::read_only(tool.spec.name))?;
+            } else {
+                checked?;
+            }
         }
         tool.call(&self.ctx, args).await
     }

@@ -39,13 +39,19 @@ const SLIM: &[&str] = &[
 const PROFILES: &[(&str, Option<&[&str]>)] =
     &[("full", None), ("core", Some(CORE)), ("slim", Some(SLIM))];
 
+/// The group that only the person's word lists (`TABPILOT_APPS`, or naming it or its tools):
+/// it reaches past the browser, to the applications on the machine.
+const APPS: &str = "apps";
+
 /// The tools one server lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Profile {
     /// The setting as written, for messages; `full` when unset.
     pub name: String,
-    /// None: every tool.
+    /// None: every tool (but the local-application ones unless `apps`).
     tools: Option<Vec<&'static str>>,
+    /// The local-application tools are turned on (`TABPILOT_APPS`).
+    apps: bool,
 }
 
 impl Default for Profile {
@@ -53,26 +59,36 @@ impl Default for Profile {
         Profile {
             name: "full".into(),
             tools: None,
+            apps: false,
         }
     }
 }
 
 impl Profile {
     /// Reads `TABPILOT_TOOLS`; an unknown name is an error listing the valid ones.
+    /// With `TABPILOT_APPS` on, the local-application tools are listed too.
     pub fn from_env() -> Result<Self, String> {
-        match Setting::Tools.get() {
-            Some(v) if !v.trim().is_empty() => Profile::parse(&v),
-            _ => Ok(Profile::default()),
-        }
+        let mut profile = match Setting::Tools.get() {
+            Some(v) if !v.trim().is_empty() => Profile::parse(&v)?,
+            _ => Profile::default(),
+        };
+        profile.apps |= Setting::Apps.is_on();
+        Ok(profile)
     }
 
     /// `full`, `core`, `slim`, or a comma list of profiles, groups and tool names.
     pub fn parse(value: &str) -> Result<Self, String> {
         let mut tools: Vec<&'static str> = Vec::new();
+        let mut apps = false;
         for word in value.split(',').map(str::trim).filter(|w| !w.is_empty()) {
             if let Some((_, listed)) = PROFILES.iter().find(|(p, _)| *p == word) {
                 match listed {
-                    None => return Ok(Profile::default()),
+                    None => {
+                        return Ok(Profile {
+                            apps,
+                            ..Profile::default()
+                        });
+                    }
                     Some(names) => tools.extend(names.iter()),
                 }
             } else if GROUPS.iter().any(|(g, _)| *g == word) {
@@ -82,8 +98,10 @@ impl Profile {
                         .filter(|t| t.spec.group == word)
                         .map(|t| t.spec.name),
                 );
+                apps |= word == APPS;
             } else if let Some(t) = registry::get(word) {
                 tools.push(t.spec.name);
+                apps |= t.spec.group == APPS;
             } else {
                 return Err(unknown(word));
             }
@@ -94,13 +112,16 @@ impl Profile {
         Ok(Profile {
             name: value.trim().to_string(),
             tools: Some(tools),
+            apps,
         })
     }
 
     pub fn lists(&self, tool: &Tool) -> bool {
-        self.tools
-            .as_ref()
-            .is_none_or(|names| names.contains(&tool.spec.name))
+        (self.apps || tool.spec.group != APPS)
+            && self
+                .tools
+                .as_ref()
+                .is_none_or(|names| names.contains(&tool.spec.name))
     }
 
     /// The tools this profile lists, in the registry's order.
@@ -147,5 +168,21 @@ mod tests {
             "{e}"
         );
         assert!(Profile::parse(" , ").is_err());
+    }
+
+    #[test]
+    fn the_local_application_tools_are_listed_only_when_named() {
+        let names = |p: &Profile| p.listed().map(|t| t.spec.name).collect::<Vec<_>>();
+        let apps = "inspect_local_application";
+        assert!(!names(&Profile::default()).contains(&apps));
+        assert!(!names(&Profile::parse("full").unwrap()).contains(&apps));
+        assert!(names(&Profile::parse("core,apps").unwrap()).contains(&apps));
+        let one = Profile::parse("slim,inspect_local_application").unwrap();
+        assert!(names(&one).contains(&apps) && !names(&one).contains(&"open_local_application"));
+        let on = Profile {
+            apps: true,
+            ..Profile::default()
+        };
+        assert!(names(&on).contains(&apps) && names(&on).contains(&"browser_click"));
     }
 }

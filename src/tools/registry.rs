@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use super::tool::Tool;
 use super::{
-    act, browsers, capture, console, context, cookies, dialog, downloads, emulate, eval, find,
-    issues, navigate, network, page_tools, perf, proxy, read, storage, tabs,
+    act, apps, browsers, capture, console, context, cookies, dialog, downloads, emulate, eval,
+    find, issues, navigate, network, page_tools, perf, proxy, read, storage, tabs,
 };
 use crate::error::ToolError;
 
@@ -31,6 +31,7 @@ pub const GROUPS: &[(&str, Group)] = &[
     ("issues", issues::tools),
     ("state", state),
     ("context", context::tools),
+    ("apps", apps::tools),
 ];
 
 /// The browser's own state: cookies, storage, downloads, emulation, the proxy.

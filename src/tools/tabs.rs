@@ -411,10 +411,9 @@ async fn pick(cx: &Ctx, a: &SelectTabArgs) -> Result<TabId, ToolError> {
     }
 }
 
-/// A URL glob as a whole-address pattern: `*` stands for any characters, the rest for itself.
+/// A URL glob as a whole-address pattern.
 fn glob(pattern: &str) -> Result<regex::Regex, ToolError> {
-    let source = regex::escape(pattern).replace(r"\*", ".*");
-    regex::Regex::new(&format!("^{source}$")).map_err(|e| ToolError::bad_args(format!("url: {e}")))
+    crate::policy::glob(pattern).map_err(|e| ToolError::bad_args(format!("url: {e}")))
 }
 
 /// Makes `tab` this agent's tab: the relay's books hand it over unless another agent holds it,

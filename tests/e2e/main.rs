@@ -2,6 +2,7 @@
 //! end to end in a real headless Chromium with the real extension.
 
 mod a11y;
+mod apps;
 mod audit;
 mod browser;
 mod browsers;
@@ -14,6 +15,8 @@ mod context;
 mod cookies;
 mod credentials;
 mod dashboard;
+#[path = "../support/desktop.rs"]
+mod desktop;
 mod dialogs;
 mod doctor;
 mod door;

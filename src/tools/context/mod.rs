@@ -325,6 +325,9 @@ struct ResolveOut {
     /// The instructions, unless the caller's fingerprint still matches.
     instructions: Option<String>,
     instructions_truncated: bool,
+    /// The local-application tools, when the task names a desktop application.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    local_apps: Option<crate::apps::tasks::AppTools>,
 }
 
 async fn resolve(env: &ContextEnv, a: ResolveArgs) -> Result<Out<OldNames<ResolveOut>>, ToolError> {
@@ -353,8 +356,18 @@ async fn resolve(env: &ContextEnv, a: ResolveArgs) -> Result<Out<OldNames<Resolv
         context_unchanged: unchanged,
         instructions: (!unchanged).then(|| ctx.instructions.text.clone()),
         instructions_truncated: ctx.instructions.truncated,
+        local_apps: local_apps(&a.task).await,
     };
     Ok(Out::new(render::resolve(&data), OldNames(data)))
+}
+
+/// The local-application tools, when the task names a desktop application installed here or
+/// says it is one.
+async fn local_apps(task: &str) -> Option<crate::apps::tasks::AppTools> {
+    let entries = tokio::task::spawn_blocking(crate::apps::desktop::entries)
+        .await
+        .unwrap_or_default();
+    crate::apps::tasks::for_task(task, &entries, crate::apps::tasks::listed())
 }
 
 /// A skill as a list shows it, with its match score for a query.
