@@ -9,7 +9,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::wire::{Nothing, act, diagnostics, dialog, nav, network, page, script, tabs};
+use super::wire::{Nothing, act, diagnostics, dialog, locate, nav, network, page, script, tabs};
 use super::{Scope, TabId, ask};
 
 /// What an operation does to the page it runs in: the one answer read-only mode, the site
@@ -157,6 +157,10 @@ ops! {
         => page::Html => page::HtmlOut;
     WaitFor = "waitFor", Tab, Reads, Caller
         => page::WaitFor => page::WaitReply;
+    Locate = "locate", Tab, Reads, Read
+        => locate::Locate => locate::Located;
+    ResolveLocator = "resolveLocator", Tab, Reads, Caller
+        => locate::ResolveLocator => locate::Resolved;
     Screenshot = "screenshot", Tab, Reads, Capture
         => page::Screenshot => page::CaptureReply;
     Dialog = "dialog", Tab, Acts, Quick

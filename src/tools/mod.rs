@@ -36,6 +36,7 @@ use crate::audit::{Agent, Audit};
 use crate::error::{Code, ToolError};
 use crate::launch::LaunchOptions;
 use crate::policy::Policy;
+use crate::record::{self, Recorder};
 use crate::protocol::PeerInfo;
 use crate::settings::Setting;
 use ctx::Ctx;
@@ -45,6 +46,7 @@ use spec::ToolOutput;
 pub struct Session {
     ctx: Ctx,
     audit: Audit,
+    recorder: Recorder,
 }
 
 impl Session {
@@ -63,7 +65,47 @@ impl Session {
         Ok(Session {
             audit: Audit::new(audit, agent),
             ctx,
+            recorder: Recorder::off(),
         })
+    }
+
+    /// Records this session's page actions as `TABPILOT_RECORD` says (the MCP server's
+    /// sessions; a one-shot CLI call records nothing).
+    pub fn recording(mut self) -> Self {
+        self.recorder = Recorder::from_env();
+        self
+    }
+
+    /// The steps recorded so far.
+    pub fn recorded(&self) -> Vec<crate::record::Step> {
+        self.recorder.steps()
+    }
+
+    /// The ref of the element a recorded target names, looked for in the agent's tab now
+    /// (waiting up to `wait` for it to appear).
+    pub async fn resolve(
+        &self,
+        target: &crate::protocol::wire::locate::Target,
+        wait: std::time::Duration,
+    ) -> Result<String, ToolError> {
+        let ask = crate::protocol::wire::locate::ResolveLocator {
+            frames: target.frames.clone(),
+            locators: target.locators.clone(),
+            timeout: wait.as_millis() as u64,
+        };
+        let found = self.ctx.run(ask).within(wait + std::time::Duration::from_secs(5)).await?;
+        Ok(found.reference)
+    }
+
+    /// Each ref's element as a recording keeps it: located in the page before the call acts
+    /// (after it, the element may be gone). A ref that cannot be located leaves the step without
+    /// targets; the call itself says what is wrong with it.
+    async fn locate(&self, refs: Vec<String>) -> Vec<crate::protocol::wire::locate::Target> {
+        if refs.is_empty() {
+            return Vec::new();
+        }
+        let ask = crate::protocol::wire::locate::Locate { refs };
+        self.ctx.run(ask).await.map(|l| l.targets).unwrap_or_default()
     }
 
     /// Names the client whose calls these are (the MCP client's name): for the audit trail, and
@@ -101,6 +143,10 @@ impl Session {
         cancelled: impl std::future::Future<Output = ()>,
     ) -> Result<ToolOutput, ToolError> {
         let noted = self.audit.begin(name, &args);
+        let recorded = match self.recorder.wants(name, &args) {
+            Some(refs) => Some((self.locate(refs).await, self.ctx.place().url, args.clone())),
+            None => None,
+        };
         let tool = registry::get(name).ok_or_else(|| registry::unknown_tool(name));
         let result = match tool {
             Ok(tool) => tokio::select! {
@@ -115,6 +161,17 @@ impl Session {
         };
         if let Some(noted) = noted {
             self.audit.finish(noted, self.ctx.place(), &result).await;
+        }
+        if let Some((targets, before, args)) = recorded {
+            let call = record::Call {
+                agent: self.audit.agent(),
+                tool: name,
+                args: &args,
+                targets,
+                before,
+                after: self.ctx.place().url,
+            };
+            self.recorder.keep(call, &result).await;
         }
         result
     }

@@ -5,6 +5,7 @@
 pub mod act;
 pub mod diagnostics;
 pub mod dialog;
+pub mod locate;
 pub mod nav;
 pub mod network;
 pub mod page;
