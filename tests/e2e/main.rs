@@ -18,6 +18,7 @@ mod doctor;
 mod door;
 mod escapes;
 mod eval;
+mod export;
 mod fill_by_name;
 mod find;
 #[path = "../support/fixtures.rs"]
