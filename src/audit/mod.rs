@@ -163,7 +163,10 @@ impl Audit {
 
     /// Who makes the calls.
     pub fn agent(&self) -> Agent {
-        self.agent.lock().unwrap_or_else(PoisonError::into_inner).clone()
+        self.agent
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
     }
 
     /// Notes a call before it runs; none when the trail is off.

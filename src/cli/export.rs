@@ -7,10 +7,11 @@ use std::process::ExitCode;
 
 use crate::record::{self, Filter, Format};
 
-
 #[derive(clap::Args)]
-#[command(after_help = "The recording is on disk only when the MCP server ran with \
-TABPILOT_RECORD=1 (recording.jsonl beside the audit trail).")]
+#[command(
+    after_help = "The recording is on disk only when the MCP server ran with \
+TABPILOT_RECORD=1 (recording.jsonl beside the audit trail)."
+)]
 pub(super) struct ExportArgs {
     /// Only this agent's steps: the MCP client's name.
     #[arg(long, conflicts_with = "session")]
@@ -32,6 +33,7 @@ pub(super) fn run(a: &ExportArgs) -> anyhow::Result<ExitCode> {
     let filter = Filter {
         agent: a.agent.clone(),
         session: a.session.clone(),
+        agent_id: None,
         since: since.map(|t| t.to_rfc3339_opts(chrono::SecondsFormat::Millis, true)),
     };
     let path = record::file();

@@ -42,13 +42,20 @@ pub(super) async fn run(a: &ReplayArgs) -> anyhow::Result<ExitCode> {
     for (n, step) in steps.iter().enumerate() {
         let n = n + 1;
         if !matches!(step.outcome, Outcome::Done | Outcome::Partial) {
-            println!("step {n} {}: skipped (recorded as {:?})", step.tool, step.outcome);
+            println!(
+                "step {n} {}: skipped (recorded as {:?})",
+                step.tool, step.outcome
+            );
             continue;
         }
         match replay(&session, step, &rebase).await {
             Ok(()) => println!("step {n} {}: done", step.tool),
             Err(e) => {
-                println!("step {n} {}: {}", step.tool, crate::terminal::text(&e.text()));
+                println!(
+                    "step {n} {}: {}",
+                    step.tool,
+                    crate::terminal::text(&e.text())
+                );
                 session.shutdown();
                 return Ok(ExitCode::FAILURE);
             }
@@ -66,26 +73,43 @@ struct Rebase {
 
 impl Rebase {
     fn new(steps: &[Step], to: Option<&str>) -> Rebase {
-        let first = steps.iter().find_map(|s| s.url.clone().or_else(|| s.args.get("url")?.as_str().map(String::from)));
-        let from = first.and_then(|u| url::Url::parse(&u).ok()).map(|u| u.origin().ascii_serialization());
-        Rebase { from, to: to.map(|t| t.trim_end_matches('/').to_string()) }
+        let first = steps.iter().find_map(|s| {
+            s.url
+                .clone()
+                .or_else(|| s.args.get("url")?.as_str().map(String::from))
+        });
+        let from = first
+            .and_then(|u| url::Url::parse(&u).ok())
+            .map(|u| u.origin().ascii_serialization());
+        Rebase {
+            from,
+            to: to.map(|t| t.trim_end_matches('/').to_string()),
+        }
     }
 
     fn url(&self, url: &str) -> String {
         match (&self.from, &self.to) {
-            (Some(from), Some(to)) if url.starts_with(from.as_str()) => format!("{to}{}", &url[from.len()..]),
+            (Some(from), Some(to)) if url.starts_with(from.as_str()) => {
+                format!("{to}{}", &url[from.len()..])
+            }
             _ => url.to_string(),
         }
     }
 }
 
 /// A value the step kept: as it was, a secret by name, or a hidden field's from the environment.
-fn value_of(kept: &Map<String, Value>, into: &mut Map<String, Value>, key: &str) -> Result<(), ToolError> {
+fn value_of(
+    kept: &Map<String, Value>,
+    into: &mut Map<String, Value>,
+    key: &str,
+) -> Result<(), ToolError> {
     if let Some(name) = kept.get("secret") {
         into.insert("secret".into(), name.clone());
     } else if let Some(name) = kept.get("env").and_then(Value::as_str) {
         let value = std::env::var(env_name(name)).map_err(|_| {
-            ToolError::bad_args(format!("set {name} in the environment: the recording keeps no secret"))
+            ToolError::bad_args(format!(
+                "set {name} in the environment: the recording keeps no secret"
+            ))
         })?;
         into.insert(key.into(), json!(value));
     } else if let Some(v) = kept.get("value") {
@@ -107,7 +131,11 @@ async fn args_of(session: &Session, step: &Step, rebase: &Rebase) -> Result<Valu
     }
     if step.tool == "browser_type" {
         let kept = std::mem::take(&mut args);
-        args = kept.iter().filter(|(k, _)| !["value", "secret", "env"].contains(&k.as_str())).map(|(k, v)| (k.clone(), v.clone())).collect();
+        args = kept
+            .iter()
+            .filter(|(k, _)| !["value", "secret", "env"].contains(&k.as_str()))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
         value_of(&kept, &mut args, "text")?;
     }
     if let Some(Value::Array(fields)) = args.remove("fields") {
@@ -132,7 +160,11 @@ async fn replay(session: &Session, step: &Step, rebase: &Rebase) -> Result<(), T
         Outcome::Done => Ok(()),
         other => Err(ToolError::failed(
             crate::error::Code::Internal,
-            format!("{:?}: {}", other, out.text.lines().next().unwrap_or_default()),
+            format!(
+                "{:?}: {}",
+                other,
+                out.text.lines().next().unwrap_or_default()
+            ),
         )),
     }
 }

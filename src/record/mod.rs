@@ -36,6 +36,9 @@ pub struct Step {
     #[serde(default)]
     pub agent: Agent,
     pub tool: String,
+    /// The agent as the relay and the dashboard name it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
     /// The page acted on: its origin and path (a query may carry what was typed).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
@@ -74,9 +77,16 @@ pub fn refs_of(tool: &str, args: &Value) -> Option<Vec<String>> {
         return None;
     }
     let one = args.get("ref").and_then(Value::as_str).map(String::from);
-    let fields = args.get("fields").and_then(Value::as_array).into_iter().flatten();
+    let fields = args
+        .get("fields")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten();
     let refs = (tool != "browser_wait_for")
-        .then(|| one.into_iter().chain(fields.filter_map(|f| f["ref"].as_str().map(String::from))))
+        .then(|| {
+            one.into_iter()
+                .chain(fields.filter_map(|f| f["ref"].as_str().map(String::from)))
+        })
         .into_iter()
         .flatten()
         .collect();
@@ -104,7 +114,13 @@ fn place(url: Option<String>) -> Option<String> {
 pub fn env_name(name: &str) -> String {
     let mut out: String = name
         .chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_uppercase() } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
         .collect::<String>()
         .split('_')
         .filter(|w| !w.is_empty())
@@ -119,13 +135,20 @@ pub fn env_name(name: &str) -> String {
 /// The words a hidden field is known by, for its variable's name.
 fn field_words(target: &Target) -> String {
     let l = target.locators.first().cloned().unwrap_or_default();
-    let words = [l.label, l.name, l.placeholder, l.test_id].into_iter().flatten().next();
+    let words = [l.label, l.name, l.placeholder, l.test_id]
+        .into_iter()
+        .flatten()
+        .next();
     words.unwrap_or_else(|| "secret field".into())
 }
 
 /// A value as the step keeps it: a secret by name, a hidden field's as its variable, else as
 /// given.
-fn kept(value: Option<&Value>, secret: Option<&Value>, target: Option<&Target>) -> Map<String, Value> {
+fn kept(
+    value: Option<&Value>,
+    secret: Option<&Value>,
+    target: Option<&Target>,
+) -> Map<String, Value> {
     let mut out = Map::new();
     if let Some(name) = secret.and_then(Value::as_str) {
         out.insert("secret".into(), json!(name));
@@ -172,17 +195,23 @@ enum Keep {
 /// One session's recording.
 pub struct Recorder {
     keep: Keep,
+    /// The agent as the relay names it.
+    id: Option<String>,
     steps: Mutex<VecDeque<Step>>,
 }
 
 impl Recorder {
     /// Records nothing (the CLI's one-shot calls).
     pub fn off() -> Recorder {
-        Recorder { keep: Keep::Nothing, steps: Mutex::default() }
+        Recorder {
+            keep: Keep::Nothing,
+            id: None,
+            steps: Mutex::default(),
+        }
     }
 
-    /// As `TABPILOT_RECORD` says (the MCP server's sessions).
-    pub fn from_env() -> Recorder {
+    /// As `TABPILOT_RECORD` says (the MCP server's sessions), for the agent the relay calls `id`.
+    pub fn from_env(id: String) -> Recorder {
         let keep = if Setting::Record.is_off() {
             Keep::Nothing
         } else if Setting::Record.is_on() {
@@ -190,7 +219,11 @@ impl Recorder {
         } else {
             Keep::Memory
         };
-        Recorder { keep, steps: Mutex::default() }
+        Recorder {
+            keep,
+            id: Some(id),
+            steps: Mutex::default(),
+        }
     }
 
     /// The refs to locate before the call runs, when it is one a recording keeps.
@@ -211,6 +244,7 @@ impl Recorder {
         let step = Step {
             time: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
             agent: call.agent,
+            agent_id: self.id.clone(),
             tool: call.tool.to_string(),
             url: place(call.before),
             after: place(call.after),
@@ -228,7 +262,10 @@ impl Recorder {
             })
             .await;
             if !matches!(written, Ok(Ok(()))) {
-                tracing::warn!("could not write a step to the recording {}", file().display());
+                tracing::warn!(
+                    "could not write a step to the recording {}",
+                    file().display()
+                );
             }
         }
         let mut steps = self.steps.lock().unwrap_or_else(PoisonError::into_inner);
@@ -262,6 +299,8 @@ pub struct Filter {
     pub agent: Option<String>,
     /// The session (as the audit trail names it).
     pub session: Option<String>,
+    /// The agent as the relay and the dashboard name it.
+    pub agent_id: Option<String>,
     /// From this time on (RFC 3339, or its start: `2026-12-01`).
     pub since: Option<String>,
 }
@@ -280,12 +319,23 @@ pub fn read(path: &Path, filter: &Filter) -> Vec<Step> {
         .collect();
     steps.sort_by(|a, b| a.time.cmp(&b.time));
     let session = filter.session.clone().or_else(|| {
-        filter.agent.is_none().then(|| steps.last().map(|s| s.agent.session.clone())).flatten()
+        filter
+            .agent
+            .is_none()
+            .then(|| steps.last().map(|s| s.agent.session.clone()))
+            .flatten()
     });
     steps.retain(|s| {
         session.as_ref().is_none_or(|w| &s.agent.session == w)
             && filter.agent.as_ref().is_none_or(|w| &s.agent.client == w)
-            && filter.since.as_ref().is_none_or(|w| s.time.as_str() >= w.as_str())
+            && filter
+                .agent_id
+                .as_ref()
+                .is_none_or(|w| s.agent_id.as_ref() == Some(w))
+            && filter
+                .since
+                .as_ref()
+                .is_none_or(|w| s.time.as_str() >= w.as_str())
     });
     steps
 }

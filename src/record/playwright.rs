@@ -18,14 +18,21 @@ fn js(s: &str) -> String {
 
 /// The origin the recording started on: the test runs against `BASE_URL` in its place.
 fn base_of(steps: &[Step]) -> Option<String> {
-    let first = steps.iter().find_map(|s| s.url.clone().or(s.args.get("url")?.as_str().map(String::from)))?;
+    let first = steps.iter().find_map(|s| {
+        s.url
+            .clone()
+            .or(s.args.get("url")?.as_str().map(String::from))
+    })?;
     let origin = url::Url::parse(&first).ok()?.origin();
     origin.is_tuple().then(|| origin.ascii_serialization())
 }
 
 /// A recorded address as the test writes it: relative to the base when on its origin.
 fn address(url: &str, base: Option<&str>) -> String {
-    match base.and_then(|b| url.strip_prefix(b)).filter(|rest| rest.is_empty() || rest.starts_with('/')) {
+    match base
+        .and_then(|b| url.strip_prefix(b))
+        .filter(|rest| rest.is_empty() || rest.starts_with('/'))
+    {
         Some(rest) => format!("at({})", js(if rest.is_empty() { "/" } else { rest })),
         None => js(url),
     }
@@ -34,12 +41,21 @@ fn address(url: &str, base: Option<&str>) -> String {
 fn one(l: &Locator) -> String {
     let exact = |f: &str, v: &str| format!(".{f}({}, {{ exact: true }})", js(v));
     match l {
-        Locator { role: Some(r), name: Some(n), .. } => {
+        Locator {
+            role: Some(r),
+            name: Some(n),
+            ..
+        } => {
             format!(".getByRole({}, {{ name: {}, exact: true }})", js(r), js(n))
         }
         Locator { label: Some(v), .. } => exact("getByLabel", v),
-        Locator { placeholder: Some(v), .. } => exact("getByPlaceholder", v),
-        Locator { test_id: Some(v), .. } => format!(".getByTestId({})", js(v)),
+        Locator {
+            placeholder: Some(v),
+            ..
+        } => exact("getByPlaceholder", v),
+        Locator {
+            test_id: Some(v), ..
+        } => format!(".getByTestId({})", js(v)),
         Locator { text: Some(v), .. } => exact("getByText", v),
         Locator { css, .. } => css
             .as_deref()
@@ -81,7 +97,9 @@ fn value(kept: &Map<String, Value>) -> String {
 fn fill(target: &str, kind: &str, kept: &Map<String, Value>) -> String {
     match (kind, kept.get("value")) {
         ("check", Some(Value::Bool(b))) => format!("await {target}.setChecked({b});"),
-        ("check", Some(Value::String(s))) => format!("await {target}.setChecked({});", s != "false"),
+        ("check", Some(Value::String(s))) => {
+            format!("await {target}.setChecked({});", s != "false")
+        }
         ("select", _) => format!("await {target}.selectOption({});", value(kept)),
         _ => format!("await {target}.fill({});", value(kept)),
     }
@@ -93,7 +111,9 @@ fn action(step: &Step, base: Option<&str>) -> Result<Vec<String>, String> {
     let s = |k: &str| a.get(k).and_then(Value::as_str).unwrap_or_default();
     let target = |i: usize| {
         let t = step.targets.get(i).ok_or("its element was not located")?;
-        locator(t).map(|l| (l, t.kind.as_str())).ok_or("its element has no locator")
+        locator(t)
+            .map(|l| (l, t.kind.as_str()))
+            .ok_or("its element has no locator")
     };
     let mut out = Vec::new();
     match step.tool.as_str() {
@@ -102,9 +122,18 @@ fn action(step: &Step, base: Option<&str>) -> Result<Vec<String>, String> {
         "browser_go_forward" => out.push("await page.goForward();".into()),
         "browser_click" => {
             let (t, _) = target(0)?;
-            let how = if a.get("doubleClick") == Some(&Value::Bool(true)) { "dblclick" } else { "click" };
-            let button = a.get("button").and_then(Value::as_str).filter(|b| *b != "left");
-            let opts = button.map(|b| format!("{{ button: {} }}", js(b))).unwrap_or_default();
+            let how = if a.get("doubleClick") == Some(&Value::Bool(true)) {
+                "dblclick"
+            } else {
+                "click"
+            };
+            let button = a
+                .get("button")
+                .and_then(Value::as_str)
+                .filter(|b| *b != "left");
+            let opts = button
+                .map(|b| format!("{{ button: {} }}", js(b)))
+                .unwrap_or_default();
             out.push(format!("await {t}.{how}({opts});"));
         }
         "browser_hover" => out.push(format!("await {}.hover();", target(0)?.0)),
@@ -116,7 +145,11 @@ fn action(step: &Step, base: Option<&str>) -> Result<Vec<String>, String> {
             }
         }
         "browser_fill_form" => {
-            let fields = a.get("fields").and_then(Value::as_array).cloned().unwrap_or_default();
+            let fields = a
+                .get("fields")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
             for (i, f) in fields.iter().enumerate() {
                 let (t, kind) = target(i)?;
                 out.push(fill(&t, kind, f.as_object().unwrap_or(&Map::new())));
@@ -128,16 +161,25 @@ fn action(step: &Step, base: Option<&str>) -> Result<Vec<String>, String> {
         }
         "browser_press_key" => out.push(format!("await page.keyboard.press({});", js(s("key")))),
         "browser_wait_for" if a.get("text").is_some() => {
-            out.push(format!("await expect(page.getByText({}).first()).toBeVisible();", js(s("text"))));
+            out.push(format!(
+                "await expect(page.getByText({}).first()).toBeVisible();",
+                js(s("text"))
+            ));
         }
         "browser_wait_for" if a.get("textGone").is_some() => {
-            out.push(format!("await expect(page.getByText({})).toHaveCount(0);", js(s("textGone"))));
+            out.push(format!(
+                "await expect(page.getByText({})).toHaveCount(0);",
+                js(s("textGone"))
+            ));
         }
         _ => return Err("it is not something a test repeats".into()),
     }
     let moved = step.after.is_some() && (step.after != step.url || step.tool == "browser_navigate");
     if let (true, Some(after)) = (moved, &step.after) {
-        out.push(format!("await expect(page).toHaveURL(path({}));", address(after, base)));
+        out.push(format!(
+            "await expect(page).toHaveURL(path({}));",
+            address(after, base)
+        ));
     }
     Ok(out)
 }
@@ -160,15 +202,25 @@ const missing = (name: string): string => {
 pub fn script(steps: &[Step]) -> String {
     let base = base_of(steps);
     let mut out = String::new();
-    let who = steps.first().map(|s| format!("{} ({})", s.agent.client, s.agent.session));
-    let _ = writeln!(out, "// Recorded by tabpilot from {}.", who.unwrap_or_else(|| "no session".into()));
+    let who = steps
+        .first()
+        .map(|s| format!("{} ({})", s.agent.client, s.agent.session));
+    let _ = writeln!(
+        out,
+        "// Recorded by tabpilot from {}.",
+        who.unwrap_or_else(|| "no session".into())
+    );
     out.push_str(HEAD);
     out.push_str(&js(base.as_deref().unwrap_or("http://localhost")));
     out.push_str(HELPERS);
     out.push_str("\ntest('recorded session', async ({ page }) => {\n");
     for (n, step) in steps.iter().enumerate() {
         let said = |why: &str| format!("  // step {} {}: {why}\n", n + 1, step.tool);
-        let code = step.code.as_deref().map(|c| format!(" ({c})")).unwrap_or_default();
+        let code = step
+            .code
+            .as_deref()
+            .map(|c| format!(" ({c})"))
+            .unwrap_or_default();
         match step.outcome {
             Outcome::Done | Outcome::Partial => match action(step, base.as_deref()) {
                 Ok(lines) => lines.iter().for_each(|l| {

@@ -17,6 +17,7 @@ use crate::link::{Link, LinkState, Reply};
 use crate::policy::Policy;
 use crate::protocol::wire::page::{Snapshot, SnapshotReply};
 use crate::protocol::{Call, PeerInfo, RelayAsk, Scope, TabId, WireOp, ask};
+use crate::record::Recorder;
 use crate::settings::Setting;
 
 pub struct Ctx {
@@ -33,6 +34,8 @@ pub struct Ctx {
     /// Where the project-context tools look (working directory, workspace, home).
     context_env: ContextEnv,
     policy: Policy,
+    /// This session's recording of its page actions (crate::record).
+    recorder: Recorder,
 }
 
 /// A session's state, under one lock that is never held across an await and under which no
@@ -126,7 +129,19 @@ impl Ctx {
             connect_wait: Duration::ZERO,
             context_env,
             policy,
+            recorder: Recorder::off(),
         }
+    }
+
+    /// This session's recording.
+    pub fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+
+    /// Records as `TABPILOT_RECORD` says.
+    pub fn record_from_env(&mut self) {
+        let id = crate::relay::agent_id(self.link.info());
+        self.recorder = Recorder::from_env(id.0);
     }
 
     pub fn link(&self) -> &Link {

@@ -13,6 +13,7 @@ mod ctx;
 mod dialog;
 mod diff;
 mod eval;
+mod export;
 mod find;
 mod footer;
 mod image;
@@ -36,8 +37,8 @@ use crate::audit::{Agent, Audit};
 use crate::error::{Code, ToolError};
 use crate::launch::LaunchOptions;
 use crate::policy::Policy;
-use crate::record::{self, Recorder};
 use crate::protocol::PeerInfo;
+use crate::record;
 use crate::settings::Setting;
 use ctx::Ctx;
 use spec::ToolOutput;
@@ -46,7 +47,6 @@ use spec::ToolOutput;
 pub struct Session {
     ctx: Ctx,
     audit: Audit,
-    recorder: Recorder,
 }
 
 impl Session {
@@ -65,20 +65,19 @@ impl Session {
         Ok(Session {
             audit: Audit::new(audit, agent),
             ctx,
-            recorder: Recorder::off(),
         })
     }
 
     /// Records this session's page actions as `TABPILOT_RECORD` says (the MCP server's
     /// sessions; a one-shot CLI call records nothing).
     pub fn recording(mut self) -> Self {
-        self.recorder = Recorder::from_env();
+        self.ctx.record_from_env();
         self
     }
 
     /// The steps recorded so far.
     pub fn recorded(&self) -> Vec<crate::record::Step> {
-        self.recorder.steps()
+        self.ctx.recorder().steps()
     }
 
     /// The ref of the element a recorded target names, looked for in the agent's tab now
@@ -93,7 +92,11 @@ impl Session {
             locators: target.locators.clone(),
             timeout: wait.as_millis() as u64,
         };
-        let found = self.ctx.run(ask).within(wait + std::time::Duration::from_secs(5)).await?;
+        let found = self
+            .ctx
+            .run(ask)
+            .within(wait + std::time::Duration::from_secs(5))
+            .await?;
         Ok(found.reference)
     }
 
@@ -105,7 +108,11 @@ impl Session {
             return Vec::new();
         }
         let ask = crate::protocol::wire::locate::Locate { refs };
-        self.ctx.run(ask).await.map(|l| l.targets).unwrap_or_default()
+        self.ctx
+            .run(ask)
+            .await
+            .map(|l| l.targets)
+            .unwrap_or_default()
     }
 
     /// Names the client whose calls these are (the MCP client's name): for the audit trail, and
@@ -143,7 +150,7 @@ impl Session {
         cancelled: impl std::future::Future<Output = ()>,
     ) -> Result<ToolOutput, ToolError> {
         let noted = self.audit.begin(name, &args);
-        let recorded = match self.recorder.wants(name, &args) {
+        let recorded = match self.ctx.recorder().wants(name, &args) {
             Some(refs) => Some((self.locate(refs).await, self.ctx.place().url, args.clone())),
             None => None,
         };
@@ -171,7 +178,7 @@ impl Session {
                 before,
                 after: self.ctx.place().url,
             };
-            self.recorder.keep(call, &result).await;
+            self.ctx.recorder().keep(call, &result).await;
         }
         result
     }

@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use super::tool::Tool;
 use super::{
-    act, browsers, capture, console, context, dialog, eval, find, issues, navigate, network,
-    page_tools, perf, read, tabs,
+    act, browsers, capture, console, context, dialog, eval, export, find, issues, navigate,
+    network, page_tools, perf, read, tabs,
 };
 use crate::error::ToolError;
 
@@ -30,6 +30,7 @@ pub const GROUPS: &[(&str, Group)] = &[
     ("network", network::tools),
     ("issues", issues::tools),
     ("context", context::tools),
+    ("export", export::tools),
 ];
 
 /// Every tool, in the order clients list them, each knowing its group.

@@ -22,7 +22,13 @@ const PASSWORD: &str = "pw-27-<not in any file>";
 /// The app's pages. `v` names its ids and classes; the variant (`b`) also wraps its fields in
 /// one more element, so a path of tags would not find them either.
 fn page(path: &str, v: &str) -> String {
-    let wrap = |inner: String| if v == "b" { format!("<div class=\"w-{v}\">{inner}</div>") } else { inner };
+    let wrap = |inner: String| {
+        if v == "b" {
+            format!("<div class=\"w-{v}\">{inner}</div>")
+        } else {
+            inner
+        }
+    };
     match path {
         "/login" => format!(
             r#"<!doctype html><title>Sign in</title><h1>Sign in</h1>
@@ -72,17 +78,32 @@ fn app(v: &'static str) -> String {
     std::thread::spawn(move || {
         crate::harness::runtime().block_on(async move {
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(format!("http://{}", listener.local_addr().unwrap())).unwrap();
+            tx.send(format!("http://{}", listener.local_addr().unwrap()))
+                .unwrap();
             let login = |Form(f): Form<HashMap<String, String>>| async move {
                 let ok = f.get("user").map(String::as_str) == Some("ada")
                     && f.get("password").map(String::as_str) == Some(PASSWORD);
-                if ok { Redirect::to("/form").into_response() } else { Html("<h1>Denied</h1>").into_response() }
+                if ok {
+                    Redirect::to("/form").into_response()
+                } else {
+                    Html("<h1>Denied</h1>").into_response()
+                }
             };
             // The order is confirmed only with every field as the agent filled it.
             let done = |Query(q): Query<HashMap<String, String>>| async move {
-                let want = [("name", "Ada Lovelace"), ("holder", "A LOVELACE"), ("notes", "Leave at the door")];
-                let ok = want.iter().all(|(k, w)| q.get(*k).map(String::as_str) == Some(*w));
-                Html(if ok { "<h1>Order confirmed</h1>" } else { "<h1>Order incomplete</h1>" })
+                let want = [
+                    ("name", "Ada Lovelace"),
+                    ("holder", "A LOVELACE"),
+                    ("notes", "Leave at the door"),
+                ];
+                let ok = want
+                    .iter()
+                    .all(|(k, w)| q.get(*k).map(String::as_str) == Some(*w));
+                Html(if ok {
+                    "<h1>Order confirmed</h1>"
+                } else {
+                    "<h1>Order incomplete</h1>"
+                })
             };
             let pages = move |uri: axum::http::Uri| async move { Html(page(uri.path(), v)) };
             let app = axum::Router::new()
@@ -101,11 +122,20 @@ fn playwright_home() -> PathBuf {
     let home = Path::new(env!("CARGO_MANIFEST_DIR")).join("target/e2e-playwright");
     if !home.join("node_modules/@playwright/test").is_dir() {
         std::fs::create_dir_all(&home).unwrap();
-        std::fs::write(home.join("package.json"), r#"{"name":"e2e-playwright","private":true}"#).unwrap();
+        std::fs::write(
+            home.join("package.json"),
+            r#"{"name":"e2e-playwright","private":true}"#,
+        )
+        .unwrap();
         let mut npm = Command::new("npm");
-        npm.args(["install", "--no-audit", "--no-fund", "@playwright/test@^1.57"])
-            .current_dir(&home)
-            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
+        npm.args([
+            "install",
+            "--no-audit",
+            "--no-fund",
+            "@playwright/test@^1.57",
+        ])
+        .current_dir(&home)
+        .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1");
         let (ok, out, err) = run(npm);
         assert!(ok, "npm install @playwright/test: {out}{err}");
     }
@@ -134,7 +164,10 @@ fn playwright_passes(spec: &str, base: &str, name: &str) {
         .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1")
         .env_remove("CI");
     let (ok, out, err) = run(npx);
-    assert!(ok, "npx playwright test against {name} failed:\n{out}{err}\n--- the spec:\n{spec}");
+    assert!(
+        ok,
+        "npx playwright test against {name} failed:\n{out}{err}\n--- the spec:\n{spec}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -161,9 +194,18 @@ fn an_agents_session_exports_to_a_playwright_test_and_a_replay_that_pass_on_othe
         cmd.env("TABPILOT_RECORD", "1");
     });
     let (snap, _) = agent.ok("browser_navigate", json!({"url": format!("{first}/login")}));
-    agent.ok("browser_type", json!({"ref": ref_of(&snap, "textbox", "Username"), "text": "ada"}));
-    agent.ok("browser_type", json!({"ref": ref_of(&snap, "textbox", "Password"), "secret": "app-password"}));
-    agent.ok("browser_click", json!({"ref": ref_of(&snap, "button", "Sign in")}));
+    agent.ok(
+        "browser_type",
+        json!({"ref": ref_of(&snap, "textbox", "Username"), "text": "ada"}),
+    );
+    agent.ok(
+        "browser_type",
+        json!({"ref": ref_of(&snap, "textbox", "Password"), "secret": "app-password"}),
+    );
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Sign in")}),
+    );
     let (snap, _) = agent.ok("browser_snapshot", json!({}));
     assert!(snap.contains("Order"), "{snap}");
     agent.ok(
@@ -174,7 +216,10 @@ fn an_agents_session_exports_to_a_playwright_test_and_a_replay_that_pass_on_othe
             {"ref": ref_of(&snap, "textbox", "Notes"), "value": "Leave at the door"},
         ]}),
     );
-    agent.ok("browser_click", json!({"ref": ref_of(&snap, "button", "Place order")}));
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Place order")}),
+    );
     agent.ok("browser_wait_for", json!({"text": "Order confirmed"}));
 
     let dir = env.state_dir.join("exports");
@@ -185,16 +230,38 @@ fn an_agents_session_exports_to_a_playwright_test_and_a_replay_that_pass_on_othe
         assert!(ok, "export {format}: {out}{err}");
     }
     let spec = std::fs::read_to_string(&spec_path).unwrap();
+    // The agent's own export, from its memory, says the same.
+    let (_, exported) = agent.ok("browser_export", json!({"format": "playwright"}));
+    assert_eq!(exported["steps"], 7, "{exported}");
+    let own = std::fs::read_to_string(exported["path"].as_str().unwrap()).unwrap();
+    assert_eq!(own, spec);
     assert!(spec.contains("process.env.APP_PASSWORD"), "{spec}");
-    assert!(spec.contains(".frameLocator(") && spec.contains("getByRole(\"textbox\""), "{spec}");
+    assert!(
+        spec.contains(".frameLocator(") && spec.contains("getByRole(\"textbox\""),
+        "{spec}"
+    );
     assert!(spec.contains("toHaveURL(path(at(\"/form\")))"), "{spec}");
-    assert!(spec.contains("expect(page.getByText(\"Order confirmed\")"), "{spec}");
+    assert!(
+        spec.contains("expect(page.getByText(\"Order confirmed\")"),
+        "{spec}"
+    );
     let recording = tabpilot::record::file();
-    let recorded = std::fs::read_to_string(env.state_dir.join(recording.file_name().unwrap())).unwrap();
-    for text in [&spec, &recorded, &std::fs::read_to_string(&replay_path).unwrap()] {
-        assert!(!text.contains(PASSWORD), "the password was written down:\n{text}");
+    let recorded =
+        std::fs::read_to_string(env.state_dir.join(recording.file_name().unwrap())).unwrap();
+    for text in [
+        &spec,
+        &recorded,
+        &std::fs::read_to_string(&replay_path).unwrap(),
+    ] {
+        assert!(
+            !text.contains(PASSWORD),
+            "the password was written down:\n{text}"
+        );
     }
-    assert_eq!(crate::harness::mode(&env.state_dir.join("recording.jsonl")), 0o600);
+    assert_eq!(
+        crate::harness::mode(&env.state_dir.join("recording.jsonl")),
+        0o600
+    );
 
     playwright_passes(&spec, &fresh, "fresh");
     playwright_passes(&spec, &changed, "changed");
