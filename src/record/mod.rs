@@ -365,3 +365,162 @@ pub fn lines(steps: &[Step]) -> String {
         .map(|s| serde_json::to_string(s).expect("a step serializes") + "\n")
         .collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::protocol::wire::locate::Locator;
+    use crate::state::test_support::temp_dir;
+
+    fn field(label: &str, secret: bool) -> Target {
+        Target {
+            locators: vec![Locator {
+                label: Some(label.into()),
+                ..Default::default()
+            }],
+            frames: vec![],
+            kind: "text".into(),
+            secret,
+        }
+    }
+
+    fn done() -> Result<ToolOutput, ToolError> {
+        Ok(ToolOutput {
+            text: "ok".into(),
+            structured: json!({}),
+            images: vec![],
+            outcome: Outcome::Done,
+            revealed: None,
+        })
+    }
+
+    fn recorder(keep: Keep) -> Recorder {
+        Recorder {
+            keep,
+            id: Some("ab12cd34".into()),
+            steps: Mutex::default(),
+        }
+    }
+
+    async fn keep(r: &Recorder, tool: &str, args: Value, targets: Vec<Target>) {
+        let call = Call {
+            agent: Agent {
+                client: "claude-code".into(),
+                session: "agent:0123".into(),
+            },
+            tool,
+            args: &args,
+            targets,
+            before: Some("https://shop.test/login?user=ada&pw=hunter2".into()),
+            after: Some("https://shop.test/form?pw=hunter2#x".into()),
+        };
+        r.keep(call, &done()).await;
+    }
+
+    #[tokio::test]
+    async fn a_hidden_fields_value_is_never_kept_a_secret_by_name_and_the_rest_as_typed() {
+        let path = temp_dir("record-keep").join("recording.jsonl");
+        let r = recorder(Keep::Disk(path.clone()));
+        let typed = json!({"ref": "e1abc", "text": "hunter2"});
+        keep(&r, "browser_type", typed, vec![field("Password", true)]).await;
+        let form = json!({"fields": [
+            {"ref": "e2abc", "value": "ada"},
+            {"ref": "f3:e3abc", "secret": "app-password"},
+            {"ref": "e4abc", "value": "hunter2"},
+        ]});
+        let targets = vec![
+            field("User", false),
+            field("Pin", true),
+            field("Card code", true),
+        ];
+        keep(&r, "browser_fill_form", form, targets).await;
+
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("hunter2"), "{text}");
+        assert_eq!(crate::state::test_support::mode(&path), 0o600);
+        let steps = r.steps();
+        assert_eq!(
+            steps[0].args,
+            *json!({"env": "PASSWORD"}).as_object().unwrap()
+        );
+        assert_eq!(
+            steps[1].args["fields"],
+            json!([{"value": "ada"}, {"secret": "app-password"}, {"env": "CARD_CODE"}])
+        );
+        assert_eq!(steps[0].url.as_deref(), Some("https://shop.test/login"));
+        assert_eq!(steps[0].after.as_deref(), Some("https://shop.test/form"));
+        assert_eq!(read(&path, &Filter::default()), steps);
+    }
+
+    #[tokio::test]
+    async fn memory_holds_the_last_steps_only_and_only_acting_calls_are_recorded() {
+        let r = recorder(Keep::Memory);
+        for i in 0..MAX_STEPS + 5 {
+            keep(
+                &r,
+                "browser_press_key",
+                json!({"key": format!("k{i}")}),
+                vec![],
+            )
+            .await;
+        }
+        let steps = r.steps();
+        assert_eq!(steps.len(), MAX_STEPS);
+        assert_eq!(steps[0].args["key"], "k5");
+        assert_eq!(r.wants("browser_snapshot", &json!({})), None);
+        let form = json!({"fields": [{"ref": "e1abc"}, {"ref": "f2:e2abc"}]});
+        assert_eq!(
+            r.wants("browser_fill_form", &form),
+            Some(vec!["e1abc".into(), "f2:e2abc".into()])
+        );
+        assert_eq!(
+            recorder(Keep::Nothing).wants("browser_click", &json!({"ref": "e1abc"})),
+            None
+        );
+    }
+
+    #[test]
+    fn the_file_is_read_for_one_session_or_agent_the_last_by_default() {
+        let path = temp_dir("record-read").join("recording.jsonl");
+        let step = |session: &str, id: &str, time: &str| Step {
+            time: time.into(),
+            agent: Agent {
+                client: "c".into(),
+                session: session.into(),
+            },
+            agent_id: Some(id.into()),
+            tool: "browser_go_back".into(),
+            url: None,
+            after: None,
+            args: Map::new(),
+            targets: vec![],
+            outcome: Outcome::Done,
+            code: None,
+        };
+        let all = [
+            step("s1", "i1", "1"),
+            step("s2", "i2", "2"),
+            step("s1", "i1", "3"),
+        ];
+        std::fs::write(&path, lines(&all)).unwrap();
+        let last = read(&path, &Filter::default());
+        assert_eq!(last, vec![all[0].clone(), all[2].clone()]);
+        let by_id = Filter {
+            agent_id: Some("i2".into()),
+            ..Default::default()
+        };
+        assert_eq!(read(&path, &by_id), vec![all[1].clone()]);
+        let since = Filter {
+            since: Some("2".into()),
+            ..Default::default()
+        };
+        assert_eq!(read(&path, &since), vec![all[2].clone()]);
+    }
+
+    #[test]
+    fn names_become_environment_variables() {
+        assert_eq!(env_name("app-password"), "APP_PASSWORD");
+        assert_eq!(env_name("Card  code:"), "CARD_CODE");
+        assert_eq!(env_name("2fa"), "FIELD_2FA");
+    }
+}

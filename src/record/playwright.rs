@@ -243,3 +243,98 @@ pub fn script(steps: &[Step]) -> String {
     out.push_str("});\n");
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::audit::Agent;
+    use serde_json::json;
+
+    fn step(tool: &str, args: Value, targets: Vec<Target>, outcome: Outcome) -> Step {
+        Step {
+            time: "t".into(),
+            agent: Agent::default(),
+            agent_id: None,
+            tool: tool.into(),
+            url: Some("http://app.test:8080/login".into()),
+            after: Some("http://app.test:8080/login".into()),
+            args: args.as_object().cloned().unwrap(),
+            targets,
+            outcome,
+            code: None,
+        }
+    }
+
+    fn target(l: Locator, frames: Vec<Vec<Locator>>) -> Target {
+        Target {
+            locators: vec![l],
+            frames,
+            kind: "text".into(),
+            secret: false,
+        }
+    }
+
+    #[test]
+    fn secrets_come_from_the_environment_and_failed_steps_stay_as_comments() {
+        let label = |v: &str| Locator {
+            label: Some(v.into()),
+            ..Default::default()
+        };
+        let css = Locator {
+            css: Some("x-notes >>> textarea".into()),
+            ..Default::default()
+        };
+        let frame = vec![Locator {
+            css: Some("iframe[title=\"Pay\"]".into()),
+            ..Default::default()
+        }];
+        let mut click = step(
+            "browser_click",
+            json!({}),
+            vec![target(label("Go"), vec![])],
+            Outcome::Failed,
+        );
+        click.code = Some("NOT_ACTIONABLE".into());
+        let steps = [
+            step(
+                "browser_navigate",
+                json!({"url": "http://app.test:8080/login"}),
+                vec![],
+                Outcome::Done,
+            ),
+            step(
+                "browser_type",
+                json!({"secret": "app-password"}),
+                vec![target(label("Password"), vec![])],
+                Outcome::Done,
+            ),
+            step(
+                "browser_type",
+                json!({"env": "PIN"}),
+                vec![target(label("Pin"), frame)],
+                Outcome::Done,
+            ),
+            step(
+                "browser_type",
+                json!({"value": "hi"}),
+                vec![target(css, vec![])],
+                Outcome::Done,
+            ),
+            click,
+        ];
+        let text = script(&steps);
+        for line in [
+            "const BASE = process.env.BASE_URL ?? \"http://app.test:8080\";",
+            "await page.goto(at(\"/login\"));",
+            "await expect(page).toHaveURL(path(at(\"/login\")));",
+            "await page.getByLabel(\"Password\", { exact: true }).fill((process.env.APP_PASSWORD ?? missing(\"APP_PASSWORD\")));",
+            "await page.frameLocator(\"iframe[title=\\\"Pay\\\"]\").getByLabel(\"Pin\", { exact: true }).fill((process.env.PIN ?? missing(\"PIN\")));",
+            "await page.locator(\"x-notes\").locator(\"textarea\").fill(\"hi\");",
+            "// step 5 browser_click: failed (NOT_ACTIONABLE); not repeated",
+            "// await page.getByLabel(\"Go\", { exact: true }).click();",
+        ] {
+            assert!(text.contains(line), "{line}\nnot in:\n{text}");
+        }
+        assert!(!text.contains("hunter2"));
+    }
+}

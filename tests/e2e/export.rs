@@ -263,8 +263,31 @@ fn an_agents_session_exports_to_a_playwright_test_and_a_replay_that_pass_on_othe
         0o600
     );
 
+    dashboard_links(&env, &mut agent, &spec);
+
     playwright_passes(&spec, &fresh, "fresh");
     playwright_passes(&spec, &changed, "changed");
     replay_passes(&env, &replay_path, &fresh);
     replay_passes(&env, &replay_path, &changed);
+}
+
+/// The dashboard's card for the agent links its recording's export: the same test, to the holder
+/// of the dashboard's cookie only.
+fn dashboard_links(env: &Env, agent: &mut Mcp, spec: &str) {
+    let agents = crate::dashboard::holding(agent);
+    let id = agents[0]["id"].as_str().unwrap().to_string();
+    let d = crate::dashboard::Dashboard::start_with(env, |_| {});
+    let (status, head, _) = d.request("GET", &d.key_path(), &[]);
+    assert_eq!(status, 303, "{head}");
+    let base = crate::dashboard::field(&head, "location: ");
+    let cookie = crate::dashboard::field(&head, "set-cookie: ");
+    let cookie = cookie.split(';').next().unwrap();
+    let path = format!("{base}api/export/{id}");
+    let (status, _, _) = d.request("GET", &path, &[]);
+    assert_eq!(status, 401, "no cookie");
+    let (status, head, body) = d.request("GET", &path, &[("Cookie", cookie)]);
+    assert_eq!(status, 200, "{head}{body}");
+    assert_eq!(body, spec);
+    let (_, _, script) = d.request("GET", &format!("{base}dashboard.js"), &[("Cookie", cookie)]);
+    assert!(script.contains("api/export/"), "the card links the export");
 }
