@@ -318,11 +318,9 @@ pub fn read(path: &Path, filter: &Filter) -> Vec<Step> {
         })
         .collect();
     steps.sort_by(|a, b| a.time.cmp(&b.time));
+    let any = filter.agent.is_none() && filter.agent_id.is_none();
     let session = filter.session.clone().or_else(|| {
-        filter
-            .agent
-            .is_none()
-            .then(|| steps.last().map(|s| s.agent.session.clone()))
+        any.then(|| steps.last().map(|s| s.agent.session.clone()))
             .flatten()
     });
     steps.retain(|s| {

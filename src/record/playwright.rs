@@ -311,7 +311,7 @@ mod tests {
             step(
                 "browser_type",
                 json!({"env": "PIN"}),
-                vec![target(label("Pin"), frame)],
+                vec![target(label("Pin"), vec![frame])],
                 Outcome::Done,
             ),
             step(
