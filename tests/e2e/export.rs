@@ -20,11 +20,11 @@ use crate::snapshot::ref_of;
 const PASSWORD: &str = "pw-27-<not in any file>";
 
 /// The app's pages. `v` names its ids and classes; the variant (`b`) also wraps its fields in
-/// one more element, so a path of tags would not find them either.
+/// one more element after a hidden input, so a path of tags would not find them either.
 fn page(path: &str, v: &str) -> String {
     let wrap = |inner: String| {
         if v == "b" {
-            format!("<div class=\"w-{v}\">{inner}</div>")
+            format!("<div class=\"w-{v}\"><input type=\"hidden\" name=\"t\">{inner}</div>")
         } else {
             inner
         }
@@ -52,7 +52,7 @@ customElements.define('x-notes', class extends HTMLElement {{
 function order() {{
   const q = new URLSearchParams({{
     name: document.querySelector('.i-{v}').value,
-    holder: document.querySelector('iframe').contentDocument.querySelector('input').value,
+    holder: document.querySelector('iframe').contentDocument.querySelector('input:not([type=hidden])').value,
     notes: document.querySelector('x-notes').shadowRoot.querySelector('textarea').value,
   }});
   location.href = '/done?' + q;
