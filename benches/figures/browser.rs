@@ -53,9 +53,13 @@ fn recording_cost(env: &BenchEnv, url: &str) {
             .unwrap()
             .to_string();
         let press = ref_of(&snap, "button", "Press me");
-        timed(&format!("browser_click (auto, recording {label})"), 30, || {
-            ok(&mut mcp, "browser_click", json!({"ref": press}));
-        });
+        timed(
+            &format!("browser_click (auto, recording {label})"),
+            30,
+            || {
+                ok(&mut mcp, "browser_click", json!({"ref": press}));
+            },
+        );
     }
 }
 

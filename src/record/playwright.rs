@@ -250,7 +250,7 @@ mod tests {
     use crate::audit::Agent;
     use serde_json::json;
 
-    fn step(tool: &str, args: Value, targets: Vec<Target>, outcome: Outcome) -> Step {
+    fn step(tool: &str, args: &Value, targets: Vec<Target>, outcome: Outcome) -> Step {
         Step {
             time: "t".into(),
             agent: Agent::default(),
@@ -290,7 +290,7 @@ mod tests {
         }];
         let mut click = step(
             "browser_click",
-            json!({}),
+            &json!({}),
             vec![target(label("Go"), vec![])],
             Outcome::Failed,
         );
@@ -298,25 +298,25 @@ mod tests {
         let steps = [
             step(
                 "browser_navigate",
-                json!({"url": "http://app.test:8080/login"}),
+                &json!({"url": "http://app.test:8080/login"}),
                 vec![],
                 Outcome::Done,
             ),
             step(
                 "browser_type",
-                json!({"secret": "app-password"}),
+                &json!({"secret": "app-password"}),
                 vec![target(label("Password"), vec![])],
                 Outcome::Done,
             ),
             step(
                 "browser_type",
-                json!({"env": "PIN"}),
+                &json!({"env": "PIN"}),
                 vec![target(label("Pin"), vec![frame])],
                 Outcome::Done,
             ),
             step(
                 "browser_type",
-                json!({"value": "hi"}),
+                &json!({"value": "hi"}),
                 vec![target(css, vec![])],
                 Outcome::Done,
             ),
