@@ -103,8 +103,14 @@ impl Session {
     /// Each ref's element as a recording keeps it: located in the page before the call acts
     /// (after it, the element may be gone). A ref that cannot be located leaves the step without
     /// targets; the call itself says what is wrong with it.
-    async fn locate(&self, refs: Vec<String>) -> Vec<crate::protocol::wire::locate::Target> {
-        if refs.is_empty() {
+    async fn locate(
+        &self,
+        tool: &tool::Tool,
+        refs: Vec<String>,
+    ) -> Vec<crate::protocol::wire::locate::Target> {
+        // Nothing goes to the page for a call that is refused before it sends anything.
+        let refused = self.check_read_only(tool).is_err();
+        if refs.is_empty() || refused || refs.iter().any(|r| args::ref_arg(r).is_err()) {
             return Vec::new();
         }
         let ask = crate::protocol::wire::locate::Locate { refs };
@@ -150,11 +156,14 @@ impl Session {
         cancelled: impl std::future::Future<Output = ()>,
     ) -> Result<ToolOutput, ToolError> {
         let noted = self.audit.begin(name, &args);
-        let recorded = match self.ctx.recorder().wants(name, &args) {
-            Some(refs) => Some((self.locate(refs).await, self.ctx.place().url, args.clone())),
-            None => None,
-        };
         let tool = registry::get(name).ok_or_else(|| registry::unknown_tool(name));
+        let recorded = match (self.ctx.recorder().wants(name, &args), &tool) {
+            (Some(refs), Ok(tool)) => {
+                let targets = self.locate(tool, refs).await;
+                Some((targets, self.ctx.place().url, args.clone()))
+            }
+            _ => None,
+        };
         let result = match tool {
             Ok(tool) => tokio::select! {
                 result = self.run(tool, args) => result,
@@ -184,11 +193,16 @@ impl Session {
     }
 
     async fn run(&self, tool: &tool::Tool, args: Value) -> Result<ToolOutput, ToolError> {
+        self.check_read_only(tool)?;
+        tool.call(&self.ctx, args).await
+    }
+
+    fn check_read_only(&self, tool: &tool::Tool) -> Result<(), ToolError> {
         let hints = tool.spec.hints;
         if !hints.read_only && !hints.navigates && !hints.mixed {
             self.ctx.policy().check_read_only(tool.spec.name)?;
         }
-        tool.call(&self.ctx, args).await
+        Ok(())
     }
 
     /// Ends the session: stops the link and closes a browser this session launched.
