@@ -55,7 +55,7 @@ fn recording_cost(env: &BenchEnv, url: &str) {
         let press = ref_of(&snap, "button", "Press me");
         timed(
             &format!("browser_click (auto, recording {label})"),
-            30,
+            60,
             || {
                 ok(&mut mcp, "browser_click", json!({"ref": press}));
             },
