@@ -128,7 +128,7 @@
   // An element's locators, what kind of field it is, and whether what goes into it is a secret
   // (a password, a one-time code, a card's number or code), which a recording never keeps.
   function locate({ ref }) {
-    const { el } = resolve(ref);
+    const { el } = resolve(ref, true);
     return { locators: locatorsFor(el), kind: kindOfField(el), secret: isSecret(el) || oneTime(el) };
   }
 
