@@ -168,3 +168,43 @@ async fn replay(session: &Session, step: &Step, rebase: &Rebase) -> Result<(), T
         )),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_recordings_first_origin_is_replaced_and_others_kept() {
+        let step: Step = serde_json::from_value(json!({
+            "time": "t", "tool": "browser_navigate", "outcome": "done",
+            "args": {"url": "http://127.0.0.1:4000/login?next=/"},
+        }))
+        .unwrap();
+        let r = Rebase::new(&[step], Some("http://127.0.0.1:5000/"));
+        assert_eq!(
+            r.url("http://127.0.0.1:4000/form"),
+            "http://127.0.0.1:5000/form"
+        );
+        assert_eq!(
+            r.url("https://elsewhere.test/x"),
+            "https://elsewhere.test/x"
+        );
+        let same = Rebase::new(&[], None);
+        assert_eq!(same.url("http://a.test/"), "http://a.test/");
+    }
+
+    #[test]
+    fn a_secret_goes_by_name_and_a_hidden_field_needs_its_variable() {
+        let mut args = Map::new();
+        let kept = json!({"secret": "app-password"});
+        value_of(kept.as_object().unwrap(), &mut args, "text").unwrap();
+        assert_eq!(Value::Object(args), json!({"secret": "app-password"}));
+        let kept = json!({"env": "REPLAY_TEST_SURELY_UNSET_27"});
+        let e = value_of(kept.as_object().unwrap(), &mut Map::new(), "text").unwrap_err();
+        assert!(
+            e.message.contains("REPLAY_TEST_SURELY_UNSET_27"),
+            "{}",
+            e.message
+        );
+    }
+}
