@@ -17,6 +17,7 @@ pub mod mcp; // the MCP server over rmcp
 pub mod platform; // what differs on Linux, macOS and Windows, each behind its own small module
 pub mod policy; // checks made before anything is sent: the path sandbox
 pub mod protocol; // wire frames, auth, ports and limits shared by every part
+pub mod record; // each agent's page actions with in-page locators: export to Playwright, replay
 pub mod relay; // the broker: auth, roster, books of tabs, routing
 pub mod secrets; // secrets the model never sees: the index, the keyring or owner-only file, TOTP
 pub mod serve; // what the local HTTP servers share: secrets compared in constant time, a port, Ctrl-C

@@ -36,6 +36,33 @@ fn timed(label: &str, n: usize, mut call: impl FnMut()) {
     );
 }
 
+/// A click's cost with the session's recording off, in memory (the default) and on disk: a
+/// recorded click first asks the page for its element's locators (one `locate` round trip).
+fn recording_cost(env: &BenchEnv, url: &str) {
+    for (label, record) in [("off", "off"), ("in memory", ""), ("on disk", "1")] {
+        let mut cmd = env.command(&["mcp"]);
+        cmd.env("TABPILOT_RECORD", record)
+            .stderr(std::process::Stdio::null());
+        let mut mcp = McpClient::spawn(cmd);
+        mcp.strict = false;
+        mcp.exit_grace = Duration::from_secs(5);
+        mcp.initialize("tabpilot-figures");
+        ok(&mut mcp, "browser_navigate", json!({"url": url}));
+        let snap = ok(&mut mcp, "browser_snapshot", json!({}))["snapshot"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        let press = ref_of(&snap, "button", "Press me");
+        timed(
+            &format!("browser_click (auto, recording {label})"),
+            60,
+            || {
+                ok(&mut mcp, "browser_click", json!({"ref": press}));
+            },
+        );
+    }
+}
+
 pub(crate) fn browser_figures() {
     let env = BenchEnv::new("browser");
     let fixtures = crate::fixtures::serve(0);
@@ -80,6 +107,7 @@ pub(crate) fn browser_figures() {
             json!({"ref": press, "waitUntil": "none"}),
         );
     });
+    recording_cost(&env, &page("basic.html"));
     timed("browser_type (5 characters, auto)", 30, || {
         ok(
             &mut mcp,

@@ -50,8 +50,9 @@
  * @property {function(Element): string} htmlOf The element's HTML, its secret values hidden.
  * @property {function(Element): Map<Element, string>} tagAll Tags every element that gets a
  *   ref (the refs `resolve` knows from then on); element -> ref, in document order.
- * @property {function(string): {el: Element, retagged: boolean}} resolve The element of a ref;
- *   STALE_REF or BAD_ARGS refusals.
+ * @property {function(string, boolean=): {el: Element, retagged: boolean}} resolve The element of
+ *   a ref; STALE_REF or BAD_ARGS refusals. A look (true: a recording's, before the action) leaves
+ *   the action to say the ref was re-resolved.
  * @property {function(Element, Map<Element, string>=, Map=): string} refFor A ref for any
  *   element, tagged or not; a memo Map makes naming many elements of one document cheap.
  * @property {function(Element): boolean} visible Rendered and not hidden by CSS.

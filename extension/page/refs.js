@@ -108,13 +108,23 @@
     return ref;
   }
 
+  // Refs a look (`resolve(ref, true)`: a recording's locators, taken before the action) found
+  // re-rendered: the action that follows still says so.
+  const owed = new Set();
+
   // Finds the element for a ref; when the node was replaced, tags the document afresh once.
-  function resolve(ref) {
+  function resolve(ref, look = false) {
     if (typeof ref !== 'string' || !/^e[0-9a-z]{4}(\.\d+)?$/.test(ref)) {
       throw new Refusal('BAD_ARGS', `ref ${JSON.stringify(ref)} is not a ref from a snapshot (like e7k2f)`);
     }
     const known = refs.get(ref)?.deref() || extras.get(ref)?.deref();
-    if (known && known.isConnected) return { el: known, retagged: false };
+    if (known && known.isConnected) return { el: known, retagged: !look && owed.delete(ref) };
+    const found = retag(ref, known);
+    if (look && found.retagged) owed.add(ref);
+    return found;
+  }
+
+  function retag(ref, known) {
     tagAll(document.documentElement);
     let el = refs.get(ref)?.deref();
     if (!el && known) {

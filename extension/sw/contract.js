@@ -1477,6 +1477,225 @@ export const CONTRACT = {
       "args": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "refs": {
+            "items": {
+              "type": "string"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "refs"
+        ],
+        "title": "Locate",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "locate",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "Locator": {
+            "properties": {
+              "css": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "label": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "name": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "placeholder": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "role": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "testId": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "Target": {
+            "properties": {
+              "frames": {
+                "default": [],
+                "items": {
+                  "items": {
+                    "$ref": "#/$defs/Locator"
+                  },
+                  "type": "array"
+                },
+                "type": "array"
+              },
+              "kind": {
+                "type": "string"
+              },
+              "locators": {
+                "items": {
+                  "$ref": "#/$defs/Locator"
+                },
+                "type": "array"
+              },
+              "secret": {
+                "default": false,
+                "type": "boolean"
+              }
+            },
+            "required": [
+              "locators",
+              "kind"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "targets": {
+            "items": {
+              "$ref": "#/$defs/Target"
+            },
+            "type": "array"
+          }
+        },
+        "required": [
+          "targets"
+        ],
+        "title": "Located",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$defs": {
+          "Locator": {
+            "properties": {
+              "css": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "label": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "name": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "placeholder": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "role": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "testId": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "frames": {
+            "items": {
+              "items": {
+                "$ref": "#/$defs/Locator"
+              },
+              "type": "array"
+            },
+            "type": "array"
+          },
+          "locators": {
+            "items": {
+              "$ref": "#/$defs/Locator"
+            },
+            "type": "array"
+          },
+          "timeout": {
+            "format": "uint64",
+            "minimum": 0,
+            "type": "integer"
+          }
+        },
+        "required": [
+          "frames",
+          "locators",
+          "timeout"
+        ],
+        "title": "ResolveLocator",
+        "type": "object"
+      },
+      "mutates": false,
+      "name": "resolveLocator",
+      "relayOnly": false,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "ref": {
+            "type": "string"
+          }
+        },
+        "required": [
+          "ref"
+        ],
+        "title": "Resolved",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
           "format": {
             "type": "string"
           },

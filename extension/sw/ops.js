@@ -14,6 +14,7 @@ import { findInTab } from './outline.js';
 import { snapshot, read } from './content.js';
 import { openTab, tabInfo, listTabs, closeTab, release, focusTab } from './tabs.js';
 import { waitFor } from './wait.js';
+import { locateRefs, resolveLocator } from './locate.js';
 import { drag } from './drag.js';
 import { press } from './keys.js';
 import { fillForm } from './fill.js';
@@ -60,6 +61,8 @@ export const OPS = {
   find: (call) => findInTab(call.tab, call.args),
   html: (call) => html(call),
   waitFor: (call) => waitFor(call.tab, call.args),
+  locate: (call) => locateRefs(call.tab, call.args),
+  resolveLocator: (call) => resolveLocator(call.tab, call.args),
   screenshot: (call) => screenshot(call.tab, call.args),
   dialog: whileBlocked((call) => handleDialog(call.tab, call.args)),
   dialogs: whileBlocked((call) => handleDialog(call.tab, call.args)),

@@ -20,6 +20,7 @@ const PAGE_FILES = [
   'page/read.js',
   'page/wait.js',
   'page/find.js',
+  'page/locate.js',
   'page/handover.js',
   'page/vitals.js',
   'page/a11y.js',

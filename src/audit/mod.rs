@@ -166,6 +166,14 @@ impl Audit {
             .client = clean(name);
     }
 
+    /// Who makes the calls.
+    pub fn agent(&self) -> Agent {
+        self.agent
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+
     /// Notes a call before it runs; none when the trail is off.
     pub fn begin(&self, tool: &str, args: &Value) -> Option<Pending> {
         self.file.as_ref()?;

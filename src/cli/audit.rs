@@ -88,7 +88,7 @@ fn time_of(r: &Record) -> Option<DateTime<Utc>> {
 }
 
 /// `--since`: a time, or a span back from now.
-fn since(text: &str) -> anyhow::Result<DateTime<Utc>> {
+pub(super) fn since(text: &str) -> anyhow::Result<DateTime<Utc>> {
     if let Ok(t) = DateTime::parse_from_rfc3339(text) {
         return Ok(t.with_timezone(&Utc));
     }

@@ -5,7 +5,9 @@ mod audit;
 mod call;
 mod demo;
 mod doctor;
+mod export;
 mod install;
+mod replay;
 mod secret;
 mod skill;
 
@@ -83,6 +85,11 @@ enum Command {
     },
     /// Print the audit trail: one line per tool call, newest last.
     Audit(audit::AuditArgs),
+    /// A recorded session as a Playwright test or a replay file (from the recording on disk:
+    /// the MCP server keeps it there with TABPILOT_RECORD=1).
+    Export(export::ExportArgs),
+    /// Run a replay file again through the tools, with no model; stops at the first failure.
+    Replay(replay::ReplayArgs),
     /// Add tabpilot to an MCP client's config (shows the diff first).
     Install(install::InstallArgs),
     /// Remove tabpilot's entry from an MCP client's config, and nothing else.
@@ -235,6 +242,8 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
         }
         Command::Dashboard { port } => crate::dashboard::run(port).await.map(|_| ExitCode::SUCCESS),
         Command::Audit(args) => audit::run(&args),
+        Command::Export(args) => export::run(&args),
+        Command::Replay(args) => replay::run(&args).await,
         Command::Install(args) => install::install(&args),
         Command::Uninstall(args) => install::uninstall(&args),
         Command::Secret { what } => secret::run(what),

@@ -66,6 +66,7 @@ pub async fn run(port: Option<u16>) -> anyhow::Result<()> {
         )
         .route(&format!("{base}api/state"), get(state))
         .route(&format!("{base}api/release"), post(release))
+        .route(&format!("{base}api/export/{{agent}}"), get(export))
         .with_state(shared)
         .layer(axum::middleware::from_fn(move |req, next| {
             let access = access.clone();
@@ -99,6 +100,35 @@ async fn file(kind: &'static str, body: &'static str) -> Response {
 
 async fn state(State(s): State<Shared>) -> Response {
     axum::Json(view::gather(&s.link, &s.audit).await).into_response()
+}
+
+/// An agent's recording as a Playwright test, from the recording on disk (the MCP server keeps
+/// it there with `TABPILOT_RECORD=1`; the dashboard is another process).
+async fn export(axum::extract::Path(agent): axum::extract::Path<String>) -> Response {
+    let filter = crate::record::Filter {
+        agent_id: Some(agent.clone()),
+        ..Default::default()
+    };
+    let path = crate::record::file();
+    let steps = crate::blocking::run("reading the recording", move || {
+        Ok(crate::record::read(&path, &filter))
+    })
+    .await
+    .unwrap_or_default();
+    if steps.is_empty() {
+        let said = "No recording of this agent on disk: its MCP server records there with \
+                    TABPILOT_RECORD=1.\n";
+        return (StatusCode::NOT_FOUND, said).into_response();
+    }
+    let name = format!("attachment; filename=\"tabpilot-{agent}.spec.ts\"");
+    let headers = [
+        (
+            header::CONTENT_TYPE,
+            "text/plain; charset=utf-8".to_string(),
+        ),
+        (header::CONTENT_DISPOSITION, name),
+    ];
+    (headers, crate::record::playwright::script(&steps)).into_response()
 }
 
 #[derive(Deserialize)]

@@ -222,7 +222,7 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
         ..o
     });
     let profile = Profile::from_env().map_err(anyhow::Error::msg)?;
-    let session = Arc::new(Session::new(info, launch)?);
+    let session = Arc::new(Session::new(info, launch)?.recording());
     let server = Server {
         session: session.clone(),
         catalog: catalog(&profile),

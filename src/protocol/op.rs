@@ -10,7 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::wire::{
-    Nothing, act, diagnostics, dialog, downloads, emulate, nav, network, page, script, state, tabs,
+    Nothing, act, diagnostics, dialog, downloads, emulate, locate, nav, network, page, script,
+    state, tabs,
 };
 use super::{Scope, TabId, ask};
 
@@ -159,6 +160,10 @@ ops! {
         => page::Html => page::HtmlOut;
     WaitFor = "waitFor", Tab, Reads, Caller
         => page::WaitFor => page::WaitReply;
+    Locate = "locate", Tab, Reads, Read
+        => locate::Locate => locate::Located;
+    ResolveLocator = "resolveLocator", Tab, Reads, Caller
+        => locate::ResolveLocator => locate::Resolved;
     Screenshot = "screenshot", Tab, Reads, Capture
         => page::Screenshot => page::CaptureReply;
     Dialog = "dialog", Tab, Acts, Quick

@@ -32,6 +32,11 @@ use crate::state;
 
 pub use hub::Hub;
 
+/// How the relay and the dashboard name the agent a link's peer info makes.
+pub fn agent_id(info: &crate::protocol::PeerInfo) -> crate::protocol::AgentId {
+    sessions::short_id(&sessions::key_of(info))
+}
+
 /// How long the relay lives after its last peer leaves: `TABPILOT_RELAY_IDLE_MS`, else 5 min.
 fn idle_after() -> Duration {
     Setting::RelayIdleMs

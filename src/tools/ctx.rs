@@ -17,6 +17,7 @@ use crate::link::{Link, LinkState, Reply};
 use crate::policy::Policy;
 use crate::protocol::wire::page::{Snapshot, SnapshotReply};
 use crate::protocol::{Call, PeerInfo, RelayAsk, Scope, TabId, WireOp, ask};
+use crate::record::Recorder;
 use crate::settings::Setting;
 
 pub struct Ctx {
@@ -35,6 +36,8 @@ pub struct Ctx {
     policy: Policy,
     /// Local applications: the accessibility bus (connected on first use), refs, launches.
     apps: crate::apps::Apps,
+    /// This session's recording of its page actions (crate::record).
+    recorder: Recorder,
 }
 
 /// A session's state, under one lock that is never held across an await and under which no
@@ -129,7 +132,19 @@ impl Ctx {
             context_env,
             policy,
             apps: crate::apps::Apps::default(),
+            recorder: Recorder::off(),
         }
+    }
+
+    /// This session's recording.
+    pub fn recorder(&self) -> &Recorder {
+        &self.recorder
+    }
+
+    /// Records as `TABPILOT_RECORD` says.
+    pub fn record_from_env(&mut self) {
+        let id = crate::relay::agent_id(self.link.info());
+        self.recorder = Recorder::from_env(id.0);
     }
 
     pub fn link(&self) -> &Link {

@@ -17,6 +17,7 @@ mod diff;
 mod downloads;
 mod emulate;
 mod eval;
+mod export;
 mod find;
 mod footer;
 mod image;
@@ -43,6 +44,7 @@ use crate::error::{Code, ToolError};
 use crate::launch::LaunchOptions;
 use crate::policy::Policy;
 use crate::protocol::PeerInfo;
+use crate::record;
 use crate::settings::Setting;
 use ctx::Ctx;
 use spec::ToolOutput;
@@ -70,6 +72,59 @@ impl Session {
             audit: Audit::new(audit, agent),
             ctx,
         })
+    }
+
+    /// Records this session's page actions as `TABPILOT_RECORD` says (the MCP server's
+    /// sessions; a one-shot CLI call records nothing).
+    pub fn recording(mut self) -> Self {
+        self.ctx.record_from_env();
+        self
+    }
+
+    /// The steps recorded so far.
+    pub fn recorded(&self) -> Vec<crate::record::Step> {
+        self.ctx.recorder().steps()
+    }
+
+    /// The ref of the element a recorded target names, looked for in the agent's tab now
+    /// (waiting up to `wait` for it to appear).
+    pub async fn resolve(
+        &self,
+        target: &crate::protocol::wire::locate::Target,
+        wait: std::time::Duration,
+    ) -> Result<String, ToolError> {
+        let ask = crate::protocol::wire::locate::ResolveLocator {
+            frames: target.frames.clone(),
+            locators: target.locators.clone(),
+            timeout: wait.as_millis() as u64,
+        };
+        let found = self
+            .ctx
+            .run(ask)
+            .within(wait + std::time::Duration::from_secs(5))
+            .await?;
+        Ok(found.reference)
+    }
+
+    /// Each ref's element as a recording keeps it: located in the page before the call acts
+    /// (after it, the element may be gone). A ref that cannot be located leaves the step without
+    /// targets; the call itself says what is wrong with it.
+    async fn locate(
+        &self,
+        tool: &tool::Tool,
+        refs: Vec<String>,
+    ) -> Vec<crate::protocol::wire::locate::Target> {
+        // Nothing goes to the page for a call that is refused before it sends anything.
+        let refused = self.check_read_only(tool).is_err();
+        if refs.is_empty() || refused || refs.iter().any(|r| args::ref_arg(r).is_err()) {
+            return Vec::new();
+        }
+        let ask = crate::protocol::wire::locate::Locate { refs };
+        self.ctx
+            .run(ask)
+            .await
+            .map(|l| l.targets)
+            .unwrap_or_default()
     }
 
     /// Names the client whose calls these are (the MCP client's name): for the audit trail, and
@@ -108,6 +163,13 @@ impl Session {
     ) -> Result<ToolOutput, ToolError> {
         let noted = self.audit.begin(name, &args);
         let tool = registry::get(name).ok_or_else(|| registry::unknown_tool(name));
+        let recorded = match (self.ctx.recorder().wants(name, &args), &tool) {
+            (Some(refs), Ok(tool)) => {
+                let targets = self.locate(tool, refs).await;
+                Some((targets, self.ctx.place().url, args.clone()))
+            }
+            _ => None,
+        };
         let result = match tool {
             Ok(tool) => tokio::select! {
                 result = self.run(tool, args) => result,
@@ -126,10 +188,26 @@ impl Session {
             };
             self.audit.finish(noted, place, &result).await;
         }
+        if let Some((targets, before, args)) = recorded {
+            let call = record::Call {
+                agent: self.audit.agent(),
+                tool: name,
+                args: &args,
+                targets,
+                before,
+                after: self.ctx.place().url,
+            };
+            self.ctx.recorder().keep(call, &result).await;
+        }
         result
     }
 
     async fn run(&self, tool: &tool::Tool, args: Value) -> Result<ToolOutput, ToolError> {
+        self.check_read_only(tool)?;
+        tool.call(&self.ctx, args).await
+    }
+
+    fn check_read_only(&self, tool: &tool::Tool) -> Result<(), ToolError> {
         let hints = tool.spec.hints;
         if !hints.read_only && !hints.navigates && !hints.mixed {
             let checked = self.ctx.policy().check_read_only(tool.spec.name);
@@ -139,7 +217,7 @@ impl Session {
                 checked?;
             }
         }
-        tool.call(&self.ctx, args).await
+        Ok(())
     }
 
     /// Ends the session: stops the link and closes a browser this session launched.

@@ -6,7 +6,7 @@ use std::sync::OnceLock;
 use super::tool::Tool;
 use super::{
     act, apps, browsers, capture, console, context, cookies, dialog, downloads, emulate, eval,
-    find, issues, navigate, network, page_tools, perf, proxy, read, storage, tabs,
+    export, find, issues, navigate, network, page_tools, perf, proxy, read, storage, tabs,
 };
 use crate::error::ToolError;
 
@@ -32,6 +32,7 @@ pub const GROUPS: &[(&str, Group)] = &[
     ("state", state),
     ("context", context::tools),
     ("apps", apps::tools),
+    ("export", export::tools),
 ];
 
 /// The browser's own state: cookies, storage, downloads, emulation, the proxy.

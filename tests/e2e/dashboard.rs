@@ -110,7 +110,7 @@ impl Drop for Dashboard {
 }
 
 /// The agents holding tabs, as an agent's browser_status lists them.
-fn holding(agent: &mut Mcp) -> Vec<Value> {
+pub(crate) fn holding(agent: &mut Mcp) -> Vec<Value> {
     let (_, status) = agent.ok("browser_status", json!({}));
     status["agents"]
         .as_array()

@@ -24,6 +24,7 @@ mod downloads;
 mod emulate;
 mod escapes;
 mod eval;
+mod export;
 mod fill_by_name;
 mod find;
 #[path = "../support/fixtures.rs"]

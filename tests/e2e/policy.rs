@@ -597,6 +597,7 @@ fn reading_args(tool: &str) -> Value {
     match tool {
         "browser_wait_for" => json!({"text": "Basic page"}),
         "browser_wait" => json!({"time": 1}),
+        "browser_export" => json!({"format": "tabpilot"}),
         "browser_find" => json!({"role": "button"}),
         "browser_scroll" => json!({"direction": "down"}),
         "browser_issues" => json!({"audit": "a11y"}),

@@ -109,6 +109,7 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     tour.call("browser_type", json!({"ref": search, "text": "tabpilot"}));
     tour.call("browser_clear", json!({"ref": search}));
     tour.call("browser_press_key", json!({"key": "a"}));
+    tour.call("browser_export", json!({"format": "playwright"}));
     tour.call("browser_scroll", json!({"direction": "down"}));
     tour.call("browser_screenshot", json!({}));
     tour.call("browser_click", json!({"ref": press, "include": "console"}));

@@ -70,6 +70,9 @@ function drawAgents(agents) {
       release.setAttribute('aria-label', `Release ${a.name} ${a.id}`);
       release.onclick = () => releaseAgent(a, release);
     }
+    // Its recording as a Playwright test (the server has it when the agent records to disk).
+    const test = who.appendChild(el('a', 'Export test'));
+    test.href = `api/export/${encodeURIComponent(a.id)}`;
     if (!a.tabs.length) card.appendChild(el('div', 'holds no tab', 'muted'));
     const list = card.appendChild(el('ul'));
     for (const t of a.tabs) {

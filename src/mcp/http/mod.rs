@@ -152,6 +152,7 @@ fn service(
         move || {
             let session =
                 Session::new(info(), None).map_err(|e| std::io::Error::other(e.text()))?;
+            let session = session.recording();
             Ok(Server {
                 session: Arc::new(session),
                 profile: profile.clone(),

@@ -7,6 +7,7 @@ pub mod diagnostics;
 pub mod dialog;
 pub mod downloads;
 pub mod emulate;
+pub mod locate;
 pub mod nav;
 pub mod network;
 pub mod page;

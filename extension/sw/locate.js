@@ -1,0 +1,60 @@
+// Locators for a recording, and back to refs for a replay: each frame's part runs in that frame
+// (page/locate.js); the service worker walks the frame tree between them, naming each frame by
+// its element in its parent.
+import { ToolError } from './errors.js';
+import { locate as splitRef, runInPage } from './page.js';
+
+const framesOf = async (tabId) => (await chrome.webNavigation.getAllFrames({ tabId })) || [];
+
+// Of a frame's element candidates in its parent, the one that is this frame: by its name when it
+// has one, else by its address; none when that leaves several.
+function pick(hosts, self, url) {
+  const one = (list) => (list.length === 1 ? list[0] : null);
+  return (self.name && one(hosts.filter((h) => h.name === self.name))) || one(hosts.filter((h) => h.src === url))
+    || one(hosts);
+}
+
+// The locators of each frame's element from the top down to `frameId`.
+async function chainOf(tabId, frameId) {
+  const frames = await framesOf(tabId);
+  const chain = [];
+  for (let f = frames.find((x) => x.frameId === frameId); f && f.frameId !== 0;) {
+    const [hosts, self] = await Promise.all([
+      runInPage(tabId, 'frameHosts', {}, f.parentFrameId),
+      runInPage(tabId, 'frameSelf', {}, f.frameId),
+    ]);
+    const host = pick(hosts, self, f.url);
+    if (!host) throw new ToolError('NOT_FOUND', `frame f${f.frameId} cannot be told apart from its siblings`);
+    chain.unshift(host.locators);
+    const parent = f.parentFrameId;
+    f = frames.find((x) => x.frameId === parent);
+  }
+  return chain;
+}
+
+// Each ref's element: its locators best first, the frames it is in, its kind, whether it is secret.
+export async function locateRefs(tabId, { refs }) {
+  const targets = [];
+  for (const given of refs) {
+    const { frameId, ref } = await splitRef(tabId, given);
+    const found = await runInPage(tabId, 'locate', { ref }, frameId);
+    targets.push({ ...found, frames: frameId ? await chainOf(tabId, frameId) : [] });
+  }
+  return { targets };
+}
+
+// The ref of the one element the locators find, through the frames the chain names.
+export async function resolveLocator(tabId, { frames = [], locators, timeout }) {
+  let frameId = 0;
+  for (const hostLocators of frames) {
+    const host = await runInPage(tabId, 'frameAt', { locators: hostLocators, timeout }, frameId);
+    const kids = (await framesOf(tabId)).filter((f) => f.parentFrameId === frameId);
+    const selves = await Promise.all(kids.map((k) => runInPage(tabId, 'frameSelf', {}, k.frameId).catch(() => ({}))));
+    const hosts = kids.map((k, i) => ({ frameId: k.frameId, name: selves[i].name || '', src: k.url }));
+    const kid = pick(hosts.filter((h) => h.name === host.name || h.src === host.src), host, host.src);
+    if (!kid) throw new ToolError('NOT_FOUND', `the frame ${JSON.stringify(hostLocators[0])} names is not loaded`);
+    frameId = kid.frameId;
+  }
+  const { ref } = await runInPage(tabId, 'resolveLocator', { locators, timeout }, frameId);
+  return { ref: frameId ? `f${frameId}:${ref}` : ref };
+}
