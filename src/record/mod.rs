@@ -435,6 +435,7 @@ mod tests {
 
         let text = std::fs::read_to_string(&path).unwrap();
         assert!(!text.contains("hunter2"), "{text}");
+        #[cfg(unix)]
         assert_eq!(crate::state::test_support::mode(&path), 0o600);
         let steps = r.steps();
         assert_eq!(
