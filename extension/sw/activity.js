@@ -33,6 +33,7 @@ const sites = perTab(); // tabId -> match pattern of its site
 const soon = new Map(); // a site a tab is about to load -> until when it stays registered for it
 const SOON_MS = 60_000;
 let registering = Promise.resolve();
+let registered = null; // the matches last registered (null: not known, as when the worker starts)
 
 const siteOf = (url) => {
   try {
@@ -49,13 +50,18 @@ function registerEarly() {
   const now = Date.now();
   for (const [site, until] of soon) if (until < now) soon.delete(site);
   const matches = [...new Set([...sites.values(), ...soon.keys()])].sort();
+  // Any tab's closing asks again; most change nothing, and cost no call to the browser.
+  if (matches.join() === registered) return registering;
+  registered = matches.join();
   registering = registering.then(async () => {
     const have = await chrome.scripting.getRegisteredContentScripts({ ids: [EARLY_ID] }).catch(() => []);
     if (have.length && have[0].matches.join() === matches.join()) return;
     if (have.length) await chrome.scripting.unregisterContentScripts({ ids: [EARLY_ID] }).catch(() => {});
     if (!matches.length) return;
     const script = { id: EARLY_ID, js: [OBSERVER], matches, runAt: 'document_start', world: 'MAIN' };
-    await chrome.scripting.registerContentScripts([{ ...script, persistAcrossSessions: false }]).catch(() => {});
+    await chrome.scripting.registerContentScripts([{ ...script, persistAcrossSessions: false }]).catch(() => {
+      registered = null; // tried again at the next ask
+    });
   });
   return registering;
 }
