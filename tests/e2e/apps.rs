@@ -241,6 +241,24 @@ fn the_calculator_computes_a_product_read_back_from_its_tree() {
     assert!(shown.contains(": \"42\""), "6 × 7 shows no 42:\n{shown}");
 }
 
+/// Inspects the form and clicks its Save, which `agent` must refuse with `code`; the result.
+fn save_refused(agent: &mut Mcp, code: &str) -> Value {
+    let (_, data) = agent.ok(
+        "inspect_local_application",
+        json!({ "app": "tabpilot-form" }),
+    );
+    let save = ref_of(data["outline"].as_str().unwrap(), "button", "Save");
+    let (got, r) = agent.fails(
+        "operate_local_application",
+        json!({ "ref": save, "action": "click" }),
+    );
+    assert_eq!(
+        (got.as_str(), &r["structuredContent"]["outcome"]),
+        (code, &json!("refused"))
+    );
+    r
+}
+
 #[test]
 fn read_only_and_the_allow_list_refuse_and_the_tools_are_off_by_default() {
     let Some(desktop) = Desktop::start("rules") else {
@@ -253,19 +271,7 @@ fn read_only_and_the_allow_list_refuse_and_the_tools_are_off_by_default() {
     open(&mut agent, "tabpilot-form", &mut opened);
 
     let mut reader = server(&env, &desktop, &[("TABPILOT_READ_ONLY", "1")]);
-    let (_, data) = reader.ok(
-        "inspect_local_application",
-        json!({ "app": "tabpilot-form" }),
-    );
-    let save = ref_of(data["outline"].as_str().unwrap(), "button", "Save");
-    let (code, r) = reader.fails(
-        "operate_local_application",
-        json!({ "ref": save, "action": "click" }),
-    );
-    assert_eq!(
-        (code.as_str(), &r["structuredContent"]["outcome"]),
-        ("READ_ONLY", &json!("refused"))
-    );
+    let r = save_refused(&mut reader, "READ_ONLY");
     assert!(text(&r).contains("acts on an application"), "{}", text(&r));
     let (code, _) = reader.fails("open_local_application", json!({ "app": "tabpilot-form" }));
     assert_eq!(code, "READ_ONLY");
@@ -274,19 +280,7 @@ fn read_only_and_the_allow_list_refuse_and_the_tools_are_off_by_default() {
     let mut fenced = server(&env, &desktop, &allow);
     let (code, _) = fenced.fails("open_local_application", json!({ "app": "tabpilot-form" }));
     assert_eq!(code, "APP_NOT_ALLOWED");
-    let (_, data) = fenced.ok(
-        "inspect_local_application",
-        json!({ "app": "tabpilot-form" }),
-    );
-    let save = ref_of(data["outline"].as_str().unwrap(), "button", "Save");
-    let (code, r) = fenced.fails(
-        "operate_local_application",
-        json!({ "ref": save, "action": "click" }),
-    );
-    assert_eq!(
-        (code.as_str(), &r["structuredContent"]["outcome"]),
-        ("APP_NOT_ALLOWED", &json!("refused"))
-    );
+    save_refused(&mut fenced, "APP_NOT_ALLOWED");
     assert!(!out.exists(), "a refused click saved the form");
 
     let mut plain = Mcp::start_with(&env, &[], |cmd| {
