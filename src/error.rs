@@ -64,7 +64,7 @@ codes! {
     AmbiguousBrowser = "AMBIGUOUS_BROWSER", "several browsers are connected and none was named", "browser_select_browser";
     NavigationFailed = "NAVIGATION_FAILED", "the navigation did not reach the page", "browser_navigate";
     RestrictedPage = "RESTRICTED_PAGE", "the browser does not let extensions act on this page", "browser_navigate";
-    AdvancedModeRequired = "ADVANCED_MODE_REQUIRED", "this needs a capability that is switched off", "browser_status";
+    AdvancedModeRequired = "ADVANCED_MODE_REQUIRED", "this needs advanced mode (the debugger attached to your tab), which is off, or the person forbade it (TABPILOT_NO_ADVANCED); the message says which", "browser_advanced_mode {mode: \"on\"}, unless the person forbade it";
     CaptureStalled = "CAPTURE_STALLED", "the browser did not produce the capture in time", "browser_screenshot";
     OriginBlocked = "ORIGIN_BLOCKED", "policy forbids this origin", "browser_navigate";
     ReadOnly = "READ_ONLY", "read-only mode forbids changing the page", "browser_snapshot";
@@ -179,11 +179,11 @@ impl ToolError {
     /// The text an agent and a person both read.
     pub fn text(&self) -> String {
         let recover = self.recover();
-        let verb = if recover.starts_with("the ") {
-            ""
-        } else {
-            "call "
-        };
+        // "call" goes before a tool's name only, never before words ("ask the person ...").
+        let first = recover.split([' ', ',']).next().unwrap_or_default();
+        let tool =
+            first.contains('_') && first.bytes().all(|b| b.is_ascii_lowercase() || b == b'_');
+        let verb = if tool { "call " } else { "" };
         format!("{}: {}\nRecover: {verb}{recover}", self.code, self.message)
     }
 

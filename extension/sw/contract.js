@@ -84,6 +84,9 @@ export const CONTRACT = {
           "active": {
             "type": "boolean"
           },
+          "advanced": {
+            "type": "boolean"
+          },
           "private": {
             "type": "boolean"
           },
@@ -130,6 +133,9 @@ export const CONTRACT = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "active": {
+            "type": "boolean"
+          },
+          "advanced": {
             "type": "boolean"
           },
           "private": {
@@ -180,6 +186,9 @@ export const CONTRACT = {
           "active": {
             "type": "boolean"
           },
+          "advanced": {
+            "type": "boolean"
+          },
           "private": {
             "type": "boolean"
           },
@@ -227,6 +236,9 @@ export const CONTRACT = {
           "Tab": {
             "properties": {
               "active": {
+                "type": "boolean"
+              },
+              "advanced": {
                 "type": "boolean"
               },
               "private": {
@@ -9153,6 +9165,48 @@ export const CONTRACT = {
         "type": "object"
       },
       "scope": "browser"
+    },
+    {
+      "args": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "on": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "on"
+        ],
+        "title": "Advanced",
+        "type": "object"
+      },
+      "mutates": true,
+      "name": "advanced",
+      "relayOnly": false,
+      "reply": {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "on": {
+            "type": "boolean"
+          },
+          "since": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "unchanged": {
+            "type": "boolean"
+          }
+        },
+        "required": [
+          "on",
+          "unchanged"
+        ],
+        "title": "AdvancedState",
+        "type": "object"
+      },
+      "scope": "tab"
     }
   ],
   "outcomes": [

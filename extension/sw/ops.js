@@ -37,6 +37,7 @@ import { noteFills, scrub } from './secrets.js';
 import { downloads, startedSince } from './downloads.js';
 import { emulate, emulation } from './emulate.js';
 import { setProxy, proxyState } from './proxy.js';
+import { setAdvanced, heldNowBy } from './debugger.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -99,6 +100,7 @@ export const OPS = {
   emulation: (call) => emulation(call.tab),
   proxy: (call) => setProxy(call.args),
   proxyState: () => proxyState(),
+  advanced: (call) => setAdvanced(call.tab, call.args.on, call.owner),
 };
 
 const DEFAULT_TIMEOUT_MS = 30000;
@@ -121,6 +123,7 @@ async function run(op, call) {
   if (call.tab === null) throw new ToolError('BAD_ARGS', `tab operation ${op} came with no tab`, 'refused');
   track(call.tab);
   await heldBy(call.tab, call.owner);
+  await heldNowBy(call.tab, call.owner);
   await guardTab(call.tab, call.owner, call.guard);
   const judged = () => judge(call.tab, call.guard).then(() => handler(call));
   return handler.whileBlocked ? judged() : unblocked(call.tab, judged);

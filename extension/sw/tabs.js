@@ -7,6 +7,7 @@ import { guardTab, releaseOwner } from './policy.js';
 import { watchNavigation } from './navigation.js';
 import { track } from './tracking.js';
 import { endEmulation } from './emulate.js';
+import { advancedOf, endAdvanced } from './debugger.js';
 
 const FIRST_LOAD_MAX_MS = 15000;
 
@@ -28,6 +29,7 @@ function describe(t) {
     url: t.url || t.pendingUrl || '',
     title: t.title || '',
     ...(t.incognito ? { private: true } : {}),
+    ...(advancedOf(t.id) ? { advanced: true } : {}),
   };
 }
 
@@ -101,6 +103,7 @@ export async function release({ owner, args, tabs }) {
   if (!owner) return { closed: [] };
   const { opened, handed } = await letGo(owner);
   for (const tab of handed) await endEmulation(tab);
+  for (const tab of [...opened, ...handed]) await endAdvanced(tab);
   if (args.closeOpened) {
     for (const tab of opened) {
       // One already gone is what was wanted.

@@ -44,6 +44,9 @@ async function showAgents() {
   for (const t of here.flatMap((a) => a.tabs)) {
     titles.set(t.tab, await chrome.tabs.get(t.tab).then((tab) => tab.title || tab.url, () => '(closed)'));
   }
+  // The browser's own word on which tabs a debugger is attached to (advanced mode, or one call's).
+  const targets = await chrome.debugger.getTargets().catch(() => []);
+  const debugged = new Set(targets.filter((t) => t.attached && t.tabId).map((t) => t.tabId));
   const list = document.createElement('ul');
   for (const a of here) {
     const item = list.appendChild(document.createElement('li'));
@@ -58,7 +61,8 @@ async function showAgents() {
     tabs.className = 'tabs';
     for (const t of a.tabs) {
       const age = t.lapsed ? 'lapsed' : `idle ${Math.round(t.idleMs / 1000)} s`;
-      tabs.appendChild(document.createElement('li')).textContent = `tab ${t.tab}: ${titles.get(t.tab)}, ${age}`;
+      const mode = debugged.has(t.tab) ? ', debugger attached (advanced mode)' : '';
+      tabs.appendChild(document.createElement('li')).textContent = `tab ${t.tab}: ${titles.get(t.tab)}, ${age}${mode}`;
     }
   }
   agents.replaceChildren(here.length ? 'Agents in this browser:' : 'No agent holds a tab in this browser.', list);

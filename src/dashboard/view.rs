@@ -110,6 +110,7 @@ pub(super) async fn gather(link: &Link, audit: &std::path::Path) -> View {
                         url: page.map(|p| cut(&p.url)),
                         lease: LeaseEntry {
                             private: page.is_some_and(|p| p.private),
+                            advanced: page.is_some_and(|p| p.advanced),
                             ..lease
                         },
                     }

@@ -23,6 +23,8 @@ pub struct Policy {
     pub read_only: bool,
     /// Refuse every tool and argument that carries the agent's own script (`TABPILOT_NO_EVAL`).
     pub no_eval: bool,
+    /// Refuse advanced mode and everything that needs it (`TABPILOT_NO_ADVANCED`).
+    pub no_advanced: bool,
     /// The person lets credential values reach agents on request
     /// (`TABPILOT_REVEAL_CREDENTIALS`); read-only, no-eval and the origin lists still hold them.
     pub reveal_credentials: bool,
@@ -45,6 +47,7 @@ impl Policy {
             origins: Origins::from_env()?,
             read_only: Setting::ReadOnly.is_on(),
             no_eval: Setting::NoEval.is_on(),
+            no_advanced: Setting::NoAdvanced.is_on(),
             reveal_credentials: Setting::RevealCredentials.is_on(),
             audit,
             page_tools_trusted: origins::read_list(Setting::WebmcpTrustedOrigins)?
@@ -82,6 +85,22 @@ impl Policy {
                     Setting::NoEval
                 ),
             ));
+        }
+        Ok(())
+    }
+
+    /// The person's refusal of advanced mode (the debugger on the agent's tab), for `what`
+    /// needs it; checked before anything is sent.
+    pub fn check_advanced(&self, what: &str) -> Result<(), ToolError> {
+        if self.no_advanced {
+            return Err(ToolError::refused(
+                Code::AdvancedModeRequired,
+                format!(
+                    "{what} needs advanced mode (the debugger), and the person forbade it: {} is on",
+                    Setting::NoAdvanced
+                ),
+            )
+            .recovered_by("ask the person: only they can lift TABPILOT_NO_ADVANCED"));
         }
         Ok(())
     }
@@ -167,6 +186,7 @@ pub struct PolicyView {
     pub sensitive: Vec<String>,
     pub read_only: bool,
     pub no_eval: bool,
+    pub no_advanced: bool,
     /// The person lets credential values reach agents on request.
     pub reveal_credentials: bool,
     /// The audit trail's file, or `off`.
@@ -182,6 +202,7 @@ impl Policy {
             sensitive: texts(&self.origins.sensitive),
             read_only: self.read_only,
             no_eval: self.no_eval,
+            no_advanced: self.no_advanced,
             reveal_credentials: self.reveal_credentials,
             audit: match &self.audit {
                 Some(file) => file.display().to_string(),
@@ -208,6 +229,9 @@ impl std::fmt::Display for PolicyView {
         }
         if self.no_eval {
             parts.push("no-eval".into());
+        }
+        if self.no_advanced {
+            parts.push("no-advanced".into());
         }
         if self.reveal_credentials {
             parts.push("reveal-credentials".into());

@@ -236,6 +236,9 @@ pub struct LeaseEntry {
     /// marks it from the browser's own list.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub private: bool,
+    /// In advanced mode (the debugger attached), marked the same way.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub advanced: bool,
 }
 
 /// A failure as it crosses the wire.

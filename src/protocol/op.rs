@@ -10,8 +10,8 @@ use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
 use super::wire::{
-    Nothing, act, diagnostics, dialog, downloads, emulate, locate, nav, network, page, script,
-    state, tabs,
+    Nothing, act, advanced, diagnostics, dialog, downloads, emulate, locate, nav, network, page,
+    script, state, tabs,
 };
 use super::{Scope, TabId, ask};
 
@@ -236,6 +236,8 @@ ops! {
         => emulate::SetProxy => emulate::ProxyState;
     ProxyState = "proxyState", Browser, Reads, Quick
         => emulate::ReadProxy => emulate::ProxyState;
+    Advanced = "advanced", Tab, Moves, Quick
+        => advanced::Advanced => advanced::AdvancedState;
 }
 
 impl Op {

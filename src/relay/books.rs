@@ -398,6 +398,7 @@ impl Books {
                             opened: lease.opened,
                             current: agent.current.as_ref() == Some(key),
                             private: false,
+                            advanced: false,
                         })
                     })
                     .collect();

@@ -163,7 +163,7 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
         Link::Connected
     };
     let mut status = status;
-    mark_private(cx, &mut status).await;
+    mark_pages(cx, &mut status).await;
     let mut text = roster_text(link, &status);
     if let Some(pin) = &pinned {
         text.push_str(&format!("\nThis agent works in browser {pin:?}."));
@@ -231,9 +231,10 @@ fn link_down(state: LinkState, failed: Option<ToolError>) -> (Link, String) {
     }
 }
 
-/// Marks the private tabs among those agents hold, from the list of each connected browser
-/// holding some; one that does not answer marks none (the status stands without it).
-async fn mark_private(cx: &Ctx, status: &mut RelayStatus) {
+/// Marks the private tabs and those in advanced mode among those agents hold, from the list of
+/// each connected browser holding some; one that does not answer marks none (the status stands
+/// without it).
+async fn mark_pages(cx: &Ctx, status: &mut RelayStatus) {
     let connected: Vec<&BrowserId> = status.browsers.iter().map(|b| &b.browser_id).collect();
     let mut held: Vec<BrowserId> = status
         .agents
@@ -246,15 +247,11 @@ async fn mark_private(cx: &Ctx, status: &mut RelayStatus) {
     for browser in held {
         let run = cx.run(TabList {}).in_browser(Some(browser.to_string()));
         let Ok(list) = run.await else { continue };
-        let private: Vec<TabId> = list
-            .tabs
-            .iter()
-            .filter(|t| t.private)
-            .map(|t| t.tab_id)
-            .collect();
         let tabs = status.agents.iter_mut().flat_map(|a| a.tabs.iter_mut());
         for t in tabs.filter(|t| t.browser_id == browser) {
-            t.private = private.contains(&t.tab);
+            let page = list.tabs.iter().find(|p| p.tab_id == t.tab);
+            t.private = page.is_some_and(|p| p.private);
+            t.advanced = page.is_some_and(|p| p.advanced);
         }
     }
 }
@@ -280,10 +277,11 @@ fn roster_text(link: Link, status: &RelayStatus) -> String {
             .iter()
             .map(|t| {
                 format!(
-                    "tab {}{}{} idle {} s{}",
+                    "tab {}{}{}{} idle {} s{}",
                     t.tab,
                     if t.current { "*" } else { "" },
                     super::tabs::private_mark(t.private),
+                    super::tabs::advanced_mark(t.advanced),
                     t.idle_ms / 1000,
                     if t.lapsed { " (lapsed)" } else { "" }
                 )

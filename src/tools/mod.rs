@@ -3,6 +3,7 @@
 
 mod a11y;
 mod act;
+mod advanced;
 mod after;
 mod apps;
 mod args;

@@ -5,8 +5,8 @@ use std::sync::OnceLock;
 
 use super::tool::Tool;
 use super::{
-    act, apps, browsers, capture, console, context, cookies, dialog, downloads, emulate, eval,
-    export, find, issues, navigate, network, page_tools, perf, proxy, read, storage, tabs,
+    act, advanced, apps, browsers, capture, console, context, cookies, dialog, downloads, emulate,
+    eval, export, find, issues, navigate, network, page_tools, perf, proxy, read, storage, tabs,
 };
 use crate::error::ToolError;
 
@@ -43,6 +43,7 @@ fn state() -> Vec<Tool> {
         downloads::tools,
         emulate::tools,
         proxy::tools,
+        advanced::tools,
     ]
     .iter()
     .flat_map(|tools| tools())

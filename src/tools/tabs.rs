@@ -175,10 +175,11 @@ async fn list_tabs(cx: &Ctx, a: ListTabsArgs) -> Result<Out<TabsOut>, ToolError>
             false => format!("\"{}\"", tab.title),
         };
         format!(
-            "- [{}] tab {}{}{}{}{} {} {title}",
+            "- [{}] tab {}{}{}{}{}{} {} {title}",
             t.index,
             tab.tab_id,
             private_mark(tab.private),
+            advanced_mark(tab.advanced),
             if t.listed.mine { " (yours)" } else { "" },
             if tab.active { " (active)" } else { "" },
             t.listed
@@ -283,6 +284,11 @@ fn origin_of(url: &str) -> String {
 /// How every line naming a tab marks a private one.
 pub(super) fn private_mark(private: bool) -> &'static str {
     if private { " (private)" } else { "" }
+}
+
+/// How a line naming a tab marks one in advanced mode (the debugger attached, its banner shown).
+pub(super) fn advanced_mark(advanced: bool) -> &'static str {
+    if advanced { " (advanced mode)" } else { "" }
 }
 
 #[derive(Serialize, JsonSchema)]

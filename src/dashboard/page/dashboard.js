@@ -77,7 +77,7 @@ function drawAgents(agents) {
     const list = card.appendChild(el('ul'));
     for (const t of a.tabs) {
       const item = list.appendChild(el('li'));
-      const marks = `${t.private ? ' (private)' : ''}${t.current ? '' : ' (not current)'}`;
+      const marks = `${t.private ? ' (private)' : ''}${t.advanced ? ' (advanced mode)' : ''}${t.current ? '' : ' (not current)'}`;
       item.append(`tab ${t.tab}${marks}: `, el('b', t.title || '(untitled)'), ' ');
       item.append(el('span', where(t.url), 'muted'), ' · ');
       const ageText = item.appendChild(el('span', age(t), t.lapsed ? 'age lapsed' : 'age'));

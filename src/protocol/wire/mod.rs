@@ -3,6 +3,7 @@
 //! JSON schema (the contract the extension reads, and what a debug build holds every reply to).
 
 pub mod act;
+pub mod advanced;
 pub mod diagnostics;
 pub mod dialog;
 pub mod downloads;

@@ -46,6 +46,9 @@ pub struct Tab {
     /// In a private window: its own cookie jar and storage.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub private: bool,
+    /// In advanced mode: the debugger is attached, and the browser shows its banner.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub advanced: bool,
 }
 
 #[derive(Deserialize, JsonSchema, Debug)]
