@@ -2,6 +2,7 @@
 //! end to end in a real headless Chromium with the real extension.
 
 mod a11y;
+mod advanced;
 mod apps;
 mod audit;
 mod browser;
