@@ -73,6 +73,7 @@ const KEPT_IN: &[(&str, &[&str])] = &[
     ("browser_downloads", &["wait"]),
     ("browser_emulate", &["clear"]),
     ("browser_proxy", &["mode", "server", "bypass", "clear"]),
+    ("browser_advanced_mode", &["mode"]),
     // Cookies and storage keys by name, and a cookie's attributes; values are lengths.
     ("browser_get_cookies", &["name"]),
     (
