@@ -131,6 +131,7 @@ fn the_dashboard_shows_an_agents_tab_and_calls_and_releases_it() {
         json!({"url": format!("{}/basic.html", fixtures.a)}),
     );
     worker.ok("browser_snapshot", json!({}));
+    worker.ok("browser_advanced_mode", json!({"mode": "on"}));
     let agents = holding(&mut worker);
     assert_eq!(agents.len(), 1, "{agents:?}");
     let id = agents[0]["id"].as_str().unwrap().to_string();
@@ -153,6 +154,8 @@ fn the_dashboard_shows_an_agents_tab_and_calls_and_releases_it() {
         "browser_navigate".into(),
         "browser_snapshot".into(),
         "done".into(),
+        // The person sees which tab has the debugger attached.
+        format!("tab {tab} (advanced mode)"),
     ] {
         assert!(
             page.contains(&shown),

@@ -59,6 +59,7 @@ fn the_popup_shows_an_agents_tab_and_a_person_releases_it() {
         "browser_navigate",
         json!({"url": format!("{}/basic.html", fixtures.a)}),
     );
+    agent.ok("browser_advanced_mode", json!({"mode": "on"}));
     let (_, status) = agent.ok("browser_status", json!({}));
     let holding: Vec<&Value> = status["agents"]
         .as_array()
@@ -77,6 +78,8 @@ fn the_popup_shows_an_agents_tab_and_a_person_releases_it() {
     for part in [
         format!("tabpilot-e2e ({id})"),
         format!("tab {tab}: Basic fixture, idle "),
+        // The person sees the debugger the agent attached.
+        " s, debugger attached (advanced mode)".into(),
     ] {
         assert!(shown.contains(&part), "{part:?} not in the popup: {r}");
     }
