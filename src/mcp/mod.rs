@@ -281,19 +281,3 @@ mod tests {
         }
     }
 }
-#[cfg(test)]
-mod per_tool_tmp {
-    use super::*;
-    #[test]
-    fn per_tool_tokens_tmp() {
-        let o200k = tiktoken_rs::o200k_base().unwrap();
-        let tools = catalog(&Profile::parse("full").unwrap());
-        let mut v: Vec<(usize, String)> = tools.iter().map(|t| {
-            let text = serde_json::to_string(t).unwrap();
-            (o200k.encode_with_special_tokens(&text).len(), t.name.to_string())
-        }).collect();
-        v.sort();
-        for (n, name) in v { println!("{n} {name}"); }
-        std::fs::write("/tmp/catalog.json", serde_json::to_string_pretty(&tools).unwrap()).unwrap();
-    }
-}
