@@ -70,3 +70,4 @@ mod settle;
 mod snapshot;
 mod storage;
 mod token;
+mod trusted;
