@@ -127,6 +127,11 @@ fn in_a_cross_origin_frame_a_real_click_lands_a_point_says_what_it_hit_and_an_el
     agent.ok("browser_click", json!({"ref": frame_go}));
     let (snap, _) = agent.ok("browser_snapshot", json!({}));
     assert!(snap.contains("frame clicked for real"), "{snap}");
+    // Keys go to the field focused in the frame.
+    let field = ref_of(&snap, "textbox", "Frame field");
+    agent.ok("browser_type", json!({"ref": field, "text": "Lin"}));
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(snap.contains("frame typed: Lin"), "{snap}");
 
     // At a point of the top page, and over the frame: the browser routes it there.
     let (said, data) = agent.ok("browser_click", json!({"x": 80, "y": 120}));
