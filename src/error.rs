@@ -65,6 +65,7 @@ codes! {
     NavigationFailed = "NAVIGATION_FAILED", "the navigation did not reach the page", "browser_navigate";
     RestrictedPage = "RESTRICTED_PAGE", "the browser does not let extensions act on this page", "browser_navigate";
     AdvancedModeRequired = "ADVANCED_MODE_REQUIRED", "this needs advanced mode (the debugger attached to your tab), which is off, or the person forbade it (TABPILOT_NO_ADVANCED); the message says which", "browser_advanced_mode {mode: \"on\"}, unless the person forbade it";
+    TabInBackground = "TAB_IN_BACKGROUND", "real input (advanced mode) reaches only a tab the browser shows in front", "browser_switch_tab to bring the tab to front, or browser_advanced_mode {mode: \"off\"} for synthetic input";
     CaptureStalled = "CAPTURE_STALLED", "the browser did not produce the capture in time", "browser_screenshot";
     OriginBlocked = "ORIGIN_BLOCKED", "policy forbids this origin", "browser_navigate";
     ReadOnly = "READ_ONLY", "read-only mode forbids changing the page", "browser_snapshot";

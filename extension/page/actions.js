@@ -70,8 +70,21 @@
     if (count === 2 && button === 0) mouse(el, 'dblclick', x, y, { ...up, detail: 2 });
   }
 
-  async function click({ ref, x, y, button = 'left', doubleClick = false, modifiers }) {
+  // Real input (advanced mode): the service worker dispatches it through the debugger
+  // (sw/input.js), a point given in this frame's viewport; its answer, or its refusal.
+  async function real(trusted, what) {
+    const r = await chrome.runtime.sendMessage({ type: 'input', nonce: trusted, ...what });
+    if (!r?.error) return r;
+    if (r.error.outcome === 'refused') throw new Refusal(r.error.code, r.error.message);
+    throw new Error(`real input failed: ${r.error.message}`);
+  }
+
+  const isFrame = (el) => el.localName === 'iframe' || el.localName === 'frame';
+
+  async function click({ ref, x, y, button = 'left', doubleClick = false, modifiers, trusted }) {
     const opts = { button: BUTTONS[button], count: doubleClick ? 2 : 1, flags: modifierFlags(modifiers) };
+    const mouseAt = (at, over = false) =>
+      real(trusted, { kind: 'mouse', x: at.x, y: at.y, button, count: opts.count, modifiers, over });
     if (ref === undefined) {
       // By viewport point: whatever is there gets the events, and the answer says what it was.
       if (x < 0 || y < 0 || x >= innerWidth || y >= innerHeight) {
@@ -79,20 +92,28 @@
       }
       const hit = hitAt(x, y);
       if (!hit) throw new Refusal('NOT_ACTIONABLE', `nothing is at (${x}, ${y})`);
-      if (hit.localName === 'iframe' || hit.localName === 'frame') {
+      if (isFrame(hit) && !trusted) {
         throw new Refusal(
           'NOT_ACTIONABLE',
           `(${x}, ${y}) is over a frame (${describeEl(hit)}); click its elements by ref`,
         );
       }
+      const element = describeEl(hit);
       const done = watchNavigate();
-      press(hit, x, y, opts);
-      return { element: describeEl(hit), retagged: false, navigation: await done() };
+      if (!trusted) press(hit, x, y, opts);
+      else {
+        // The browser routes its own click into a frame; the answer names what it hit there.
+        const { inside } = await mouseAt({ x, y }, isFrame(hit));
+        const out = { element, hit: inside ? `${element}, at ${inside} inside it` : element };
+        return { ...out, retagged: false, navigation: await done() };
+      }
+      return { element, retagged: false, navigation: await done() };
     }
     const { el, retagged } = resolve(ref);
     const at = await actionable(el, 'pointer');
     const done = watchNavigate();
-    press(el, at.x, at.y, opts);
+    if (trusted) await mouseAt(at);
+    else press(el, at.x, at.y, opts);
     return { element: describeEl(el), retagged, navigation: await done() };
   }
 
@@ -171,7 +192,22 @@
     return el.dispatchEvent(new KeyboardEvent(type, init));
   }
 
-  async function type({ ref, text, submit = false, secret }) {
+  // Typing as a person does (advanced mode): the field's content selected and taken out with a
+  // Backspace, then a key per character; a secret goes in whole, as the synthetic path sets it.
+  async function typeReal(el, trusted, text, { field, secret }) {
+    if (field) el.select();
+    else getSelection().selectAllChildren(el);
+    if (secret) return real(trusted, { kind: 'insert', text });
+    const keys = (field ? el.value : el.textContent) ? [T.keySpec('Backspace')] : [];
+    for (const ch of text) {
+      // A line break is Enter where it makes one; a single-line field would be submitted by it.
+      if (ch !== '\n') keys.push(T.keySpec(ch));
+      else if (el.localName !== 'input') keys.push(T.keySpec('Enter'));
+    }
+    return real(trusted, { kind: 'keys', keys });
+  }
+
+  async function type({ ref, text, submit = false, secret, trusted }) {
     const { el, retagged } = resolve(ref);
     T.refuseSecret(secret);
     const editable = el.isContentEditable;
@@ -180,7 +216,9 @@
     if (el.readOnly) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is read-only`);
     await actionable(el, 'input');
     el.focus({ preventScroll: true });
-    if (field && secret) {
+    if (trusted) {
+      await typeReal(el, trusted, text, { field, secret: !!secret });
+    } else if (field && secret) {
       // A secret goes in whole, as a password manager fills it: typed key by key, a page that
       // reports each keystroke (to its console, in a request) would hold every prefix of it,
       // and no answer can hide a prefix.
@@ -206,13 +244,97 @@
     let navigation = null;
     if (submit) {
       const done = watchNavigate();
-      const go = key(el, 'keydown', 'Enter');
-      key(el, 'keypress', 'Enter');
-      key(el, 'keyup', 'Enter');
-      if (go && el.form && el.localName === 'input') el.form.requestSubmit();
+      if (trusted) await real(trusted, { kind: 'keys', keys: [T.keySpec('Enter')] });
+      else {
+        const go = key(el, 'keydown', 'Enter');
+        key(el, 'keypress', 'Enter');
+        key(el, 'keyup', 'Enter');
+        if (go && el.form && el.localName === 'input') el.form.requestSubmit();
+      }
       navigation = await done();
     }
     return { element: describeEl(el), retagged, chars: [...text].length, submitted: submit, navigation };
+  }
+
+  // Which frame element of this document is which child frame (sw/input.js): a child posts a
+  // nonce and its frame id to `parent`, and the frame element whose window sent it is that one.
+  const FRAME_WAIT_MS = 1000;
+  const introduced = new Map(); // nonce -> { frames: Map(frameId -> element), stop }
+  function frameListen({ nonce }) {
+    const frames = new Map();
+    const onMessage = (e) => {
+      if (e.data?.tabpilotFrame !== nonce) return;
+      const all = [];
+      T.walkElements(document.documentElement, (el) => isFrame(el) && all.push(el));
+      const el = all.find((f) => f.contentWindow === e.source);
+      if (el && !frames.has(e.data.frameId)) frames.set(e.data.frameId, el);
+    };
+    addEventListener('message', onMessage);
+    const stop = () => removeEventListener('message', onMessage);
+    introduced.set(nonce, { frames, stop });
+    setTimeout(() => introduced.delete(nonce) && stop(), 10 * FRAME_WAIT_MS);
+    return {};
+  }
+
+  function framePost({ nonce, frameId }) {
+    parent.postMessage({ tabpilotFrame: nonce, frameId }, '*');
+    return {};
+  }
+
+  // The child frames introduced under `nonce`, once the messages are in (they come a task later).
+  async function introductions(nonce, enough) {
+    const seen = introduced.get(nonce);
+    if (!seen) throw new Refusal('INTERNAL', 'no frame introduction under way');
+    for (let waited = 0; !enough(seen.frames) && waited < FRAME_WAIT_MS; waited += 20) await T.sleep(20);
+    introduced.delete(nonce);
+    seen.stop();
+    return seen.frames;
+  }
+
+  // Where a frame element's content starts in this viewport: inside its border and padding.
+  function contentBox(el) {
+    const r = el.getBoundingClientRect();
+    const cs = getComputedStyle(el);
+    const x = r.left + el.clientLeft + parseFloat(cs.paddingLeft);
+    return { x, y: r.top + el.clientTop + parseFloat(cs.paddingTop) };
+  }
+
+  const inView = (p) => p.x >= 0 && p.y >= 0 && p.x < innerWidth && p.y < innerHeight;
+
+  // A point of child frame `frameId`'s viewport in this one's, the frame brought into view when
+  // the point is out of it. With `check`, the point must be on the frame, not on what covers it.
+  async function framePoint({ nonce, frameId, x, y, check }) {
+    const el = (await introductions(nonce, (f) => f.has(frameId))).get(frameId);
+    if (!el) throw new Refusal('STALE_REF', `frame f${frameId} was not found in its parent page`);
+    let box = contentBox(el);
+    if (!inView({ x: box.x + x, y: box.y + y })) {
+      el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+      box = contentBox(el);
+    }
+    const at = { x: box.x + x, y: box.y + y };
+    if (check) {
+      const hit = inView(at) ? hitAt(at.x, at.y) : null;
+      if (hit !== el) {
+        const why = hit ? `covered by ${describeEl(hit)}` : 'outside the viewport';
+        throw new Refusal('NOT_ACTIONABLE', `the point in frame ${describeEl(el)} is ${why}`);
+      }
+    }
+    return at;
+  }
+
+  // The child frame at a point of this viewport, and the point in that frame's viewport.
+  async function frameUnder({ nonce, x, y }) {
+    const el = hitAt(x, y);
+    const frames = await introductions(nonce, (f) => [...f.values()].includes(el));
+    const frameId = [...frames].find(([, f]) => f === el)?.[0];
+    if (frameId === undefined) throw new Refusal('NOT_ACTIONABLE', `no frame of this page is at (${x}, ${y})`);
+    const box = contentBox(el);
+    return { frameId, x: x - box.x, y: y - box.y };
+  }
+
+  function describeAt({ x, y }) {
+    const hit = hitAt(x, y);
+    return { element: hit ? describeEl(hit) : null };
   }
 
   function viewport() {
@@ -220,5 +342,6 @@
   }
 
   Object.assign(T.ops, { click, hover, drag, type, viewport });
-  T.watchNavigate = watchNavigate;
+  Object.assign(T.ops, { frameListen, framePost, framePoint, frameUnder, describeAt });
+  Object.assign(T, { watchNavigate, real });
 })();

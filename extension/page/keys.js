@@ -184,7 +184,47 @@
     return null;
   }
 
-  function press({ key, modifiers = [] }) {
+  // A key as real input sends it (sw/input.js; page/actions.js types with it too): its code,
+  // key code, and the text it makes (none under a shortcut).
+  function keySpec(key, modifiers = []) {
+    const chord = modifiers.some((m) => m !== 'Shift');
+    const text = key === 'Enter' ? '\r' : [...key].length === 1 && !chord ? key : undefined;
+    return { key, code: codeOf(key), keyCode: keyCodeOf(key), text, modifiers };
+  }
+
+  // What a real key press did, read from the events it made: the page cancelling it, a form
+  // submitted, an element activated, an edit; the focus moving is read after.
+  function effects() {
+    let effect = null;
+    const listeners = {
+      keydown: (e) => e.defaultPrevented && (effect ??= 'the page cancelled the keydown'),
+      submit: () => (effect = 'submitted the form'),
+      click: (e) => (effect ??= `activated ${describeEl(e.target)}`),
+      input: (e) => {
+        effect ??= e.inputType?.startsWith('delete') ? 'deleted text' : `typed ${JSON.stringify(e.data ?? '\n')}`;
+      },
+    };
+    // The page's own handlers on the element run first: bubbling, the window hears last.
+    for (const [type, fn] of Object.entries(listeners)) addEventListener(type, fn, type === 'submit');
+    return () => {
+      for (const [type, fn] of Object.entries(listeners)) removeEventListener(type, fn, type === 'submit');
+      return effect;
+    };
+  }
+
+  async function pressReal(trusted, key, modifiers, el) {
+    const seen = effects();
+    let effect;
+    try {
+      await T.real(trusted, { kind: 'keys', keys: [keySpec(key, modifiers)] });
+    } finally {
+      effect = seen();
+    }
+    const now = focused();
+    return now !== el && !effect ? `focus moved to ${describeEl(now)}` : effect;
+  }
+
+  async function press({ key, modifiers = [], trusted }) {
     const m = {
       altKey: modifiers.includes('Alt'),
       ctrlKey: modifiers.includes('Control'),
@@ -197,6 +237,20 @@
       key = m.shiftKey ? key.toUpperCase() : m.ctrlKey || m.metaKey || m.altKey ? key.toLowerCase() : key;
     }
     const el = focused();
+    const nav = T.watchNavigate();
+    const effect = trusted ? await pressReal(trusted, key, modifiers, el) : pressSynthetic(el, key, m);
+    return {
+      element: describeEl(el),
+      effect,
+      focused: describeEl(focused()),
+      retagged: false,
+      navigation: await nav(),
+    };
+  }
+
+  // Key events the page can tell from a person's (`isTrusted` false), and the default action a
+  // real press would have had, done here; what that was.
+  function pressSynthetic(el, key, m) {
     const init = {
       key,
       code: codeOf(key),
@@ -209,7 +263,6 @@
       ...m,
     };
     const typed = key.length === 1 && !m.ctrlKey && !m.metaKey && !m.altKey;
-    const nav = T.watchNavigate();
     let effect = null;
     if (el.dispatchEvent(new KeyboardEvent('keydown', init))) {
       // keypress only for keys that make a character (and Enter), as browsers send it.
@@ -222,16 +275,10 @@
       if (pressOk) effect = defaultAction(el, key, m, typed);
     } else effect = 'the page cancelled the keydown';
     // The key comes up wherever the focus is now (after a Tab, the next element).
-    const now = focused();
-    now.dispatchEvent(new KeyboardEvent('keyup', init));
-    return nav().then((navigation) => ({
-      element: describeEl(el),
-      effect,
-      focused: describeEl(now),
-      retagged: false,
-      navigation,
-    }));
+    focused().dispatchEvent(new KeyboardEvent('keyup', init));
+    return effect;
   }
 
   T.ops.press = press;
+  T.keySpec = keySpec;
 })();

@@ -81,6 +81,10 @@
  *   One element as a snapshot line (snapshot.js; find.js uses it).
  * @property {function(): function(): Promise<?{url: string, sameDocument: boolean}>} [watchNavigate]
  *   Notes the navigation an action starts (actions.js; keys.js uses it).
+ * @property {function(string, object): Promise<object>} [real] Asks the service worker for real
+ *   input (advanced mode, sw/input.js) under the call's nonce; its refusal thrown (actions.js).
+ * @property {function(string, string[]=): object} [keySpec] A key as real input sends it: key,
+ *   code, key code, text (keys.js; actions.js types with it).
  * @property {function(Element): ?string} [kindOf] The kind of form field (form.js).
  */
 

@@ -3,6 +3,7 @@
 import { ToolError, getTab } from './errors.js';
 import { runInPage, runOnRef } from './page.js';
 import { withDebugger } from './debugger.js';
+import { inFront, toTop } from './input.js';
 
 const STALL_MS = 10000;
 const MAX_FULL_PAGE_PX = 8192; // taller pages are cut, and the result says so
@@ -10,15 +11,9 @@ const MAX_FULL_PAGE_PX = 8192; // taller pages are cut, and the result says so
 export async function screenshot(tabId, { format = 'png', quality, ref, fullPage }) {
   let rect = null;
   if (ref) {
+    // An element in a frame: its box is in its frame's viewport, and the capture is of the top one.
     const r = await runOnRef(tabId, 'rect', { ref });
-    if (r.frameId !== 0) {
-      throw new ToolError(
-        'BAD_ARGS',
-        'element screenshots take elements of the top page; capture the viewport for one in a frame',
-        'refused',
-      );
-    }
-    rect = r.rect;
+    rect = { ...r.rect, ...(await toTop(tabId, r.frameId, r.rect)) };
   }
   const viewport = await runInPage(tabId, 'viewport', {});
   const opts = format === 'png' ? { format } : { format, quality: quality ?? 80 };
@@ -54,10 +49,9 @@ async function captureInFront(tabId, opts) {
   };
   chrome.tabs.onActivated.addListener(onActivated);
   try {
-    const inFront = async () => (await chrome.tabs.query({ active: true, windowId: tab.windowId }))[0]?.id === tabId;
-    if (!(await inFront()) || (await chrome.windows.get(tab.windowId)).state === 'minimized') return null;
+    if (!(await inFront(tabId))) return null;
     const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, opts);
-    if (moved || !(await inFront())) return null;
+    if (moved || !(await inFront(tabId))) return null;
     return dataUrl.split(',')[1];
   } finally {
     chrome.tabs.onActivated.removeListener(onActivated);

@@ -16,6 +16,7 @@ export const CONTRACT = {
     "NAVIGATION_FAILED",
     "RESTRICTED_PAGE",
     "ADVANCED_MODE_REQUIRED",
+    "TAB_IN_BACKGROUND",
     "CAPTURE_STALLED",
     "ORIGIN_BLOCKED",
     "READ_ONLY",
@@ -2465,6 +2466,12 @@ export const CONTRACT = {
             ]
           },
           "element": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "hit": {
             "type": [
               "string",
               "null"

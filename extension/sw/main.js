@@ -8,6 +8,7 @@ import { record as recordDialog } from './dialogs.js';
 import { approvalMessage } from './approval.js';
 import { keepDocument, registerCapture } from './console.js';
 import { onTabGone } from './tabstate.js';
+import { input } from './input.js';
 
 const FIRST_DELAY = 500;
 // On loopback a refused connect fails at once and costs next to nothing (a storage read and a
@@ -326,6 +327,8 @@ const MESSAGES = {
         reply(true),
       ),
   },
+  // A page operation acting with real input (advanced mode) asks the debugger for it.
+  input: { from: 'tab', handle: (msg, sender, reply) => input(msg, sender).then(reply) },
   'console-kept': { from: 'tab', handle: (msg, sender) => void keepDocument(sender, msg.dump) },
   dialog: { from: 'tab', handle: (msg, sender) => void recordDialog(sender.tab.id, sender.url, msg) },
   'pairing-page': {

@@ -4,6 +4,7 @@ import { ToolError, getTab } from './errors.js';
 import { PageReplaced, runInPage, runOnRef } from './page.js';
 import { networkIdle, requestsSince } from './network.js';
 import { downloadStarted } from './downloads.js';
+import { trusted } from './input.js';
 
 // The frame's next document, as soon as it commits: the page the script was in is gone then.
 export function nextDocument(tabId, frameId) {
@@ -244,11 +245,14 @@ export async function act(tabId, op, args, timeoutMs) {
   const started = Date.now();
   const deadline = started + timeoutMs;
   const after = { waitUntil: 'auto', ...args.after };
+  // In advanced mode a click or a key is real input (sw/input.js), refused in a background tab.
+  const real = await trusted(tabId, op);
   const watch = watchNavigation(tabId);
   try {
     // Under `auto` the page settles after the action in the same call (page/kit.js).
     const auto = after.waitUntil === 'auto';
-    const pageArgs = auto ? { ...args, settle: { maxMs: settleCap(after, deadline), deadline } } : args;
+    const asked = real ? { ...args, trusted: real.nonce } : args;
+    const pageArgs = auto ? { ...asked, settle: { maxMs: settleCap(after, deadline), deadline } } : asked;
     // No ref (a viewport point, the focused element): the op runs in the frame args.frameId names.
     const out = await answered(watch, () =>
       args.ref === undefined
@@ -283,6 +287,7 @@ export async function act(tabId, op, args, timeoutMs) {
     return { ...out, navigated: true, ...report(s), url: tab.url || r?.url, title: tab.title || '' };
   } finally {
     watch.stop();
+    real?.end();
   }
 }
 

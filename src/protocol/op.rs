@@ -171,7 +171,7 @@ ops! {
     Dialogs = "dialogs", Tab, Reads, Quick
         => dialog::ReadDialogs => dialog::DialogsOut;
     Click = "click", Tab, Acts, Caller
-        => act::Click => act::ActReply<Nothing>;
+        => act::Click => act::ActReply<act::Clicked>;
     Type = "type", Tab, Acts, Caller
         => act::Type => act::ActReply<act::Typed>;
     Hover = "hover", Tab, Acts, Caller

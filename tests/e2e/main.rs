@@ -71,3 +71,4 @@ mod settle;
 mod snapshot;
 mod storage;
 mod token;
+mod trusted;

@@ -183,6 +183,8 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     );
     tour.call("browser_emulate", json!({}));
     tour.call("browser_emulate", json!({"clear": true}));
+    tour.call("browser_advanced_mode", json!({"mode": "on"}));
+    tour.call("browser_advanced_mode", json!({"mode": "off"}));
     // Only read: the proxy is the whole shared browser's (proxy.rs sets one, on a host of its own).
     tour.call("browser_proxy", json!({}));
     tour.call("browser_set_cookie", json!({"name": "tour", "value": "1"}));

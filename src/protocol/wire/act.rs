@@ -144,6 +144,15 @@ pub struct Click {
     pub after: After,
 }
 
+/// What a click at a point hit, in advanced mode (the browser's own click, routed into a frame
+/// there too): the element, or the frame and what was at the point inside it.
+#[derive(Deserialize, Serialize, JsonSchema, Debug)]
+pub struct Clicked {
+    /// What was under the point.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hit: Option<String>,
+}
+
 #[derive(Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum ClickAt {

@@ -9,7 +9,8 @@ use crate::error::ToolError;
 use crate::protocol::Op;
 use crate::protocol::wire::Nothing;
 use crate::protocol::wire::act::{
-    Click, ClickAt, Direction, Drag, Dragged, Hover, Modifier, MouseButton, Scroll, Scrolled,
+    Click, ClickAt, Clicked, Direction, Drag, Dragged, Hover, Modifier, MouseButton, Scroll,
+    Scrolled,
 };
 use crate::tools::args::{AfterAction, hints_of, ref_arg, timeout};
 use crate::tools::ctx::Ctx;
@@ -91,7 +92,7 @@ async fn click(
     cx: &Ctx,
     a: ClickArgs,
     after: &AfterAction,
-) -> Result<Out<ActionOut<Nothing>>, ToolError> {
+) -> Result<Out<ActionOut<Clicked>>, ToolError> {
     let wait = timeout(a.timeout)?;
     let at = match (&a.reference, a.x, a.y) {
         (Some(r), None, None) => {
@@ -127,7 +128,11 @@ async fn click(
     let mut head = match (a.x, a.y) {
         (Some(x), Some(y)) => format!(
             "{verb} at ({x}, {y}), which hit {}",
-            r.act.element.as_deref().unwrap_or("?")
+            r.own
+                .hit
+                .as_deref()
+                .or(r.act.element.as_deref())
+                .unwrap_or("?")
         ),
         _ => format!("{verb} {}", r.act.named(&a.element)),
     };
