@@ -360,6 +360,13 @@ export const CONTRACT = {
             },
             "type": "object"
           },
+          "BeforeUnload": {
+            "enum": [
+              "accept",
+              "dismiss"
+            ],
+            "type": "string"
+          },
           "ConsoleProbe": {
             "enum": [
               "errors",
@@ -390,6 +397,22 @@ export const CONTRACT = {
             "properties": {
               "after": {
                 "$ref": "#/$defs/After"
+              },
+              "handleBeforeUnload": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/BeforeUnload"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "initScript": {
+                "type": [
+                  "string",
+                  "null"
+                ]
               },
               "url": {
                 "type": "string"
@@ -671,6 +694,13 @@ export const CONTRACT = {
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "beforeUnload": {
+            "default": null,
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "console": {
             "anyOf": [
               {
@@ -1072,6 +1102,13 @@ export const CONTRACT = {
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "beforeUnload": {
+            "default": null,
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "console": {
             "anyOf": [
               {
@@ -1822,7 +1859,20 @@ export const CONTRACT = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "action": {
-            "$ref": "#/$defs/Action"
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Action"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "answer": {
+            "type": [
+              "boolean",
+              "null"
+            ]
           },
           "once": {
             "type": "boolean"
@@ -1835,7 +1885,6 @@ export const CONTRACT = {
           }
         },
         "required": [
-          "action",
           "promptText",
           "once"
         ],
@@ -1915,6 +1964,16 @@ export const CONTRACT = {
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "answered": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Dialog"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
           "open": {
             "anyOf": [
               {
@@ -2023,6 +2082,16 @@ export const CONTRACT = {
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "answered": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Dialog"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
           "open": {
             "anyOf": [
               {
