@@ -3,6 +3,7 @@
 
 mod a11y;
 mod apps;
+mod arrival;
 mod audit;
 mod browser;
 mod browsers;
