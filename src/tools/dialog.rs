@@ -20,7 +20,7 @@ struct DialogArgs {
     prompt_text: Option<String>,
     /// Apply to the next dialog only (default true); false keeps the policy.
     once: Option<bool>,
-    /// Answer the open dialog (advanced mode): true accepts.
+    /// Answer the open dialog.
     answer: Option<bool>,
 }
 

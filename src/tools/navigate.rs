@@ -36,9 +36,9 @@ struct NavigateArgs {
     include_snapshot: Option<bool>,
     /// Milliseconds to wait for the page to load (default 30000).
     timeout: Option<u64>,
-    /// JS run before the page's own, this load only (advanced mode).
+    /// JS run first, this load only.
     init_script: Option<String>,
-    /// Answer a "Leave site?" prompt (advanced mode).
+    /// Answer "Leave site?".
     handle_before_unload: Option<BeforeUnload>,
 }
 
