@@ -163,7 +163,14 @@ function closed(tabId) {
 // one open since before the mode went on is the person's.
 async function answerOpen(tabId, accept, promptText) {
   const d = open.get(tabId);
-  const send = advancedSend(tabId, 'answering an open dialog');
+  let send;
+  try {
+    send = advancedSend(tabId, 'answering an open dialog');
+  } catch (e) {
+    // Switching the mode on now does not help this one: the browser does not report it again.
+    if (d) e.message += `; the ${d.kind} open now opened before, and only the person can answer it`;
+    throw e;
+  }
   const got = closed(tabId);
   try {
     await send('Page.handleJavaScriptDialog', { accept, ...(promptText === undefined ? {} : { promptText }) });

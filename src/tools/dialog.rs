@@ -89,7 +89,7 @@ async fn handle_dialog(cx: &Ctx, a: DialogArgs) -> Result<Out<DialogsOut>, ToolE
     let mut outcome = Outcome::Done;
     if let Some(d) = &r.open {
         lines.push(format!(
-            "A {} {:?} is open now: the person answers it in the browser, or, in advanced mode (browser_advanced_mode), browser_handle_dialog {{answer}} does; the policy applies from the next one",
+            "A {} {:?} is open now: it must be answered in the browser by the person, or, if it opened in advanced mode (browser_advanced_mode), by browser_handle_dialog {{answer}}; the policy applies from the next one",
             d.kind, d.message
         ));
         if a.action.is_some_and(|a| a != Action::Leave) {
