@@ -361,6 +361,13 @@ export const CONTRACT = {
             },
             "type": "object"
           },
+          "BeforeUnload": {
+            "enum": [
+              "accept",
+              "dismiss"
+            ],
+            "type": "string"
+          },
           "ConsoleProbe": {
             "enum": [
               "errors",
@@ -391,6 +398,22 @@ export const CONTRACT = {
             "properties": {
               "after": {
                 "$ref": "#/$defs/After"
+              },
+              "handleBeforeUnload": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/BeforeUnload"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "initScript": {
+                "type": [
+                  "string",
+                  "null"
+                ]
               },
               "url": {
                 "type": "string"
@@ -672,6 +695,13 @@ export const CONTRACT = {
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "beforeUnload": {
+            "default": null,
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "console": {
             "anyOf": [
               {
@@ -1073,6 +1103,13 @@ export const CONTRACT = {
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "beforeUnload": {
+            "default": null,
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "console": {
             "anyOf": [
               {
@@ -1823,7 +1860,20 @@ export const CONTRACT = {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
           "action": {
-            "$ref": "#/$defs/Action"
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Action"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "answer": {
+            "type": [
+              "boolean",
+              "null"
+            ]
           },
           "once": {
             "type": "boolean"
@@ -1836,7 +1886,6 @@ export const CONTRACT = {
           }
         },
         "required": [
-          "action",
           "promptText",
           "once"
         ],
@@ -1916,6 +1965,16 @@ export const CONTRACT = {
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "answered": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Dialog"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
           "open": {
             "anyOf": [
               {
@@ -2024,6 +2083,16 @@ export const CONTRACT = {
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "answered": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/Dialog"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
           "open": {
             "anyOf": [
               {

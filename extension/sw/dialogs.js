@@ -2,8 +2,10 @@
 // main world answers them as the agent's policy says, or lets the native dialog show ("leave",
 // the default: nothing is accepted on the person's behalf unless an agent asks). The override
 // reports each dialog, so a call blocked by an open one fails with DIALOG_OPEN instead of
-// hanging.
+// hanging. In advanced mode (Page enabled) a native dialog waits, headless included, until the
+// agent answers it through the debugger (`answer`).
 import { ToolError } from './errors.js';
+import { advancedSend } from './debugger.js';
 import { frameTarget } from './page.js';
 import { perTab } from './tabstate.js';
 
@@ -15,6 +17,9 @@ const recent = perTab(); // tabId -> [{ kind, message, action, url, at }]
 const open = perTab(); // tabId -> { kind, message }
 const waiters = perTab(); // tabId -> Set(callback), told when a dialog opens
 const stale = perTab(Set); // tabs whose policy changed while a dialog blocked them
+const closing = perTab(); // tabId -> callback, told when the open dialog closes
+// How long an answered dialog's page has to report what it got.
+const CLOSED_WITHIN_MS = 1000;
 
 // Runs in the page's main world: our function, with the policy as its only input.
 function install(policy) {
@@ -89,6 +94,7 @@ export function record(tabId, frameUrl, { kind, message, action, once, answer })
     }, STILL_OPEN_MS);
   } else if (action === 'closed') {
     open.delete(tabId);
+    closing.get(tabId)?.(answer);
     if (stale.delete(tabId)) installDialogs(tabId);
     const last = recent.get(tabId)?.at(-1);
     if (last?.action === 'left to the person' && last.message === message.slice(0, 200)) last.answer = answer;
@@ -140,11 +146,57 @@ export async function unblocked(tabId, work) {
   }
 }
 
-// browser_handle_dialog: set the policy, or report. A native dialog already open cannot be
-// answered from here: Chrome shows it in its own UI, and the debugger only answers dialogs that
-// opened while it was attached. Chrome itself dismisses dialogs from background tabs, so an open
-// one is in a tab in front of the person, who can answer it.
-export async function handleDialog(tabId, { action, promptText, once = true }) {
+// What the page got from its dialog once closed, as its override reports it; undefined when no
+// report came in time (a dialog of a page with no override).
+function closed(tabId) {
+  return new Promise((resolve) => {
+    const t = setTimeout(resolve, CLOSED_WITHIN_MS);
+    closing.set(tabId, (answer) => {
+      clearTimeout(t);
+      resolve(answer);
+    });
+  }).finally(() => closing.delete(tabId));
+}
+
+// browser_handle_dialog {answer}: the open dialog answered through the debugger, in advanced
+// mode. The browser lets the debugger answer only a dialog that opened while Page was enabled:
+// one open since before the mode went on is the person's.
+async function answerOpen(tabId, accept, promptText) {
+  const d = open.get(tabId);
+  let send;
+  try {
+    send = advancedSend(tabId, 'answering an open dialog');
+  } catch (e) {
+    // Switching the mode on now does not help this one: the browser does not report it again.
+    if (d) e.message += `; the ${d.kind} open now opened before, and only the person can answer it`;
+    throw e;
+  }
+  const got = closed(tabId);
+  try {
+    await send('Page.handleJavaScriptDialog', { accept, ...(promptText === undefined ? {} : { promptText }) });
+  } catch (e) {
+    closing.delete(tabId);
+    if (!/no dialog/i.test(String(e?.message || e))) throw e;
+    if (!d) throw new ToolError('NOT_FOUND', `no dialog is open in tab ${tabId}`, 'refused');
+    const which = `the ${d.kind} "${d.message.slice(0, 80)}"`;
+    const why = `${which} opened before advanced mode went on, and the debugger may answer only later ones`;
+    throw new ToolError('DIALOG_OPEN', `${why}: the person must answer it in the browser`, 'refused');
+  }
+  const answer = await got;
+  const last = recent.get(tabId)?.at(-1);
+  if (d && last?.action === 'left to the person') last.action = 'answered by the agent';
+  return { kind: d?.kind || 'dialog', message: d?.message || '', ...(answer === undefined ? {} : { answer }) };
+}
+
+// browser_handle_dialog: set the policy, answer the open dialog (advanced mode), or report.
+// Without advanced mode an open native dialog cannot be answered from here: Chrome shows it in
+// its own UI (and dismisses dialogs of background tabs itself, so an open one is in a tab in
+// front of the person, who can answer it).
+export async function handleDialog(tabId, { action, promptText, once = true, answer }) {
+  if (answer !== undefined) {
+    const answered = await answerOpen(tabId, answer, promptText);
+    return { ...(await handleDialog(tabId, {})), answered };
+  }
   if (action === 'leave') policies.delete(tabId);
   else if (action) policies.set(tabId, { action, promptText, once });
   // A page blocked by a dialog runs no script: the policy reaches it once the dialog closes.

@@ -5,6 +5,7 @@ import { PageReplaced, runInPage, runOnRef } from './page.js';
 import { networkIdle, requestsSince } from './network.js';
 import { downloadStarted } from './downloads.js';
 import { trusted } from './input.js';
+import { arrival } from './arrival.js';
 
 // The frame's next document, as soon as it commits: the page the script was in is gone then.
 export function nextDocument(tabId, frameId) {
@@ -176,20 +177,22 @@ async function unseen(tabId, frameId, r, since, end) {
 }
 
 // Starts a navigation with `start()` and waits for it as `after.waitUntil` says (load by default).
-// `url` names the page expected (null: whatever the tab navigates to next).
-async function navigation(tabId, start, url, after, timeoutMs, what) {
+// `url` names the page expected (null: whatever the tab navigates to next); `asked` is what
+// advanced mode does for this navigation alone (arrival.js).
+async function navigation(tabId, start, url, after, timeoutMs, what, asked = {}) {
   await getTab(tabId);
   const t0 = performance.now();
   const deadline = Date.now() + timeoutMs;
   const waitUntil = after?.waitUntil || 'load';
+  const arrived = await arrival(tabId, asked);
   const watch = watchNavigation(tabId);
   try {
     await start();
-    const r = await watch.finished(url, timeoutMs, waitUntil === 'none');
+    const r = await arrived.until(watch.finished(url, timeoutMs, waitUntil === 'none'));
     if (await becameDownload(tabId, r, deadline - timeoutMs)) {
       const tab = await getTab(tabId);
       const elapsedMs = Math.round(performance.now() - t0);
-      return { settled: true, elapsedMs, url: tab.url, title: tab.title || '', what };
+      return { settled: true, elapsedMs, url: tab.url, title: tab.title || '', what, ...arrived.said() };
     }
     if (r?.error) {
       throw new ToolError('NAVIGATION_FAILED', `${r.error} loading ${r.url || url}; the tab did not reach it`);
@@ -200,13 +203,14 @@ async function navigation(tabId, start, url, after, timeoutMs, what) {
     }
     const tab = await getTab(tabId);
     const elapsedMs = Math.round(performance.now() - t0);
-    return { settled, elapsedMs, url: tab.url || r?.url || url, title: tab.title || '', what };
+    return { settled, elapsedMs, url: tab.url || r?.url || url, title: tab.title || '', what, ...arrived.said() };
   } finally {
     watch.stop();
+    await arrived.end();
   }
 }
 
-export function navigate(tabId, { url, reload, ignoreCache, after }, timeoutMs) {
+export function navigate(tabId, { url, reload, ignoreCache, after, initScript, handleBeforeUnload }, timeoutMs) {
   if (reload) {
     return navigation(
       tabId,
@@ -221,7 +225,7 @@ export function navigate(tabId, { url, reload, ignoreCache, after }, timeoutMs) 
     await observeEarly(url);
     await chrome.tabs.update(tabId, { url });
   };
-  return navigation(tabId, go, url, after, timeoutMs, 'navigate');
+  return navigation(tabId, go, url, after, timeoutMs, 'navigate', { url, initScript, handleBeforeUnload });
 }
 
 export function history(tabId, { direction, after }, timeoutMs) {

@@ -74,6 +74,8 @@ const KEPT_IN: &[(&str, &[&str])] = &[
     ("browser_emulate", &["clear"]),
     ("browser_proxy", &["mode", "server", "bypass", "clear"]),
     ("browser_advanced_mode", &["mode"]),
+    ("browser_navigate", &["handleBeforeUnload"]),
+    ("browser_handle_dialog", &["answer"]),
     // Cookies and storage keys by name, and a cookie's attributes; values are lengths.
     ("browser_get_cookies", &["name"]),
     (

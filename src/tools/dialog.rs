@@ -20,6 +20,8 @@ struct DialogArgs {
     prompt_text: Option<String>,
     /// Apply to the next dialog only (default true); false keeps the policy.
     once: Option<bool>,
+    /// Answer the open dialog.
+    answer: Option<bool>,
 }
 
 pub(super) fn tools() -> Vec<Tool> {
@@ -39,8 +41,13 @@ pub(super) fn tools() -> Vec<Tool> {
 }
 
 async fn handle_dialog(cx: &Ctx, a: DialogArgs) -> Result<Out<DialogsOut>, ToolError> {
+    if let Some(accept) = a.answer {
+        return answer(cx, accept, a).await;
+    }
     if a.prompt_text.is_some() && a.action != Some(Action::Accept) {
-        return Err(ToolError::bad_args("promptText goes with action: accept"));
+        return Err(ToolError::bad_args(
+            "promptText goes with action: accept, or answer: true",
+        ));
     }
     if a.once.is_some() && a.action.is_none() {
         return Err(ToolError::bad_args("once goes with an action"));
@@ -48,9 +55,10 @@ async fn handle_dialog(cx: &Ctx, a: DialogArgs) -> Result<Out<DialogsOut>, ToolE
     let r = match a.action {
         Some(action) => {
             let call = SetDialogs {
-                action,
+                action: Some(action),
                 prompt_text: a.prompt_text,
                 once: a.once.unwrap_or(true),
+                answer: None,
             };
             cx.run(call).await?
         }
@@ -81,7 +89,7 @@ async fn handle_dialog(cx: &Ctx, a: DialogArgs) -> Result<Out<DialogsOut>, ToolE
     let mut outcome = Outcome::Done;
     if let Some(d) = &r.open {
         lines.push(format!(
-            "A {} {:?} is open now, in the tab in front of the person: it must be answered in the browser (a dialog that opened before a policy was set is Chrome's, not tabpilot's); the policy applies from the next one",
+            "A {} {:?} is open now: it must be answered in the browser by the person, or, if it opened in advanced mode (browser_advanced_mode), by browser_handle_dialog {{answer}}; the policy applies from the next one",
             d.kind, d.message
         ));
         if a.action.is_some_and(|a| a != Action::Leave) {
@@ -99,4 +107,83 @@ async fn handle_dialog(cx: &Ctx, a: DialogArgs) -> Result<Out<DialogsOut>, ToolE
         }
     }
     Ok(Out::new(lines.join("\n"), r).with_outcome(outcome))
+}
+
+/// `answer`: the dialog open now, answered through the debugger; the reply says what the page
+/// got.
+async fn answer(cx: &Ctx, accept: bool, a: DialogArgs) -> Result<Out<DialogsOut>, ToolError> {
+    if a.action.is_some() || a.once.is_some() {
+        return Err(ToolError::bad_args(
+            "answer is for the dialog open now: give it without action and once",
+        ));
+    }
+    if a.prompt_text.is_some() && !accept {
+        return Err(ToolError::bad_args("promptText goes with answer: true"));
+    }
+    cx.policy()
+        .check_advanced("browser_handle_dialog {answer}")?;
+    let call = SetDialogs {
+        action: None,
+        prompt_text: a.prompt_text,
+        once: true,
+        answer: Some(accept),
+    };
+    let r = cx.run(call).await?;
+    let d = r.answered.as_ref();
+    let what = d.map_or("the dialog".to_string(), |d| {
+        format!("the {} {:?}", d.kind, d.message)
+    });
+    let verb = if accept { "Accepted" } else { "Dismissed" };
+    let got = match d.and_then(|d| d.answer.as_ref()) {
+        Some(v) => format!("; the page got {v}"),
+        None => String::new(),
+    };
+    Ok(Out::new(format!("{verb} {what}{got}"), r))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::error::Code;
+    use crate::policy::Policy;
+    use serde_json::{Value, json};
+
+    async fn refused(policy: Policy, args: Value) -> ToolError {
+        let cx = Ctx::offline_under(crate::context::ContextEnv::from_process(), policy);
+        tools().remove(0).call(&cx, args).await.unwrap_err()
+    }
+
+    #[tokio::test]
+    async fn answer_is_refused_under_no_advanced_before_anything_is_sent() {
+        let no_advanced = Policy {
+            no_advanced: true,
+            ..Policy::default()
+        };
+        let e = refused(no_advanced, json!({"answer": true})).await;
+        assert_eq!(
+            (e.code, e.outcome),
+            (Code::AdvancedModeRequired, Outcome::Refused),
+            "{e}"
+        );
+        assert!(e.message.contains("TABPILOT_NO_ADVANCED"), "{e}");
+        // A policy is not advanced mode's: the switch leaves it alone.
+        let no_advanced = Policy {
+            no_advanced: true,
+            ..Policy::default()
+        };
+        let e = refused(no_advanced, json!({"action": "accept"})).await;
+        assert_ne!(e.code, Code::AdvancedModeRequired, "{e}");
+    }
+
+    #[tokio::test]
+    async fn answer_takes_no_policy_arguments() {
+        for args in [
+            json!({"answer": true, "action": "accept"}),
+            json!({"answer": true, "once": false}),
+            json!({"answer": false, "promptText": "x"}),
+        ] {
+            let e = refused(Policy::default(), args.clone()).await;
+            assert_eq!(e.code, Code::BadArgs, "{args}: {e}");
+        }
+    }
 }

@@ -151,10 +151,11 @@ mod tests {
         assert!(e.message.contains("TABPILOT_NO_EVAL"), "{}", e.message);
     }
 
-    /// Names an argument that carries script goes by; a new one elsewhere must be refused under
-    /// TABPILOT_NO_EVAL like browser_eval, and then listed here.
-    #[test]
-    fn the_only_argument_carrying_script_is_browser_evals() {
+    /// Names an argument that carries script goes by (and any name ending in "script"); a new
+    /// one elsewhere must be refused under TABPILOT_NO_EVAL like browser_eval, and then listed
+    /// in `REFUSED` with a call that carries it, which this test makes under the switch.
+    #[tokio::test]
+    async fn the_only_argument_carrying_script_is_browser_evals() {
         const SCRIPTY: [&str; 7] = [
             "expression",
             "function",
@@ -164,19 +165,45 @@ mod tests {
             "javascript",
             "predicate",
         ];
+        // Besides browser_eval's own: (tool, argument, a call carrying it).
+        let refused_too = [(
+            "browser_navigate",
+            "initScript",
+            json!({"url": "http://127.0.0.1:9/", "initScript": "window.x = 1"}),
+        )];
         for spec in crate::tools::registry::all().iter().map(|t| &t.spec) {
             let props = spec.input_schema["properties"]
                 .as_object()
                 .map(|p| p.keys().cloned().collect::<Vec<_>>())
                 .unwrap_or_default();
             for p in props {
-                let scripty = SCRIPTY.contains(&p.to_ascii_lowercase().as_str());
+                let lower = p.to_ascii_lowercase();
+                let scripty = SCRIPTY.contains(&lower.as_str()) || lower.ends_with("script");
+                let listed = refused_too
+                    .iter()
+                    .any(|(tool, arg, _)| *tool == spec.name && *arg == p);
                 assert!(
-                    !scripty || spec.name == "browser_eval",
+                    !scripty || spec.name == "browser_eval" || listed,
                     "{}'s argument {p} looks like script: refuse it under TABPILOT_NO_EVAL",
                     spec.name
                 );
             }
+        }
+        let cx = offline(Policy {
+            no_eval: true,
+            ..Policy::default()
+        });
+        for (tool, arg, call) in refused_too {
+            let e = crate::tools::registry::get(tool)
+                .unwrap()
+                .call(&cx, call)
+                .await
+                .unwrap_err();
+            assert_eq!(
+                (e.code, e.outcome),
+                (Code::EvalBlocked, crate::error::Outcome::Refused),
+                "{tool} {{{arg}}}: {e}"
+            );
         }
     }
 }

@@ -4,6 +4,7 @@
 mod a11y;
 mod advanced;
 mod apps;
+mod arrival;
 mod audit;
 mod browser;
 mod browsers;

@@ -26,6 +26,15 @@ pub(crate) struct Reply {
 }
 
 impl Reply {
+    /// A 302 to `to` (the status rides as the `:status` pseudo-header).
+    pub(crate) fn redirect(to: &str) -> Reply {
+        Reply {
+            headers: vec![(":status", "302 Found".into()), ("Location", to.into())],
+            body: Vec::new(),
+            gate: None,
+        }
+    }
+
     pub(crate) fn html(body: &str) -> Reply {
         Reply {
             headers: vec![("Content-Type", "text/html; charset=utf-8".into())],
@@ -70,11 +79,13 @@ impl Recorder {
                     }
                     let reply = answer(&target);
                     log.lock().unwrap().push(Seen { target, headers });
+                    let status = reply.headers.iter().find(|(k, _)| *k == ":status");
                     let mut head = format!(
-                        "HTTP/1.1 200 OK\r\nContent-Length: {}\r\nConnection: close\r\n",
+                        "HTTP/1.1 {}\r\nContent-Length: {}\r\nConnection: close\r\n",
+                        status.map_or("200 OK", |(_, v)| v.as_str()),
                         reply.body.len()
                     );
-                    for (k, v) in &reply.headers {
+                    for (k, v) in reply.headers.iter().filter(|(k, _)| *k != ":status") {
                         head.push_str(&format!("{k}: {v}\r\n"));
                     }
                     head.push_str("\r\n");

@@ -12,14 +12,19 @@ pub enum Action {
     Leave,
 }
 
-/// Sets the policy for the tab's next dialog (or every one, `once: false`).
+/// Sets the policy for the tab's next dialog (or every one, `once: false`), or answers the one
+/// open now through the debugger (`answer`, advanced mode).
 #[derive(Serialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SetDialogs {
-    pub action: Action,
-    /// The answer to a prompt, with accept.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action: Option<Action>,
+    /// The answer to a prompt, with accept or answer: true.
     pub prompt_text: Option<String>,
     pub once: bool,
+    /// Accept (true) or dismiss the dialog open now.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub answer: Option<bool>,
 }
 
 /// The policy for the tab's next dialog, the one open now and the recent ones.
@@ -61,4 +66,7 @@ pub struct DialogsOut {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub open: Option<Dialog>,
     pub recent: Vec<Dialog>,
+    /// The dialog `answer` answered, with what the page got.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub answered: Option<Dialog>,
 }

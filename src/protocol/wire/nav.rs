@@ -9,9 +9,16 @@ use super::act::{After, Findings};
 #[derive(Serialize, JsonSchema)]
 #[serde(untagged)]
 pub enum Navigate {
+    #[serde(rename_all = "camelCase")]
     To {
         url: String,
         after: After,
+        /// Runs before any page script, in this navigation's document only (advanced mode).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        init_script: Option<String>,
+        /// Answers the page's "Leave site?" prompt (advanced mode).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        handle_before_unload: Option<BeforeUnload>,
     },
     #[serde(rename_all = "camelCase")]
     Reload {
@@ -20,6 +27,14 @@ pub enum Navigate {
         ignore_cache: bool,
         after: After,
     },
+}
+
+/// The answer to a page's "Leave site?" prompt.
+#[derive(Serialize, Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+pub enum BeforeUnload {
+    Accept,
+    Dismiss,
 }
 
 /// Back or forward in the tab's history.
@@ -46,6 +61,9 @@ pub struct NavReply {
     pub title: String,
     /// navigate, reload, back or forward.
     pub what: String,
+    /// How the page's "Leave site?" prompt was answered, when it showed one.
+    #[serde(default)]
+    pub before_unload: Option<String>,
     #[serde(flatten)]
     pub findings: Findings,
 }
