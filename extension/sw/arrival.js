@@ -14,7 +14,8 @@ const NOTHING_ASKED = { until: (finished) => finished, said: () => ({}), end: as
 // page at a sensitive origin, say) stops it at its first line.
 export function forOrigin(url, script) {
   const origin = JSON.stringify(new URL(url).origin);
-  return `if (location.origin !== ${origin}) throw new Error('tabpilot: this initScript is for ' + ${origin});\n${script}`;
+  const guard = `if (location.origin !== ${origin}) throw new Error('tabpilot: this initScript is for ' + ${origin});`;
+  return `${guard}\n${script}`;
 }
 
 // The script, armed; `remove()` takes it away, once.
