@@ -3,6 +3,7 @@
 import { ToolError, getTab } from './errors.js';
 import { runInPage, runOnRef } from './page.js';
 import { withDebugger } from './debugger.js';
+import { slowdown } from './devices.js';
 
 const STALL_MS = 10000;
 const MAX_FULL_PAGE_PX = 8192; // taller pages are cut, and the result says so
@@ -35,10 +36,10 @@ export async function screenshot(tabId, { format = 'png', quality, ref, fullPage
       ? fullPageCapture(tabId, opts, viewport, stallMs)
       : capture(tabId, opts, stallMs).then((data) => ({ data }));
   try {
-    return { ...base, ...(await once(STALL_MS / 3)), debugger: true };
+    return { ...base, ...(await once((STALL_MS / 3) * slowdown(tabId))), debugger: true };
   } catch (e) {
     if (!(e instanceof ToolError && e.code === 'CAPTURE_STALLED')) throw e;
-    return { ...base, ...(await once(STALL_MS)), debugger: true };
+    return { ...base, ...(await once(STALL_MS * slowdown(tabId))), debugger: true };
   }
 }
 

@@ -8816,6 +8816,111 @@ export const CONTRACT = {
               }
             ]
           },
+          "ColorScheme": {
+            "enum": [
+              "light",
+              "dark"
+            ],
+            "type": "string"
+          },
+          "Device": {
+            "properties": {
+              "colorScheme": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ColorScheme"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "cpu": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Network"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "reducedMotion": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ReducedMotion"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "userAgent": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "viewport": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Viewport"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "DeviceSetting": {
+            "enum": [
+              "viewport",
+              "userAgent",
+              "colorScheme",
+              "reducedMotion",
+              "network",
+              "cpu"
+            ],
+            "type": "string"
+          },
+          "Network": {
+            "additionalProperties": false,
+            "properties": {
+              "downloadKbps": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "latencyMs": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "offline": {
+                "type": "boolean"
+              },
+              "uploadKbps": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "latencyMs",
+              "downloadKbps",
+              "uploadKbps"
+            ],
+            "type": "object"
+          },
           "Position": {
             "properties": {
               "accuracy": {
@@ -8839,6 +8944,52 @@ export const CONTRACT = {
               "longitude"
             ],
             "type": "object"
+          },
+          "ReducedMotion": {
+            "enum": [
+              "reduce",
+              "no-preference"
+            ],
+            "type": "string"
+          },
+          "Viewport": {
+            "additionalProperties": false,
+            "properties": {
+              "deviceScaleFactor": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "height": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "mobile": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "touch": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "width": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "width",
+              "height"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -8853,8 +9004,17 @@ export const CONTRACT = {
               }
             ]
           },
+          "clearDevice": {
+            "items": {
+              "$ref": "#/$defs/DeviceSetting"
+            },
+            "type": "array"
+          },
           "clearGeolocation": {
             "type": "boolean"
+          },
+          "device": {
+            "$ref": "#/$defs/Device"
           },
           "geolocation": {
             "anyOf": [
@@ -8875,7 +9035,9 @@ export const CONTRACT = {
         },
         "required": [
           "headers",
-          "clearGeolocation"
+          "clearGeolocation",
+          "device",
+          "clearDevice"
         ],
         "title": "Emulate",
         "type": "object"
@@ -8885,6 +9047,100 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$defs": {
+          "ColorScheme": {
+            "enum": [
+              "light",
+              "dark"
+            ],
+            "type": "string"
+          },
+          "Device": {
+            "properties": {
+              "colorScheme": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ColorScheme"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "cpu": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Network"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "reducedMotion": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ReducedMotion"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "userAgent": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "viewport": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Viewport"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "Network": {
+            "additionalProperties": false,
+            "properties": {
+              "downloadKbps": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "latencyMs": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "offline": {
+                "type": "boolean"
+              },
+              "uploadKbps": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "latencyMs",
+              "downloadKbps",
+              "uploadKbps"
+            ],
+            "type": "object"
+          },
           "Position": {
             "properties": {
               "accuracy": {
@@ -8908,10 +9164,60 @@ export const CONTRACT = {
               "longitude"
             ],
             "type": "object"
+          },
+          "ReducedMotion": {
+            "enum": [
+              "reduce",
+              "no-preference"
+            ],
+            "type": "string"
+          },
+          "Viewport": {
+            "additionalProperties": false,
+            "properties": {
+              "deviceScaleFactor": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "height": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "mobile": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "touch": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "width": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "width",
+              "height"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "device": {
+            "$ref": "#/$defs/Device",
+            "default": {}
+          },
           "geolocation": {
             "anyOf": [
               {
@@ -8927,6 +9233,11 @@ export const CONTRACT = {
               "type": "string"
             },
             "type": "array"
+          },
+          "slowdown": {
+            "default": 1.0,
+            "format": "double",
+            "type": "number"
           }
         },
         "required": [
@@ -8948,6 +9259,100 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$defs": {
+          "ColorScheme": {
+            "enum": [
+              "light",
+              "dark"
+            ],
+            "type": "string"
+          },
+          "Device": {
+            "properties": {
+              "colorScheme": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ColorScheme"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "cpu": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Network"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "reducedMotion": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ReducedMotion"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "userAgent": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "viewport": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Viewport"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "Network": {
+            "additionalProperties": false,
+            "properties": {
+              "downloadKbps": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "latencyMs": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "offline": {
+                "type": "boolean"
+              },
+              "uploadKbps": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "latencyMs",
+              "downloadKbps",
+              "uploadKbps"
+            ],
+            "type": "object"
+          },
           "Position": {
             "properties": {
               "accuracy": {
@@ -8971,10 +9376,60 @@ export const CONTRACT = {
               "longitude"
             ],
             "type": "object"
+          },
+          "ReducedMotion": {
+            "enum": [
+              "reduce",
+              "no-preference"
+            ],
+            "type": "string"
+          },
+          "Viewport": {
+            "additionalProperties": false,
+            "properties": {
+              "deviceScaleFactor": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "height": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "mobile": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "touch": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "width": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "width",
+              "height"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "device": {
+            "$ref": "#/$defs/Device",
+            "default": {}
+          },
           "geolocation": {
             "anyOf": [
               {
@@ -8990,6 +9445,11 @@ export const CONTRACT = {
               "type": "string"
             },
             "type": "array"
+          },
+          "slowdown": {
+            "default": 1.0,
+            "format": "double",
+            "type": "number"
           }
         },
         "required": [

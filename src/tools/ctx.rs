@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 
-use super::args::SNAPSHOT_TOKENS;
+use super::args::{SNAPSHOT_TOKENS, Wait};
 use super::spec::Out;
 use crate::audit::Place;
 use crate::context::ContextEnv;
@@ -53,6 +53,8 @@ struct State {
     pinned_browser: Option<String>,
     /// This agent's last whole snapshot of each tab, with its budget, for `include: "diff"`.
     seen: Seen,
+    /// How many times slower throttling makes each tab, as its last emulation answer said.
+    slowdown: std::collections::HashMap<TabId, f64>,
 }
 
 /// How long a call waits for the relay and a browser to connect, unless
@@ -199,7 +201,9 @@ impl Ctx {
     async fn send<A: WireOp>(&self, run: Run<'_, A>) -> Result<A::Reply, ToolError> {
         let op = A::OP;
         let wait = match (op.timeout().fixed(), run.wait) {
-            (Some(wait), None) | (None, Some(wait)) => wait,
+            (Some(time), None) => self.stretched(time, run.tab),
+            (None, Some(w)) if !w.given => self.stretched(w.time, run.tab),
+            (None, Some(w)) => w.time,
             (fixed, given) => {
                 return Err(ToolError::refused(
                     Code::Internal,
@@ -218,6 +222,27 @@ impl Ctx {
         crate::protocol::replies::check(op, &value)
             .map_err(|e| ToolError::failed(Code::Internal, e))?;
         crate::protocol::replies::read(op.name(), value)
+    }
+
+    /// A default wait for a call on `tab` (none: the agent's), stretched while throttling slows
+    /// the tab; a caller's own `timeout` is never stretched.
+    fn stretched(&self, wait: Duration, tab: Option<TabId>) -> Duration {
+        let state = self.state();
+        let tab = tab.or(state.current_tab);
+        let factor = tab.and_then(|t| state.slowdown.get(&t).copied());
+        wait.mul_f64(factor.unwrap_or(1.0))
+    }
+
+    /// Keeps how many times slower throttling makes the agent's tab (1: not at all), as the
+    /// emulation's answer said; held to 1..=10 whatever it says.
+    pub fn note_slowdown(&self, factor: f64) {
+        let mut state = self.state();
+        let Some(tab) = state.current_tab else { return };
+        if factor.is_finite() && factor > 1.0 {
+            state.slowdown.insert(tab, factor.min(10.0));
+        } else {
+            state.slowdown.remove(&tab);
+        }
     }
 
     /// Asks the relay itself; the answer reads as the ask declares it.
@@ -429,13 +454,13 @@ pub struct Run<'a, A> {
     args: A,
     browser: Option<String>,
     tab: Option<TabId>,
-    wait: Option<Duration>,
+    wait: Option<Wait>,
 }
 
 impl<A: WireOp> Run<'_, A> {
     /// How long to wait, for an operation whose wait the tool decides (`Timeout::Caller`).
-    pub fn within(mut self, wait: Duration) -> Self {
-        self.wait = Some(wait);
+    pub fn within(mut self, wait: impl Into<Wait>) -> Self {
+        self.wait = Some(wait.into());
         self
     }
 
@@ -458,5 +483,27 @@ impl<'a, A: WireOp + 'a> IntoFuture for Run<'a, A> {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.cx.send(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_throttled_tab_s_default_waits_are_stretched_and_only_its_own() {
+        let cx = Ctx::offline(ContextEnv::from_process());
+        let wait = Duration::from_secs(30);
+        cx.set_current_tab(Some(TabId(7)));
+        cx.note_slowdown(4.0);
+        assert_eq!(cx.stretched(wait, None), Duration::from_secs(120));
+        assert_eq!(cx.stretched(wait, Some(TabId(8))), wait, "another tab");
+        cx.set_current_tab(Some(TabId(8)));
+        assert_eq!(cx.stretched(wait, Some(TabId(7))), Duration::from_secs(120));
+        cx.set_current_tab(Some(TabId(7)));
+        cx.note_slowdown(1e9);
+        assert_eq!(cx.stretched(wait, None), Duration::from_secs(300), "capped");
+        cx.note_slowdown(1.0);
+        assert_eq!(cx.stretched(wait, None), wait, "throttling ended");
     }
 }
