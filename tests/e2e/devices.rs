@@ -4,20 +4,32 @@
 //! slower; each cleared by name, all gone when the mode ends, and each refused by the extension
 //! with the mode off.
 
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
 use crate::harness::{Mcp, shared};
 use crate::recorder::{Recorder, Reply};
+use crate::snapshot::ref_of;
 
 // Laid out at the device's width, as a phone would (without it, a mobile viewport lays the page
 // out 980 px wide).
 const PAGE: &str = r#"<meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Device</title><main><p>device</p></main>"#;
 
+/// A page whose button starts a request the server answers only after 20 s.
+const HANGS: &str = r#"<title>Hangs</title><main><button id="go">Go</button></main><script>
+document.getElementById('go').onclick = () => { fetch('/stall?' + Math.random()); };
+</script>"#;
+
 fn served() -> Recorder {
     Recorder::start(|target| {
+        if target.starts_with("/stall") {
+            std::thread::sleep(Duration::from_secs(20));
+        }
+        if target.starts_with("/hangs") {
+            return Reply::html(HANGS);
+        }
         if target.starts_with("/body") {
             return Reply {
                 headers: vec![("Cache-Control", "no-store".into())],
@@ -148,8 +160,45 @@ fn download_ms(agent: &mut Mcp, n: u32) -> f64 {
     eval(agent, &expression).as_f64().unwrap()
 }
 
+/// How long a click that starts a request the server does not answer in time keeps waiting for
+/// it (the default settle cap).
+fn click_wait(agent: &mut Mcp) -> Duration {
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    let t0 = Instant::now();
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Go")}),
+    );
+    t0.elapsed()
+}
+
 #[test]
-fn a_throttled_download_is_far_slower_and_the_throttling_stretches_the_waits_until_cleared() {
+fn a_throttled_tab_s_default_settle_wait_is_stretched_and_a_given_one_is_not() {
+    let server = served();
+    let mut agent = advanced_agent(&server, "/hangs");
+    let plain = click_wait(&mut agent);
+    let (_, data) = agent.ok("browser_emulate", json!({"cpu": 4}));
+    assert_eq!(data["slowdown"], 4.0, "{data}");
+    let throttled = click_wait(&mut agent);
+    assert!(
+        throttled > plain * 2,
+        "throttled {throttled:?}, plain {plain:?}"
+    );
+    // The caller's own settleMs stays the caller's.
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    let t0 = Instant::now();
+    let go = ref_of(&snap, "button", "Go");
+    agent.ok("browser_click", json!({"ref": go, "settleMs": 500}));
+    assert!(
+        t0.elapsed() * 2 < throttled,
+        "{:?} with settleMs 500",
+        t0.elapsed()
+    );
+    agent.ok("browser_advanced_mode", json!({"mode": "off"}));
+}
+
+#[test]
+fn a_throttled_download_is_far_slower_until_the_throttling_is_cleared() {
     let server = served();
     let mut agent = advanced_agent(&server, "/net");
     let fast = download_ms(&mut agent, 1);
