@@ -33,7 +33,8 @@ const APPLY = {
     }
     const metrics = { width: v.width, height: v.height, deviceScaleFactor: v.deviceScaleFactor ?? 0 };
     await send('Emulation.setDeviceMetricsOverride', { ...metrics, mobile: !!v.mobile });
-    return send('Emulation.setTouchEmulationEnabled', { enabled: !!v.touch, ...(v.touch ? { maxTouchPoints: 5 } : {}) });
+    const touch = v.touch ? { enabled: true, maxTouchPoints: 5 } : { enabled: false };
+    return send('Emulation.setTouchEmulationEnabled', touch);
   },
   userAgent: (send, d) => send('Emulation.setUserAgentOverride', { userAgent: d.userAgent ?? '' }),
   colorScheme: (send, d) => send('Emulation.setEmulatedMedia', { features: media(d) }),

@@ -101,6 +101,7 @@ const DOWNLOAD_WAIT_MS = 1000;
 const becameDownload = (tabId, r, since) =>
   r?.error === 'net::ERR_ABORTED' ? downloadStarted(tabId, since, DOWNLOAD_WAIT_MS * slowdown(tabId)) : false;
 const REQUEST_GRACE_MS = 50;
+const grace = (tabId) => REQUEST_GRACE_MS * slowdown(tabId);
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -153,7 +154,7 @@ async function settleAuto(tabId, frameId, { since, acted, maxMs, deadline, seen 
   // reports of requests it is, and the browser tells us of a request a moment after the page
   // makes it (up to ~40 ms seen here), so the look comes no sooner than REQUEST_GRACE_MS after
   // the action was done.
-  const graceMs = Math.max(0, Math.min(acted + REQUEST_GRACE_MS * slowdown(tabId), end) - Date.now());
+  const graceMs = Math.max(0, Math.min(acted + grace(tabId), end) - Date.now());
   if (graceMs > 0) await pause(graceMs);
   if (!(await networkIdle(tabId, 0, Math.max(0, end - Date.now()), since))) {
     return { settled: false, observed: false, graceMs };
@@ -168,7 +169,7 @@ async function settleAuto(tabId, frameId, { since, acted, maxMs, deadline, seen 
 // for it (an image, a module), may be reported already. Any of those still in flight is waited
 // for, then the DOM again; when there are none, this costs nothing.
 async function unseen(tabId, frameId, r, since, end) {
-  const graceMs = r.from > since ? Math.max(0, Math.min(r.from + REQUEST_GRACE_MS * slowdown(tabId), end) - Date.now()) : 0;
+  const graceMs = r.from > since ? Math.max(0, Math.min(r.from + grace(tabId), end) - Date.now()) : 0;
   if (graceMs > 0) await pause(graceMs);
   if (!r.settled || !requestsSince(tabId, since)) return { settled: r.settled, graceMs };
   if (!(await networkIdle(tabId, 0, Math.max(0, end - Date.now()), since))) return { settled: false, graceMs };
