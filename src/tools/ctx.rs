@@ -16,7 +16,7 @@ use crate::launch::{self, LaunchOptions, Launched};
 use crate::link::{Link, LinkState, Reply};
 use crate::policy::Policy;
 use crate::protocol::wire::page::{Snapshot, SnapshotReply};
-use crate::protocol::{Call, PeerInfo, RelayAsk, Scope, TabId, WireOp, ask};
+use crate::protocol::{Call, Op, PeerInfo, RelayAsk, Scope, TabId, WireOp, ask};
 use crate::record::Recorder;
 use crate::settings::Setting;
 
@@ -200,20 +200,7 @@ impl Ctx {
 
     async fn send<A: WireOp>(&self, run: Run<'_, A>) -> Result<A::Reply, ToolError> {
         let op = A::OP;
-        let wait = match (op.timeout().fixed(), run.wait) {
-            (Some(time), None) => self.stretched(time, run.tab),
-            (None, Some(w)) if !w.given => self.stretched(w.time, run.tab),
-            (None, Some(w)) => w.time,
-            (fixed, given) => {
-                return Err(ToolError::refused(
-                    Code::Internal,
-                    format!(
-                        "{} waits {fixed:?} by its declaration, and was given {given:?}",
-                        op.name()
-                    ),
-                ));
-            }
-        };
+        let wait = self.wait_of(op, run.wait, run.tab)?;
         let call = Call::of(&run.args, wait)
             .on_tab(run.tab)
             .in_browser(run.browser);
@@ -222,6 +209,28 @@ impl Ctx {
         crate::protocol::replies::check(op, &value)
             .map_err(|e| ToolError::failed(Code::Internal, e))?;
         crate::protocol::replies::read(op.name(), value)
+    }
+
+    /// How long a call of `op` on `tab` waits: its class's, or the tool's; a default stretched
+    /// while throttling slows the tab.
+    fn wait_of(
+        &self,
+        op: Op,
+        wait: Option<Wait>,
+        tab: Option<TabId>,
+    ) -> Result<Duration, ToolError> {
+        match (op.timeout().fixed(), wait) {
+            (Some(time), None) => Ok(self.stretched(time, tab)),
+            (None, Some(w)) if !w.given => Ok(self.stretched(w.time, tab)),
+            (None, Some(w)) => Ok(w.time),
+            (fixed, given) => Err(ToolError::refused(
+                Code::Internal,
+                format!(
+                    "{} waits {fixed:?} by its declaration, and was given {given:?}",
+                    op.name()
+                ),
+            )),
+        }
     }
 
     /// A default wait for a call on `tab` (none: the agent's), stretched while throttling slows
@@ -505,5 +514,19 @@ mod tests {
         assert_eq!(cx.stretched(wait, None), Duration::from_secs(300), "capped");
         cx.note_slowdown(1.0);
         assert_eq!(cx.stretched(wait, None), wait, "throttling ended");
+    }
+
+    #[test]
+    fn a_class_s_wait_and_a_default_are_stretched_and_a_caller_s_timeout_is_not() {
+        let cx = Ctx::offline(ContextEnv::from_process());
+        cx.set_current_tab(Some(TabId(7)));
+        cx.note_slowdown(3.0);
+        let wait = |op, w| cx.wait_of(op, w, None).unwrap().as_secs();
+        assert_eq!(wait(Op::Emulate, None), 30, "the quick class's 10 s");
+        let default = super::super::args::timeout(None).unwrap();
+        assert_eq!(wait(Op::Navigate, Some(default)), 90);
+        let given = super::super::args::timeout(Some(30_000)).unwrap();
+        assert_eq!(wait(Op::Navigate, Some(given)), 30);
+        assert!(cx.wait_of(Op::Emulate, Some(given), None).is_err());
     }
 }
