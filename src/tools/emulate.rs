@@ -32,7 +32,7 @@ const MAX_VALUE: usize = 4096;
 struct EmulateArgs {
     geolocation: Option<Position>,
     headers: Option<BTreeMap<String, String>>,
-    /// Advanced mode from here on.
+    // These need advanced mode (a comment: browser_advanced_mode's description names them).
     viewport: Option<Viewport>,
     user_agent: Option<String>,
     color_scheme: Option<ColorScheme>,
@@ -40,11 +40,11 @@ struct EmulateArgs {
     network: Option<NetworkArg>,
     /// CPU slowdown rate.
     cpu: Option<f64>,
-    /// Names set above or header names, or true: all.
+    /// Names above or headers, or true: all.
     clear: Option<Clear>,
 }
 
-#[derive(Deserialize, JsonSchema)]
+#[derive(Deserialize, JsonSchema, Clone, Copy)]
 #[serde(untagged)]
 enum NetworkArg {
     Preset(Preset),

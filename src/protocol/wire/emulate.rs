@@ -72,7 +72,7 @@ pub enum ReducedMotion {
     NoPreference,
 }
 
-/// Network conditions: no connection, or a round trip and speeds.
+// Network conditions: no connection, or a round trip and speeds (a comment: the tool's schema).
 #[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Debug)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 pub struct Network {
