@@ -8,7 +8,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, shared};
+use crate::cdp::{Cdp, browser_url};
+use crate::harness::{Env, Mcp, runtime, shared};
+use crate::person::DEVTOOLS_WITHIN;
 use crate::recorder::{Recorder, Reply};
 use crate::snapshot::ref_of;
 
@@ -227,14 +229,26 @@ fn a_throttled_download_is_far_slower_until_the_throttling_is_cleared() {
     agent.ok("browser_advanced_mode", json!({"mode": "off"}));
 }
 
+/// With the mode off the extension refuses each option, and nothing of browser_emulate (the
+/// refusals, a clear, a read, a position and a header) attaches a debugger to the page, as
+/// DevTools' own view of it shows; advanced mode does.
 #[test]
-fn with_the_mode_off_the_extension_refuses_each_option_and_a_clear_sends_nothing() {
+fn with_the_mode_off_each_option_is_refused_and_no_debugger_attaches() {
+    // A browser of its own with DevTools on it, to see whether anything attaches to the page.
+    let env = Env::fresh("devices-off");
     let server = served();
-    let mut agent = shared().agent();
-    agent.ok(
-        "browser_navigate",
-        json!({"url": format!("{}/off", server.origin)}),
-    );
+    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
+        cmd.env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0");
+    });
+    let url = format!("{}/off", server.origin);
+    agent.ok("browser_new_tab", json!({}));
+    agent.ok("browser_navigate", json!({"url": url}));
+    let rt = runtime();
+    let mut cdp = rt.block_on(Cdp::connect(&browser_url(
+        &env.state_dir.join("profiles/managed/data"),
+        DEVTOOLS_WITHIN,
+    )));
+    rt.block_on(cdp.watch_attaching());
     for (name, value) in [
         ("viewport", json!({"width": 390, "height": 844})),
         ("userAgent", json!("Phone/1.0")),
@@ -252,4 +266,14 @@ fn with_the_mode_off_the_extension_refuses_each_option_and_a_clear_sends_nothing
     }
     let (_, data) = agent.ok("browser_emulate", json!({"clear": true}));
     assert_eq!(data["device"], json!({}));
+    agent.ok(
+        "browser_emulate",
+        json!({"geolocation": {"latitude": 1, "longitude": 2}, "headers": {"x-a": "1"}}),
+    );
+    agent.ok("browser_emulate", json!({}));
+    assert!(!rt.block_on(cdp.attached_since()).contains(&url));
+
+    agent.ok("browser_advanced_mode", json!({"mode": "on"}));
+    agent.ok("browser_emulate", json!({"colorScheme": "dark"}));
+    assert!(rt.block_on(cdp.attached_since()).contains(&url));
 }
