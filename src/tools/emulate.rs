@@ -436,4 +436,24 @@ mod tests {
         let e = tool.call(&cx, json!({"clear": ["cpu"]})).await.unwrap_err();
         assert_ne!(e.code, crate::error::Code::AdvancedModeRequired, "{e}");
     }
+
+    #[tokio::test]
+    async fn read_only_mode_refuses_the_device_as_it_refuses_the_rest() {
+        let cx = Ctx::offline_under(
+            crate::context::ContextEnv::from_process(),
+            crate::policy::Policy {
+                read_only: true,
+                ..Default::default()
+            },
+        );
+        let tool = tools().remove(0);
+        for set in [
+            json!({"colorScheme": "dark"}),
+            json!({"network": "slow3g"}),
+            json!({"clear": ["viewport"]}),
+        ] {
+            let e = tool.call(&cx, set.clone()).await.unwrap_err();
+            assert_eq!(e.code, crate::error::Code::ReadOnly, "{set}: {e}");
+        }
+    }
 }
