@@ -88,14 +88,7 @@ export function deviceView(tabId) {
 }
 
 // The mode ended (off, release, another owner, the tab closed, the person's cancel): the
-// overrides go with the debugger's detach; the touch emulation and throttling are taken away
-// now too, while it may still be attached, as a shared attachment may outlive the mode.
-onAdvancedEnd(async (tabId) => {
-  const d = devices.get(tabId);
-  devices.delete(tabId);
-  if (!d) return;
-  const send = (method, params) => chrome.debugger.sendCommand({ tabId }, method, params);
-  await Promise.allSettled(Object.keys(d).map((k) => APPLY[k](send, {})));
-});
+// overrides go with the debugger's detach, and the record with them.
+onAdvancedEnd((tabId) => devices.delete(tabId));
 
 onTabGone((tabId) => devices.delete(tabId));
