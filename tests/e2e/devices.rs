@@ -176,8 +176,14 @@ fn click_wait(agent: &mut Mcp) -> Duration {
 
 #[test]
 fn a_throttled_tab_s_default_settle_wait_is_stretched_and_a_given_one_is_not() {
+    // A browser of its own, the tab in front: in advanced mode a click is the browser's own
+    // input, which a tab the browser is not drawing cannot take.
+    let env = Env::fresh("devices-settle");
     let server = served();
-    let mut agent = advanced_agent(&server, "/hangs");
+    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |_| {});
+    let url = format!("{}/hangs", server.origin);
+    agent.ok("browser_new_tab", json!({"url": url, "active": true}));
+    agent.ok("browser_advanced_mode", json!({"mode": "on"}));
     let plain = click_wait(&mut agent);
     let (_, data) = agent.ok("browser_emulate", json!({"cpu": 4}));
     assert_eq!(data["slowdown"], 4.0, "{data}");
