@@ -220,9 +220,8 @@ impl Ctx {
         tab: Option<TabId>,
     ) -> Result<Duration, ToolError> {
         match (op.timeout().fixed(), wait) {
-            (Some(time), None) => Ok(self.stretched(time, tab)),
-            (None, Some(w)) if !w.given => Ok(self.stretched(w.time, tab)),
-            (None, Some(w)) => Ok(w.time),
+            (Some(time), None) => Ok(self.stretched(Wait { time, given: false }, tab)),
+            (None, Some(w)) => Ok(self.stretched(w, tab)),
             (fixed, given) => Err(ToolError::refused(
                 Code::Internal,
                 format!(
@@ -233,13 +232,13 @@ impl Ctx {
         }
     }
 
-    /// A default wait for a call on `tab` (none: the agent's), stretched while throttling slows
-    /// the tab; a caller's own `timeout` is never stretched.
-    fn stretched(&self, wait: Duration, tab: Option<TabId>) -> Duration {
+    /// A wait for a call on `tab` (none: the agent's): a default stretched while throttling
+    /// slows the tab, a caller's own `timeout` as given.
+    pub fn stretched(&self, wait: Wait, tab: Option<TabId>) -> Duration {
         let state = self.state();
-        let tab = tab.or(state.current_tab);
+        let tab = tab.or(state.current_tab).filter(|_| !wait.given);
         let factor = tab.and_then(|t| state.slowdown.get(&t).copied());
-        wait.mul_f64(factor.unwrap_or(1.0))
+        wait.time.mul_f64(factor.unwrap_or(1.0))
     }
 
     /// Keeps how many times slower throttling makes the agent's tab (1: not at all), as the
@@ -502,18 +501,21 @@ mod tests {
     #[test]
     fn a_throttled_tab_s_default_waits_are_stretched_and_only_its_own() {
         let cx = Ctx::offline(ContextEnv::from_process());
-        let wait = Duration::from_secs(30);
+        let wait = super::super::args::timeout(None).unwrap();
+        let wait_s = |tab| cx.stretched(wait, tab).as_secs();
         cx.set_current_tab(Some(TabId(7)));
         cx.note_slowdown(4.0);
-        assert_eq!(cx.stretched(wait, None), Duration::from_secs(120));
-        assert_eq!(cx.stretched(wait, Some(TabId(8))), wait, "another tab");
+        assert_eq!(wait_s(None), 120);
+        assert_eq!(wait_s(Some(TabId(8))), 30, "another tab");
         cx.set_current_tab(Some(TabId(8)));
-        assert_eq!(cx.stretched(wait, Some(TabId(7))), Duration::from_secs(120));
+        assert_eq!(wait_s(Some(TabId(7))), 120);
         cx.set_current_tab(Some(TabId(7)));
+        let given = super::super::args::timeout(Some(30_000)).unwrap();
+        assert_eq!(cx.stretched(given, None).as_secs(), 30, "the caller's own");
         cx.note_slowdown(1e9);
-        assert_eq!(cx.stretched(wait, None), Duration::from_secs(300), "capped");
+        assert_eq!(wait_s(None), 300, "capped");
         cx.note_slowdown(1.0);
-        assert_eq!(cx.stretched(wait, None), wait, "throttling ended");
+        assert_eq!(wait_s(None), 30, "throttling ended");
     }
 
     #[test]
