@@ -4,6 +4,7 @@ import { ToolError, getTab } from './errors.js';
 import { runInPage, runOnRef } from './page.js';
 import { withDebugger } from './debugger.js';
 import { inFront, toTop } from './input.js';
+import { slowdown, restoreViewport } from './devices.js';
 
 const STALL_MS = 10000;
 const MAX_FULL_PAGE_PX = 8192; // taller pages are cut, and the result says so
@@ -30,10 +31,10 @@ export async function screenshot(tabId, { format = 'png', quality, ref, fullPage
       ? fullPageCapture(tabId, opts, viewport, stallMs)
       : capture(tabId, opts, stallMs).then((data) => ({ data }));
   try {
-    return { ...base, ...(await once(STALL_MS / 3)), debugger: true };
+    return { ...base, ...(await once((STALL_MS / 3) * slowdown(tabId))), debugger: true };
   } catch (e) {
     if (!(e instanceof ToolError && e.code === 'CAPTURE_STALLED')) throw e;
-    return { ...base, ...(await once(STALL_MS)), debugger: true };
+    return { ...base, ...(await once(STALL_MS * slowdown(tabId))), debugger: true };
   }
 }
 
@@ -72,7 +73,8 @@ function fullPageCapture(tabId, opts, viewport, stallMs) {
       const data = await withStall(send('Page.captureScreenshot', { ...opts, fromSurface: true }), stallMs);
       return { data, cut: cssContentSize.height > MAX_FULL_PAGE_PX };
     } finally {
-      await send('Emulation.clearDeviceMetricsOverride').catch(() => {});
+      // The agent's emulated device, in advanced mode, is put back rather than cleared.
+      await restoreViewport(tabId, send).catch(() => {});
     }
   });
 }

@@ -8892,6 +8892,111 @@ export const CONTRACT = {
               }
             ]
           },
+          "ColorScheme": {
+            "enum": [
+              "light",
+              "dark"
+            ],
+            "type": "string"
+          },
+          "Device": {
+            "properties": {
+              "colorScheme": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ColorScheme"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "cpu": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Network"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "reducedMotion": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ReducedMotion"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "userAgent": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "viewport": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Viewport"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "DeviceSetting": {
+            "enum": [
+              "viewport",
+              "userAgent",
+              "colorScheme",
+              "reducedMotion",
+              "network",
+              "cpu"
+            ],
+            "type": "string"
+          },
+          "Network": {
+            "additionalProperties": false,
+            "properties": {
+              "downloadKbps": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "latencyMs": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "offline": {
+                "type": "boolean"
+              },
+              "uploadKbps": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "latencyMs",
+              "downloadKbps",
+              "uploadKbps"
+            ],
+            "type": "object"
+          },
           "Position": {
             "properties": {
               "accuracy": {
@@ -8915,6 +9020,52 @@ export const CONTRACT = {
               "longitude"
             ],
             "type": "object"
+          },
+          "ReducedMotion": {
+            "enum": [
+              "reduce",
+              "no-preference"
+            ],
+            "type": "string"
+          },
+          "Viewport": {
+            "additionalProperties": false,
+            "properties": {
+              "deviceScaleFactor": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "height": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "mobile": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "touch": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "width": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "width",
+              "height"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
@@ -8929,8 +9080,17 @@ export const CONTRACT = {
               }
             ]
           },
+          "clearDevice": {
+            "items": {
+              "$ref": "#/$defs/DeviceSetting"
+            },
+            "type": "array"
+          },
           "clearGeolocation": {
             "type": "boolean"
+          },
+          "device": {
+            "$ref": "#/$defs/Device"
           },
           "geolocation": {
             "anyOf": [
@@ -8951,7 +9111,9 @@ export const CONTRACT = {
         },
         "required": [
           "headers",
-          "clearGeolocation"
+          "clearGeolocation",
+          "device",
+          "clearDevice"
         ],
         "title": "Emulate",
         "type": "object"
@@ -8961,6 +9123,100 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$defs": {
+          "ColorScheme": {
+            "enum": [
+              "light",
+              "dark"
+            ],
+            "type": "string"
+          },
+          "Device": {
+            "properties": {
+              "colorScheme": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ColorScheme"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "cpu": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Network"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "reducedMotion": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ReducedMotion"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "userAgent": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "viewport": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Viewport"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "Network": {
+            "additionalProperties": false,
+            "properties": {
+              "downloadKbps": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "latencyMs": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "offline": {
+                "type": "boolean"
+              },
+              "uploadKbps": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "latencyMs",
+              "downloadKbps",
+              "uploadKbps"
+            ],
+            "type": "object"
+          },
           "Position": {
             "properties": {
               "accuracy": {
@@ -8984,10 +9240,60 @@ export const CONTRACT = {
               "longitude"
             ],
             "type": "object"
+          },
+          "ReducedMotion": {
+            "enum": [
+              "reduce",
+              "no-preference"
+            ],
+            "type": "string"
+          },
+          "Viewport": {
+            "additionalProperties": false,
+            "properties": {
+              "deviceScaleFactor": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "height": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "mobile": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "touch": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "width": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "width",
+              "height"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "device": {
+            "$ref": "#/$defs/Device",
+            "default": {}
+          },
           "geolocation": {
             "anyOf": [
               {
@@ -9003,6 +9309,11 @@ export const CONTRACT = {
               "type": "string"
             },
             "type": "array"
+          },
+          "slowdown": {
+            "default": 1.0,
+            "format": "double",
+            "type": "number"
           }
         },
         "required": [
@@ -9024,6 +9335,100 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$defs": {
+          "ColorScheme": {
+            "enum": [
+              "light",
+              "dark"
+            ],
+            "type": "string"
+          },
+          "Device": {
+            "properties": {
+              "colorScheme": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ColorScheme"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "cpu": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Network"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "reducedMotion": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ReducedMotion"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "userAgent": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "viewport": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/Viewport"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "Network": {
+            "additionalProperties": false,
+            "properties": {
+              "downloadKbps": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "latencyMs": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "offline": {
+                "type": "boolean"
+              },
+              "uploadKbps": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "latencyMs",
+              "downloadKbps",
+              "uploadKbps"
+            ],
+            "type": "object"
+          },
           "Position": {
             "properties": {
               "accuracy": {
@@ -9047,10 +9452,60 @@ export const CONTRACT = {
               "longitude"
             ],
             "type": "object"
+          },
+          "ReducedMotion": {
+            "enum": [
+              "reduce",
+              "no-preference"
+            ],
+            "type": "string"
+          },
+          "Viewport": {
+            "additionalProperties": false,
+            "properties": {
+              "deviceScaleFactor": {
+                "format": "double",
+                "type": [
+                  "number",
+                  "null"
+                ]
+              },
+              "height": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "mobile": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "touch": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "width": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "width",
+              "height"
+            ],
+            "type": "object"
           }
         },
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "device": {
+            "$ref": "#/$defs/Device",
+            "default": {}
+          },
           "geolocation": {
             "anyOf": [
               {
@@ -9066,6 +9521,11 @@ export const CONTRACT = {
               "type": "string"
             },
             "type": "array"
+          },
+          "slowdown": {
+            "default": 1.0,
+            "format": "double",
+            "type": "number"
           }
         },
         "required": [

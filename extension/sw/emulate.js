@@ -10,7 +10,9 @@
 //   tabs and other agents' never carry them; its id is RULE_BASE + the tab's id, clear of the
 //   site policy's rules (policy.js leaves ids from RULE_BASE up alone).
 // What is in force lives in session storage, like the rules: a worker that restarts finds both.
+// The device (viewport, user agent, media, throttling) needs the debugger: devices.js.
 import { frameTarget } from './page.js';
+import { deviceView, setDevice } from './devices.js';
 import { onTabGone } from './tabstate.js';
 
 export const RULE_BASE = 1_000_000;
@@ -89,13 +91,16 @@ async function putRule(tabId, headers) {
   await DNR.updateSessionRules({ removeRuleIds: [id], addRules });
 }
 
-const view = (e) => ({
+const view = (tabId, e) => ({
   ...(e?.geolocation ? { geolocation: e.geolocation } : {}),
   headers: Object.keys(e?.headers || {}).sort(),
+  ...deviceView(tabId),
 });
 
-// `emulate` op: sets or clears the tab's position and headers, and answers what is in force.
-export async function emulate(tabId, { geolocation, headers, clear, clearGeolocation }) {
+// `emulate` op: sets or clears the tab's device, position and headers, and answers what is in
+// force. The device goes first: refused with advanced mode off, it leaves the rest as it was.
+export async function emulate(tabId, { geolocation, headers, clear, clearGeolocation, device, clearDevice }) {
+  await setDevice(tabId, device, clearDevice);
   const all = await load();
   const was = all[tabId] || { headers: {} };
   const next = { ...was, headers: { ...was.headers } };
@@ -111,12 +116,12 @@ export async function emulate(tabId, { geolocation, headers, clear, clearGeoloca
   if (geolocation || (was.geolocation && !next.geolocation)) {
     await installPosition(tabId, undefined, next.geolocation ?? null);
   }
-  return view(next);
+  return view(tabId, next);
 }
 
 // `emulation` op: what is in force in the tab.
 export async function emulation(tabId) {
-  return view((await load())[tabId]);
+  return view(tabId, (await load())[tabId]);
 }
 
 // Ends the tab's emulation: it closed, or its agent let it go (a tab handed back to the person

@@ -6,6 +6,7 @@ import { networkIdle, requestsSince } from './network.js';
 import { downloadStarted } from './downloads.js';
 import { trusted } from './input.js';
 import { arrival } from './arrival.js';
+import { slowdown } from './devices.js';
 
 // The frame's next document, as soon as it commits: the page the script was in is gone then.
 export function nextDocument(tabId, frameId) {
@@ -100,8 +101,9 @@ const DOWNLOAD_WAIT_MS = 1000;
 // A navigation that ended aborted because the browser turned its answer into a download (a
 // link to a file, `Content-Disposition: attachment`): no document comes, and nothing failed.
 const becameDownload = (tabId, r, since) =>
-  r?.error === 'net::ERR_ABORTED' ? downloadStarted(tabId, since, DOWNLOAD_WAIT_MS) : false;
+  r?.error === 'net::ERR_ABORTED' ? downloadStarted(tabId, since, DOWNLOAD_WAIT_MS * slowdown(tabId)) : false;
 const REQUEST_GRACE_MS = 50;
+const grace = (tabId) => REQUEST_GRACE_MS * slowdown(tabId);
 
 const pause = (ms) => new Promise((r) => setTimeout(r, ms));
 
@@ -116,9 +118,10 @@ async function settleInPage(tabId, frameId, args) {
   }
 }
 
-// The cap on a settle: `settleMs`, and what is left of the call's time.
-export function settleCap({ settleMs }, deadline) {
-  return Math.max(0, Math.min(settleMs ?? DEFAULT_SETTLE_MS, deadline - Date.now()));
+// The cap on a settle: `settleMs` (else the default, stretched while throttling slows the tab),
+// and what is left of the call's time.
+export function settleCap({ settleMs }, deadline, tabId) {
+  return Math.max(0, Math.min(settleMs ?? DEFAULT_SETTLE_MS * slowdown(tabId), deadline - Date.now()));
 }
 
 // Waits for what `waitUntil` calls finished, after the load itself, in the frame the action ran
@@ -131,7 +134,7 @@ export function settleCap({ settleMs }, deadline) {
 export async function settle(tabId, after, deadline, since = 0, where = {}) {
   const { frameId = 0, seen = null, acted = since } = where;
   const { waitUntil } = after;
-  const maxMs = settleCap(after, deadline);
+  const maxMs = settleCap(after, deadline, tabId);
   const none = { observed: false, graceMs: 0 };
   if (waitUntil === 'none') return { settled: true, ...none };
   if (waitUntil === 'networkidle') return { settled: await networkIdle(tabId, 500, maxMs), ...none };
@@ -153,7 +156,7 @@ async function settleAuto(tabId, frameId, { since, acted, maxMs, deadline, seen 
   // reports of requests it is, and the browser tells us of a request a moment after the page
   // makes it (up to ~40 ms seen here), so the look comes no sooner than REQUEST_GRACE_MS after
   // the action was done.
-  const graceMs = Math.max(0, Math.min(acted + REQUEST_GRACE_MS, end) - Date.now());
+  const graceMs = Math.max(0, Math.min(acted + grace(tabId), end) - Date.now());
   if (graceMs > 0) await pause(graceMs);
   if (!(await networkIdle(tabId, 0, Math.max(0, end - Date.now()), since))) {
     return { settled: false, observed: false, graceMs };
@@ -168,7 +171,7 @@ async function settleAuto(tabId, frameId, { since, acted, maxMs, deadline, seen 
 // for it (an image, a module), may be reported already. Any of those still in flight is waited
 // for, then the DOM again; when there are none, this costs nothing.
 async function unseen(tabId, frameId, r, since, end) {
-  const graceMs = r.from > since ? Math.max(0, Math.min(r.from + REQUEST_GRACE_MS, end) - Date.now()) : 0;
+  const graceMs = r.from > since ? Math.max(0, Math.min(r.from + grace(tabId), end) - Date.now()) : 0;
   if (graceMs > 0) await pause(graceMs);
   if (!r.settled || !requestsSince(tabId, since)) return { settled: r.settled, graceMs };
   if (!(await networkIdle(tabId, 0, Math.max(0, end - Date.now()), since))) return { settled: false, graceMs };
@@ -256,7 +259,7 @@ export async function act(tabId, op, args, timeoutMs) {
     // Under `auto` the page settles after the action in the same call (page/kit.js).
     const auto = after.waitUntil === 'auto';
     const asked = real ? { ...args, trusted: real.nonce } : args;
-    const pageArgs = auto ? { ...asked, settle: { maxMs: settleCap(after, deadline), deadline } } : asked;
+    const pageArgs = auto ? { ...asked, settle: { maxMs: settleCap(after, deadline, tabId), deadline } } : asked;
     // No ref (a viewport point, the focused element): the op runs in the frame args.frameId names.
     const out = await answered(watch, () =>
       args.ref === undefined
@@ -266,7 +269,7 @@ export async function act(tabId, op, args, timeoutMs) {
     const acted = Date.now();
     const seen = out.settle;
     // The page asked for a download: its file is on its way, for the action's answer to name.
-    if (out.download) await downloadStarted(tabId, started, DOWNLOAD_WAIT_MS);
+    if (out.download) await downloadStarted(tabId, started, DOWNLOAD_WAIT_MS * slowdown(tabId));
     delete out.download;
     // A navigation the page saw while it settled came after the action's own.
     const nav = seen?.navigation || out.navigation;

@@ -57,6 +57,10 @@ async fn advanced(cx: &Ctx, a: AdvancedArgs) -> Result<Out<AdvancedState>, ToolE
         cx.policy().check_advanced("browser_advanced_mode")?;
     }
     let r = cx.run(Advanced { on }).await?;
+    if !on {
+        // Its throttling went with it: later calls wait as long as ever.
+        cx.note_slowdown(1.0);
+    }
     let text = match (on, r.unchanged) {
         (true, false) => format!(
             "Advanced mode on: the debugger is attached to your tab, and the browser shows its \

@@ -121,13 +121,30 @@ pub(super) fn parse<T: DeserializeOwned>(tool: &str, args: Value) -> Result<T, T
     serde_json::from_value(args).map_err(|e| ToolError::bad_args(format!("{tool}: {e}")))
 }
 
-pub(super) fn timeout(ms: Option<u64>) -> Result<Duration, ToolError> {
+/// How long a call waits: the caller's own (`given`), or a default, which `Ctx` stretches for a
+/// tab that throttling slows (`Emulation::slowdown`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Wait {
+    pub time: Duration,
+    pub given: bool,
+}
+
+impl From<Duration> for Wait {
+    fn from(time: Duration) -> Self {
+        Wait { time, given: true }
+    }
+}
+
+pub(super) fn timeout(ms: Option<u64>) -> Result<Wait, ToolError> {
     match ms.unwrap_or(DEFAULT_TIMEOUT_MS) {
         0 => Err(ToolError::bad_args("timeout must be at least 1 ms")),
         t if t > MAX_TIMEOUT_MS => Err(ToolError::bad_args(format!(
             "timeout is at most {MAX_TIMEOUT_MS} ms"
         ))),
-        t => Ok(Duration::from_millis(t)),
+        t => Ok(Wait {
+            time: Duration::from_millis(t),
+            given: ms.is_some(),
+        }),
     }
 }
 
@@ -344,6 +361,14 @@ pub(super) fn schema_after<T: JsonSchema>() -> Value {
 mod tests {
     use super::*;
     use crate::error::Code;
+
+    #[test]
+    fn only_a_caller_s_timeout_counts_as_given() {
+        let default = timeout(None).unwrap();
+        assert_eq!((default.time.as_millis(), default.given), (30_000, false));
+        let own = timeout(Some(30_000)).unwrap();
+        assert_eq!((own.time.as_millis(), own.given), (30_000, true));
+    }
 
     #[derive(Debug, Deserialize)]
     #[serde(deny_unknown_fields)]

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use futures::future::BoxFuture;
 
-use super::args::SNAPSHOT_TOKENS;
+use super::args::{SNAPSHOT_TOKENS, Wait};
 use super::spec::Out;
 use crate::audit::Place;
 use crate::context::ContextEnv;
@@ -16,7 +16,7 @@ use crate::launch::{self, LaunchOptions, Launched};
 use crate::link::{Link, LinkState, Reply};
 use crate::policy::Policy;
 use crate::protocol::wire::page::{Snapshot, SnapshotReply};
-use crate::protocol::{Call, PeerInfo, RelayAsk, Scope, TabId, WireOp, ask};
+use crate::protocol::{Call, Op, PeerInfo, RelayAsk, Scope, TabId, WireOp, ask};
 use crate::record::Recorder;
 use crate::settings::Setting;
 
@@ -53,6 +53,8 @@ struct State {
     pinned_browser: Option<String>,
     /// This agent's last whole snapshot of each tab, with its budget, for `include: "diff"`.
     seen: Seen,
+    /// How many times slower throttling makes each tab, as its last emulation answer said.
+    slowdown: std::collections::HashMap<TabId, f64>,
 }
 
 /// How long a call waits for the relay and a browser to connect, unless
@@ -198,18 +200,7 @@ impl Ctx {
 
     async fn send<A: WireOp>(&self, run: Run<'_, A>) -> Result<A::Reply, ToolError> {
         let op = A::OP;
-        let wait = match (op.timeout().fixed(), run.wait) {
-            (Some(wait), None) | (None, Some(wait)) => wait,
-            (fixed, given) => {
-                return Err(ToolError::refused(
-                    Code::Internal,
-                    format!(
-                        "{} waits {fixed:?} by its declaration, and was given {given:?}",
-                        op.name()
-                    ),
-                ));
-            }
-        };
+        let wait = self.wait_of(op, run.wait, run.tab)?;
         let call = Call::of(&run.args, wait)
             .on_tab(run.tab)
             .in_browser(run.browser);
@@ -218,6 +209,48 @@ impl Ctx {
         crate::protocol::replies::check(op, &value)
             .map_err(|e| ToolError::failed(Code::Internal, e))?;
         crate::protocol::replies::read(op.name(), value)
+    }
+
+    /// How long a call of `op` on `tab` waits: its class's, or the tool's; a default stretched
+    /// while throttling slows the tab.
+    fn wait_of(
+        &self,
+        op: Op,
+        wait: Option<Wait>,
+        tab: Option<TabId>,
+    ) -> Result<Duration, ToolError> {
+        match (op.timeout().fixed(), wait) {
+            (Some(time), None) => Ok(self.stretched(Wait { time, given: false }, tab)),
+            (None, Some(w)) => Ok(self.stretched(w, tab)),
+            (fixed, given) => Err(ToolError::refused(
+                Code::Internal,
+                format!(
+                    "{} waits {fixed:?} by its declaration, and was given {given:?}",
+                    op.name()
+                ),
+            )),
+        }
+    }
+
+    /// A wait for a call on `tab` (none: the agent's): a default stretched while throttling
+    /// slows the tab, a caller's own `timeout` as given.
+    pub fn stretched(&self, wait: Wait, tab: Option<TabId>) -> Duration {
+        let state = self.state();
+        let tab = tab.or(state.current_tab).filter(|_| !wait.given);
+        let factor = tab.and_then(|t| state.slowdown.get(&t).copied());
+        wait.time.mul_f64(factor.unwrap_or(1.0))
+    }
+
+    /// Keeps how many times slower throttling makes the agent's tab (1: not at all), as the
+    /// emulation's answer said; held to 1..=10 whatever it says.
+    pub fn note_slowdown(&self, factor: f64) {
+        let mut state = self.state();
+        let Some(tab) = state.current_tab else { return };
+        if factor.is_finite() && factor > 1.0 {
+            state.slowdown.insert(tab, factor.min(10.0));
+        } else {
+            state.slowdown.remove(&tab);
+        }
     }
 
     /// Asks the relay itself; the answer reads as the ask declares it.
@@ -429,13 +462,13 @@ pub struct Run<'a, A> {
     args: A,
     browser: Option<String>,
     tab: Option<TabId>,
-    wait: Option<Duration>,
+    wait: Option<Wait>,
 }
 
 impl<A: WireOp> Run<'_, A> {
     /// How long to wait, for an operation whose wait the tool decides (`Timeout::Caller`).
-    pub fn within(mut self, wait: Duration) -> Self {
-        self.wait = Some(wait);
+    pub fn within(mut self, wait: impl Into<Wait>) -> Self {
+        self.wait = Some(wait.into());
         self
     }
 
@@ -458,5 +491,44 @@ impl<'a, A: WireOp + 'a> IntoFuture for Run<'a, A> {
 
     fn into_future(self) -> Self::IntoFuture {
         Box::pin(self.cx.send(self))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_throttled_tab_s_default_waits_are_stretched_and_only_its_own() {
+        let cx = Ctx::offline(ContextEnv::from_process());
+        let wait = super::super::args::timeout(None).unwrap();
+        let wait_s = |tab| cx.stretched(wait, tab).as_secs();
+        cx.set_current_tab(Some(TabId(7)));
+        cx.note_slowdown(4.0);
+        assert_eq!(wait_s(None), 120);
+        assert_eq!(wait_s(Some(TabId(8))), 30, "another tab");
+        cx.set_current_tab(Some(TabId(8)));
+        assert_eq!(wait_s(Some(TabId(7))), 120);
+        cx.set_current_tab(Some(TabId(7)));
+        let given = super::super::args::timeout(Some(30_000)).unwrap();
+        assert_eq!(cx.stretched(given, None).as_secs(), 30, "the caller's own");
+        cx.note_slowdown(1e9);
+        assert_eq!(wait_s(None), 300, "capped");
+        cx.note_slowdown(1.0);
+        assert_eq!(wait_s(None), 30, "throttling ended");
+    }
+
+    #[test]
+    fn a_class_s_wait_and_a_default_are_stretched_and_a_caller_s_timeout_is_not() {
+        let cx = Ctx::offline(ContextEnv::from_process());
+        cx.set_current_tab(Some(TabId(7)));
+        cx.note_slowdown(3.0);
+        let wait = |op, w| cx.wait_of(op, w, None).unwrap().as_secs();
+        assert_eq!(wait(Op::Emulate, None), 30, "the quick class's 10 s");
+        let default = super::super::args::timeout(None).unwrap();
+        assert_eq!(wait(Op::Navigate, Some(default)), 90);
+        let given = super::super::args::timeout(Some(30_000)).unwrap();
+        assert_eq!(wait(Op::Navigate, Some(given)), 30);
+        assert!(cx.wait_of(Op::Emulate, Some(given), None).is_err());
     }
 }

@@ -229,7 +229,7 @@ async fn wait_for(cx: &Ctx, a: WaitForArgs) -> Result<Out<WaitedOut>, ToolError>
         reference: a.reference,
         url: a.url,
         state: visibility,
-        timeout_ms: wait.as_millis() as u64,
+        timeout_ms: cx.stretched(wait, None).as_millis() as u64,
     };
     let r = cx.run(call).within(wait).await?;
     let ms = r.waited_ms;

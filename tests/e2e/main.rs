@@ -19,6 +19,7 @@ mod credentials;
 mod dashboard;
 #[path = "../support/desktop.rs"]
 mod desktop;
+mod devices;
 mod dialogs;
 mod doctor;
 mod door;

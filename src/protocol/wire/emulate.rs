@@ -1,5 +1,5 @@
 //! What the agent's tab is told that is not so: its position, and extra request headers
-//! (sw/emulate.js), without the debugger.
+//! (sw/emulate.js), without the debugger; its device (sw/devices.js), with it, in advanced mode.
 
 use std::collections::BTreeMap;
 
@@ -24,7 +24,9 @@ pub enum Clear {
 }
 
 /// Sets or clears the tab's emulation: a position, headers set (by name, lower case) or
-/// cleared. `geolocation` replaces the position; headers are merged into those in force.
+/// cleared, the device's settings set or cleared (by name). `geolocation` replaces the
+/// position; headers and the device's settings are merged into those in force. Clearing comes
+/// before setting.
 #[derive(Serialize, JsonSchema, Default)]
 #[serde(rename_all = "camelCase")]
 pub struct Emulate {
@@ -36,20 +38,130 @@ pub struct Emulate {
     pub clear: Option<Clear>,
     /// Drop the position (clear: true, or clear naming "geolocation").
     pub clear_geolocation: bool,
+    /// The device's settings to put in force, through the debugger (advanced mode).
+    pub device: Device,
+    /// The device's settings to drop (clear: true drops them all).
+    pub clear_device: Vec<DeviceSetting>,
+}
+
+// The viewport (a comment: the tool's schema carries no more words than needed).
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Viewport {
+    pub width: u32,
+    pub height: u32,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub device_scale_factor: Option<f64>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mobile: Option<bool>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub touch: Option<bool>,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "lowercase")]
+pub enum ColorScheme {
+    Light,
+    Dark,
+}
+
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "kebab-case")]
+pub enum ReducedMotion {
+    Reduce,
+    NoPreference,
+}
+
+// Network conditions: no connection, or a round trip and speeds (a comment: the tool's schema).
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Debug)]
+#[serde(deny_unknown_fields, rename_all = "camelCase")]
+pub struct Network {
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub offline: bool,
+    pub latency_ms: u32,
+    pub download_kbps: u32,
+    pub upload_kbps: u32,
+}
+
+/// The device the tab plays, set through the debugger; what is not named is the browser's own.
+#[derive(Deserialize, Serialize, JsonSchema, Clone, PartialEq, Debug, Default)]
+#[serde(rename_all = "camelCase")]
+pub struct Device {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub viewport: Option<Viewport>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub user_agent: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub color_scheme: Option<ColorScheme>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reduced_motion: Option<ReducedMotion>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub network: Option<Network>,
+    /// The CPU's slowdown rate.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cpu: Option<f64>,
+}
+
+/// One of the device's settings, by its name in `clear`.
+#[derive(Deserialize, Serialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
+#[serde(rename_all = "camelCase")]
+pub enum DeviceSetting {
+    Viewport,
+    UserAgent,
+    ColorScheme,
+    ReducedMotion,
+    Network,
+    Cpu,
+}
+
+impl DeviceSetting {
+    pub const ALL: [DeviceSetting; 6] = [
+        DeviceSetting::Viewport,
+        DeviceSetting::UserAgent,
+        DeviceSetting::ColorScheme,
+        DeviceSetting::ReducedMotion,
+        DeviceSetting::Network,
+        DeviceSetting::Cpu,
+    ];
+
+    /// Its name in `clear` and in the reply.
+    pub fn name(self) -> &'static str {
+        match self {
+            DeviceSetting::Viewport => "viewport",
+            DeviceSetting::UserAgent => "userAgent",
+            DeviceSetting::ColorScheme => "colorScheme",
+            DeviceSetting::ReducedMotion => "reducedMotion",
+            DeviceSetting::Network => "network",
+            DeviceSetting::Cpu => "cpu",
+        }
+    }
+
+    pub fn named(name: &str) -> Option<DeviceSetting> {
+        DeviceSetting::ALL.into_iter().find(|s| s.name() == name)
+    }
 }
 
 /// The tab's emulation, unchanged.
 #[derive(Serialize, JsonSchema, Default)]
 pub struct ReadEmulation {}
 
-/// What is in force in the tab: the position and the names of the headers set (their values
-/// are the agent's own, and stay out of answers).
-#[derive(Deserialize, Serialize, JsonSchema, Debug, Default)]
+/// What is in force in the tab: the position, the names of the headers set (their values
+/// are the agent's own, and stay out of answers), the device, and how many times slower the
+/// throttling makes the tab (1: none), by which tabpilot's own waits for it are stretched.
+#[derive(Deserialize, Serialize, JsonSchema, Debug)]
 #[serde(rename_all = "camelCase")]
 pub struct Emulation {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub geolocation: Option<Position>,
     pub headers: Vec<String>,
+    #[serde(default)]
+    pub device: Device,
+    #[serde(default = "no_slowdown")]
+    pub slowdown: f64,
+}
+
+fn no_slowdown() -> f64 {
+    1.0
 }
 
 // The browser's proxy, which every tab uses: the person's as well as agents' (a comment: the

@@ -2,7 +2,6 @@
 //! the debugger.
 
 use std::path::{Path, PathBuf};
-use std::time::Duration;
 
 use base64::Engine;
 use futures::FutureExt;
@@ -14,7 +13,7 @@ use crate::error::ToolError;
 use crate::policy::paths::{self, Sandbox};
 use crate::protocol::Op;
 use crate::protocol::wire::act::{ActReply, SecretFill, Upload, UploadFile, UploadPart, Uploaded};
-use crate::tools::args::{AfterAction, hints_of, ref_arg, timeout};
+use crate::tools::args::{AfterAction, Wait, hints_of, ref_arg, timeout};
 use crate::tools::ctx::Ctx;
 use crate::tools::spec::{Cli, Out};
 use crate::tools::tool::{About, Tool};
@@ -93,7 +92,7 @@ async fn send_files(
     files: Vec<Picked>,
     secrets: Vec<SecretFill>,
     after: &AfterAction,
-    wait: Duration,
+    wait: Wait,
 ) -> Result<ActReply<Uploaded>, ToolError> {
     let total: usize = files.iter().map(|f| f.data.len()).sum();
     let mut listed = Vec::new();
