@@ -342,9 +342,10 @@ pub fn read(path: &Path, filter: &Filter) -> Vec<Step> {
 #[derive(Clone, Copy, Debug, PartialEq, clap::ValueEnum, Deserialize, schemars::JsonSchema)]
 #[serde(rename_all = "lowercase")]
 pub enum Format {
-    /// A Playwright Test file (TypeScript).
+    // Help for the CLI only: the tool's schema says it once, in the argument's own words.
+    #[value(help = "A Playwright Test file (TypeScript)")]
     Playwright,
-    /// A replay file for `tabpilot replay` (JSON lines).
+    #[value(help = "A replay file for `tabpilot replay` (JSON lines)")]
     Tabpilot,
 }
 

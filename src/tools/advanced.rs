@@ -33,8 +33,8 @@ pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
             name: "browser_advanced_mode",
-            description: "Attach the debugger to your tab (on; the browser shows a banner) for trusted input, initScript, \
-                          open dialogs, device emulation; off detaches.",
+            description: "Debugger on your tab (the browser shows a banner): trusted input, initScript, open dialogs, \
+                          device emulation; off detaches.",
             hints: hints_of(Op::Advanced),
             cli: Cli {
                 positional: &["mode"],

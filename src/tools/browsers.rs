@@ -30,14 +30,14 @@ struct ForceClaimArgs {
     tab_id: TabId,
     /// Why: the agent that held it is told.
     reason: String,
-    /// Label or id (default: this agent's browser).
+    /// Label or id (default: yours).
     browser: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ReleaseArgs {
-    /// Close the tabs this agent opened (default true); tabs it was handed stay open.
+    /// Close tabs you opened (default true); handed ones stay.
     close_opened: Option<bool>,
 }
 
@@ -55,7 +55,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: "browser_select_browser",
-                description: "Work in this browser from now on; this agent is never moved to another.",
+                description: "Work in this browser from now on; you are never moved to another.",
                 hints: Hints {
                     idempotent: true,
                     ..read_only()
@@ -70,7 +70,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: "browser_force_claim",
-                description: "Take a tab another agent holds and work in it; that agent is told who took it and why.",
+                description: "Take a tab another agent holds and work in it; it is told who and why.",
                 hints: moves(),
                 cli: Cli {
                     positional: &["tabId", "reason"],
@@ -82,7 +82,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: "browser_release",
-                description: "Give up this agent's tabs; the next page call opens a fresh one.",
+                description: "Give up your tabs; the next page call opens a fresh one.",
                 hints: Hints {
                     destructive: true,
                     ..moves()

@@ -52,7 +52,7 @@ struct ScreenshotArgs {
     #[serde(rename = "ref")]
     reference: Option<String>,
     element: Option<String>,
-    /// The whole page, not just the viewport (uses the debugger).
+    /// The whole page (debugger).
     full_page: Option<bool>,
     /// Write the full-size image here instead of returning it.
     file_path: Option<String>,
@@ -62,7 +62,7 @@ pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
             name: "browser_screenshot",
-            description: "Image of this agent's viewport, an element (ref) or the full page; inline within 1536x4096, or full size to filePath.",
+            description: "Image of your viewport, an element (ref) or the full page; inline within 1536x4096, or full size to filePath.",
             hints: read_only(),
             cli: Cli {
                 positional: &["filePath"],

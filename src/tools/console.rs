@@ -30,7 +30,7 @@ const LEAD: usize = 10;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ConsoleArgs {
-    /// Least severe level shown (default debug: all).
+    /// Least severe shown (default: all).
     level: Option<Level>,
     /// 1 = newest.
     page: Option<u64>,
@@ -90,7 +90,7 @@ pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
             name: NAME,
-            description: "The tab's console: messages, uncaught errors with stacks, service-worker events; newest first. Not seen: logs inside a service worker.",
+            description: "The tab's console, newest first: messages, uncaught errors with stacks, service-worker events (not logs inside one).",
             hints: read_only(),
             cli: Cli {
                 aliases: &["console"],

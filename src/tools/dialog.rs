@@ -14,11 +14,11 @@ use crate::protocol::wire::dialog::{Action, DialogsOut, ReadDialogs, SetDialogs}
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct DialogArgs {
-    /// accept, dismiss, or leave (to the person; the default). Omit to report.
+    /// Default leave (to the person); omit to report.
     action: Option<Action>,
     /// The answer to a prompt, with accept.
     prompt_text: Option<String>,
-    /// Apply to the next dialog only (default true); false keeps the policy.
+    /// Next dialog only (default true).
     once: Option<bool>,
     /// Answer the open dialog.
     answer: Option<bool>,
@@ -28,7 +28,7 @@ pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
             name: "browser_handle_dialog",
-            description: "Policy for the next alert/confirm/prompt: accept, dismiss, or leave to the person; no arguments reports the policy and recent dialogs.",
+            description: "Next alert/confirm/prompt: accept, dismiss or leave to the person; answer: the open one; no args reports.",
             hints: Hints {
                 idempotent: true,
                 open_world: false,

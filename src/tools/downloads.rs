@@ -31,7 +31,7 @@ pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
             name: "browser_downloads",
-            description: "Downloads your tabs started: file path, URL, type, size, state, danger; wait for one.",
+            description: "Downloads your tabs started (path, URL, type, size, state, danger); wait for one.",
             hints: hints_of(Op::Downloads),
             cli: Cli::default(),
         },

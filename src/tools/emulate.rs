@@ -80,7 +80,7 @@ pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
             name: "browser_emulate",
-            description: "Fake your tab's geolocation, add headers to its requests; no args shows them.",
+            description: "Fake your tab's position, add request headers; advanced mode: device, UA, media, network, CPU. No args shows.",
             hints: Hints {
                 mixed: true,
                 idempotent: true,

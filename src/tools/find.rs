@@ -20,13 +20,13 @@ const MAX_WAIT_MS: u64 = 30_000;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct FindArgs {
-    /// Visible text or accessible name contains this (case-insensitive).
+    /// In visible text or accessible name (any case).
     text: Option<String>,
-    /// ARIA role, e.g. button, link, textbox, heading.
+    /// ARIA role (button, link, ...).
     role: Option<String>,
     /// CSS selector.
     selector: Option<String>,
-    /// At most this many matches (default 20).
+    /// Default 20.
     max: Option<usize>,
 }
 
@@ -54,14 +54,14 @@ struct WaitForArgs {
     text: Option<String>,
     /// Text to disappear.
     text_gone: Option<String>,
-    /// CSS selector to become visible (or hidden, with state).
+    /// To show (or hide, with state).
     selector: Option<String>,
-    /// Element to become visible (or hidden, with state).
+    /// To show (or hide, with state).
     #[serde(rename = "ref")]
     reference: Option<String>,
-    /// visible (default) or hidden, for selector and ref.
+    /// Default visible; for selector and ref.
     state: Option<State>,
-    /// The tab's URL to match: a substring, or a pattern with * wildcards.
+    /// URL substring, or pattern with *.
     url: Option<String>,
     /// Milliseconds (default 30000).
     timeout: Option<u64>,

@@ -85,7 +85,7 @@ pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
             name: NAME,
-            description: "Problems logging no console error: CSP blocks, mixed content, CORS, failed/4xx/5xx requests, deprecations; audit: a11y runs axe-core, elements by ref.",
+            description: "Problems with no console error: CSP, mixed content, CORS, failed/4xx/5xx requests, deprecations; audit: a11y (axe-core).",
             hints: read_only(),
             cli: Cli::default(),
         },

@@ -32,9 +32,9 @@ struct NavigateArgs {
     reload: Option<bool>,
     /// With reload: bypass the cache.
     ignore_cache: Option<bool>,
-    /// Return the lean snapshot of the new page (default true).
+    /// Default true.
     include_snapshot: Option<bool>,
-    /// Milliseconds to wait for the page to load (default 30000).
+    /// ms (default 30000).
     timeout: Option<u64>,
     /// JS run first, this load only.
     init_script: Option<String>,
@@ -53,7 +53,7 @@ pub(super) fn tools() -> Vec<Tool> {
         super::after::acting(
             About {
                 name: "browser_navigate",
-                description: "Load a URL in this agent's tab and wait for it; returns the lean snapshot.",
+                description: "Load a URL in your tab and wait for it; returns the lean snapshot.",
                 hints: Hints {
                     idempotent: true,
                     ..moves()
@@ -68,7 +68,7 @@ pub(super) fn tools() -> Vec<Tool> {
         super::after::acting(
             About {
                 name: "browser_go_back",
-                description: "Go back in this agent's tab's history.",
+                description: "Go back in your tab's history.",
                 hints: moves(),
                 cli: Cli::default(),
             },
@@ -77,7 +77,7 @@ pub(super) fn tools() -> Vec<Tool> {
         super::after::acting(
             About {
                 name: "browser_go_forward",
-                description: "Go forward in this agent's tab's history.",
+                description: "Go forward in your tab's history.",
                 hints: moves(),
                 cli: Cli::default(),
             },

@@ -41,7 +41,7 @@ enum Action {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct PageToolsArgs {
-    /// list (top document), describe, or call (the person approves it).
+    /// list: top document; call: the person approves.
     action: Action,
     /// list: words to match.
     query: Option<String>,

@@ -20,9 +20,9 @@ const MAX_TOKENS: u64 = 1_000_000;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct SnapshotArgs {
-    /// All text and structure, not just what is interactive; same refs.
+    /// All text and structure; same refs.
     verbose: Option<bool>,
-    /// Write the snapshot to this file and answer with a summary.
+    /// Write it here; answer with a summary.
     file_path: Option<String>,
     /// Token budget (default 4000).
     max_tokens: Option<u64>,

@@ -17,20 +17,20 @@ use serde_json::json;
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct NewTabArgs {
-    /// Open this URL (http, https or about:blank, the default).
+    /// http, https or about:blank (default).
     url: Option<String>,
-    /// Bring the tab to the front (default false: it opens in the background).
+    /// In front (default: background).
     active: Option<bool>,
-    /// Label or id (default: this agent's browser).
+    /// Label or id (default: yours).
     browser: Option<String>,
-    /// In a private window, without the person's cookies.
+    /// Private window, none of the person's cookies.
     incognito: Option<bool>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ListTabsArgs {
-    /// Label or id (default: this agent's browser).
+    /// Label or id (default: yours).
     browser: Option<String>,
     /// From 1 (default).
     page: Option<u64>,
@@ -46,7 +46,7 @@ struct CloseTabArgs {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct SelectTabArgs {
-    /// The tab to work in (from browser_list_tabs); or pick it by one of:
+    /// From browser_list_tabs; or by one of:
     tab_id: Option<TabId>,
     /// Address glob, `*` for any characters.
     url: Option<String>,
@@ -54,7 +54,7 @@ struct SelectTabArgs {
     title: Option<String>,
     /// Place in browser_list_tabs, from 0.
     index: Option<usize>,
-    /// Label or id (default: this agent's browser).
+    /// Label or id (default: yours).
     browser: Option<String>,
 }
 
@@ -70,7 +70,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: "browser_list_tabs",
-                description: "The browser's tabs, this agent's first, with who holds each.",
+                description: "The browser's tabs, yours first, with who holds each.",
                 hints: read_only(),
                 cli: Cli {
                     aliases: &["tabs"],
@@ -82,7 +82,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: "browser_new_tab",
-                description: "Open a tab for this agent (in the background unless active) and work in it.",
+                description: "Open a tab and work in it.",
                 hints: moves(),
                 cli: Cli {
                     aliases: &["new-tab"],
@@ -95,7 +95,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: "browser_select_tab",
-                description: "Work in this tab from now on, picked by id, url, title or index; refused while another agent holds it.",
+                description: "Work in this tab from now on, by id, url, title or index; refused while another agent holds it.",
                 hints: Hints {
                     idempotent: true,
                     ..moves()
@@ -125,7 +125,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: "browser_close_tab",
-                description: "Close this agent's tab, or the tab given.",
+                description: "Close your tab, or the one given.",
                 hints: Hints {
                     destructive: true,
                     ..moves()

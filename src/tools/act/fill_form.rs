@@ -43,7 +43,7 @@ struct FillFormArgs {
 struct Field {
     #[serde(rename = "ref")]
     reference: String,
-    /// Text, an option (value or label), or true/false for a checkbox/radio.
+    /// Text, an option's value or label, or a checkbox/radio boolean.
     #[serde(default)]
     #[schemars(with = "FieldValue")]
     value: Option<FieldValue>,

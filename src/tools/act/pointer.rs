@@ -64,10 +64,10 @@ pub(super) fn tools() -> Vec<Tool> {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ClickArgs {
-    /// Ref from a snapshot, like e7k2f; or give x and y instead.
+    /// From a snapshot, like e7k2f; or x and y.
     #[serde(rename = "ref")]
     reference: Option<String>,
-    /// Viewport point in CSS pixels (canvases, maps), instead of ref.
+    /// Viewport point, CSS pixels.
     x: Option<f64>,
     y: Option<f64>,
     element: Option<String>,

@@ -59,9 +59,9 @@ struct TypeArgs {
     reference: String,
     /// Replaces the field's text.
     text: Option<String>,
-    /// Instead of text: a secret's name (browser_status lists them).
+    /// Instead of text: a secret's name.
     secret: Option<String>,
-    /// Press Enter afterwards (submits the form).
+    /// Press Enter after.
     submit: Option<bool>,
     element: Option<String>,
     timeout: Option<u64>,

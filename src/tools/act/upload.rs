@@ -41,7 +41,7 @@ struct UploadArgs {
     /// Local files inside the path sandbox.
     #[serde(default)]
     paths: Vec<String>,
-    /// Files a person registered (`tabpilot secret add NAME --file PATH`), by name.
+    /// Files the person registered, by name.
     #[serde(default)]
     registered: Vec<String>,
     element: Option<String>,

@@ -129,9 +129,9 @@ fn skill_and_command_tools() -> Vec<Tool> {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct BootstrapArgs {
-    /// Directory whose context to use (default: the working directory).
+    /// Project directory (default: cwd).
     path: Option<String>,
-    /// Upper bound on the text, default 40000.
+    /// Default 40000.
     #[serde(alias = "max_chars")]
     #[schemars(range(min = 256, max = 2_200_000))]
     max_chars: Option<usize>,
@@ -140,9 +140,9 @@ struct BootstrapArgs {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ContextArgs {
-    /// Directory whose context to use (default: the working directory).
+    /// Project directory (default: cwd).
     path: Option<String>,
-    /// Characters shared by the skill summaries, default 8000.
+    /// For skill summaries, default 8000.
     #[serde(alias = "skill_budget_chars")]
     #[schemars(range(min = 200, max = 1_000_000))]
     skill_budget_chars: Option<usize>,
@@ -154,12 +154,12 @@ struct ResolveArgs {
     /// What the agent is about to do.
     #[schemars(length(min = 1))]
     task: String,
-    /// Directory whose context to use (default: the working directory).
+    /// Project directory (default: cwd).
     path: Option<String>,
     /// Skip the instructions when this fingerprint still matches.
     #[serde(alias = "known_refresh_fingerprint")]
     known_refresh_fingerprint: Option<String>,
-    /// Skills and commands to return each, default 5.
+    /// Of each, default 5.
     #[schemars(range(min = 1, max = 50))]
     limit: Option<usize>,
 }
@@ -167,9 +167,9 @@ struct ResolveArgs {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ListSkillsArgs {
-    /// Words to match against names and descriptions.
+    /// Words to match.
     query: Option<String>,
-    /// Directory whose context to use (default: the working directory).
+    /// Project directory (default: cwd).
     path: Option<String>,
     #[schemars(range(min = 1, max = 200))]
     limit: Option<usize>,
@@ -178,17 +178,17 @@ struct ListSkillsArgs {
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct LoadArgs {
-    /// The skill's id, exact name, or the path of its directory or SKILL.md.
+    /// Id, exact name, or path of its folder or SKILL.md.
     #[schemars(length(min = 1))]
     skill: String,
-    /// Directory whose context to use (default: the working directory).
+    /// Project directory (default: cwd).
     path: Option<String>,
 }
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct PathArgs {
-    /// Directory whose context to use (default: the working directory).
+    /// Project directory (default: cwd).
     path: Option<String>,
 }
 
@@ -197,13 +197,13 @@ struct PathArgs {
 struct RunArgs {
     #[schemars(length(min = 1))]
     name: String,
-    /// Extra arguments, each passed as one literal argument.
+    /// Extra arguments, each passed literally.
     #[serde(default)]
     args: Vec<String>,
     #[serde(alias = "timeout_seconds")]
     #[schemars(range(min = 1, max = 3600))]
     timeout_seconds: Option<u64>,
-    /// Directory whose context to use (default: the working directory).
+    /// Project directory (default: cwd).
     path: Option<String>,
 }
 

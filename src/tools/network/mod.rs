@@ -64,7 +64,7 @@ struct OneArgs {
     url: String,
     /// Show cookie/authorization values, where the person allows it.
     reveal_values: Option<bool>,
-    /// Reload with the debugger on to capture the body.
+    /// Reload, debugger on, for the body.
     reload: Option<bool>,
 }
 
@@ -120,7 +120,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: ONE,
-                description: "One logged request: status, headers (secrets hidden), a body the page's script fetched; other bodies with reload (debugger, this call only).",
+                description: "One logged request: status, headers (secrets hidden), a body the page fetched; other bodies with reload (debugger).",
                 hints: Hints {
                     mixed: true,
                     idempotent: true,

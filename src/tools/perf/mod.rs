@@ -49,7 +49,7 @@ pub(super) fn tools() -> Vec<Tool> {
     vec![Tool::new(
         About {
             name: "browser_perf_trace",
-            description: "Web vitals (LCP, CLS, INP, FCP, TTFB, long frames) of this agent's page; memory: heap trend; trace: DevTools trace file (debugger).",
+            description: "Web vitals (LCP, CLS, INP, FCP, TTFB, long frames) of your page; memory: heap trend; trace: DevTools trace file.",
             hints: read_only(),
             cli: Cli {
                 positional: &["action"],
