@@ -39,8 +39,15 @@ fn every_default_tool(agent: &mut Mcp, url: &str) {
         json!({"geolocation": {"latitude": 1.0, "longitude": 2.0}}),
     );
     agent.ok("browser_emulate", json!({"clear": true}));
+    agent.ok("browser_set_cookie", json!({"name": "plain", "value": "1"}));
     agent.ok("browser_get_cookies", json!({}));
+    agent.ok(
+        "browser_storage",
+        json!({"action": "set", "key": "plain", "value": "1"}),
+    );
     agent.ok("browser_storage", json!({"action": "get"}));
+    agent.ok("browser_proxy", json!({}));
+    agent.ok("browser_export", json!({"format": "tabpilot"}));
     agent.ok("browser_downloads", json!({}));
     agent.ok("browser_screenshot", json!({}));
     agent.ok("browser_list_tabs", json!({}));
