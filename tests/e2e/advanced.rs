@@ -5,10 +5,9 @@
 
 use serde_json::json;
 
-use crate::cdp::{Cdp, browser_url};
+use crate::cdp::Cdp;
 use crate::fixtures::serve;
 use crate::harness::{Env, Mcp, my_tab_id, runtime, sandbox_dir, shared};
-use crate::person::DEVTOOLS_WITHIN;
 use crate::snapshot::ref_of;
 
 /// Whether any client (a debugger) is attached to the page at `url`, as the browser says.
@@ -64,16 +63,11 @@ fn status_text(agent: &mut Mcp) -> String {
 fn only_advanced_mode_attaches_the_debugger_and_it_holds_it_until_off_or_release() {
     let env = Env::fresh("advanced");
     let fixtures = serve(env.first_port);
-    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
-        cmd.env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0");
-    });
+    let mut agent = crate::person::agent_with_devtools(&env);
     let url = format!("{}/basic.html", fixtures.a);
     agent.ok("browser_new_tab", json!({"url": url, "active": true}));
     let rt = runtime();
-    let mut cdp = rt.block_on(Cdp::connect(&browser_url(
-        &env.state_dir.join("profiles/managed/data"),
-        DEVTOOLS_WITHIN,
-    )));
+    let mut cdp = crate::person::devtools(&rt, &env);
     rt.block_on(cdp.watch_attaching());
 
     every_default_tool(&mut agent, &url);

@@ -7,10 +7,9 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::cdp::{Cdp, browser_url};
+use crate::cdp::Cdp;
 use crate::fixtures::serve;
 use crate::harness::{Env, Mcp, my_tab, runtime, shared};
-use crate::person::DEVTOOLS_WITHIN;
 
 /// The page's status line (`#out`), once the page put `prefix` in it.
 fn status(agent: &mut Mcp, prefix: &str) -> String {
@@ -90,13 +89,10 @@ fn own_browser(
 ) -> (Env, crate::fixtures::Fixtures, Mcp, Cdp) {
     let env = Env::fresh(name);
     let fixtures = serve(env.first_port);
-    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
-        cmd.env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0");
-    });
+    let mut agent = crate::person::agent_with_devtools(&env);
     let url = format!("{}/{page}", fixtures.a);
     agent.ok("browser_new_tab", json!({"url": url, "active": true}));
-    let profile = env.state_dir.join("profiles/managed/data");
-    let cdp = rt.block_on(Cdp::connect(&browser_url(&profile, DEVTOOLS_WITHIN)));
+    let cdp = crate::person::devtools(rt, &env);
     (env, fixtures, agent, cdp)
 }
 

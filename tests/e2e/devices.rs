@@ -8,9 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::cdp::{Cdp, browser_url};
 use crate::harness::{Env, Mcp, runtime, shared};
-use crate::person::DEVTOOLS_WITHIN;
 use crate::recorder::{Recorder, Reply};
 use crate::snapshot::ref_of;
 
@@ -249,17 +247,12 @@ fn with_the_mode_off_each_option_is_refused_and_no_debugger_attaches() {
     // A browser of its own with DevTools on it, to see whether anything attaches to the page.
     let env = Env::fresh("devices-off");
     let server = served();
-    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
-        cmd.env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0");
-    });
+    let mut agent = crate::person::agent_with_devtools(&env);
     let url = format!("{}/off", server.origin);
     agent.ok("browser_new_tab", json!({}));
     agent.ok("browser_navigate", json!({"url": url}));
     let rt = runtime();
-    let mut cdp = rt.block_on(Cdp::connect(&browser_url(
-        &env.state_dir.join("profiles/managed/data"),
-        DEVTOOLS_WITHIN,
-    )));
+    let mut cdp = crate::person::devtools(&rt, &env);
     rt.block_on(cdp.watch_attaching());
     for (name, value) in [
         ("viewport", json!({"width": 390, "height": 844})),

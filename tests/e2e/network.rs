@@ -4,10 +4,8 @@
 
 use serde_json::{Value, json};
 
-use crate::cdp::{Cdp, browser_url};
 use crate::fixtures::serve;
 use crate::harness::{Env, Mcp, runtime, shared, text};
-use crate::person::DEVTOOLS_WITHIN;
 use crate::snapshot::ref_of;
 
 /// Loads net.html and waits until its four requests have ended.
@@ -276,9 +274,7 @@ fn a_body_the_page_fetched_comes_without_the_debugger_and_an_image_s_404_with_re
     // A browser of its own with DevTools on it, to see whether anything attaches to the page.
     let env = Env::fresh("net-body");
     let fixtures = serve(env.first_port);
-    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
-        cmd.env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0");
-    });
+    let mut agent = crate::person::agent_with_devtools(&env);
     let url = format!("{}/net-body.html", fixtures.a);
     // A tab of the agent's first, so that the page's document is the tracked tab's from its start.
     agent.ok("browser_new_tab", json!({}));
@@ -286,10 +282,7 @@ fn a_body_the_page_fetched_comes_without_the_debugger_and_an_image_s_404_with_re
     // The page read the body itself, whole, beside the copy.
     agent.ok("browser_wait_for", json!({"text": "Fetched 500: true"}));
     let rt = runtime();
-    let mut cdp = rt.block_on(Cdp::connect(&browser_url(
-        &env.state_dir.join("profiles/managed/data"),
-        DEVTOOLS_WITHIN,
-    )));
+    let mut cdp = crate::person::devtools(&rt, &env);
     rt.block_on(cdp.watch_attaching());
 
     let (shown, data) = agent.ok(

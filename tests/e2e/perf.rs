@@ -5,10 +5,8 @@
 
 use serde_json::{Value, json};
 
-use crate::cdp::{Cdp, browser_url};
 use crate::fixtures::serve;
 use crate::harness::{Env, Mcp, runtime, sandbox_dir, shared};
-use crate::person::DEVTOOLS_WITHIN;
 use crate::snapshot::ref_of;
 
 fn metric<'a>(data: &'a Value, name: &str) -> &'a Value {
@@ -34,17 +32,12 @@ fn vitals_of_a_page_in_front_name_its_lcp_image_and_what_a_late_shift_moved() {
     let env = Env::fresh("perf-front");
     let fixtures = serve(env.first_port);
     // DevTools on it too, for a person's trusted click.
-    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
-        cmd.env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0");
-    });
+    let mut agent = crate::person::agent_with_devtools(&env);
     let url = format!("{}/vitals.html", fixtures.a);
     agent.ok("browser_new_tab", json!({"url": url, "active": true}));
     // DevTools' own view: each client (a debugger) that attaches to a page from now on.
     let rt = runtime();
-    let mut cdp = rt.block_on(Cdp::connect(&browser_url(
-        &env.state_dir.join("profiles/managed/data"),
-        DEVTOOLS_WITHIN,
-    )));
+    let mut cdp = crate::person::devtools(&rt, &env);
     rt.block_on(cdp.watch_attaching());
     let (text, data) = agent.ok("browser_perf_trace", json!({"reload": true}));
     assert_eq!(data["debugger"], false, "{text}");

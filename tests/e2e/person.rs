@@ -63,6 +63,20 @@ pub(crate) fn browser_loading(env: &Env, name: &str, ext: &std::path::Path) -> (
     (Kill(child), profile)
 }
 
+/// An agent that launches a managed headless browser of its own with DevTools on it (the
+/// browser starts at the agent's first call that needs one).
+pub(crate) fn agent_with_devtools(env: &Env) -> Mcp {
+    Mcp::start_with(env, &["--launch", "--headless"], |cmd| {
+        cmd.env("TABPILOT_CHROMIUM_ARGS", "--remote-debugging-port=0");
+    })
+}
+
+/// DevTools on the managed browser `agent_with_devtools` launched, once it is up.
+pub(crate) fn devtools(rt: &tokio::runtime::Runtime, env: &Env) -> Cdp {
+    let profile = env.state_dir.join("profiles/managed/data");
+    rt.block_on(Cdp::connect(&browser_url(&profile, DEVTOOLS_WITHIN)))
+}
+
 /// A hand-loaded browser, paired through its popup with the code `tabpilot pair` printed, once
 /// it has joined the relay (as `agent` sees it); and DevTools on it.
 pub(crate) fn paired_browser(
