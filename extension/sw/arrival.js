@@ -12,27 +12,24 @@ const NOTHING_ASKED = { until: (finished) => finished, said: () => ({}), end: as
 
 // The agent's script, for a document of the origin it asked for only: a redirect elsewhere (a
 // page at a sensitive origin, say) stops it at its first line.
-export function forOrigin(url, script) {
+function forOrigin(url, script) {
   const origin = JSON.stringify(new URL(url).origin);
   const guard = `if (location.origin !== ${origin}) throw new Error('tabpilot: this initScript is for ' + ${origin});`;
   return `${guard}\n${script}`;
 }
 
-// The script, armed; `remove()` takes it away, once.
-async function armScript(tabId, send, source) {
+// The script, armed until the top frame's next document (`next()`, navigation.js's
+// nextDocument) commits; `remove()` takes it away sooner, once.
+async function armScript(send, source, next) {
   const { identifier } = await send('Page.addScriptToEvaluateOnNewDocument', { source });
+  const commit = next();
   let removed = null;
   const remove = () => {
-    if (!removed) {
-      chrome.webNavigation.onCommitted.removeListener(onCommit);
-      removed = send('Page.removeScriptToEvaluateOnNewDocument', { identifier }).catch(() => {});
-    }
+    commit.stop();
+    removed ??= send('Page.removeScriptToEvaluateOnNewDocument', { identifier }).catch(() => {});
     return removed;
   };
-  const onCommit = (d) => {
-    if (d.tabId === tabId && d.frameId === 0) remove();
-  };
-  chrome.webNavigation.onCommitted.addListener(onCommit);
+  commit.committed.then(remove);
   return remove;
 }
 
@@ -53,12 +50,13 @@ function answerPrompt(tabId, send, how) {
 }
 
 // Arms what was asked, before the navigation is issued (ADVANCED_MODE_REQUIRED when the mode is
-// off). `until(finished)` is the navigation's end, or NAVIGATION_FAILED as soon as a dismissed
-// prompt kept the page; `said()` is what goes on the reply; `end()` disarms what is left.
-export async function arrival(tabId, { url, initScript, handleBeforeUnload }) {
+// off); `next()` watches for the top frame's next document. `until(finished)` is the
+// navigation's end, or NAVIGATION_FAILED as soon as a dismissed prompt kept the page; `said()` is
+// what goes on the reply; `end()` disarms what is left.
+export async function arrival(tabId, { url, initScript, handleBeforeUnload }, next) {
   if (initScript === undefined && handleBeforeUnload === undefined) return NOTHING_ASKED;
   const send = advancedSend(tabId, initScript === undefined ? 'handleBeforeUnload' : 'initScript');
-  const remove = initScript === undefined ? async () => {} : await armScript(tabId, send, forOrigin(url, initScript));
+  const remove = initScript === undefined ? async () => {} : await armScript(send, forOrigin(url, initScript), next);
   const prompt = handleBeforeUnload ? answerPrompt(tabId, send, handleBeforeUnload) : null;
   const stayed = prompt?.stayed.then(async () => {
     const tab = await getTab(tabId);

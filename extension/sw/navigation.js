@@ -187,7 +187,7 @@ async function navigation(tabId, start, url, after, timeoutMs, what, asked = {})
   const t0 = performance.now();
   const deadline = Date.now() + timeoutMs;
   const waitUntil = after?.waitUntil || 'load';
-  const arrived = await arrival(tabId, asked);
+  const arrived = await arrival(tabId, asked, () => nextDocument(tabId, 0));
   const watch = watchNavigation(tabId);
   try {
     await start();
