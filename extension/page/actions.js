@@ -100,14 +100,14 @@
       }
       const element = describeEl(hit);
       const done = watchNavigate();
+      const out = { element, retagged: false };
       if (!trusted) press(hit, x, y, opts);
       else {
         // The browser routes its own click into a frame; the answer names what it hit there.
         const { inside } = await mouseAt({ x, y }, isFrame(hit));
-        const out = { element, hit: inside ? `${element}, at ${inside} inside it` : element };
-        return { ...out, retagged: false, navigation: await done() };
+        out.hit = inside ? `${element}, at ${inside} inside it` : element;
       }
-      return { element, retagged: false, navigation: await done() };
+      return { ...out, navigation: await done() };
     }
     const { el, retagged } = resolve(ref);
     const at = await actionable(el, 'pointer');
