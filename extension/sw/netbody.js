@@ -8,7 +8,7 @@
 // again by a reload: the agent repeats the click after a reload of its own.
 import { ToolError } from './errors.js';
 import { newestRequest, summary } from './netlog.js';
-import { withDebugger } from './debugger.js';
+import { onDebuggerEvent, withDebugger } from './debugger.js';
 import { frameTarget } from './page.js';
 
 const MAX_BODY_CHARS = 10000;
@@ -92,8 +92,7 @@ async function captureOnReload(tabId, url, timeoutMs) {
     const seen = new Map();
     let found;
     const done = new Promise((resolve) => (found = resolve));
-    const listener = (source, method, p) => {
-      if (source.tabId !== tabId) return;
+    const stop = onDebuggerEvent(tabId, (method, p) => {
       if (method === 'Network.requestWillBeSent' && p.request.url.includes(url)) seen.set(p.requestId, null);
       if (method === 'Network.responseReceived' && (seen.has(p.requestId) || p.response.url.includes(url))) {
         seen.set(p.requestId, p.response);
@@ -102,8 +101,7 @@ async function captureOnReload(tabId, url, timeoutMs) {
       if (ended && seen.has(p.requestId)) {
         found({ ...p, response: seen.get(p.requestId), failed: method === 'Network.loadingFailed' });
       }
-    };
-    chrome.debugger.onEvent.addListener(listener);
+    });
     try {
       await send('Network.enable');
       await send('Page.reload');
@@ -113,7 +111,7 @@ async function captureOnReload(tabId, url, timeoutMs) {
       const b = await send('Network.getResponseBody', { requestId: hit.requestId }).catch(() => null);
       return b ? bounded(b.body, b.base64Encoded, hit.response.mimeType) : {};
     } finally {
-      chrome.debugger.onEvent.removeListener(listener);
+      stop();
     }
   });
   if (!got) {

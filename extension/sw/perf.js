@@ -3,7 +3,7 @@
 // for the trace only and detached straight after.
 import { ToolError } from './errors.js';
 import { runInPage } from './page.js';
-import { withDebugger } from './debugger.js';
+import { onDebuggerEvent, withDebugger } from './debugger.js';
 
 const MAX_TRACE_CHARS = 40 << 20; // under the relay's 48 MB answer limit
 const TRACE_END_MS = 30000; // for the browser to hand the trace over once it is stopped
@@ -35,13 +35,12 @@ export const memory = (tabId, args) => runInPage(tabId, 'memory', args);
 
 // Records the tab for `durationMs` and answers the trace as DevTools writes it: JSON text.
 export async function trace(tabId, { durationMs }) {
-  let onEvent;
+  let stop;
   const complete = new Promise((resolve) => {
-    onEvent = (source, method, params) => {
-      if (source.tabId === tabId && method === 'Tracing.tracingComplete') resolve(params);
-    };
+    stop = onDebuggerEvent(tabId, (method, params) => {
+      if (method === 'Tracing.tracingComplete') resolve(params);
+    });
   });
-  chrome.debugger.onEvent.addListener(onEvent);
   try {
     return await withDebugger(tabId, async (send) => {
       await send('Tracing.start', {
@@ -68,6 +67,6 @@ export async function trace(tabId, { durationMs }) {
       return { trace: text, debugger: true };
     });
   } finally {
-    chrome.debugger.onEvent.removeListener(onEvent);
+    stop();
   }
 }
