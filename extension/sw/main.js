@@ -2,6 +2,7 @@
 // DOM work lives in the page scripts (page/); this file never runs code a caller supplies.
 import { answer } from './ops.js';
 import { hmacHex, randomHex } from './auth.js';
+import { channel, linkKeys } from './seal.js';
 import { claim, offeredPort, pairingPage } from './pairing.js';
 import { anyTab, closed, held, isShared, replaced, setAnyTab, sharedByPerson } from './sharing.js';
 import { record as recordDialog } from './dialogs.js';
@@ -18,6 +19,8 @@ const MAX_DELAY = 2000;
 
 const link = {
   ws: null,
+  // The sealed channel over `ws` (seal.js): every frame after the hello goes through it.
+  chan: null,
   state: 'starting', // starting | connecting | connected | retrying | unpaired
   port: null,
   delay: FIRST_DELAY,
@@ -144,41 +147,56 @@ function tryPort(port, secret, info) {
       resolve(false);
       return;
     }
-    let cnonce = null;
+    ws.binaryType = 'arraybuffer';
+    let chan = null;
     let joined = false;
     const give_up = setTimeout(() => ws.close(), 3000);
+    // The relay's welcome, the first sealed frame: its proof names our nonce and the port
+    // dialled (one passed on from another port fails here).
+    const welcome = async (frame, cnonce) => {
+      const expected = await hmacHex(secret, `tabpilot/2 relay ${port} ${cnonce}`);
+      if (frame.t !== 'welcome' || frame.proof !== expected || frame.port !== port) {
+        ws.close();
+        return;
+      }
+      joined = true;
+      clearTimeout(give_up);
+      link.ws = ws;
+      link.chan = chan;
+      link.port = port;
+      setState('connected');
+      resolve(true);
+    };
     ws.onmessage = async (ev) => {
+      if (chan) {
+        chan.receive(ev.data);
+        return;
+      }
       let frame;
       try {
         frame = JSON.parse(ev.data);
       } catch (_) {
+        frame = null;
+      }
+      if (frame?.t !== 'challenge') {
         ws.close();
         return;
       }
-      if (!joined && frame.t === 'challenge') {
-        cnonce = randomHex(32);
-        const proof = await hmacHex(secret, `tabpilot/2 browser ${port} ${frame.nonce}`);
-        // The agents' tabs still open go with the hello: a relay that restarted has empty books,
-        // and has them back before any agent's call can reach this browser.
-        ws.send(JSON.stringify({ t: 'hello', role: 'browser', proof, cnonce, info, held: await held() }));
-      } else if (!joined && frame.t === 'welcome') {
-        const expected = await hmacHex(secret, `tabpilot/2 relay ${port} ${cnonce}`);
-        // The relay's proof names the port dialled: one passed on from another port fails here.
-        if (frame.proof !== expected || frame.port !== port) {
-          ws.close();
-          return;
-        }
-        joined = true;
-        clearTimeout(give_up);
-        link.ws = ws;
-        link.port = port;
-        setState('connected');
-        resolve(true);
-      } else if (joined) {
-        onFrame(ws, frame);
-      } else {
-        ws.close();
-      }
+      const cnonce = randomHex(32);
+      const proof = await hmacHex(secret, `tabpilot/2 browser ${port} ${frame.nonce}`);
+      const keys = await linkKeys(secret, 'browser', port, frame.nonce, cnonce);
+      chan = channel(ws, keys, {
+        // Frames are handed on as they open, not waited for: calls run side by side.
+        onText: (text) => {
+          const sealed = JSON.parse(text);
+          if (!joined) return welcome(sealed, cnonce);
+          onFrame(ws, sealed);
+        },
+        onRefused: (why) => console.warn(`tabpilot: closing the link to the relay: ${why}`),
+      });
+      // The agents' tabs still open go with the hello: a relay that restarted has empty books,
+      // and has them back before any agent's call can reach this browser.
+      ws.send(JSON.stringify({ t: 'hello', role: 'browser', proof, cnonce, info, held: await held() }));
     };
     ws.onclose = () => {
       clearTimeout(give_up);
@@ -188,6 +206,7 @@ function tryPort(port, secret, info) {
       }
       if (link.ws === ws) {
         link.ws = null;
+        link.chan = null;
         link.port = null;
         link.controllers = [];
         schedule();
@@ -203,18 +222,18 @@ function tryPort(port, secret, info) {
 const PART = 128 * 1024;
 
 function send(frame) {
-  const ws = link.ws;
-  if (ws?.readyState !== WebSocket.OPEN) return;
+  const { ws, chan } = link;
+  if (ws?.readyState !== WebSocket.OPEN || !chan) return;
   const text = JSON.stringify(frame);
   if (text.length <= PART) {
-    ws.send(text);
+    chan.send(text);
     return;
   }
   for (let at = 0; at < text.length; ) {
     let end = Math.min(at + PART, text.length);
     const code = text.charCodeAt(end - 1);
     if (end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
-    ws.send(JSON.stringify({ t: 'part', data: text.slice(at, end), last: end === text.length }));
+    chan.send(JSON.stringify({ t: 'part', data: text.slice(at, end), last: end === text.length }));
     at = end;
   }
 }

@@ -8,6 +8,7 @@ use futures::{SinkExt, StreamExt};
 use tokio_tungstenite::tungstenite::Message;
 
 use super::{Failure, Mismatch, Shared, Socket};
+use crate::protocol::seal::{End, Keys, Opener};
 use crate::protocol::{self, Frame, PeerInfo, Role, auth};
 use crate::state;
 
@@ -22,14 +23,14 @@ impl Shared {
     pub(super) async fn try_ports(
         &self,
         ports: std::ops::RangeInclusive<u16>,
-    ) -> Option<Result<(Socket, u16), Failure>> {
+    ) -> Option<Result<(Socket, Keys, u16), Failure>> {
         let recorded = state::recorded_relay_port(&ports);
         for port in recorded
             .into_iter()
             .chain(ports.clone().filter(|p| Some(*p) != recorded))
         {
             match tokio::time::timeout(HANDSHAKE_TIMEOUT, self.handshake(port)).await {
-                Ok(Ok(socket)) => return Some(Ok((socket, port))),
+                Ok(Ok((socket, keys))) => return Some(Ok((socket, keys, port))),
                 Ok(Err(Refused::Version(theirs))) => {
                     let pid = state::recorded_relay_pid(&ports)
                         .filter(|_| state::recorded_relay_port(&ports) == Some(port));
@@ -56,7 +57,9 @@ impl Shared {
         info
     }
 
-    async fn handshake(&self, port: u16) -> Result<Socket, Refused> {
+    /// The socket, proven both ways, and its keys: from our hello on, every frame is sealed (the
+    /// welcome included).
+    async fn handshake(&self, port: u16) -> Result<(Socket, Keys), Refused> {
         let url = format!("ws://127.0.0.1:{port}/controller");
         let (mut ws, _) = tokio_tungstenite::connect_async(&url)
             .await
@@ -77,7 +80,16 @@ impl Shared {
         ws.send(Message::Text(text.into()))
             .await
             .map_err(|e| Refused::Other(e.to_string()))?;
-        match next_frame(&mut ws).await? {
+        let mut keys = Keys::derive(
+            &self.secret,
+            Role::Controller,
+            port,
+            &nonce,
+            &cnonce,
+            End::Peer,
+        );
+        let (welcome, sealed) = welcome(&mut ws, &mut keys.open).await?;
+        match welcome {
             // The relay's proof names the port we dialled: one passed on from another port is
             // a relay's proof for that port, and fails here. Its version is believed only once
             // it has proved itself: anything squatting on the range could claim one.
@@ -87,11 +99,16 @@ impl Shared {
                 version,
                 ..
             } if said == port && auth::verify(&self.secret, "relay", port, &cnonce, &proof) => {
-                if version != protocol::VERSION {
+                if version != protocol::VERSION || !sealed {
                     let _ = ws.close(None).await;
-                    return Err(Refused::Version(version));
+                    let old = if sealed {
+                        ""
+                    } else {
+                        ", from before sealed links,"
+                    };
+                    return Err(Refused::Version(format!("{version}{old}")));
                 }
-                Ok(ws)
+                Ok((ws, keys))
             }
             Frame::Welcome { .. } => Err(Refused::Other(
                 "the relay could not prove it holds our secret".into(),
@@ -117,15 +134,65 @@ impl From<String> for Refused {
     }
 }
 
+/// The relay's answer to our hello, and whether it came sealed. A relay from before sealed
+/// links welcomes in clear: its proof is checked as any, so that a proven one is named as a
+/// relay of another version to stop, not passed over as a stranger.
+async fn welcome<S>(stream: &mut S, opener: &mut Opener) -> Result<(Frame, bool), String>
+where
+    S: futures::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    match next_data(stream).await? {
+        Message::Text(text) => Ok((parse(&text)?, false)),
+        Message::Binary(sealed) => Ok((open(opener, &sealed)?, true)),
+        _ => unreachable!("next_data returns text or binary"),
+    }
+}
+
+/// The next frame sent in clear (the challenge).
 pub(super) async fn next_frame<S>(stream: &mut S) -> Result<Frame, String>
+where
+    S: futures::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    match next_data(stream).await? {
+        Message::Text(text) => parse(&text),
+        _ => Err("expected a frame in clear".into()),
+    }
+}
+
+/// The next frame after our hello, which must open with the link's key: one that does not (or
+/// comes in clear) was not sent by the relay, and ends the link.
+pub(super) async fn next_sealed<S>(stream: &mut S, opener: &mut Opener) -> Result<Frame, String>
+where
+    S: futures::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
+{
+    match next_data(stream).await? {
+        Message::Binary(sealed) => open(opener, &sealed),
+        _ => Err(unsealed(protocol::seal::Unsealed)),
+    }
+}
+
+fn open(opener: &mut Opener, sealed: &[u8]) -> Result<Frame, String> {
+    let text = opener.open(sealed).map_err(unsealed)?;
+    parse(&String::from_utf8(text).map_err(|e| format!("malformed frame: {e}"))?)
+}
+
+fn unsealed(e: protocol::seal::Unsealed) -> String {
+    tracing::warn!("closing the link to the relay: {e}");
+    e.to_string()
+}
+
+fn parse(text: &str) -> Result<Frame, String> {
+    serde_json::from_str(text).map_err(|e| format!("malformed frame: {e}"))
+}
+
+/// The next text or binary message, or why the socket ended.
+async fn next_data<S>(stream: &mut S) -> Result<Message, String>
 where
     S: futures::Stream<Item = Result<Message, tokio_tungstenite::tungstenite::Error>> + Unpin,
 {
     loop {
         match stream.next().await {
-            Some(Ok(Message::Text(text))) => {
-                return serde_json::from_str(&text).map_err(|e| format!("malformed frame: {e}"));
-            }
+            Some(Ok(msg @ (Message::Text(_) | Message::Binary(_)))) => return Ok(msg),
             Some(Ok(Message::Close(frame))) => {
                 return Err(frame
                     .map(|f| format!("closed: {} {}", f.code, f.reason))

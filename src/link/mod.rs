@@ -23,7 +23,6 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tokio::sync::{Notify, mpsc, oneshot, watch};
-use tokio_tungstenite::tungstenite::Message;
 
 use crate::error::{Code, ToolError};
 use crate::protocol::{self, Call, Frame, PeerInfo, Target, auth};
@@ -49,7 +48,8 @@ type Socket =
 /// An open connection as callers use it: the socket task's outbox, and the calls awaiting answers.
 #[derive(Clone)]
 struct Conn {
-    tx: mpsc::Sender<(u64, Message)>,
+    /// Frames' JSON text, sealed as they go out.
+    tx: mpsc::Sender<(u64, String)>,
     waiters: Waiters,
     port: u16,
 }
@@ -234,12 +234,7 @@ impl Link {
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .insert(id, (mutates, reply));
-            if conn
-                .tx
-                .send((id, Message::Text(text.into())))
-                .await
-                .is_err()
-            {
+            if conn.tx.send((id, text)).await.is_err() {
                 conn.waiters
                     .lock()
                     .unwrap_or_else(PoisonError::into_inner)
@@ -349,11 +344,13 @@ impl Drop for Link {
 
 #[cfg(test)]
 mod tests {
-    use super::handshake::next_frame;
+    use super::handshake::{next_frame, next_sealed};
     use super::socket::FIRST_DELAY;
     use super::*;
-    use crate::protocol::RelayOp;
+    use crate::protocol::seal::{End, Keys, Sealer};
+    use crate::protocol::{RelayOp, Role};
     use futures::SinkExt;
+    use tokio_tungstenite::tungstenite::Message;
 
     impl Link {
         /// A link to the relay on `ports`, whatever `TABPILOT_PORTS` says.
@@ -397,9 +394,9 @@ mod tests {
                     n.fetch_add(1, Ordering::SeqCst);
                     let mut ws = tokio_tungstenite::accept_async(tcp).await.unwrap();
                     tokio::time::sleep(delay).await;
-                    if welcome(&mut ws, port, version).await {
+                    if let Some(mut keys) = welcome(&mut ws, port, version).await {
                         tokio::select! {
-                            _ = answer_asks(&mut ws) => {}
+                            _ = answer_asks(&mut ws, &mut keys) => {}
                             _ = d.notified() => {}
                         }
                     }
@@ -424,45 +421,56 @@ mod tests {
         }
     }
 
-    async fn send<S: futures::Sink<Message> + Unpin>(ws: &mut S, frame: &Frame) {
+    /// Sends `frame` in clear, or sealed with `sealer`.
+    async fn send<S: futures::Sink<Message> + Unpin>(
+        ws: &mut S,
+        frame: &Frame,
+        sealer: Option<&mut Sealer>,
+    ) {
         let text = serde_json::to_string(frame).unwrap();
-        let _ = ws.send(Message::Text(text.into())).await;
+        let msg = match sealer {
+            Some(sealer) => Message::Binary(sealer.seal(text.as_bytes()).into()),
+            None => Message::Text(text.into()),
+        };
+        let _ = ws.send(msg).await;
     }
 
+    /// The relay's side of the handshake; the socket's keys once the controller proved itself.
     async fn welcome(
         ws: &mut WebSocketStream<tokio::net::TcpStream>,
         port: u16,
         version: &str,
-    ) -> bool {
+    ) -> Option<Keys> {
         let nonce = auth::nonce();
         let challenge = Frame::Challenge {
             nonce: nonce.clone(),
             version: version.into(),
         };
-        send(ws, &challenge).await;
+        send(ws, &challenge, None).await;
         let Ok(Frame::Hello { proof, cnonce, .. }) = next_frame(ws).await else {
-            return false;
+            return None;
         };
         assert!(auth::verify(SECRET, "controller", port, &nonce, &proof));
+        let mut keys = Keys::derive(SECRET, Role::Controller, port, &nonce, &cnonce, End::Relay);
         let welcome = Frame::Welcome {
             proof: auth::proof(SECRET, "relay", port, &cnonce),
             peer_id: 1,
             version: version.into(),
             port,
         };
-        send(ws, &welcome).await;
-        true
+        send(ws, &welcome, Some(&mut keys.seal)).await;
+        Some(keys)
     }
 
-    async fn answer_asks(ws: &mut WebSocketStream<tokio::net::TcpStream>) {
-        while let Ok(frame) = next_frame(ws).await {
+    async fn answer_asks(ws: &mut WebSocketStream<tokio::net::TcpStream>, keys: &mut Keys) {
+        while let Ok(frame) = next_sealed(ws, &mut keys.open).await {
             if let Frame::Ask { id, .. } = frame {
                 let answer = protocol::Answer {
                     id,
                     value: Some(serde_json::json!({})),
                     ..Default::default()
                 };
-                send(ws, &Frame::Result(answer)).await;
+                send(ws, &Frame::Result(answer), Some(&mut keys.seal)).await;
             }
         }
     }

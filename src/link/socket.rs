@@ -9,10 +9,11 @@ use futures::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 use tokio_tungstenite::tungstenite::Message;
 
-use super::handshake::next_frame;
+use super::handshake::next_sealed;
 use super::spawn::spawn_relay;
 use super::{Conn, Failure, Phase, Reply, Shared, Socket};
 use crate::error::{Code, ToolError};
+use crate::protocol::seal::Keys;
 use crate::protocol::{self, Frame};
 
 pub(super) const FIRST_DELAY: Duration = Duration::from_millis(500);
@@ -40,9 +41,9 @@ impl Shared {
             attempt += 1;
             self.phase.send_replace(Phase::Connecting { attempt });
             let reason = match self.connect().await {
-                Ok((socket, port)) => {
+                Ok((socket, keys, port)) => {
                     let since = Instant::now();
-                    self.serve(socket, port).await;
+                    self.serve(socket, keys, port).await;
                     tracing::debug!(port, "relay link: the socket dropped");
                     quick_drops = if since.elapsed() < STEADY {
                         quick_drops + 1
@@ -80,9 +81,9 @@ impl Shared {
 
     /// Carries calls over an open socket until it drops: frames out from the callers, answers
     /// back to them. Then the calls still queued are sent back unsent, and those in flight lost.
-    async fn serve(&self, socket: Socket, port: u16) {
+    async fn serve(&self, socket: Socket, mut keys: Keys, port: u16) {
         let (mut sink, mut stream) = socket.split();
-        let (tx, mut rx) = mpsc::channel::<(u64, Message)>(64);
+        let (tx, mut rx) = mpsc::channel::<(u64, String)>(64);
         let conn = Conn {
             tx,
             waiters: Arc::default(),
@@ -92,12 +93,13 @@ impl Shared {
         loop {
             tokio::select! {
                 out = rx.recv() => {
-                    let Some((_, msg)) = out else { break };
-                    if sink.send(msg).await.is_err() {
+                    let Some((_, text)) = out else { break };
+                    let sealed = keys.seal.seal(text.as_bytes());
+                    if sink.send(Message::Binary(sealed.into())).await.is_err() {
                         break;
                     }
                 }
-                frame = next_frame(&mut stream) => match frame {
+                frame = next_sealed(&mut stream, &mut keys.open) => match frame {
                     Ok(Frame::Result(answer)) => conn.deliver(answer),
                     Ok(_) => {}
                     Err(_) => break,
@@ -120,7 +122,7 @@ impl Shared {
         conn.fail_waiting();
     }
 
-    async fn connect(&self) -> Result<(Socket, u16), Failure> {
+    async fn connect(&self) -> Result<(Socket, Keys, u16), Failure> {
         let ports = self.ports.clone().map_err(Failure::Unreachable)?;
         if let Some(found) = self.try_ports(ports.clone()).await {
             return found;

@@ -8,6 +8,7 @@ pub mod contract;
 pub mod ids;
 mod op;
 pub mod replies;
+pub mod seal;
 pub mod wire;
 
 pub use ask::RelayAsk;
@@ -46,6 +47,8 @@ pub mod close {
     pub const TOO_BIG: u16 = 1009;
     pub const FLOOD: u16 = 4008;
     pub const REPLACED: u16 = 4009;
+    /// A frame after the handshake that did not open with the link's key.
+    pub const UNSEALED: u16 = 4010;
     pub const SHUTDOWN: u16 = 1001;
 }
 

@@ -21,10 +21,11 @@ use crate::protocol::{
 };
 use asks::Asker;
 
-/// What goes into a peer's outbox, which its socket's writer empties: a frame, or a close with
-/// a reason.
+/// What goes into a peer's outbox, which its socket's writer empties: a frame, the key that
+/// seals every frame after it (once the peer has proved itself), or a close with a reason.
 pub enum Outgoing {
     Frame(Box<Frame>),
+    Seal(Box<crate::protocol::seal::Sealer>),
     Close(u16, &'static str),
 }
 

@@ -9,6 +9,7 @@ use tokio::sync::mpsc;
 
 use super::hub::{Hub, Outgoing};
 use crate::door::Unproven;
+use crate::protocol::seal::{End, Keys, Opener, Sealer};
 use crate::protocol::{self, Frame, Role, auth, close};
 
 /// A token bucket over frames: `MAX_FRAMES_PER_SEC` sustained, the same as a burst.
@@ -38,12 +39,13 @@ impl RateLimit {
     }
 }
 
-fn encode(frame: &Frame) -> Message {
-    Message::Text(
-        serde_json::to_string(frame)
-            .expect("frames serialize")
-            .into(),
-    )
+/// A frame as it goes on the socket: in clear during the handshake, sealed after it.
+fn encode(frame: &Frame, sealer: Option<&mut Sealer>) -> Message {
+    let text = serde_json::to_string(frame).expect("frames serialize");
+    match sealer {
+        Some(sealer) => Message::Binary(sealer.seal(text.as_bytes()).into()),
+        None => Message::Text(text.into()),
+    }
 }
 
 /// Time for an upgraded socket to prove it holds the secret.
@@ -66,8 +68,8 @@ pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role, unproven
     // Either the peer proves itself and joins, or the socket closes with the reason.
     let ending = match handshake(&hub, role, &unproven, &tx, &mut stream).await {
         Err(reason) => Some(reason),
-        Ok(peer_id) => {
-            let ending = serve_frames(&hub, role, peer_id, &mut stream).await;
+        Ok((peer_id, mut opener)) => {
+            let ending = serve_frames(&hub, role, peer_id, &mut opener, &mut stream).await;
             hub.leave(role, peer_id);
             ending
         }
@@ -95,13 +97,15 @@ async fn write(
     mut sink: futures::stream::SplitSink<WebSocket, Message>,
     mut rx: mpsc::Receiver<Outgoing>,
 ) {
+    let mut sealer = None;
     while let Some(out) = rx.recv().await {
         match out {
             Outgoing::Frame(frame) => {
-                if sink.send(encode(&frame)).await.is_err() {
+                if sink.send(encode(&frame, sealer.as_mut())).await.is_err() {
                     break;
                 }
             }
+            Outgoing::Seal(keys) => sealer = Some(*keys),
             Outgoing::Close(code, reason) => {
                 let frame = CloseFrame {
                     code,
@@ -114,15 +118,17 @@ async fn write(
     }
 }
 
-/// The challenge, and the peer's hello in answer: its id once it proved itself and joined, or
-/// the close code and reason.
+/// The challenge, and the peer's hello in answer: its id and the key its frames open with once
+/// it proved itself and joined, or the close code and reason. From the proof on, both ways are
+/// sealed, the welcome included: the outbox is told before the peer joins, so no frame the hub
+/// pushes to it can go out in clear.
 async fn handshake(
     hub: &Arc<Hub>,
     role: Role,
     unproven: &Unproven,
     tx: &mpsc::Sender<Outgoing>,
     stream: &mut futures::stream::SplitStream<WebSocket>,
-) -> Result<u64, (u16, &'static str)> {
+) -> Result<(u64, Opener), (u16, &'static str)> {
     let nonce = auth::nonce();
     let challenge = Frame::Challenge {
         nonce: nonce.clone(),
@@ -160,6 +166,8 @@ async fn handshake(
         return Err((close::AUTH_FAILED, "auth failed"));
     }
     unproven.proven();
+    let keys = Keys::derive(hub.secret(), role, hub.port(), &nonce, &cnonce, End::Relay);
+    let _ = tx.send(Outgoing::Seal(Box::new(keys.seal))).await;
     let id = hub.join(role, info.bounded(), &held, tx.clone());
     let welcome = Frame::Welcome {
         proof: auth::proof(hub.secret(), "relay", hub.port(), &cnonce),
@@ -169,7 +177,7 @@ async fn handshake(
     };
     let _ = tx.send(Outgoing::frame(welcome)).await;
     hub.push_roster();
-    Ok(id)
+    Ok((id, keys.open))
 }
 
 /// Takes an authenticated peer's frames until it leaves (`None`) or must be closed (the code and
@@ -178,6 +186,7 @@ async fn serve_frames<S>(
     hub: &Arc<Hub>,
     role: Role,
     peer_id: u64,
+    opener: &mut Opener,
     stream: &mut S,
 ) -> Option<(u16, &'static str)>
 where
@@ -199,11 +208,15 @@ where
             return Some((close::FLOOD, "too many frames"));
         }
         let text = match msg {
-            Message::Text(text) => text,
-            Message::Ping(_) | Message::Pong(_) => continue,
-            Message::Binary(_) => {
-                return Some((close::MALFORMED, "binary frames are not accepted"));
+            Message::Binary(sealed) => match opener.open(&sealed).map(String::from_utf8) {
+                Ok(Ok(text)) => text,
+                Ok(Err(_)) => return Some((close::MALFORMED, "malformed frame")),
+                Err(e) => return Some(unsealed(role, peer_id, &e)),
+            },
+            Message::Text(_) => {
+                return Some(unsealed(role, peer_id, &protocol::seal::Unsealed));
             }
+            Message::Ping(_) | Message::Pong(_) => continue,
             Message::Close(_) => return None,
         };
         let frame = match serde_json::from_str::<Frame>(&text) {
@@ -229,6 +242,16 @@ where
             return Some((close::WRONG_ENVELOPE, reason));
         }
     }
+}
+
+/// A frame that is not the peer's next sealed one ends the link, with a warning: the peer holds
+/// the key, so something on the path sent or altered it.
+fn unsealed(role: Role, peer_id: u64, e: &protocol::seal::Unsealed) -> (u16, &'static str) {
+    tracing::warn!(role = role.as_str(), peer_id, "closing the link: {e}");
+    (
+        close::UNSEALED,
+        "a frame was not sealed with this link's key",
+    )
 }
 
 /// Whether a socket failed on a frame past its ceiling (rather than dropping).

@@ -83,7 +83,7 @@ fn squatter(port: u16, relay: u16) -> Seen {
                         return;
                     };
                     let (mut c_tx, mut c_rx) = client.split();
-                    let (mut u_tx, mut u_rx) = upstream.split();
+                    let (mut u_tx, mut u_rx) = upstream.inner.split();
                     let up = record.clone();
                     let to_relay = async move {
                         while let Some(Ok(msg)) = c_rx.next().await {

@@ -380,6 +380,8 @@ async fn the_relay_proves_it_holds_the_secret() {
         ),
     )
     .await;
+    // The welcome comes sealed with this handshake's keys.
+    ws.seal(&secret, Role::Controller, relay.port, &nonce, &cnonce);
     match recv(&mut ws).await {
         Frame::Welcome {
             proof,
@@ -444,14 +446,66 @@ async fn a_malformed_frame_after_auth_closes_with_4000() {
         (close::MALFORMED, "malformed frame".into())
     );
 
+    // Sealed, but not text.
     let mut ws = relay.controller(None, "binary").await;
-    ws.send(Message::Binary(vec![0u8, 1, 2].into()))
-        .await
-        .unwrap();
+    let sealed = ws.keys.as_mut().unwrap().seal.seal(&[0xff, 0xfe]);
+    ws.send(Message::Binary(sealed.into())).await.unwrap();
     assert_eq!(
         closed(&mut ws).await,
-        (close::MALFORMED, "binary frames are not accepted".into())
+        (close::MALFORMED, "malformed frame".into())
     );
+}
+
+/// What a process on the path (a proxy the browser was told to use, a tunnel) could try once the
+/// handshake has passed: a frame of its own in clear, a sealed frame with a bit flipped, a
+/// frame replayed, a frame dropped. Each ends the link, at either endpoint, before anything
+/// reaches the hub: the call that would have followed is never answered.
+#[tokio::test]
+async fn a_frame_injected_altered_replayed_or_dropped_after_the_handshake_ends_the_link() {
+    let relay = shared_relay();
+    let unsealed = (
+        close::UNSEALED,
+        "a frame was not sealed with this link's key".to_string(),
+    );
+    let status = serde_json::to_string(&relay_call(1, RelayOp::Status)).unwrap();
+    for role in [Role::Controller, Role::Browser] {
+        let connect = || async {
+            match role {
+                Role::Controller => relay.controller(None, "path").await,
+                Role::Browser => relay.browser("path-browser").await,
+            }
+        };
+        // The control: the same frame, sealed, is served.
+        let mut ws = connect().await;
+        send_text(&mut ws, &status).await;
+        assert!(result(&mut ws).await.1.is_ok(), "{role:?}: a sealed ask is served");
+
+        // Injected in clear.
+        let mut ws = connect().await;
+        ws.send(Message::Text(status.clone().into())).await.unwrap();
+        assert_eq!(closed(&mut ws).await, unsealed, "{role:?}: in clear");
+
+        // Altered: one bit of a sealed frame flipped.
+        let mut ws = connect().await;
+        let mut sealed = ws.keys.as_mut().unwrap().seal.seal(status.as_bytes());
+        sealed[5] ^= 1;
+        ws.send(Message::Binary(sealed.into())).await.unwrap();
+        assert_eq!(closed(&mut ws).await, unsealed, "{role:?}: altered");
+
+        // Replayed: a frame the relay served, sent again.
+        let mut ws = connect().await;
+        let sealed = ws.keys.as_mut().unwrap().seal.seal(status.as_bytes());
+        ws.send(Message::Binary(sealed.clone().into())).await.unwrap();
+        assert!(result(&mut ws).await.1.is_ok(), "{role:?}: the original is served");
+        ws.send(Message::Binary(sealed.into())).await.unwrap();
+        assert_eq!(closed(&mut ws).await, unsealed, "{role:?}: replayed");
+
+        // Dropped: the first of two frames never arrives.
+        let mut ws = connect().await;
+        let _dropped = ws.keys.as_mut().unwrap().seal.seal(status.as_bytes());
+        send_text(&mut ws, &status).await;
+        assert_eq!(closed(&mut ws).await, unsealed, "{role:?}: one dropped before it");
+    }
 }
 
 #[tokio::test]
@@ -524,12 +578,14 @@ async fn a_controller_frame_over_one_mib_closes_with_1009() {
 async fn a_flood_of_frames_closes_with_4008() {
     let relay = shared_relay();
     let ws = relay.controller(None, "flood").await;
-    let (mut sink, mut stream) = ws.split();
+    let mut keys = ws.keys.expect("sealed after the handshake");
+    let (mut sink, mut stream) = ws.inner.split();
     // Send as fast as we can while reading, so the relay's pongs never back up on us.
     let flood = tokio::spawn(async move {
         let ping = serde_json::to_string(&Frame::Ping).unwrap();
         for _ in 0..10_000 {
-            if sink.feed(Message::Text(ping.clone().into())).await.is_err() {
+            let sealed = keys.seal.seal(ping.as_bytes());
+            if sink.feed(Message::Binary(sealed.into())).await.is_err() {
                 return;
             }
         }

@@ -9,6 +9,7 @@ use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
+use tabpilot::protocol::seal::{End, Keys};
 use tabpilot::protocol::{
     self, AgentKey, Answer, Call, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, TabId,
     Target, WireError, auth,
@@ -19,7 +20,35 @@ use tokio_tungstenite::tungstenite::http::HeaderValue;
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 use tokio_tungstenite::{MaybeTlsStream, WebSocketStream};
 
-pub(crate) type Ws = WebSocketStream<MaybeTlsStream<TcpStream>>;
+pub(crate) type Raw = WebSocketStream<MaybeTlsStream<TcpStream>>;
+
+/// A socket to the relay and, once its handshake has passed, the keys that seal every frame
+/// after the hello both ways. `send`, `send_text`, `next_message` and `recv` seal and open; the
+/// socket itself (`*ws`) sends and reads what is on the wire.
+pub(crate) struct Ws {
+    pub inner: Raw,
+    pub keys: Option<Keys>,
+}
+
+impl std::ops::Deref for Ws {
+    type Target = Raw;
+    fn deref(&self) -> &Raw {
+        &self.inner
+    }
+}
+
+impl std::ops::DerefMut for Ws {
+    fn deref_mut(&mut self) -> &mut Raw {
+        &mut self.inner
+    }
+}
+
+impl Ws {
+    /// From here on, frames are sealed with the keys of this handshake, as `role` holds them.
+    pub(crate) fn seal(&mut self, secret: &[u8], role: Role, port: u16, nonce: &str, cnonce: &str) {
+        self.keys = Some(Keys::derive(secret, role, port, nonce, cnonce, End::Peer));
+    }
+}
 
 /// The Origin the packaged extension's socket carries (its id is fixed by the manifest's key).
 pub(crate) const EXTENSION_ORIGIN: &str = "chrome-extension://cgfgpocccpkmlomijbladnekndgfclkg";
@@ -42,7 +71,7 @@ pub(crate) async fn open(port: u16, path: &str, origin: Option<&str>) -> Result<
     tokio::time::timeout(DEADLINE, tokio_tungstenite::connect_async(request))
         .await
         .expect("the relay answered the upgrade in time")
-        .map(|(ws, _)| ws)
+        .map(|(inner, _)| Ws { inner, keys: None })
 }
 
 /// A peer of `role`, authenticated: its endpoint (a browser with the extension's Origin), and
@@ -68,12 +97,26 @@ pub(crate) async fn connect_holding(
     ws
 }
 
+/// The next message, a sealed frame opened (as text).
 pub(crate) async fn next_message(ws: &mut Ws) -> Message {
-    match tokio::time::timeout(DEADLINE, ws.next()).await {
+    let msg = match tokio::time::timeout(DEADLINE, ws.inner.next()).await {
         Err(_) => panic!("the relay sent nothing within {DEADLINE:?}"),
         Ok(None) => panic!("the socket ended without a close frame"),
         Ok(Some(Err(e))) => panic!("the socket failed instead of closing with a code: {e}"),
         Ok(Some(Ok(msg))) => msg,
+    };
+    unseal(ws, msg)
+}
+
+/// A message as it was sent: a sealed frame opened (as text).
+fn unseal(ws: &mut Ws, msg: Message) -> Message {
+    match (msg, ws.keys.as_mut()) {
+        (Message::Binary(sealed), Some(keys)) => {
+            let text = keys.open.open(&sealed).expect("the relay's frame opens");
+            Message::Text(String::from_utf8(text).unwrap().into())
+        }
+        (Message::Text(t), Some(_)) => panic!("the relay sent a frame in clear after the hello: {t}"),
+        (msg, _) => msg,
     }
 }
 
@@ -106,15 +149,16 @@ pub(crate) async fn closed(ws: &mut Ws) -> (u16, String) {
 }
 
 pub(crate) async fn send(ws: &mut Ws, frame: &Frame) {
-    ws.send(Message::Text(serde_json::to_string(frame).unwrap().into()))
-        .await
-        .expect("send");
+    send_text(ws, &serde_json::to_string(frame).unwrap()).await;
 }
 
+/// Sends `text`, sealed once the handshake has passed.
 pub(crate) async fn send_text(ws: &mut Ws, text: &str) {
-    ws.send(Message::Text(text.to_string().into()))
-        .await
-        .expect("send");
+    let msg = match ws.keys.as_mut() {
+        Some(keys) => Message::Binary(keys.seal.seal(text.as_bytes()).into()),
+        None => Message::Text(text.to_string().into()),
+    };
+    ws.inner.send(msg).await.expect("send");
 }
 
 /// Reads the relay's challenge; returns its nonce.
@@ -170,6 +214,7 @@ async fn handshake_holding(
         held,
     };
     send(ws, &hello).await;
+    ws.seal(secret, role, dialled, &nonce, &cnonce);
     match recv(ws).await {
         Frame::Welcome {
             proof,
@@ -272,8 +317,10 @@ pub(crate) async fn opened(ws: &mut Ws, id: u64, tab: i64) {
 /// else with a small value.
 pub(crate) async fn answer_calls(mut ws: Ws) {
     let mut next_tab = 1;
-    while let Some(Ok(msg)) = ws.next().await {
-        let Message::Text(text) = msg else { continue };
+    while let Some(Ok(msg)) = ws.inner.next().await {
+        let Message::Text(text) = unseal(&mut ws, msg) else {
+            continue;
+        };
         let Ok(Frame::Call(call)) = serde_json::from_str::<Frame>(&text) else {
             continue;
         };
