@@ -10,6 +10,7 @@ import { approvalMessage } from './approval.js';
 import { keepDocument, registerCapture } from './console.js';
 import { onTabGone } from './tabstate.js';
 import { input } from './input.js';
+import { heldProxy } from './proxy.js';
 
 const FIRST_DELAY = 500;
 // On loopback a refused connect fails at once and costs next to nothing (a storage read and a
@@ -336,7 +337,11 @@ const MESSAGES = {
   status: {
     from: 'any',
     handle: (msg, sender, reply) =>
-      reply({ state: link.state, port: link.port, controllers: link.controllers, retryMs: link.delay }),
+      heldProxy()
+        .catch(() => null)
+        .then((proxy) =>
+          reply({ state: link.state, port: link.port, controllers: link.controllers, retryMs: link.delay, proxy }),
+        ),
   },
   // For page scripts: timers in background tabs are held to one run a second (see page/kit.js).
   sleep: {

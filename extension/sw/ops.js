@@ -98,7 +98,7 @@ export const OPS = {
   downloads: (call) => downloads(call),
   emulate: (call) => emulate(call.tab, call.args),
   emulation: (call) => emulation(call.tab),
-  proxy: (call) => setProxy(call.args),
+  proxy: (call) => setProxy(call.args, call.owner),
   proxyState: () => proxyState(),
   advanced: (call) => setAdvanced(call.tab, call.args.on, call.owner),
 };

@@ -8,6 +8,7 @@ import { watchNavigation } from './navigation.js';
 import { track } from './tracking.js';
 import { endEmulation } from './emulate.js';
 import { advancedOf, endAdvanced } from './debugger.js';
+import { endProxyOf } from './proxy.js';
 
 const FIRST_LOAD_MAX_MS = 15000;
 
@@ -111,6 +112,7 @@ export async function release({ owner, args, tabs }) {
     }
   }
   await releaseOwner(owner);
+  await endProxyOf(owner);
   return { closed: tabs.map((e) => e.tab) };
 }
 

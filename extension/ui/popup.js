@@ -22,6 +22,12 @@ const words = {
   starting: 'starting…',
 };
 document.getElementById('state').textContent = words[s.state] || s.state;
+// A proxy an agent set is the whole browser's, this person's tabs too: it is shown while it holds.
+if (s.proxy) {
+  const where = s.proxy.server || s.proxy.pacUrl || s.proxy.mode;
+  document.getElementById('proxy').textContent =
+    `Proxy set by an agent: ${where} (every tab uses it until the agent's session ends)`;
+}
 const agents = document.getElementById('agents');
 if (s.state === 'connected') await showAgents();
 

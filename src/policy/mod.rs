@@ -28,6 +28,8 @@ pub struct Policy {
     /// The person lets credential values reach agents on request
     /// (`TABPILOT_REVEAL_CREDENTIALS`); read-only, no-eval and the origin lists still hold them.
     pub reveal_credentials: bool,
+    /// The person lets agents set the browser's proxy (`TABPILOT_ALLOW_PROXY`).
+    pub allow_proxy: bool,
     /// Where every call is recorded (`TABPILOT_AUDIT_FILE`); none when `TABPILOT_AUDIT` is off.
     pub audit: Option<std::path::PathBuf>,
     /// Pages whose own tools run without the person's approval
@@ -49,6 +51,7 @@ impl Policy {
             no_eval: Setting::NoEval.is_on(),
             no_advanced: Setting::NoAdvanced.is_on(),
             reveal_credentials: Setting::RevealCredentials.is_on(),
+            allow_proxy: Setting::AllowProxy.is_on(),
             audit,
             page_tools_trusted: origins::read_list(Setting::WebmcpTrustedOrigins)?
                 .unwrap_or_default(),
@@ -103,6 +106,34 @@ impl Policy {
             .recovered_by("ask the person: only they can lift TABPILOT_NO_ADVANCED"));
         }
         Ok(())
+    }
+
+    /// Whether the agent may set the browser's proxy: the whole browser's, the person's tabs
+    /// too, so only with the person's word (`TABPILOT_ALLOW_PROXY`), and never to a server the
+    /// site policy keeps the agent from (`server`, a fixed proxy's `scheme://host:port`), nor to
+    /// a PAC script (which sends each request where it likes) under an origin list.
+    pub fn check_proxy(&self, server: Option<&str>, pac: bool) -> Result<(), ToolError> {
+        if !self.allow_proxy {
+            return Err(ToolError::refused(
+                Code::PersonRequired,
+                format!(
+                    "the browser's proxy is the whole browser's, the person's tabs too, and the \
+                     person has not let agents set it ({}=1); nothing was changed",
+                    Setting::AllowProxy
+                ),
+            ));
+        }
+        if pac && !self.origins.is_empty() {
+            return Err(ToolError::refused(
+                Code::OriginBlocked,
+                "a PAC script sends each request where it likes, past the origin lists this \
+                 agent is held to; nothing was changed",
+            ));
+        }
+        match server {
+            Some(server) => self.check_visit(server),
+            None => Ok(()),
+        }
     }
 
     /// Whether the agent may load `url`, judged by the deny and allow lists.
@@ -189,6 +220,8 @@ pub struct PolicyView {
     pub no_advanced: bool,
     /// The person lets credential values reach agents on request.
     pub reveal_credentials: bool,
+    /// The person lets agents set the browser's proxy.
+    pub allow_proxy: bool,
     /// The audit trail's file, or `off`.
     pub audit: String,
 }
@@ -204,6 +237,7 @@ impl Policy {
             no_eval: self.no_eval,
             no_advanced: self.no_advanced,
             reveal_credentials: self.reveal_credentials,
+            allow_proxy: self.allow_proxy,
             audit: match &self.audit {
                 Some(file) => file.display().to_string(),
                 None => "off".into(),
@@ -235,6 +269,9 @@ impl std::fmt::Display for PolicyView {
         }
         if self.reveal_credentials {
             parts.push("reveal-credentials".into());
+        }
+        if self.allow_proxy {
+            parts.push("allow-proxy".into());
         }
         parts.push(format!("audit {}", self.audit));
         write!(f, "policy: {}", parts.join("; "))

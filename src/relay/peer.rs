@@ -197,6 +197,15 @@ where
     let mut parts = String::new();
     loop {
         let msg = match stream.next().await {
+            Some(Ok(Message::Close(Some(frame)))) if u16::from(frame.code) == close::UNSEALED => {
+                tracing::warn!(
+                    role = role.as_str(),
+                    peer_id,
+                    "the peer closed the link: a frame reached it that the relay did not seal \
+                     (something on the path between them sent or altered it)"
+                );
+                return None;
+            }
             None | Some(Ok(Message::Close(_))) => return None,
             Some(Err(e)) => {
                 return is_too_big(&e).then_some((close::TOO_BIG, "frame too big"));

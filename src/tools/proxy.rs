@@ -28,7 +28,7 @@ struct ProxyArgs {
     mode: Option<ProxyMode>,
     /// fixed: [scheme://]host:port; pac: the script's URL.
     server: Option<String>,
-    /// Hosts not proxied; "<-loopback>" proxies loopback.
+    /// Hosts not proxied (loopback never is).
     bypass: Option<Vec<String>>,
     clear: Option<bool>,
 }
@@ -62,6 +62,11 @@ async fn proxy(cx: &Ctx, a: ProxyArgs) -> Result<Out<ProxyState>, ToolError> {
         ));
     }
     let call = checked(a, clear)?;
+    if !clear {
+        let server = call.server.as_ref().map(Server::origin);
+        cx.policy()
+            .check_proxy(server.as_deref(), call.pac_url.is_some())?;
+    }
     let now = cx.run(call).await?;
     let mut text = format!("{}\n{WHOLE_BROWSER}", describe(&now));
     if !clear && now.control != "controlled_by_this_extension" {
@@ -109,6 +114,13 @@ fn checked(a: ProxyArgs, clear: bool) -> Result<SetProxy, ToolError> {
             "a bypass entry is a host pattern, without spaces",
         ));
     }
+    // Chrome never proxies loopback unless told to with this rule; the relay's link is there,
+    // and so are the person's local servers.
+    if bypass.iter().any(|b| b.eq_ignore_ascii_case("<-loopback>")) {
+        return Err(ToolError::bad_args(
+            "loopback is never proxied (tabpilot's own link to the browser runs there): leave out <-loopback>",
+        ));
+    }
     Ok(SetProxy {
         mode: Some(mode),
         server,
@@ -143,6 +155,19 @@ fn server(text: &str) -> Result<Server, ToolError> {
         host: host.into(),
         port,
     })
+}
+
+impl Server {
+    /// The origin the site policy judges the proxy by: an https proxy's as https, any other's
+    /// (an HTTP or SOCKS proxy) as http.
+    fn origin(&self) -> String {
+        let scheme = if self.scheme == "https" {
+            "https"
+        } else {
+            "http"
+        };
+        format!("{scheme}://{}:{}/", self.host, self.port)
+    }
 }
 
 fn describe(p: &ProxyState) -> String {
@@ -201,6 +226,9 @@ pub(super) async fn held(cx: &Ctx, browsers: &[BrowserId]) -> (Vec<BrowserProxy>
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::error::Code;
+    use crate::policy::Policy;
+    use crate::policy::origins::{OriginPattern, Origins};
     use serde_json::json;
 
     fn call(v: serde_json::Value) -> Result<SetProxy, ToolError> {
@@ -211,9 +239,8 @@ mod tests {
 
     #[test]
     fn a_proxy_is_checked_before_anything_is_sent() {
-        let ok =
-            call(json!({"mode": "fixed", "server": "127.0.0.1:8080", "bypass": ["<-loopback>"]}))
-                .unwrap();
+        let ok = call(json!({"mode": "fixed", "server": "127.0.0.1:8080", "bypass": ["*.test"]}))
+            .unwrap();
         assert_eq!(
             ok.server,
             Some(Server {
@@ -231,8 +258,78 @@ mod tests {
             json!({"mode": "direct", "bypass": ["x"]}),
             json!({"mode": "pac", "server": "javascript:1"}),
             json!({"clear": true, "mode": "direct"}),
+            json!({"mode": "fixed", "server": "h:1", "bypass": ["<-loopback>"]}),
+            json!({"mode": "fixed", "server": "h:1", "bypass": ["x", "<-LOOPBACK>"]}),
         ] {
             assert!(call(bad.clone()).is_err(), "{bad}");
         }
+    }
+
+    fn policy(allow_proxy: bool, lists: &[(&str, &str)]) -> Policy {
+        let list = |name| {
+            lists
+                .iter()
+                .filter(|(n, _)| *n == name)
+                .map(|(_, p)| OriginPattern::parse(p).unwrap())
+                .collect::<Vec<_>>()
+        };
+        let allow = list("allow");
+        let origins = Origins {
+            allow: (!allow.is_empty()).then_some(allow),
+            deny: list("deny"),
+            sensitive: list("sensitive"),
+        };
+        Policy {
+            allow_proxy,
+            origins,
+            ..Policy::default()
+        }
+    }
+
+    /// Finding 2 of the third probe: a confined agent (an allow list) set a proxy for the whole
+    /// browser. The person's word comes first, then the site policy judges the server.
+    #[test]
+    fn a_proxy_needs_the_person_s_word_and_a_server_the_site_policy_allows() {
+        let fixed = |s: &str| Server::origin(&server(s).unwrap());
+        let none = policy(false, &[]);
+        let e = none
+            .check_proxy(Some(&fixed("127.0.0.1:8080")), false)
+            .unwrap_err();
+        assert_eq!(e.code, Code::PersonRequired, "{e}");
+        assert!(e.message.contains("TABPILOT_ALLOW_PROXY=1"), "{e}");
+        assert_eq!(
+            none.check_proxy(None, false).unwrap_err().code,
+            Code::PersonRequired
+        );
+
+        let open = policy(true, &[]);
+        assert!(
+            open.check_proxy(Some(&fixed("127.0.0.1:8080")), false)
+                .is_ok()
+        );
+        assert!(
+            open.check_proxy(None, true).is_ok(),
+            "a PAC script with no origin list"
+        );
+
+        let confined = policy(true, &[("allow", "http://localhost:8000")]);
+        let e = confined
+            .check_proxy(Some(&fixed("10.0.0.9:3128")), false)
+            .unwrap_err();
+        assert_eq!(e.code, Code::OriginBlocked, "{e}");
+        assert!(
+            confined
+                .check_proxy(Some(&fixed("localhost:8000")), false)
+                .is_ok()
+        );
+        assert_eq!(
+            confined.check_proxy(None, true).unwrap_err().code,
+            Code::OriginBlocked
+        );
+
+        let denying = policy(true, &[("deny", "*://*.evil.test:*")]);
+        let e = denying.check_proxy(Some(&fixed("socks5://p.evil.test:1080")), false);
+        assert_eq!(e.unwrap_err().code, Code::OriginBlocked);
+        assert_eq!(fixed("https://p.test:443"), "https://p.test:443/");
     }
 }

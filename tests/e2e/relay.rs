@@ -478,7 +478,10 @@ async fn a_frame_injected_altered_replayed_or_dropped_after_the_handshake_ends_t
         // The control: the same frame, sealed, is served.
         let mut ws = connect().await;
         send_text(&mut ws, &status).await;
-        assert!(result(&mut ws).await.1.is_ok(), "{role:?}: a sealed ask is served");
+        assert!(
+            result(&mut ws).await.1.is_ok(),
+            "{role:?}: a sealed ask is served"
+        );
 
         // Injected in clear.
         let mut ws = connect().await;
@@ -495,8 +498,13 @@ async fn a_frame_injected_altered_replayed_or_dropped_after_the_handshake_ends_t
         // Replayed: a frame the relay served, sent again.
         let mut ws = connect().await;
         let sealed = ws.keys.as_mut().unwrap().seal.seal(status.as_bytes());
-        ws.send(Message::Binary(sealed.clone().into())).await.unwrap();
-        assert!(result(&mut ws).await.1.is_ok(), "{role:?}: the original is served");
+        ws.send(Message::Binary(sealed.clone().into()))
+            .await
+            .unwrap();
+        assert!(
+            result(&mut ws).await.1.is_ok(),
+            "{role:?}: the original is served"
+        );
         ws.send(Message::Binary(sealed.into())).await.unwrap();
         assert_eq!(closed(&mut ws).await, unsealed, "{role:?}: replayed");
 
@@ -504,7 +512,11 @@ async fn a_frame_injected_altered_replayed_or_dropped_after_the_handshake_ends_t
         let mut ws = connect().await;
         let _dropped = ws.keys.as_mut().unwrap().seal.seal(status.as_bytes());
         send_text(&mut ws, &status).await;
-        assert_eq!(closed(&mut ws).await, unsealed, "{role:?}: one dropped before it");
+        assert_eq!(
+            closed(&mut ws).await,
+            unsealed,
+            "{role:?}: one dropped before it"
+        );
     }
 }
 

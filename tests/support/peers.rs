@@ -115,7 +115,9 @@ fn unseal(ws: &mut Ws, msg: Message) -> Message {
             let text = keys.open.open(&sealed).expect("the relay's frame opens");
             Message::Text(String::from_utf8(text).unwrap().into())
         }
-        (Message::Text(t), Some(_)) => panic!("the relay sent a frame in clear after the hello: {t}"),
+        (Message::Text(t), Some(_)) => {
+            panic!("the relay sent a frame in clear after the hello: {t}")
+        }
         (msg, _) => msg,
     }
 }
