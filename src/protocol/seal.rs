@@ -192,6 +192,25 @@ mod tests {
         assert_eq!(peer.open.open(&relay.seal.seal(b"second")), Err(Unsealed));
     }
 
+    /// The extension seals with WebCrypto (`extension/sw/seal.js`); its test holds it to this
+    /// same frame, so the two ends cannot drift apart unnoticed.
+    #[test]
+    fn the_extension_and_this_end_seal_alike() {
+        let mut peer = Keys::derive(
+            b"s3cret",
+            Role::Browser,
+            47311,
+            "n0nce",
+            "cn0nce",
+            End::Peer,
+        );
+        let sealed = peer.seal.seal(br#"{"t":"pong"}"#);
+        assert_eq!(
+            hex::encode(sealed),
+            "b307f355a9203e5835d817853b1d1eef04a36dd3c9ec2da4f925b099"
+        );
+    }
+
     /// A frame of one direction sent back the other way, or one from another socket (another
     /// nonce, port or role), does not open.
     #[test]
