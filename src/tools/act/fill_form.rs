@@ -155,7 +155,7 @@ fn fill_output(asked: &[Field], r: FillReply) -> Result<Out<FilledOut>, ToolErro
         ));
     }
     let mut text = format!("Filled {filled} of {total} fields");
-    let secrets = secrets_filled(asked, &r.fields, &label);
+    let secrets = secrets_filled(asked, &r.fields, label);
     if !secrets.is_empty() {
         text.push_str(&format!(" ({})", secrets.join("; ")));
     }
