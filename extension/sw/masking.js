@@ -157,27 +157,34 @@ const CHAINS = [
 const spaces = (url) => (url ? /[\s+]{2,}|[^\S ]|\+/g : /\s{2,}|[^\S ]/g);
 const canonical = (s, url) => s.replace(spaces(url), ' ');
 
+const oneSpace = (m) => [[' ', 0, m[0].length]];
+const canonicalized = (r, url) => ({ ...further(r, decoded(r.text, spaces(url), oneSpace)), url });
+
 // The texts the chains make of `text`, each with the span of `text` behind each code unit; none
 // for a chain with a decoding that changes nothing (a shorter chain reads the same).
 function readings(text) {
-  const identity = { text, span: (k) => [k, k + 1] };
+  // Each chain's decodings so far, by the chain's start: null where one changed nothing.
+  const decodedBy = new Map([['', { text, span: (k) => [k, k + 1] }]]);
+  const after = (chain) => {
+    const key = chain.join(' ');
+    if (!decodedBy.has(key)) {
+      const r = after(chain.slice(0, -1));
+      const decoding = DECODINGS[chain[chain.length - 1]];
+      const next = r && r.text.includes(decoding.mark) ? decoding.run(r.text) : null;
+      decodedBy.set(key, next?.pieces.length ? further(r, next) : null);
+    }
+    return decodedBy.get(key);
+  };
   const made = [];
   for (const chain of CHAINS) {
-    let r = identity;
-    let changed = true;
-    for (const step of chain) {
-      const decoding = DECODINGS[step];
-      const next = r.text.includes(decoding.mark) ? decoding.run(r.text) : null;
-      if (!next?.pieces.length) {
-        changed = false;
-        break;
-      }
-      r = further(r, next);
-    }
-    if (!changed) continue;
+    const r = after(chain);
+    if (!r) continue;
     const url = chain.includes('percent');
-    made.push({ ...further(r, decoded(r.text, spaces(url), (m) => [[' ', 0, m[0].length]])), url });
+    made.push(canonicalized(r, url));
   }
+  // A form's value with spaces and no escape (`correct+horse+battery`) is a URL with nothing to
+  // decode: read as one all the same.
+  if (!decodedBy.get('percent') && text.includes('+')) made.push(canonicalized(decodedBy.get(''), true));
   return made;
 }
 

@@ -65,6 +65,11 @@ test('a cut echo is found by its run: any sixteen characters in a row of a long 
   assert.equal(m(`You typed ${short}…`), `You typed ${short}…`);
 });
 
+test('a form value with spaces and nothing to escape is found too', () => {
+  const m = masker([['correct horse battery staple', 'phrase']]);
+  assert.equal(m('/found?q=correct+horse+battery+staple&x=1'), '/found?q=[secret phrase]&x=1');
+});
+
 test('whitespace a snapshot squashed is still the secret', () => {
   const m = masker([['correct  horse\nbattery staple', 'phrase']]);
   assert.equal(m('said: correct horse battery staple.'), 'said: [secret phrase].');
