@@ -89,7 +89,7 @@ function further(reading, step) {
 }
 
 // Percent escapes, a run at a time: each UTF-8 sequence is one character, spanning its escapes;
-// an escape that is not part of one stays as written.
+// an escape that is not part of one is one byte.
 function percentRun(m) {
   const run = m[0];
   const bytes = [];
@@ -107,7 +107,8 @@ function percentRun(m) {
       }
     }
     if (text === null) {
-      pieces.push([run.slice(i * 3, i * 3 + 3), i * 3, i * 3 + 3]);
+      // Not UTF-8: a page in a legacy charset (windows-1252 writes `é` as %E9) is read as Latin-1.
+      pieces.push([String.fromCharCode(b), i * 3, i * 3 + 3]);
       i += 1;
     } else {
       pieces.push([text, i * 3, (i + size) * 3]);

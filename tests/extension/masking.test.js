@@ -70,6 +70,11 @@ test('a form value with spaces and nothing to escape is found too', () => {
   assert.equal(m('/found?q=correct+horse+battery+staple&x=1'), '/found?q=[secret phrase]&x=1');
 });
 
+test('a form sent in a legacy charset (one byte a character) is found', () => {
+  const m = masker([['café crème', 'word']]);
+  assert.equal(m('/found?q=caf%E9+cr%E8me'), '/found?q=[secret word]');
+});
+
 test('whitespace a snapshot squashed is still the secret', () => {
   const m = masker([['correct  horse\nbattery staple', 'phrase']]);
   assert.equal(m('said: correct horse battery staple.'), 'said: [secret phrase].');
