@@ -1,17 +1,20 @@
 // Secrets filled by name, kept out of every answer. The value of each secret an agent filled is
 // held here (and in the browser's session storage, which lives in memory, so a restarted worker
-// still knows it); every answer this worker sends has it taken out, as written, HTML-escaped,
-// URL-encoded and JSON-quoted, as `[secret NAME]`, whichever tab or tool it comes from: a page
-// that shows the value, echoes it into its DOM or console, or puts it in a request's URL gives
-// the agent only the name.
+// still knows it); every answer this worker sends has it taken out as `[secret NAME]`, in any
+// encoding a browser writes it (masking.js), whichever tab or tool it comes from: a page that
+// shows the value, echoes it into its DOM or console, puts it in a request's URL or submits it in
+// a GET form gives the agent only the name. Values too short to find as text are left to their
+// element's own marking (page/secrets.js).
+import { masker } from './masking.js';
+
 const KEY = 'filledSecrets';
 const filled = new Map(); // value -> name
-let shown = []; // [form, `[secret NAME]`] for every form of every value in `filled`
+let mask = masker([]); // made when the values change, not for each answer
 const loaded = chrome.storage.session
   .get(KEY)
   .then((got) => {
     for (const [value, name] of Object.entries(got[KEY] || {})) filled.set(value, name);
-    shown = forms();
+    mask = masker(filled);
   })
   .catch(() => {});
 
@@ -25,38 +28,19 @@ export async function noteFills(args) {
   if (!fills.length) return;
   await loaded;
   for (const [name, value] of fills) if (value) filled.set(value, name);
-  shown = forms();
+  mask = masker(filled);
   await chrome.storage.session.set({ [KEY]: Object.fromEntries(filled) }).catch(() => {});
 }
 
-// How HTML may write a value: in text (& < >), in an attribute as browsers serialize them (& ",
-// and lately < > too), and fully escaped.
-const ESCAPES = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
-const escaped = (s, chars) => s.replace(new RegExp(`[${chars}]`, 'g'), (c) => ESCAPES[c]);
-const htmlForms = (s) => ['&<>', '&"', '&"<>', '&<>"\''].map((chars) => escaped(s, chars));
-
-// Each form a value may take in text, longest value first, so a secret holding a shorter one goes
-// whole: made when the values change, not for each answer.
-function forms() {
-  return [...filled]
-    .sort(([a], [b]) => b.length - a.length)
-    .flatMap(([value, name]) => {
-      const url = encodeURIComponent(value);
-      const plain = [value, ...htmlForms(value), url, url.replace(/%20/g, '+')];
-      const all = new Set([...plain, ...plain.map((f) => JSON.stringify(f).slice(1, -1))]);
-      return [...all].map((form) => [form, `[secret ${name}]`]);
-    });
-}
-
-// `value` with every filled secret taken out of its strings.
+// `value` with every filled secret taken out of its strings. Object keys are left as they are:
+// they are the answer's structure.
 export async function scrub(value) {
   await loaded;
-  if (!shown.length) return value;
   const walk = (v) => {
-    if (typeof v === 'string') return shown.reduce((out, [form, name]) => out.split(form).join(name), v);
+    if (typeof v === 'string') return mask(v);
     if (Array.isArray(v)) return v.map(walk);
     if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
     return v;
   };
-  return walk(value);
+  return filled.size ? walk(value) : value;
 }

@@ -44,6 +44,22 @@ const ECHO: &str = r#"<!doctype html><title>Echo</title>
   });
 </script>"#;
 
+// A search form sent by GET: what is typed goes into the next page's address, form-encoded
+// (spaces as `+`, `!'()~` as `%21%27%28%29%7E`). The results page says the first 20 characters
+// of the query back, cut as a page cuts a long one.
+const SEARCH: &str = r#"<!doctype html><title>Search</title>
+<form method="get" action="/found">
+  <label>Query <input name="q"></label>
+  <label>Note <input name="note"></label>
+  <button>Search</button>
+</form>"#;
+
+const FOUND: &str = r#"<!doctype html><title>Results</title>
+<p id="said"></p><a href="/search">Search again</a>
+<script>
+  said.textContent = 'Results for ' + new URLSearchParams(location.search).get('q').slice(0, 20) + '…';
+</script>"#;
+
 /// A site on its own loopback port: the login page, the echo page, and the login check; every
 /// request it gets is kept, with its form.
 struct Site {
@@ -77,7 +93,14 @@ fn site(password: String) -> Site {
             let log = kept.clone();
             let page = move |OriginalUri(uri): OriginalUri| {
                 log.lock().unwrap().push(format!("GET {uri}"));
-                async move { Html(if uri.path() == "/echo" { ECHO } else { LOGIN }) }
+                async move {
+                    Html(match uri.path() {
+                        "/echo" => ECHO,
+                        "/search" => SEARCH,
+                        "/found" => FOUND,
+                        _ => LOGIN,
+                    })
+                }
             };
             let app = axum::Router::new()
                 .route("/login", axum::routing::get(page.clone()).post(check))
@@ -122,7 +145,8 @@ fn add(env: &Env, name: &str, origin: &str, value: Option<&str>, more: &[&str]) 
     let args = [&["secret", "add", name, "--origin", origin], stdin, more].concat();
     let (ok, out, err) = run_with_stdin(env.command(&args), value.unwrap_or(""));
     assert!(ok, "secret add {name}: {out}{err}");
-    if let Some(value) = value {
+    // (A value of a character or two is in any text: only a longer one can be looked for.)
+    if let Some(value) = value.filter(|v| v.chars().count() > 2) {
         assert!(
             !format!("{out}{err}").contains(value),
             "secret add printed the value"
@@ -335,4 +359,141 @@ fn a_registered_file_is_uploaded_by_name_only_on_its_origin() {
         set.contains('0'),
         "the other origin's input got the file: {set}"
     );
+}
+
+/// How a browser or a page may write `s`: as it is, form-encoded (upper and lower-case hex, spaces
+/// as `+` or `%20`), as encodeURIComponent does, and JSON-quoted.
+fn encodings(s: &str) -> Vec<String> {
+    let form: String = url::form_urlencoded::byte_serialize(s.as_bytes()).collect();
+    let component = [
+        ("%21", "!"),
+        ("%27", "'"),
+        ("%28", "("),
+        ("%29", ")"),
+        ("%7E", "~"),
+    ]
+    .iter()
+    .fold(form.replace('+', "%20"), |out, (from, to)| {
+        out.replace(from, to)
+    });
+    let lower = form
+        .split('%')
+        .enumerate()
+        .map(|(i, part)| match (i, part.get(..2)) {
+            (0, _) | (_, None) => part.to_string(),
+            (_, Some(hex)) => format!("{}{}", hex.to_lowercase(), &part[2..]),
+        })
+        .collect::<Vec<_>>()
+        .join("%");
+    let json = serde_json::to_string(s).unwrap();
+    vec![
+        s.to_string(),
+        form.clone(),
+        form.replace('+', "%20"),
+        lower,
+        component,
+        json.trim_matches('"').to_string(),
+    ]
+}
+
+/// Which of the texts holds sixteen characters in a row of `secret`, in any of its encodings.
+fn leaks(secret: &str, texts: &[(&str, String)]) -> Vec<String> {
+    let chars: Vec<char> = secret.chars().collect();
+    let mut found = Vec::new();
+    for window in chars.windows(16) {
+        let run: String = window.iter().collect();
+        for form in encodings(&run) {
+            for (what, text) in texts {
+                if text.contains(&form) {
+                    found.push(format!("{what}: {form}"));
+                }
+            }
+        }
+    }
+    found.sort();
+    found.dedup();
+    found
+}
+
+#[test]
+fn a_get_form_puts_a_secret_in_no_address_an_agent_or_the_audit_trail_reads() {
+    let env = Env::fresh("fill-by-name-get");
+    let unique = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    // Spaces and the characters form encoding escapes and encodeURIComponent does not.
+    let token = format!("tok {unique} it's (a)!~ done");
+    let real = site(String::new());
+    add(&env, "app-token", &real.origin, Some(&token), &[]);
+    // One character: too short to find as text, and in every ref (`e7k2f`).
+    add(&env, "pin", &real.origin, Some("e"), &[]);
+    let audit = env.state_dir.with_extension("audit.jsonl");
+    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
+        cmd.env("TABPILOT_AUDIT_FILE", &audit);
+    });
+
+    let url = format!("{}/search", real.origin);
+    let (snap, _) = agent.ok("browser_navigate", json!({ "url": url }));
+    let (filled, _) = agent.ok(
+        "browser_fill_form",
+        json!({"fields": [
+            {"ref": ref_of(&snap, "textbox", "Query"), "secret": "app-token"},
+            {"ref": ref_of(&snap, "textbox", "Note"), "secret": "pin"},
+        ]}),
+    );
+    // The reply names the secrets it filled, and where.
+    let query = ref_of(&snap, "textbox", "Query");
+    assert!(
+        filled.contains(&format!("secret app-token into {query}"))
+            && filled.contains("secret pin into"),
+        "{filled}"
+    );
+    // The one-character secret leaves every ref and word as it was.
+    let (after, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(!after.contains("[secret pin]"), "{after}");
+    for (role, name) in [
+        ("textbox", "Query"),
+        ("textbox", "Note"),
+        ("button", "Search"),
+    ] {
+        assert_eq!(
+            ref_of(&after, role, name),
+            ref_of(&snap, role, name),
+            "{after}"
+        );
+    }
+
+    // Submitted: the address is /found?q=tok+...+it%27s+%28a%29%21%7E+done&note=e.
+    let (clicked, data) = agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Search")}),
+    );
+    let mut read = vec![("click", format!("{clicked}\n{data}"))];
+    for (tool, args) in [
+        ("browser_list_tabs", json!({})),
+        ("browser_snapshot", json!({})),
+        ("browser_read_page", json!({})),
+        ("browser_network_requests", json!({"url": "/found"})),
+        ("browser_eval", json!({"expression": "location.href"})),
+        ("browser_go_back", json!({})),
+        ("browser_go_forward", json!({})),
+    ] {
+        let (said, data) = agent.ok(tool, args);
+        read.push((tool, format!("{said}\n{data}")));
+    }
+    drop(agent);
+    read.push(("audit trail", std::fs::read_to_string(&audit).unwrap()));
+    // Each says the address (the page's cut echo, for read_page) with the secret by name; going
+    // back shows the search page, whose address holds nothing.
+    for (what, text) in &read {
+        let shown = match *what {
+            "browser_read_page" => "Results for [secret app-token]…",
+            "browser_go_back" => continue,
+            _ => "/found?q=[secret app-token]&note=e",
+        };
+        assert!(text.contains(shown), "{what} does not say {shown}:\n{text}");
+    }
+    let found = leaks(&token, &read);
+    assert!(found.is_empty(), "{found:#?}");
 }

@@ -155,6 +155,10 @@ fn fill_output(asked: &[Field], r: FillReply) -> Result<Out<FilledOut>, ToolErro
         ));
     }
     let mut text = format!("Filled {filled} of {total} fields");
+    let secrets = secrets_filled(asked, &r.fields, label);
+    if !secrets.is_empty() {
+        text.push_str(&format!(" ({})", secrets.join("; ")));
+    }
     if unchanged > 0 {
         text.push_str(&format!(" ({unchanged} already had that value)"));
     }
@@ -182,6 +186,27 @@ fn fill_output(asked: &[Field], r: FillReply) -> Result<Out<FilledOut>, ToolErro
         fields: r.fields,
     };
     Ok(Out::new(text, data).with_outcome(outcome))
+}
+
+/// The secrets filled by name, each as `secret NAME into FIELD`: the agent learns which of its
+/// names went where, never a value.
+fn secrets_filled(
+    asked: &[Field],
+    results: &[FieldResult],
+    label: impl Fn(&FieldResult) -> String,
+) -> Vec<String> {
+    results
+        .iter()
+        .filter(|f| f.outcome != "failed")
+        .filter_map(|f| {
+            let name = asked
+                .iter()
+                .find(|a| a.reference == f.reference)?
+                .secret
+                .as_ref()?;
+            Some(format!("secret {name} into {}", label(f)))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -212,5 +237,31 @@ mod tests {
         assert_eq!(data["errors"][0]["ref"], "e2222");
         assert!(out.text.contains("e2222 Terms"), "{}", out.text);
         assert!(!out.text.contains('\n'));
+    }
+
+    #[test]
+    fn the_reply_names_the_secrets_it_filled_and_where_never_a_value() {
+        let asked: Vec<Field> = serde_json::from_value(json!([
+            {"ref": "e1111", "value": "ada"},
+            {"ref": "e2222", "secret": "GITHUB_TOKEN", "element": "Password"},
+            {"ref": "e3333", "secret": "app-otp"},
+            {"ref": "e4444", "secret": "other"}
+        ]))
+        .unwrap();
+        let r = serde_json::from_value(json!({"fields": [
+            {"ref": "e1111", "element": "<input>", "outcome": "filled"},
+            {"ref": "e2222", "element": "<input#pw>", "outcome": "filled"},
+            {"ref": "e3333", "element": "<input#code>", "outcome": "unchanged"},
+            {"ref": "e4444", "element": "<input#x>", "outcome": "failed",
+             "error": {"code": "SECRET_ORIGIN_MISMATCH", "message": "not here"}}
+        ]}))
+        .unwrap();
+        let out = fill_output(&asked, r).unwrap().finish().unwrap();
+        assert_eq!(
+            out.text,
+            "Filled 3 of 4 fields (secret GITHUB_TOKEN into e2222 Password; secret app-otp \
+             into e3333 <input#code>) (1 already had that value); failed: e4444 <input#x> \
+             (SECRET_ORIGIN_MISMATCH: not here)"
+        );
     }
 }
