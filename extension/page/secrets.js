@@ -54,18 +54,20 @@
       .replace(/\u00a0/g, '&nbsp;');
 
   // The secret values in this document, and how each may appear in text: as it is, as HTML
-  // escapes it, as JSON quotes it. Longest first, so a secret holding a shorter one goes whole.
+  // escapes it, as JSON quotes it. A secret field's value is said by its length, a held one's by
+  // its secret's name, as the service worker says it. Longest first, so a secret holding a
+  // shorter one goes whole.
   function secretForms() {
-    const values = new Set();
-    const add = (v) => v && v.length >= MIN_REFLECTED && values.add(v);
+    const values = new Map(); // value -> how it is shown
+    const add = (v, shown) => v && v.length >= MIN_REFLECTED && values.set(v, shown);
     T.walkElements(document.documentElement, (el) => {
       if (!isSecret(el)) return;
-      for (const v of [el.value, el.defaultValue]) add(v);
+      for (const v of [el.value, el.defaultValue]) add(v, hidden(v || ''));
     });
-    for (const h of heldValues()) h.values.forEach(add);
+    for (const h of heldValues()) for (const v of h.values) add(v, `[secret ${h.name}]`);
     return [...values]
-      .sort((a, b) => b.length - a.length)
-      .flatMap((v) => [...new Set([v, escapeHtml(v), JSON.stringify(v).slice(1, -1)])].map((f) => [f, hidden(v)]));
+      .sort(([a], [b]) => b.length - a.length)
+      .flatMap(([v, shown]) => [...new Set([v, escapeHtml(v), JSON.stringify(v).slice(1, -1)])].map((f) => [f, shown]));
   }
 
   // A function that takes every secret value of this document out of a text, read once.
