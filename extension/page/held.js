@@ -9,16 +9,17 @@
   if (T.refuseEdit) return;
   const { Refusal, describeEl } = T;
 
-  // Keys that leave a held field's value as it is: moving on, submitting (judged), dismissing.
+  // Keys that leave a held field's value as it is: moving on, submitting (judged), dismissing. In
+  // a textarea, Enter makes a line.
   const LEAVES = new Set(['Tab', 'Enter', 'Escape']);
 
   function refuseEdit(el, key) {
     const secret = T.heldBy(el);
-    if (!secret || LEAVES.has(key)) return;
+    if (!secret || (LEAVES.has(key) && !(key === 'Enter' && el.localName === 'textarea'))) return;
     throw new Refusal(
       'BAD_ARGS',
       `${describeEl(el)} holds the secret ${secret.name}: a key there (${key}) could leave part of it ` +
-        'in the field, so keys other than Tab, Enter and Escape are refused there; browser_type ' +
+        'in the field, so keys other than Tab, Enter (in an input) and Escape are refused there; browser_type ' +
         'replaces the whole value, browser_clear empties it',
     );
   }
@@ -73,17 +74,21 @@
   }
 
   // A screenshot's veil: each held field of this document drawn as a password field is (its
-  // characters as discs) while `on`, its own style put back after. How many were veiled.
+  // characters as discs) while `on`, its own style put back after. How many were veiled, once the
+  // page has drawn them so (a frame drawn, or 100 ms where the tab draws none: in the background).
   const veiled = new Map(); // el -> [value, priority] of its own -webkit-text-security
   const PROP = '-webkit-text-security';
-  function veil(on) {
+  async function veil(on) {
     for (const [el, [value, priority]] of veiled) el.style.setProperty(PROP, value, priority);
     veiled.clear();
     if (!on) return 0;
     for (const el of T.heldFields()) {
       veiled.set(el, [el.style.getPropertyValue(PROP), el.style.getPropertyPriority(PROP)]);
       el.style.setProperty(PROP, 'disc', 'important');
-      getComputedStyle(el).getPropertyValue(PROP); // the style applied before the capture
+    }
+    if (veiled.size) {
+      const drawn = new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+      await Promise.race([drawn, T.sleep(100)]);
     }
     return veiled.size;
   }

@@ -58,6 +58,9 @@ test('keys that would edit a held field are refused; leaving it is not', () => {
     assert.throws(() => T.refuseEdit(key, k), (e) => e.code === 'BAD_ARGS' && /holds the secret api-key/.test(e.message));
   }
   for (const k of ['Tab', 'Enter', 'Escape']) T.refuseEdit(key, k);
+  const area = { ...input('notes', 'sk-0123456789abcdef'), localName: 'textarea' };
+  T.hold(area, SECRET, area.value);
+  assert.throws(() => T.refuseEdit(area, 'Enter'), /holds the secret/, 'in a textarea, Enter makes a line');
   T.refuseEdit(input('other', 'text'), 'Backspace');
 });
 
