@@ -93,5 +93,23 @@
     return veiled.size;
   }
 
-  Object.assign(T, { refuseEdit, submissionBy, defaultButton, judgeSubmit, veil });
+  // Runs `fn`, which matches a selector the agent gave, with the value attribute of each secret or
+  // held input taken off (a framework may keep it in step with the value), so no selector
+  // (`[value^="a"]`, `form:has(...)`) tests the value a character at a time; put back after, in
+  // the same task.
+  function unvalued(fn) {
+    const taken = [];
+    T.walkElements(document.documentElement, (el) => {
+      if (el.localName !== 'input' || !el.hasAttribute('value') || !T.masked(el)) return;
+      taken.push([el, el.getAttribute('value')]);
+    });
+    for (const [el] of taken) el.removeAttribute('value');
+    try {
+      return fn();
+    } finally {
+      for (const [el, value] of taken) el.setAttribute('value', value);
+    }
+  }
+
+  Object.assign(T, { unvalued, refuseEdit, submissionBy, defaultButton, judgeSubmit, veil });
 })();

@@ -85,7 +85,9 @@
  * @property {function(HTMLFormElement): ?Element} defaultButton The form's first submit button.
  * @property {function(?object, ?{el: Element, secret: ?object}=): void} judgeSubmit Refuses a
  *   submission sending a held secret to none of its origins (SECRET_ORIGIN_MISMATCH).
- * @property {function(boolean): number} veil Draws the held fields as discs for a capture (true),
+ * @property {function(function(): *): *} unvalued Runs a match of the agent's selector with the
+ *   value attribute of each secret or held input taken off, put back after.
+ * @property {function(boolean): Promise<number>} veil Draws the held fields as discs for a capture (true),
  *   or puts their style back (false); how many it veiled.
  * @property {function(object, object): {text: string, tokens: number, collapsed: number, hidden: string[]}} [fit]
  *   Holds a snapshot's outline to a token budget and writes it out (fit.js; snapshot.js uses it).

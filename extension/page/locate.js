@@ -52,7 +52,7 @@
   };
   const select = (pool, css) => {
     try {
-      return pool.filter((el) => el.matches(css));
+      return T.unvalued(() => pool.filter((el) => el.matches(css)));
     } catch (_) {
       throw new Refusal('BAD_ARGS', `${JSON.stringify(css)} is not a valid CSS selector`);
     }

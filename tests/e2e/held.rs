@@ -1,7 +1,7 @@
 //! A secret is held by the field it was filled into (issue 35, findings 3, 4, 7 and 14): a long
 //! one in a plain text field is shown by its length by every reading tool, keys that would edit
-//! it in place are refused, a screenshot draws it veiled, and a form holding it submits only to
-//! the secret's origins.
+//! it in place are refused, no selector tests its value, a screenshot draws it veiled, and a form
+//! holding it submits only to the secret's origins.
 
 use std::time::{SystemTime, UNIX_EPOCH};
 
@@ -78,6 +78,15 @@ fn a_long_secret_in_a_text_field_stays_masked_through_edits_and_every_read() {
         json!({"expression": "document.getElementById('key').value.length"}),
     );
     assert!(length.contains("160"), "the field was edited: {length}");
+
+    // The page keeps the value attribute in step, as React does: no selector tests it.
+    for selector in [
+        format!("#key[value^=\"{}\"]", &secret[..1]),
+        format!("form:has(#key[value^=\"{}\"])", &secret[..6]),
+    ] {
+        let (_, data) = agent.ok("browser_find", json!({ "selector": selector }));
+        assert_eq!(data["total"], 0, "{selector} tests the value: {data}");
+    }
 
     // Every read: no run of six of its characters, whatever cuts or slices the value. Each
     // problem is kept, so one run names them all.
