@@ -28,7 +28,8 @@
  * @property {function(new: Error, string, string)} Refusal An error with a `code` from the
  *   contract's set (`e.code`): the operation refused, nothing was done.
  * @property {function(?string): string} squash Runs of whitespace as one space, ends trimmed.
- * @property {function(string, number): string} cut At most n characters, '…' marking a cut.
+ * @property {function(string, number): string} cut At most n characters, '…' marking a cut; the
+ *   document's secret values taken out first.
  * @property {function(Node, function(Element): void): void} walkElements Visits elements in
  *   document order, into open shadow roots, up to 4 x MAX_NODES.
  * @property {function(number): Promise<*>} sleep A wait timed by the service worker (a
@@ -57,6 +58,8 @@
  * @property {function(string): string} hidden How a secret value is shown: its length only.
  * @property {function(): function(string): string} scrubber A function taking this document's
  *   secret values out of a text (the values read once, when it is made).
+ * @property {function(string): string} scrubText The text with this document's secret values
+ *   taken out, by a scrubber made once per synchronous run.
  * @property {function(Element): string} htmlOf The element's HTML, its secret values hidden.
  * @property {function(Element): Map<Element, string>} tagAll Tags every element that gets a
  *   ref (the refs `resolve` knows from then on); element -> ref, in document order.
@@ -123,7 +126,12 @@
   }
 
   const squash = (s) => (s || '').replace(/\s+/g, ' ').trim();
-  const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
+  // A cut is made after the document's secret values are taken out (secrets.js's scrubText): a
+  // cut through one would leave a piece no mask of the whole value finds.
+  const cut = (text, n) => {
+    const s = T.scrubText ? T.scrubText(text) : text;
+    return s.length > n ? s.slice(0, n - 1) + '…' : s;
+  };
 
   // Visits elements in document order, into open shadow roots; bounded by MAX_NODES.
   function walkElements(root, visit) {

@@ -76,6 +76,17 @@
     return (text) => forms.reduce((out, [form, shown]) => out.split(form).join(shown), text);
   }
 
+  // `text` with the secret values taken out by this moment's scrubber, made once for the
+  // synchronous run it is asked in (a snapshot's walk) and dropped after it.
+  let current = null;
+  function scrubText(text) {
+    if (!current) {
+      current = scrubber();
+      Promise.resolve().then(() => (current = null));
+    }
+    return current(text);
+  }
+
   // An element's HTML with each secret field's value attribute (a textarea's text) hidden, and
   // its secret values taken out of the rest. The fields are hidden in a copy made in a document
   // of its own, which loads and runs nothing.
@@ -114,5 +125,5 @@
   }
 
   Object.assign(T, { isSecret, heldBy, hold, heldFields, heldValues, masked });
-  Object.assign(T, { hidden, scrubber, htmlOf, refuseSecret });
+  Object.assign(T, { hidden, scrubber, scrubText, htmlOf, refuseSecret });
 })();

@@ -16,7 +16,7 @@
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'object', 'embed']);
 
   // A form field's current value as a snapshot shows it (a secret, or a field a secret was filled
-  // into, by its length only, before any cut).
+  // into, by its length only; another's with the secret values in it taken out before its cut).
   function fieldValue(el) {
     const tag = el.localName;
     if (T.masked(el)) return el.value ? T.hidden(el.value) : '';

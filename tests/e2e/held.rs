@@ -96,6 +96,7 @@ fn a_long_secret_in_a_text_field_stays_masked_through_edits_and_every_read() {
         ("browser_snapshot", json!({})),
         ("browser_snapshot", json!({"verbose": true})),
         ("browser_find", json!({"role": "textbox"})),
+        ("browser_find", json!({"text": "You typed"})),
         ("browser_get_html", json!({})),
         ("browser_get_html", json!({"ref": key})),
         ("browser_read_page", json!({})),

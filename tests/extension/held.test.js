@@ -12,6 +12,7 @@ const EXTENSION = new URL('../../extension/', import.meta.url);
 function kit() {
   const context = vm.createContext({ console, URL });
   context.globalThis = context;
+  context.document = { documentElement: { nodeType: 1, localName: 'html', children: [] } };
   for (const file of ['page/kit.js', 'page/names.js', 'page/secrets.js', 'page/held.js']) {
     vm.runInContext(readFileSync(new URL(file, EXTENSION), 'utf8'), context, { filename: file });
   }
@@ -48,6 +49,16 @@ test('a field is held while it has a value the agent did not write over', () => 
   T.hold(key, SECRET, 'again');
   T.hold(key, null);
   assert.equal(T.masked(key), false, 'a plain value written over it lets it go');
+});
+
+test('a cut takes the held values out before it cuts: no piece of one is left', () => {
+  const T = kit();
+  const value = 'Zq8Kx2Lm9Pw4Rt7Yv'.repeat(10);
+  const key = input('key', value);
+  T.hold(key, SECRET, value);
+  const said = T.cut(`You typed ${value} and more`, 80);
+  assert.equal(said, 'You typed [secret api-key] and more');
+  assert.equal(T.cut('x'.repeat(100), 80).length, 80);
 });
 
 test('keys that would edit a held field are refused; leaving it is not', () => {
