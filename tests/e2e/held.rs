@@ -204,3 +204,32 @@ fn a_form_holding_a_secret_submits_only_to_the_secrets_origins() {
     let (at, _) = agent.ok("browser_eval", json!({"expression": "location.pathname"}));
     assert!(at.contains("/result.html"), "{said}\n{at}");
 }
+
+/// Finding 4 as it was found: eval switched off, a secret shorter than any cut in a plain text
+/// field, edited in place and read back from snapshots.
+#[test]
+fn without_eval_a_filled_secret_cannot_be_edited_into_a_readable_value() {
+    let env = Env::fresh("held-no-eval");
+    let fixtures = crate::fixtures::serve(env.first_port);
+    let secret = random_value(24);
+    add(&env, "api-key", &fixtures.a, Some(&secret), &[]);
+    let mut agent = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
+        cmd.env("TABPILOT_NO_EVAL", "1");
+    });
+    let url = format!("{}/held.html", fixtures.a);
+    let (snap, _) = agent.ok("browser_navigate", json!({ "url": url }));
+    let key = ref_of(&snap, "textbox", "API key");
+    agent.ok("browser_type", json!({"ref": key, "secret": "api-key"}));
+    let mut said = Vec::new();
+    for key in ["Backspace", "ArrowLeft", "x"] {
+        let (code, r) = agent.fails("browser_press_key", json!({ "key": key }));
+        assert_eq!(code, "BAD_ARGS", "{}", text(&r));
+        said.push(all_of(&r));
+        let r = agent.call("browser_snapshot", json!({}));
+        assert!(text(&r).contains("••• (24 chars, hidden)"), "{}", text(&r));
+        said.push(all_of(&r));
+    }
+    for s in said {
+        assert_eq!(run_of(&secret, &s), None, "{s}");
+    }
+}
