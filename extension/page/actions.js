@@ -99,6 +99,7 @@
         );
       }
       const element = describeEl(hit);
+      T.judgeSubmit(T.submissionBy(hit));
       const done = watchNavigate();
       const out = { element, retagged: false };
       if (!trusted) press(hit, x, y, opts);
@@ -111,6 +112,7 @@
     }
     const { el, retagged } = resolve(ref);
     const at = await actionable(el, 'pointer');
+    T.judgeSubmit(T.submissionBy(el));
     const done = watchNavigate();
     if (trusted) await mouseAt(at);
     else press(el, at.x, at.y, opts);
@@ -214,6 +216,12 @@
     const field = el.localName === 'input' || el.localName === 'textarea';
     if (!editable && !field) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} does not take text`);
     if (el.readOnly) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is read-only`);
+    // A secret is held by its field (secrets.js), which only an input or a textarea is.
+    if (secret && !field) {
+      throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is not an input or a textarea: a secret goes only there`);
+    }
+    // A submission is judged before anything is written: the secret goes to its origins only.
+    if (submit) T.judgeSubmit(T.submissionBy(el, true), { el, secret: secret || null });
     await actionable(el, 'input');
     el.focus({ preventScroll: true });
     if (trusted) {
@@ -241,6 +249,7 @@
       sel.selectAllChildren(el);
       document.execCommand('insertText', false, text);
     }
+    if (field) T.hold(el, secret, text);
     let navigation = null;
     if (submit) {
       const done = watchNavigate();

@@ -6,7 +6,7 @@
 
   function selectAll(selector) {
     try {
-      return Array.from(document.querySelectorAll(selector));
+      return T.unvalued(() => Array.from(document.querySelectorAll(selector)));
     } catch (_) {
       throw new Refusal('BAD_ARGS', `${JSON.stringify(selector)} is not a valid CSS selector`);
     }

@@ -85,6 +85,13 @@
     return null;
   }
 
+  // A secret is held by its field (secrets.js), which only an input or a textarea is.
+  function refuseHolder(el, kind, secret) {
+    if (!secret || kind === 'text') return null;
+    const message = `${describeEl(el)} is not an input or a textarea: a secret goes only there`;
+    return { code: 'NOT_ACTIONABLE', message };
+  }
+
   // fill_form's first half: every field of this frame resolved and judged, nothing written.
   function formCheck({ fields }) {
     return {
@@ -97,7 +104,7 @@
           return { i, error: { code: e.code || 'INTERNAL', message: e.message } };
         }
         const kind = kindOf(el);
-        const error = refuseValue(el, kind, value);
+        const error = refuseValue(el, kind, value) || refuseHolder(el, kind, secret);
         // Hidden or disabled now is not refused here: an earlier field may reveal it.
         const waiting = !visible(el) || el.matches(':disabled');
         return { i, element: describeEl(el), kind, waiting, ...(error ? { error } : {}) };
@@ -182,7 +189,10 @@
       try {
         el = resolve(ref).el;
         T.refuseSecret(secret);
+        const refusal = refuseHolder(el, kindOf(el), secret);
+        if (refusal) throw new Refusal(refusal.code, refusal.message);
         const changed = await fillOne(el, value);
+        if (kindOf(el) === 'text') T.hold(el, secret, value);
         out.push({ i, element: describeEl(el), outcome: changed ? 'filled' : 'unchanged' });
       } catch (e) {
         const error = { code: e.code || 'INTERNAL', message: e.code ? e.message : `page script: ${e?.message || e}` };
@@ -233,6 +243,7 @@
         fire(el, 'input', { inputType: 'deleteContentBackward' });
         fire(el, 'change');
       }
+      T.hold(el, null);
     }
     return { element: describeEl(el), retagged, changed };
   }

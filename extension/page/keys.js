@@ -147,9 +147,7 @@
       }
       if (el.localName === 'input' && el.form) {
         // Implicit submission: through the form's default button when it has one, as browsers do.
-        const button = el.form.querySelector(
-          'button:not([type]), button[type=submit], input[type=submit], input[type=image]',
-        );
+        const button = T.defaultButton(el.form);
         if (button) button.click();
         else el.form.requestSubmit();
         return 'submitted the form';
@@ -237,6 +235,9 @@
       key = m.shiftKey ? key.toUpperCase() : m.ctrlKey || m.metaKey || m.altKey ? key.toLowerCase() : key;
     }
     const el = focused();
+    // A field holding a secret takes no edit; a form holding one submits only to its origins.
+    T.refuseEdit(el, key);
+    if (key === 'Enter' || key === ' ') T.judgeSubmit(T.submissionBy(el, key === 'Enter'));
     const nav = T.watchNavigate();
     const effect = trusted ? await pressReal(trusted, key, modifiers, el) : pressSynthetic(el, key, m);
     return {

@@ -14,7 +14,8 @@
  * Its fields, in the order the kit files add them: kit.js (`ops` to `activity`), names.js (roles
  * and accessible names: `INTERACTIVE` to `describeEl`), secrets.js (`isSecret` to `htmlOf`),
  * refs.js (`tagAll` to `refFor`),
- * actionable.js (`visible` to `hitAt`), edit.js (`setNativeValue`, `fire`); the optional ones
+ * actionable.js (`visible` to `hitAt`), edit.js (`setNativeValue`, `fire`), held.js (`refuseEdit`
+ * to `veil`); the optional ones
  * come from operation files, for each other.
  * @typedef {object} Tabpilot
  * @property {Object<string, function(object): *>} ops Page operations by name, added by the
@@ -27,7 +28,8 @@
  * @property {function(new: Error, string, string)} Refusal An error with a `code` from the
  *   contract's set (`e.code`): the operation refused, nothing was done.
  * @property {function(?string): string} squash Runs of whitespace as one space, ends trimmed.
- * @property {function(string, number): string} cut At most n characters, '…' marking a cut.
+ * @property {function(string, number): string} cut At most n characters, '…' marking a cut; the
+ *   document's secret values taken out first.
  * @property {function(Node, function(Element): void): void} walkElements Visits elements in
  *   document order, into open shadow roots, up to 4 x MAX_NODES.
  * @property {function(number): Promise<*>} sleep A wait timed by the service worker (a
@@ -44,9 +46,20 @@
  *   `<tag#id> "text"`.
  * @property {function(Element): boolean} isSecret A password field, or one whose autocomplete
  *   says it holds a password, card number or card security code.
+ * @property {function(Element): ?object} heldBy The secret ({name, origins, value}) a field holds
+ *   because it was filled by name; null when it holds none (or is empty now).
+ * @property {function(Element, ?object, string=): void} hold Marks a field as holding a secret
+ *   filled with a value, or (no secret) lets it go.
+ * @property {function(): Element[]} heldFields The fields of this document holding a secret.
+ * @property {function(): {name: string, values: string[]}[]} heldValues What they hold, as filled
+ *   and as they are now.
+ * @property {function(Element): boolean} masked A secret field or a held one: its value is shown
+ *   by its length only.
  * @property {function(string): string} hidden How a secret value is shown: its length only.
  * @property {function(): function(string): string} scrubber A function taking this document's
  *   secret values out of a text (the values read once, when it is made).
+ * @property {function(string): string} scrubText The text with this document's secret values
+ *   taken out, by a scrubber made once per synchronous run.
  * @property {function(Element): string} htmlOf The element's HTML, its secret values hidden.
  * @property {function(Element): Map<Element, string>} tagAll Tags every element that gets a
  *   ref (the refs `resolve` knows from then on); element -> ref, in document order.
@@ -68,6 +81,17 @@
  *   prototype's setter, so frameworks that track the field see it.
  * @property {function(Element, string, object=): boolean} fire Dispatches an input, change or
  *   other event as an edit makes it.
+ * @property {function(Element, string): void} refuseEdit Refuses a key that would edit a held
+ *   field in place (held.js).
+ * @property {function(Element, boolean=): ?{form: HTMLFormElement, submitter: ?Element}} submissionBy
+ *   The form a click (or, implicit, an Enter) on the element submits, and its submitter.
+ * @property {function(HTMLFormElement): ?Element} defaultButton The form's first submit button.
+ * @property {function(?object, ?{el: Element, secret: ?object}=): void} judgeSubmit Refuses a
+ *   submission sending a held secret to none of its origins (SECRET_ORIGIN_MISMATCH).
+ * @property {function(function(): *): *} unvalued Runs a match of the agent's selector with the
+ *   value attribute of each secret or held input taken off, put back after.
+ * @property {function(boolean): Promise<number>} veil Draws the held fields as discs for a capture (true),
+ *   or puts their style back (false); how many it veiled.
  * @property {function(object, object): {text: string, tokens: number, collapsed: number, hidden: string[]}} [fit]
  *   Holds a snapshot's outline to a token budget and writes it out (fit.js; snapshot.js uses it).
  * @property {function(string): number} [tokens] The o200k tokens of a text, estimated (fit.js).
@@ -102,7 +126,12 @@
   }
 
   const squash = (s) => (s || '').replace(/\s+/g, ' ').trim();
-  const cut = (s, n) => (s.length > n ? s.slice(0, n - 1) + '…' : s);
+  // A cut is made after the document's secret values are taken out (secrets.js's scrubText): a
+  // cut through one would leave a piece no mask of the whole value finds.
+  const cut = (text, n) => {
+    const s = T.scrubText ? T.scrubText(text) : text;
+    return s.length > n ? s.slice(0, n - 1) + '…' : s;
+  };
 
   // Visits elements in document order, into open shadow roots; bounded by MAX_NODES.
   function walkElements(root, visit) {

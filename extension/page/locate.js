@@ -6,7 +6,7 @@
 (() => {
   const T = globalThis.__tabpilot;
   if (T.ops.locate) return;
-  const { Refusal, squash, role, name, walkElements, resolve, refFor, isSecret, NAME_MAX, sleep } = T;
+  const { Refusal, squash, role, name, walkElements, resolve, refFor, NAME_MAX, sleep } = T;
 
   const everything = () => {
     const out = [];
@@ -52,7 +52,7 @@
   };
   const select = (pool, css) => {
     try {
-      return pool.filter((el) => el.matches(css));
+      return T.unvalued(() => pool.filter((el) => el.matches(css)));
     } catch (_) {
       throw new Refusal('BAD_ARGS', `${JSON.stringify(css)} is not a valid CSS selector`);
     }
@@ -129,7 +129,7 @@
   // (a password, a one-time code, a card's number or code), which a recording never keeps.
   function locate({ ref }) {
     const { el } = resolve(ref, true);
-    return { locators: locatorsFor(el), kind: kindOfField(el), secret: isSecret(el) || oneTime(el) };
+    return { locators: locatorsFor(el), kind: kindOfField(el), secret: T.masked(el) || oneTime(el) };
   }
 
   // This frame's own name (its parent's element for it says the same, unless a script renamed it).

@@ -1,8 +1,8 @@
 // Page script (kit): the fields whose values are secrets (passwords, card numbers and security
-// codes). What the reading operations return shows such a value by its length only, and takes
-// it out wherever the page reflects it (a value attribute a framework keeps in step, a mirror of
-// what was typed). A default for the tools built for reading, not a boundary: script the page
-// runs can read anything.
+// codes, and any field a secret was filled into by name). What the reading operations return
+// shows such a value by its length only, and takes it out wherever the page reflects it (a value
+// attribute a framework keeps in step, a mirror of what was typed). A default for the tools built
+// for reading, not a boundary: script the page runs can read anything.
 (() => {
   const T = globalThis.__tabpilot;
   if (T.isSecret) return;
@@ -20,6 +20,33 @@
     return tokens.some((t) => t.endsWith('-password') || t === 'cc-number' || t === 'cc-csc');
   }
 
+  // The fields a secret was filled into by name, with that secret ({ name, origins }): held in
+  // this isolated world, which the page's scripts can neither read nor write. A field stays held
+  // whatever its type, its length or what the page does to its value, until it is empty or the
+  // agent writes a plain value into it (form.js, actions.js); a new document holds nothing.
+  const held = new Map();
+  const textOf = (el) => el.value ?? '';
+  function heldBy(el) {
+    const secret = held.get(el) || null;
+    if (secret && !textOf(el)) {
+      held.delete(el);
+      return null;
+    }
+    return secret;
+  }
+  // Holds `el` for `secret`, filled with `value`, or lets it go (a plain value written over it).
+  function hold(el, secret, value) {
+    if (secret) held.set(el, { ...secret, value });
+    else held.delete(el);
+  }
+  const heldFields = () => [...held.keys()].filter(heldBy);
+  // What each held field holds: the value filled and the value now, by the secret's name (for
+  // browser_eval's answer, which the service worker masks by them: sw/held.js).
+  const heldValues = () =>
+    heldFields().map((el) => ({ name: held.get(el).name, values: [...new Set([held.get(el).value, textOf(el)])] }));
+  // Whether a reading tool shows the field's value by its length only.
+  const masked = (el) => isSecret(el) || !!heldBy(el);
+
   const hidden = (value) => `••• (${[...value].length} chars, hidden)`;
 
   const escapeHtml = (s) =>
@@ -27,22 +54,37 @@
       .replace(/\u00a0/g, '&nbsp;');
 
   // The secret values in this document, and how each may appear in text: as it is, as HTML
-  // escapes it, as JSON quotes it. Longest first, so a secret holding a shorter one goes whole.
+  // escapes it, as JSON quotes it. A secret field's value is said by its length, a held one's by
+  // its secret's name, as the service worker says it. Longest first, so a secret holding a
+  // shorter one goes whole.
   function secretForms() {
-    const values = new Set();
+    const values = new Map(); // value -> how it is shown
+    const add = (v, shown) => v && v.length >= MIN_REFLECTED && values.set(v, shown);
     T.walkElements(document.documentElement, (el) => {
       if (!isSecret(el)) return;
-      for (const v of [el.value, el.defaultValue]) if (v && v.length >= MIN_REFLECTED) values.add(v);
+      for (const v of [el.value, el.defaultValue]) add(v, hidden(v || ''));
     });
+    for (const h of heldValues()) for (const v of h.values) add(v, `[secret ${h.name}]`);
     return [...values]
-      .sort((a, b) => b.length - a.length)
-      .flatMap((v) => [...new Set([v, escapeHtml(v), JSON.stringify(v).slice(1, -1)])].map((f) => [f, hidden(v)]));
+      .sort(([a], [b]) => b.length - a.length)
+      .flatMap(([v, shown]) => [...new Set([v, escapeHtml(v), JSON.stringify(v).slice(1, -1)])].map((f) => [f, shown]));
   }
 
   // A function that takes every secret value of this document out of a text, read once.
   function scrubber() {
     const forms = secretForms();
     return (text) => forms.reduce((out, [form, shown]) => out.split(form).join(shown), text);
+  }
+
+  // `text` with the secret values taken out by this moment's scrubber, made once for the
+  // synchronous run it is asked in (a snapshot's walk) and dropped after it.
+  let current = null;
+  function scrubText(text) {
+    if (!current) {
+      current = scrubber();
+      Promise.resolve().then(() => (current = null));
+    }
+    return current(text);
   }
 
   // An element's HTML with each secret field's value attribute (a textarea's text) hidden, and
@@ -55,11 +97,11 @@
       ...root.querySelectorAll('input, textarea'),
     ];
     const fields = fieldsOf(el);
-    if (!fields.some(isSecret)) return scrub(el.outerHTML);
+    if (!fields.some(masked)) return scrub(el.outerHTML);
     const copy = document.implementation.createHTMLDocument('').importNode(el, true);
     const copies = fieldsOf(copy);
     fields.forEach((field, i) => {
-      if (!isSecret(field)) return;
+      if (!masked(field)) return;
       const twin = copies[i];
       if (twin.hasAttribute('value')) twin.setAttribute('value', hidden(twin.getAttribute('value')));
       if (twin.localName === 'textarea' && twin.textContent) twin.textContent = hidden(twin.textContent);
@@ -82,5 +124,6 @@
     );
   }
 
-  Object.assign(T, { isSecret, hidden, scrubber, htmlOf, refuseSecret });
+  Object.assign(T, { isSecret, heldBy, hold, heldFields, heldValues, masked });
+  Object.assign(T, { hidden, scrubber, scrubText, htmlOf, refuseSecret });
 })();

@@ -15,10 +15,11 @@
   const PHRASING = new Set([...INLINE, 'a', 'button', 'input', 'select', 'textarea', 'label', 'img', 'output']);
   const SKIP = new Set(['script', 'style', 'noscript', 'template', 'svg', 'canvas', 'object', 'embed']);
 
-  // A form field's current value as a snapshot shows it (a secret by its length only).
+  // A form field's current value as a snapshot shows it (a secret, or a field a secret was filled
+  // into, by its length only; another's with the secret values in it taken out before its cut).
   function fieldValue(el) {
     const tag = el.localName;
-    if (T.isSecret(el)) return el.value ? T.hidden(el.value) : '';
+    if (T.masked(el)) return el.value ? T.hidden(el.value) : '';
     if (tag === 'input') {
       const type = (el.getAttribute('type') || 'text').toLowerCase();
       if (['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(type)) return '';

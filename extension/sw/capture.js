@@ -9,7 +9,21 @@ import { slowdown, restoreViewport } from './devices.js';
 const STALL_MS = 10000;
 const MAX_FULL_PAGE_PX = 8192; // taller pages are cut, and the result says so
 
-export async function screenshot(tabId, { format = 'png', quality, ref, fullPage }) {
+// Each field of the tab holding a secret filled by name is veiled while the capture is taken
+// (page/held.js draws its characters as discs), and shown as it was after.
+export async function screenshot(tabId, args) {
+  const func = (on) => globalThis.__tabpilot?.veil?.(on) ?? 0;
+  const veil = (on) =>
+    chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func, args: [on] }).catch(() => []);
+  const veiled = await veil(true);
+  try {
+    return await shoot(tabId, args);
+  } finally {
+    if (veiled.some((r) => r.result)) await veil(false);
+  }
+}
+
+async function shoot(tabId, { format = 'png', quality, ref, fullPage }) {
   let rect = null;
   if (ref) {
     // An element in a frame: its box is in its frame's viewport, and the capture is of the top one.

@@ -5,6 +5,7 @@ import { ToolError } from './errors.js';
 import { inject, locate, runInPage } from './page.js';
 import { nextDocument } from './navigation.js';
 import { evaluateInMain } from '../main/eval.js';
+import { heldIn, maskHeld } from './held.js';
 
 // Room past the cap for what the writer may add after its last check: the key and the number
 // or description it was writing (each at most a few hundred characters, escaped), a marker
@@ -74,6 +75,7 @@ export async function evaluate(tabId, { expression, function: source, ref, maxCh
     ({ element } = await runInPage(tabId, 'handOver', { ref: located.ref, ...handover }, frameId));
   }
   const url = await frameUrl(tabId, frameId);
+  const held = await heldIn(tabId);
   const next = nextDocument(tabId, frameId);
   const run = inject(tabId, frameId, {
     world: 'MAIN',
@@ -94,5 +96,6 @@ export async function evaluate(tabId, { expression, function: source, ref, maxCh
     const why = `the script had not finished after ${timeoutMs} ms (a promise still pending, or a long loop)`;
     throw new ToolError('TIMEOUT', `${why}; it may still be running and change the page`, 'unknown');
   }
-  return { ...readAnswer(done.text, maxChars), url, world: 'main', element };
+  const { value, cut } = readAnswer(done.text, maxChars);
+  return { value: maskHeld(value, held), cut: cut && maskHeld(cut, held), url, world: 'main', element };
 }

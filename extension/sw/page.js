@@ -10,6 +10,7 @@ const PAGE_FILES = [
   'page/refs.js',
   'page/actionable.js',
   'page/edit.js',
+  'page/held.js',
   'page/fit.js',
   'page/rows.js',
   'page/snapshot.js',

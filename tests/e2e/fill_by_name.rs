@@ -136,7 +136,7 @@ fn totp_matches(code: &str) -> bool {
 }
 
 /// `tabpilot secret add NAME --origin ORIGIN MORE`, with `value` on stdin (and `--stdin`).
-fn add(env: &Env, name: &str, origin: &str, value: Option<&str>, more: &[&str]) {
+pub(crate) fn add(env: &Env, name: &str, origin: &str, value: Option<&str>, more: &[&str]) {
     let stdin = if value.is_some() {
         &["--stdin"][..]
     } else {

@@ -34,6 +34,7 @@ mod find;
 mod fixtures;
 mod frames;
 mod harness;
+mod held;
 mod holes;
 mod http;
 mod http_sessions;
