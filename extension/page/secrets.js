@@ -8,8 +8,10 @@
   if (T.isSecret) return;
 
   // A value shorter than this is not taken out of the rest of the page: it is too likely to be
-  // ordinary text there ("123"). The field's own value is hidden whatever its length.
-  const MIN_REFLECTED = 4;
+  // ordinary text there ("2024", a ref's letters), and replacing it everywhere would both garble
+  // the answer and point at the secret. The field's own value is hidden whatever its length. The
+  // same floor as the service worker's (sw/masking.js, MIN_WHOLE).
+  const MIN_REFLECTED = 6;
 
   // A password field, or one whose autocomplete says it holds a password or card secret.
   function isSecret(el) {

@@ -33,7 +33,13 @@ function over(keys) {
   return { ws, chan, got };
 }
 
-const settle = () => new Promise((done) => setTimeout(done, 20));
+// Waits for `done()` (WebCrypto answers when it likes, later on a busy machine).
+async function until(done) {
+  for (const started = Date.now(); !done(); ) {
+    assert.ok(Date.now() - started < 10000, 'waited 10 s');
+    await new Promise((next) => setTimeout(next, 5));
+  }
+}
 const buffer = (bytes) => bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
 
 test('frames go out and are handed on in the order given', async () => {
@@ -41,11 +47,11 @@ test('frames go out and are handed on in the order given', async () => {
   const sender = over({ seal, open: null });
   const texts = Array.from({ length: 20 }, (_, i) => `frame ${i} ${'x'.repeat(i * 997)}`);
   texts.forEach((t) => sender.chan.send(t));
-  await settle();
+  await until(() => sender.ws.sent.length === 20);
   assert.equal(sender.ws.sent.length, 20);
   const receiver = over({ seal: null, open });
   sender.ws.sent.forEach((b) => receiver.chan.receive(buffer(b)));
-  await settle();
+  await until(() => receiver.got.texts.length === 20);
   assert.deepEqual(receiver.got.texts, texts);
   assert.deepEqual(receiver.got.refused, []);
 });
@@ -61,7 +67,9 @@ test('a frame in clear, altered, replayed or after a dropped one closes the link
     if (attack === 'replayed') [first, first].forEach((b) => chan.receive(buffer(b)));
     if (attack === 'dropped') chan.receive(buffer(second));
     chan.receive(buffer(second));
-    await settle();
+    await until(() => ws.closed !== null);
+    // What was queued behind the refusal has had its turn.
+    await new Promise((next) => setTimeout(next, 50));
     assert.equal(ws.closed, UNSEALED, attack);
     assert.equal(got.refused.length, 1, attack);
     assert.ok(!got.texts.includes('{"t":"call"}'), `${attack}: nothing after it is handed on`);
