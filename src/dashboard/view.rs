@@ -1,6 +1,7 @@
 //! What the page shows, gathered afresh for each poll: the relay's browsers and agents (its
 //! status), each agent's tabs with their page's title and address (each browser's tab list, an
-//! operation that reads and holds no tab), and the last calls in the audit trail.
+//! operation that reads and holds no tab), the proxy an agent set in each browser (the whole
+//! browser's, so the person sees it), and the last calls in the audit trail.
 
 use std::collections::HashMap;
 use std::time::Duration;
@@ -10,6 +11,7 @@ use serde::Serialize;
 use crate::audit::Record;
 use crate::error::Outcome;
 use crate::link::Link;
+use crate::protocol::wire::emulate::{ProxyState, ReadProxy};
 use crate::protocol::wire::tabs::{self, TabList};
 use crate::protocol::{
     AgentId, BrowserEntry, BrowserId, Call, LeaseEntry, RelayInfo, RelayStatus, TabId, WireOp, ask,
@@ -29,9 +31,20 @@ pub(super) struct View {
     /// Why the relay could not be asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     error: Option<String>,
-    browsers: Vec<BrowserEntry>,
+    browsers: Vec<Browser>,
     agents: Vec<Agent>,
     calls: Vec<CallLine>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Browser {
+    #[serde(flatten)]
+    entry: BrowserEntry,
+    /// The proxy an agent set for the whole browser (its server, PAC script or mode), while
+    /// tabpilot holds it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    proxy: Option<String>,
 }
 
 #[derive(Serialize)]
@@ -124,13 +137,28 @@ pub(super) async fn gather(link: &Link, audit: &std::path::Path) -> View {
         .collect();
     // In one order, so the cards stay put from one poll to the next.
     agents.sort_by(|a, b| (&a.name, &a.id).cmp(&(&b.name, &b.id)));
+    let mut browsers = Vec::new();
+    for entry in status.browsers {
+        let proxy = held_proxy(link, &entry.browser_id).await;
+        browsers.push(Browser { entry, proxy });
+    }
     View {
         relay: status.relay,
         error: None,
-        browsers: status.browsers,
+        browsers,
         agents,
         calls,
     }
+}
+
+/// The proxy tabpilot holds in a browser, in a few words; none when it holds none or the browser
+/// does not answer.
+async fn held_proxy(link: &Link, browser: &BrowserId) -> Option<String> {
+    let call = Call::of(&ReadProxy {}, LIST_TIMEOUT).in_browser(Some(browser.to_string()));
+    let reply = link.call(call).await.ok()?;
+    let proxy: ProxyState = serde_json::from_value(reply.value).ok()?;
+    (proxy.control == "controlled_by_this_extension")
+        .then(|| cut(&proxy.server.or(proxy.pac_url).unwrap_or(proxy.mode)))
 }
 
 /// A browser's tabs; none when it does not answer (the view goes without titles).

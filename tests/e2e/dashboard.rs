@@ -125,13 +125,20 @@ pub(crate) fn holding(agent: &mut Mcp) -> Vec<Value> {
 fn the_dashboard_shows_an_agents_tab_and_calls_and_releases_it() {
     let env = Env::fresh("dashboard");
     let fixtures = crate::fixtures::serve(env.first_port);
-    let mut worker = Mcp::start(&env, &["--launch", "--headless"]);
+    let mut worker = Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
+        cmd.env("TABPILOT_ALLOW_PROXY", "1");
+    });
     worker.ok(
         "browser_navigate",
         json!({"url": format!("{}/basic.html", fixtures.a)}),
     );
     worker.ok("browser_snapshot", json!({}));
     worker.ok("browser_advanced_mode", json!({"mode": "on"}));
+    // A proxy for this test's own browser (loopback, where the fixtures are, stays direct).
+    worker.ok(
+        "browser_proxy",
+        json!({"mode": "fixed", "server": "127.0.0.1:9"}),
+    );
     let agents = holding(&mut worker);
     assert_eq!(agents.len(), 1, "{agents:?}");
     let id = agents[0]["id"].as_str().unwrap().to_string();
@@ -154,8 +161,9 @@ fn the_dashboard_shows_an_agents_tab_and_calls_and_releases_it() {
         "browser_navigate".into(),
         "browser_snapshot".into(),
         "done".into(),
-        // The person sees which tab has the debugger attached.
+        // The person sees which tab has the debugger attached, and the proxy an agent set.
         format!("tab {tab} (advanced mode)"),
+        "set by an agent: http://127.0.0.1:9".into(),
     ] {
         assert!(
             page.contains(&shown),

@@ -37,9 +37,10 @@ function drawBrowsers(browsers) {
   if (!browsers.length) return [el('p', 'No browser is connected.', 'muted')];
   return [
     table(
-      ['Label', 'Kind', 'Browser', 'Extension', 'Agents', 'Tabs', 'Id'],
+      ['Label', 'Kind', 'Browser', 'Extension', 'Agents', 'Tabs', 'Proxy', 'Id'],
+      // A proxy an agent set is the whole browser's: the person's own tabs use it too.
       browsers.map((b) => [b.label || '', b.kind, b.browser || '', b.extension || '', String(b.agents),
-        String(b.tabs), b.browserId]),
+        String(b.tabs), b.proxy ? `set by an agent: ${b.proxy}` : '', b.browserId]),
     ),
   ];
 }
