@@ -101,7 +101,9 @@ impl Shared {
             } if said == port && auth::verify(&self.secret, "relay", port, &cnonce, &proof) => {
                 if version != protocol::VERSION || !sealed {
                     let _ = ws.close(None).await;
-                    let old = if sealed {
+                    // One of our version that welcomes in clear is a build from before sealed
+                    // links: the version alone would not tell the person why.
+                    let old = if sealed || version != protocol::VERSION {
                         ""
                     } else {
                         ", from before sealed links,"
