@@ -43,7 +43,7 @@ pub fn origin_of(url: &str) -> Option<String> {
     origin.is_tuple().then(|| origin.ascii_serialization())
 }
 
-fn refuse(n: usize, why: String) -> ToolError {
+fn refuse(n: usize, why: &str) -> ToolError {
     ToolError::bad_args(format!("step {n}: {why}; nothing was run"))
 }
 
@@ -56,7 +56,7 @@ pub fn check(steps: &[Step], rebase: impl Fn(&str) -> String) -> Result<Plan, To
         if !RECORDED.contains(&step.tool.as_str()) {
             return Err(refuse(
                 n,
-                format!(
+                &format!(
                     "{} is not a tool a recording holds (replay runs only {})",
                     step.tool,
                     RECORDED.join(", ")
@@ -81,7 +81,7 @@ pub fn check(steps: &[Step], rebase: impl Fn(&str) -> String) -> Result<Plan, To
                 if !declared {
                     return Err(refuse(
                         n,
-                        format!(
+                        &format!(
                             "it reads ${{{name}}} from the environment, but the file declares \
                              no hidden field for it (a recording reads a variable only for a \
                              field it marks secret)"
@@ -91,10 +91,7 @@ pub fn check(steps: &[Step], rebase: impl Fn(&str) -> String) -> Result<Plan, To
                 plan.vars.insert(name.to_string());
             }
             if kept.contains_key("secret") && step.url.as_deref().and_then(origin_of).is_none() {
-                return Err(refuse(
-                    n,
-                    "it fills a secret on no page the file recorded".to_string(),
-                ));
+                return Err(refuse(n, "it fills a secret on no page the file recorded"));
             }
         }
     }
@@ -143,7 +140,10 @@ mod tests {
             agent_id: None,
             url: Some(url.into()),
             after: None,
-            args: args.as_object().cloned().unwrap(),
+            args: match args {
+                Value::Object(args) => args,
+                _ => panic!("a step's arguments are an object"),
+            },
             targets,
             outcome: Outcome::Done,
             code: None,

@@ -57,8 +57,8 @@ fn file(env: &Env, name: &str, steps: &[Value]) -> String {
 }
 
 fn step(tool: &str, url: Option<&str>, args: Value, target: Option<(&str, bool)>) -> Value {
-    let mut s = json!({"time": "2026-12-01T00:00:00.000Z", "tool": tool, "args": args,
-        "outcome": "done"});
+    let mut s = json!({"time": "2026-12-01T00:00:00.000Z", "tool": tool, "outcome": "done"});
+    s["args"] = args;
     if let Some(url) = url {
         s["url"] = json!(url);
     }
