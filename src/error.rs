@@ -79,7 +79,7 @@ codes! {
     DeprecatedApi = "DEPRECATED_API", "the page used an API the browser has deprecated: it still works, and will stop", "the page's source, at the place named";
     BrowserIntervention = "BROWSER_INTERVENTION", "the browser refused or changed what the page asked for (a sync XHR, a blocking listener, a heavy ad)", "the page's source, at the place named";
     RequestNotFound = "REQUEST_NOT_FOUND", "no request in the tab's network log has a URL containing that text", "browser_network_requests";
-    PathOutsideSandbox = "PATH_OUTSIDE_SANDBOX", "the path is outside the sandbox's roots (the workspace, the working directory, tabpilot's temp folder) or in the state dir, /proc, /sys, /dev or /etc", "the same tool with a path inside the sandbox";
+    PathOutsideSandbox = "PATH_OUTSIDE_SANDBOX", "the path is outside the sandbox's roots (the workspace, the working directory, tabpilot's temp folder) or in the state dir, /proc, /sys, /dev or /etc; or, handed to an application, in a place pages write (downloads, tabpilot's temp folder)", "the same tool with a path inside the sandbox";
     Timeout = "TIMEOUT", "the call did not finish in its time limit", "browser_snapshot";
     DialogOpen = "DIALOG_OPEN", "a JavaScript dialog is blocking the page", "browser_handle_dialog";
     ManifestInvalid = "MANIFEST_INVALID", "a .tabpilot/agent.json manifest or the user's agent.json is invalid", "agent_context";
@@ -95,7 +95,7 @@ codes! {
     IncognitoBlocked = "INCOGNITO_BLOCKED", "the person has not allowed the tabpilot extension in private windows, so it cannot open or drive a private tab", "ask the person to switch on chrome://extensions → tabpilot → Details → Allow in Incognito (an extension loaded unpacked needs Developer mode on there too, or Chrome turns it off), then browser_new_tab {incognito: true} again";
     NotFound = "NOT_FOUND", "nothing fits what was named: no skill or registered command of that name, or no tab of that address or title", "list_local_skills or list_local_commands";
     AppBusUnavailable = "APP_BUS_UNAVAILABLE", "no accessibility bus answers in this session (AT-SPI's registry is not running, no session bus, or not Linux), so local applications cannot be read", "start the session's accessibility service (Debian: at-spi2-core), then list_local_applications";
-    AppNotAllowed = "APP_NOT_ALLOWED", "TABPILOT_APPS_ALLOW does not name this application, so it may not be opened or operated", "ask the person to add its desktop id to TABPILOT_APPS_ALLOW";
+    AppNotAllowed = "APP_NOT_ALLOWED", "TABPILOT_APPS_ALLOW does not name this application, so it may not be opened, read or operated (an entry hidden from menus, or one that runs an interpreter, a runtime or a terminal, opens only when the list names its id)", "ask the person to add its desktop id to TABPILOT_APPS_ALLOW";
     AppNoTree = "APP_NO_TREE", "the application runs but shows no accessibility tree (sandboxed, still starting, or a toolkit without AT-SPI)", "open_local_application (it starts apps with accessibility on), or list_local_applications once it has a window";
     AppGone = "APP_GONE", "the application, or the window or element named, is gone", "list_local_applications, then inspect_local_application";
     Cancelled = "CANCELLED", "the client cancelled the call; one that changes the page may have reached it first", "browser_snapshot, to see what the page shows now";

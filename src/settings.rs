@@ -80,7 +80,7 @@ settings! {
     Instance = "TABPILOT_INSTANCE", InUse, "who this agent is across restarts: a server started with the same value within 10 s of one leaving gets its tabs again (one live server per value)", "the client process that started the server (pid and start time) and the working directory";
     SecretBackend = "TABPILOT_SECRET_BACKEND", InUse, "where `tabpilot secret add` keeps values: `keyring` (the OS keyring; an error when none answers) or `file` (`secret-values.json`, owner-only, in the state directory)", "the OS keyring when one answers, else the file, with a note";
     Apps = "TABPILOT_APPS", InUse, "when `1`, the MCP server lists the local-application tools (`list_local_applications`, `open_local_application`, `inspect_local_application`, `operate_local_application`; or name their group `apps` in `TABPILOT_TOOLS`); a server without it never connects to the accessibility bus", "off";
-    AppsAllow = "TABPILOT_APPS_ALLOW", InUse, "when set, the only local applications that may be opened or operated: comma-separated desktop ids or `*` globs (`org.gnome.Calculator`, `org.gnome.*`)", "unset: any application";
+    AppsAllow = "TABPILOT_APPS_ALLOW", InUse, "when set, the only local applications that may be opened, read or operated: comma-separated desktop ids or `*` globs (`org.gnome.Calculator`, `org.gnome.*`); an entry hidden from menus (`NoDisplay`) or whose program is an interpreter, a runtime or a terminal opens only when named by its id", "unset: any application but those";
     WebmcpAsTools = "TABPILOT_WEBMCP_AS_TOOLS", Reserved, "reserved: WebMCP", "not read yet";
 }
 

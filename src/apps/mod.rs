@@ -110,6 +110,16 @@ pub fn allow_list() -> Option<Vec<regex::Regex>> {
     Some(list)
 }
 
+/// Whether the allow list names `id` itself, not by a glob: what a hidden entry or one that runs
+/// an interpreter, a runtime or a terminal needs to be opened.
+pub fn named_exactly(id: &str) -> bool {
+    Setting::AppsAllow.get().is_some_and(|text| {
+        text.split(',')
+            .map(str::trim)
+            .any(|w| w.strip_suffix(".desktop").unwrap_or(w) == id)
+    })
+}
+
 /// Refuses an application the allow list does not name (`id` None: one tabpilot cannot tie to
 /// a desktop entry, which a list cannot have named).
 pub fn check_allowed(id: Option<&str>, shown: &str) -> Result<(), ToolError> {

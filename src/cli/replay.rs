@@ -1,14 +1,22 @@
 //! `tabpilot replay FILE`: a recorded session run again through the same tools, with no model:
 //! each target found by its locators in the page as it is now, each step reported done or with
 //! the code that stopped it, stopping at the first failure.
+//!
+//! A replay file is text anyone can write and hand over, so before anything runs it is held to
+//! what a recording holds (src/record/replay.rs: its tools, its hidden fields' variables, its
+//! secrets on recorded pages), the origins it visits and the variables it reads are listed, and
+//! the person is asked on the terminal (`--yes` for a script; with neither, nothing runs). A
+//! secret is filled only while the page is at the origin the step recorded.
 
+use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
 use serde_json::{Map, Value, json};
 
-use crate::error::{Outcome, ToolError};
+use crate::error::{Code, Outcome, ToolError};
+use crate::record::replay::{check, origin_of};
 use crate::record::{Step, env_name};
 use crate::tools::Session;
 
@@ -25,6 +33,26 @@ pub(super) struct ReplayArgs {
     /// Run it against another copy of the app: the recording's first origin is replaced by this.
     #[arg(long, value_name = "URL")]
     base_url: Option<String>,
+    /// Run it without asking (after saying what it visits and reads): for scripts, where no
+    /// terminal is there to ask.
+    #[arg(long)]
+    yes: bool,
+}
+
+/// Says what the file will do and asks the person, unless `--yes`; no terminal is a refusal.
+fn agreed(summary: &str, yes: bool) -> anyhow::Result<bool> {
+    eprintln!("{summary}");
+    if yes {
+        return Ok(true);
+    }
+    if !std::io::stdin().is_terminal() {
+        anyhow::bail!("no terminal to ask whether to run it: pass --yes to run it from a script");
+    }
+    eprint!("Run it? [y/N] ");
+    std::io::stderr().flush()?;
+    let mut answer = String::new();
+    std::io::stdin().lock().read_line(&mut answer)?;
+    Ok(matches!(answer.trim().to_lowercase().as_str(), "y" | "yes"))
 }
 
 pub(super) async fn run(a: &ReplayArgs) -> anyhow::Result<ExitCode> {
@@ -34,11 +62,16 @@ pub(super) async fn run(a: &ReplayArgs) -> anyhow::Result<ExitCode> {
         .filter(|l| !l.trim().is_empty())
         .map(serde_json::from_str)
         .collect::<Result<_, _>>()?;
+    let rebase = Rebase::new(&steps, a.base_url.as_deref());
+    let plan = check(&steps, |u| rebase.url(u)).map_err(|e| anyhow::anyhow!(e.text()))?;
+    if !agreed(&plan.summary(steps.len()), a.yes)? {
+        eprintln!("Not run.");
+        return Ok(ExitCode::FAILURE);
+    }
     let session = super::call::cli_session().map_err(|e| anyhow::anyhow!(e.text()))?;
     if let Some(label) = &a.browser {
         session.pin_browser(label.clone());
     }
-    let rebase = Rebase::new(&steps, a.base_url.as_deref());
     for (n, step) in steps.iter().enumerate() {
         let n = n + 1;
         if !matches!(step.outcome, Outcome::Done | Outcome::Partial) {
@@ -124,6 +157,7 @@ async fn args_of(session: &Session, step: &Step, rebase: &Rebase) -> Result<Valu
     for target in &step.targets {
         refs.push(session.resolve(target, FIND_WAIT).await?);
     }
+    check_secret_page(session, step, rebase)?;
     let mut args = step.args.clone();
     if let Some(url) = args.get("url").and_then(Value::as_str) {
         let url = rebase.url(url);
@@ -151,6 +185,32 @@ async fn args_of(session: &Session, step: &Step, rebase: &Rebase) -> Result<Valu
         args.insert("ref".into(), json!(first));
     }
     Ok(Value::Object(args))
+}
+
+/// A step that fills a secret runs only while the page is at the origin the step recorded
+/// (moved as `--base-url` says): a page that went elsewhere meanwhile gets nothing.
+fn check_secret_page(session: &Session, step: &Step, rebase: &Rebase) -> Result<(), ToolError> {
+    let fields = step.args.get("fields").and_then(Value::as_array);
+    let fills_secret = step.args.contains_key("secret")
+        || fields.is_some_and(|f| f.iter().any(|f| f.get("secret").is_some()));
+    if !fills_secret {
+        return Ok(());
+    }
+    let recorded = step.url.as_deref().map(|u| rebase.url(u));
+    let want = recorded.as_deref().and_then(origin_of);
+    let now = session.page_url();
+    let here = now.as_deref().and_then(origin_of);
+    if want.is_some() && here == want {
+        return Ok(());
+    }
+    Err(ToolError::refused(
+        Code::SecretOriginMismatch,
+        format!(
+            "the page is at {}, not at {} where the step filled its secret: nothing was filled",
+            here.as_deref().unwrap_or("no origin"),
+            want.as_deref().unwrap_or("no recorded origin"),
+        ),
+    ))
 }
 
 async fn replay(session: &Session, step: &Step, rebase: &Rebase) -> Result<(), ToolError> {

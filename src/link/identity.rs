@@ -16,6 +16,11 @@
 //! the first free slot, and with its key, within the relay's grace period, the tabs still open.
 //! Two sessions of different client processes never share evidence; servers of one client
 //! process, one after the other, are that client's restarts.
+//!
+//! An orphan has no such evidence: a server whose starter is already gone has init (pid 1) or a
+//! subreaper (`systemd --user`, a container's init) for its parent, which every detached process
+//! of the user shares. It takes a fresh key (unless `TABPILOT_INSTANCE` is set), so it resumes
+//! no earlier server's tabs; `browser_status` says which.
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Read, Seek, Write};
@@ -48,19 +53,84 @@ impl Resumable {
     }
 }
 
-/// What a server on stdio started by `parent` has to show for itself: `TABPILOT_INSTANCE`, else
-/// the parent process (pid and start time) and the working directory.
-pub fn evidence(parent: u32) -> String {
-    let dir = std::env::current_dir().unwrap_or_default();
-    evidence_from(Setting::Instance.get(), parent, &dir)
+/// How a server on stdio knows itself across its restarts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Kind {
+    /// By `TABPILOT_INSTANCE`.
+    Instance,
+    /// By the client process that started it and the working directory.
+    Client,
+    /// Started by no live process (its parent is init or a subreaper): a fresh key each time.
+    Orphan,
 }
 
-fn evidence_from(instance: Option<String>, parent: u32, dir: &Path) -> String {
-    if let Some(instance) = instance.filter(|i| !i.is_empty()) {
-        return format!("instance\0{instance}");
+impl std::fmt::Display for Kind {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            Kind::Instance => "resumable (TABPILOT_INSTANCE)",
+            Kind::Client => "resumable (its client process and directory)",
+            Kind::Orphan => "fresh (orphan: its starter is gone, so it resumes no earlier server)",
+        })
     }
-    let started = crate::platform::me::start_time(parent).unwrap_or_default();
-    format!("client\0{parent}\0{started}\0{}", dir.display())
+}
+
+static KIND: std::sync::OnceLock<Kind> = std::sync::OnceLock::new();
+
+/// This process's kind, once its MCP server on stdio has judged it (none for other commands).
+pub fn kind() -> Option<Kind> {
+    KIND.get().copied()
+}
+
+/// What a server on stdio started by `parent` has to show for itself: `TABPILOT_INSTANCE`, else
+/// the parent process (pid and start time) and the working directory; an orphan has nothing
+/// (None). The kind is kept for `browser_status`.
+pub fn evidence(parent: i32) -> (Kind, Option<String>) {
+    let dir = std::env::current_dir().unwrap_or_default();
+    let judged = evidence_from(Setting::Instance.get(), orphan(parent), parent, &dir);
+    let _ = KIND.set(judged.0);
+    judged
+}
+
+fn evidence_from(
+    instance: Option<String>,
+    orphan: bool,
+    parent: i32,
+    dir: &Path,
+) -> (Kind, Option<String>) {
+    if let Some(instance) = instance.filter(|i| !i.is_empty()) {
+        return (Kind::Instance, Some(format!("instance\0{instance}")));
+    }
+    if orphan {
+        return (Kind::Orphan, None);
+    }
+    let started = crate::platform::me::start_time(parent as u32).unwrap_or_default();
+    let evidence = format!("client\0{parent}\0{started}\0{}", dir.display());
+    (Kind::Client, Some(evidence))
+}
+
+/// Processes that adopt orphans: init systems and subreapers (a process cannot ask whether
+/// another is a subreaper, so they are known by name).
+const REAPERS: &[&str] = &[
+    "systemd",
+    "init",
+    "tini",
+    "dumb-init",
+    "catatonit",
+    "docker-init",
+    "s6-svscan",
+    "runsvdir",
+    "launchd",
+];
+
+/// Whether `parent` (read when this process started) says its starter is gone: no parent in
+/// sight (0, or one outside our pid namespace), init, or a process that adopts orphans.
+fn orphan(parent: i32) -> bool {
+    if parent <= 1 {
+        return true;
+    }
+    let comm = std::fs::read_to_string(format!("/proc/{parent}/comm")).unwrap_or_default();
+    REAPERS.contains(&comm.trim())
 }
 
 /// A key for `evidence` no live server holds: the first free slot's, the one its last holder
@@ -154,19 +224,31 @@ mod tests {
     fn the_evidence_names_the_client_process_and_the_directory_or_the_instance() {
         let me = std::process::id();
         let dir = Path::new("/work/project");
-        let mine = evidence_from(None, me, dir);
-        let started = crate::platform::me::start_time(me).expect("our own start time");
-        assert_eq!(mine, format!("client\0{me}\0{started}\0{}", dir.display()));
-        assert_ne!(
-            mine,
-            evidence_from(None, 1, dir),
-            "two clients gave the same evidence"
+        let me = me as i32;
+        let of = |instance: Option<&str>, parent: i32, dir: &Path| {
+            evidence_from(instance.map(String::from), false, parent, dir)
+        };
+        let mine = of(None, me, dir);
+        let started = crate::platform::me::start_time(me as u32).expect("our own start time");
+        let text = format!("client\0{me}\0{started}\0{}", dir.display());
+        assert_eq!(mine, (Kind::Client, Some(text)));
+        assert_ne!(mine, of(None, 2, dir), "two clients gave the same evidence");
+        assert_ne!(mine, of(None, me, Path::new("/elsewhere")));
+        let ci = (Kind::Instance, Some("instance\0ci-7".to_string()));
+        assert_eq!(of(Some("ci-7"), me, dir), ci);
+        assert_eq!(of(Some(""), me, dir), mine);
+    }
+
+    #[test]
+    fn an_orphan_has_no_evidence_unless_the_instance_is_named() {
+        let dir = Path::new("/work/project");
+        assert!(orphan(1) && orphan(0), "init, or no parent in sight");
+        assert!(
+            !orphan(std::process::id() as i32),
+            "a test runner adopts no orphans"
         );
-        assert_ne!(mine, evidence_from(None, me, Path::new("/elsewhere")));
-        assert_eq!(
-            evidence_from(Some("ci-7".into()), me, dir),
-            "instance\0ci-7"
-        );
-        assert_eq!(evidence_from(Some(String::new()), me, dir), mine);
+        assert_eq!(evidence_from(None, true, 1, dir), (Kind::Orphan, None));
+        let named = evidence_from(Some("ci-7".into()), true, 1, dir);
+        assert_eq!(named.0, Kind::Instance);
     }
 }

@@ -206,10 +206,13 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
     // Who this agent is: its client's restarted server takes the key it had; a second server of
     // that client in that directory, running beside it, gets a key of its own. Held (and so
     // locked) until we exit.
-    let evidence = identity::evidence(opts.parent as u32);
-    let resumable = identity::take(&evidence).unwrap_or_else(|e| {
-        tracing::warn!("cannot keep this agent's key for its restarts: {e}");
-        None
+    // An orphan (its starter gone before it looked) has no evidence, and takes a fresh key.
+    let (_, evidence) = identity::evidence(opts.parent);
+    let resumable = evidence.and_then(|evidence| {
+        identity::take(&evidence).unwrap_or_else(|e| {
+            tracing::warn!("cannot keep this agent's key for its restarts: {e}");
+            None
+        })
     });
     let info = PeerInfo {
         name: "tabpilot mcp".into(),

@@ -10,6 +10,7 @@
 //! is never kept: it is a placeholder the export asks the environment for.
 
 pub mod playwright;
+pub mod replay;
 
 use std::collections::VecDeque;
 use std::path::{Path, PathBuf};

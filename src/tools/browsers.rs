@@ -121,6 +121,17 @@ struct StatusOut {
     /// The proxies tabpilot set (browser_proxy), which every tab of their browser uses.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     proxies: Vec<super::proxy::BrowserProxy>,
+    /// How this MCP server knows itself across restarts: `orphan` takes a fresh key each time
+    /// (src/link/identity.rs).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    identity: Option<crate::link::identity::Kind>,
+}
+
+/// The identity line of the status text (none outside an MCP server on stdio).
+fn identity_line() -> String {
+    crate::link::identity::kind()
+        .map(|k| format!("\nIdentity: {k}"))
+        .unwrap_or_default()
 }
 
 async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
@@ -144,7 +155,11 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
         Some(Ok(status)) => status,
         failed => {
             let (link, text) = link_down(cx.link_state(), failed.and_then(Result::err));
-            let text = format!("{text}\n{policy}{}", secrets_line(&secrets));
+            let text = format!(
+                "{text}\n{policy}{}{}",
+                secrets_line(&secrets),
+                identity_line()
+            );
             let relay = RelayStatus::default();
             let data = StatusOut {
                 link,
@@ -153,6 +168,7 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
                 relay,
                 secrets,
                 proxies: Vec::new(),
+                identity: crate::link::identity::kind(),
             };
             return Ok(Out::new(text, data));
         }
@@ -176,6 +192,7 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
         .collect();
     let (proxies, proxy_lines) = super::proxy::held(cx, &ids).await;
     text.push_str(&proxy_lines);
+    text.push_str(&identity_line());
     let data = StatusOut {
         link,
         policy,
@@ -183,6 +200,7 @@ async fn status(cx: &Ctx) -> Result<Out<StatusOut>, ToolError> {
         relay: status,
         secrets,
         proxies,
+        identity: crate::link::identity::kind(),
     };
     Ok(Out::new(text, data))
 }

@@ -142,6 +142,11 @@ impl Session {
         self.ctx.link()
     }
 
+    /// The address of the page this session's calls last ran in (none before the first).
+    pub fn page_url(&self) -> Option<String> {
+        self.ctx.place().url
+    }
+
     /// Sends every later call to this browser.
     pub fn pin_browser(&self, browser_id: String) {
         self.ctx.pin_browser(browser_id);

@@ -20,8 +20,9 @@ const TOKEN: &str = "tok-5f3a9c1e77";
 fn server(env: &Env, desktop: &Desktop, extra: &[(&str, &str)]) -> Mcp {
     Mcp::start_with(env, &[], |cmd| {
         desktop.apply(cmd);
+        // The form runs under python3, so it opens only when the list names it.
         cmd.env("TABPILOT_APPS", "1")
-            .env_remove("TABPILOT_APPS_ALLOW")
+            .env("TABPILOT_APPS_ALLOW", "tabpilot-form,org.gnome.Calculator")
             .env_remove("TABPILOT_READ_ONLY");
         for (k, v) in extra {
             cmd.env(k, v);
@@ -268,7 +269,7 @@ fn read_only_and_the_allow_list_refuse_and_the_tools_are_off_by_default() {
     let env = Env::fresh("apps-rules");
     let mut opened = Opened(Vec::new());
     let mut agent = server(&env, &desktop, &[]);
-    open(&mut agent, "tabpilot-form", &mut opened);
+    let form = open(&mut agent, "tabpilot-form", &mut opened);
 
     let mut reader = server(&env, &desktop, &[("TABPILOT_READ_ONLY", "1")]);
     let r = save_refused(&mut reader, "READ_ONLY");
@@ -276,11 +277,25 @@ fn read_only_and_the_allow_list_refuse_and_the_tools_are_off_by_default() {
     let (code, _) = reader.fails("open_local_application", json!({ "app": "tabpilot-form" }));
     assert_eq!(code, "READ_ONLY");
 
+    // Outside the allow list an application is not opened, and not read either (finding 10 of
+    // issue 35: its window may be a terminal's scrollback): named as running, no more.
     let allow = [("TABPILOT_APPS_ALLOW", "org.gnome.*")];
     let mut fenced = server(&env, &desktop, &allow);
     let (code, _) = fenced.fails("open_local_application", json!({ "app": "tabpilot-form" }));
     assert_eq!(code, "APP_NOT_ALLOWED");
-    save_refused(&mut fenced, "APP_NOT_ALLOWED");
+    for whom in [
+        json!({ "app": "tabpilot-form" }),
+        json!({ "pid": form["pid"] }),
+    ] {
+        let (code, r) = fenced.fails("inspect_local_application", whom);
+        assert_eq!(code, "APP_NOT_ALLOWED", "{}", text(&r));
+        assert!(!r.to_string().contains("Tabpilot form"), "{r}");
+    }
+    let (listed, data) = fenced.ok("list_local_applications", json!({ "query": "tabpilot" }));
+    let running = &data["running"];
+    assert_eq!(running[0]["id"], "tabpilot-form", "{listed}");
+    assert_eq!(running[0]["windows"], json!([]), "{listed}");
+    assert!(!listed.contains("Tabpilot form"), "{listed}");
     assert!(!out.exists(), "a refused click saved the form");
 
     let mut plain = Mcp::start_with(&env, &[], |cmd| {
@@ -300,4 +315,104 @@ fn read_only_and_the_allow_list_refuse_and_the_tools_are_off_by_default() {
         "{}",
         text(&refused)
     );
+}
+
+/// Waits (bounded) for `path` to appear; whether it did.
+fn appears(path: &Path) -> bool {
+    let until = Instant::now() + Duration::from_secs(10);
+    while Instant::now() < until {
+        if path.exists() {
+            return true;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    false
+}
+
+/// Finding 9 of issue 35: a file a page downloaded, run through an interpreter's desktop entry
+/// (`Exec=python3 %f`, hidden from the menus). Such an entry opens only when the allow list names
+/// it; and even then no file from where pages write goes to an application: the person opens it.
+#[test]
+fn a_downloaded_file_never_runs_through_an_interpreters_entry() {
+    let Some(desktop) = Desktop::start("runner") else {
+        return;
+    };
+    let project = desktop.dir.join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    let ran = desktop.dir.join("ran");
+    let script = format!("open({:?}, 'w').write('ran')\n", ran.display().to_string());
+    let local = project.join("run.py");
+    std::fs::write(&local, &script).unwrap();
+    // Where the managed browser puts what a page downloads.
+    let downloads = tabpilot::policy::paths::temp_folder()
+        .unwrap()
+        .join("downloads");
+    std::fs::create_dir_all(&downloads).unwrap();
+    let downloaded = downloads.join(format!("e2e-{}-run.py", std::process::id()));
+    std::fs::write(&downloaded, &script).unwrap();
+    let entry = |hidden: bool| {
+        format!(
+            "[Desktop Entry]\nType=Application\nName=Runner\nExec=/usr/bin/python3 %f\n\
+             NoDisplay={hidden}\n"
+        )
+    };
+    desktop.install("runner", &entry(true));
+    desktop.install("runner-shown", &entry(false));
+    let env = Env::fresh("apps-runner");
+    let start = |allow: &str| {
+        Mcp::start_with(&env, &[], |cmd| {
+            desktop.apply(cmd);
+            cmd.current_dir(&project)
+                .env("TABPILOT_APPS", "1")
+                .env("TABPILOT_APPS_ALLOW", allow)
+                .env_remove("TABPILOT_READ_ONLY");
+        })
+    };
+    let open_with = |agent: &mut Mcp, app: &str, file: &Path| {
+        agent.call(
+            "open_local_application",
+            json!({ "app": app, "files": [file], "timeout": 1000 }),
+        )
+    };
+    let mut opened = Opened(Vec::new());
+    let mut keep = |r: &Value| {
+        if let Some(pid) = r["structuredContent"]["pid"].as_i64() {
+            opened.0.push(pid as i32);
+        }
+    };
+
+    let mut loose = start("runner*,*");
+    for (app, why) in [("runner", "NoDisplay"), ("runner-shown", "runs python")] {
+        let r = open_with(&mut loose, app, &local);
+        keep(&r);
+        assert_eq!(r["isError"], true, "{app} opened: {}", text(&r));
+        let said = text(&r);
+        assert!(
+            said.contains("APP_NOT_ALLOWED") && said.contains(why),
+            "{said}"
+        );
+    }
+
+    let mut named = start("runner");
+    let r = open_with(&mut named, "runner", &downloaded);
+    keep(&r);
+    assert_eq!(
+        r["isError"],
+        true,
+        "a downloaded file was run: {}",
+        text(&r)
+    );
+    assert!(
+        text(&r).contains("the person must open it themselves"),
+        "{}",
+        text(&r)
+    );
+    assert!(!ran.exists(), "a refused open ran the script");
+
+    // Named exactly, with a file of the project, it runs: the refusals above were the rules.
+    let r = open_with(&mut named, "runner", &local);
+    keep(&r);
+    assert_ne!(r["isError"], true, "{}", text(&r));
+    assert!(appears(&ran), "the allowed entry did not run its file");
+    let _ = std::fs::remove_file(&downloaded);
 }

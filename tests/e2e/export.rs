@@ -173,7 +173,13 @@ fn playwright_passes(spec: &str, base: &str, name: &str) {
 
 /// `tabpilot replay FILE --base-url BASE` passes, every step done.
 fn replay_passes(env: &Env, file: &Path, base: &str) {
-    let (ok, out, err) = env.cli(&["replay", file.to_str().unwrap(), "--base-url", base]);
+    let (ok, out, err) = env.cli(&[
+        "replay",
+        file.to_str().unwrap(),
+        "--base-url",
+        base,
+        "--yes",
+    ]);
     assert!(ok, "replay against {base}:\n{out}{err}");
     assert!(out.lines().all(|l| l.ends_with(": done")), "{out}");
     assert_eq!(out.lines().count(), 7, "{out}");

@@ -12,7 +12,7 @@ use std::time::Duration;
 use serde_json::{Value, json};
 
 use crate::cdp::{Cdp, browser_url};
-use crate::harness::{Env, Mcp, kill, my_tab, my_tab_id, runtime, sandbox_dir};
+use crate::harness::{BIN, Env, Mcp, kill, my_tab, my_tab_id, runtime, sandbox_dir};
 use crate::snapshot::ref_of;
 
 const AGENTS: usize = 8;
@@ -202,4 +202,76 @@ fn a_server_its_client_restarts_finds_its_tab_and_a_new_one_after_the_browser_cl
     assert_eq!(r["structuredContent"]["outcome"], "done", "{r}");
     assert_eq!(my_tab(&mut next)["url"], page("next"));
     watcher.ok("browser_status", json!({}));
+}
+
+/// `tabpilot mcp --launch --headless` in `dir` as a detached job starts it: the shell that
+/// starts it exits first, so it begins life adopted (its parent pid 1, or a subreaper), with
+/// nothing of its starter to show. Its pid is written to `pid_file`.
+fn orphan(env: &Env, dir: &Path, pid_file: &Path) -> Mcp {
+    let model = env.command(&[]);
+    let mut cmd = std::process::Command::new("sh");
+    // The job waits for its starter to be gone (reaped below) before it runs tabpilot, on the
+    // starter's input (a shell gives a background job /dev/null otherwise).
+    cmd.arg("-c")
+        .arg(
+            "exec 3<&0; starter=$$; (while kill -0 $starter 2>/dev/null; do sleep 0.01; \
+             done; exec \"$0\" mcp --launch --headless <&3 3<&-) & echo $! > \"$PID_FILE\"",
+        )
+        .arg(BIN)
+        .current_dir(dir)
+        .env("PID_FILE", pid_file)
+        .env("TABPILOT_CONNECT_WAIT_MS", RECOVERY.as_millis().to_string());
+    for (k, v) in model.get_envs() {
+        match v {
+            Some(v) => cmd.env(k, v),
+            None => cmd.env_remove(k),
+        };
+    }
+    let mut mcp = Mcp::spawn(cmd);
+    mcp.child.wait().expect("the starter exits");
+    mcp.initialize("tabpilot-e2e");
+    mcp
+}
+
+/// Finding 13 of issue 35: two unrelated orphaned servers in one directory share all a server
+/// can show (parent pid 1, the directory); the second must not take the first's key, and with
+/// it its tab and its page, when the first dies.
+#[test]
+fn an_orphaned_server_resumes_nothing_of_another_orphan() {
+    let env = Env::fresh("identity-orphan");
+    let fixtures = crate::fixtures::serve(env.first_port);
+    let dir = sandbox_dir("identity-orphan");
+    // The browser and the relay's books outlive the first orphan: another agent launched them.
+    let mut keeper = server(&env, &dir);
+    keeper.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/load.html?agent=keeper", fixtures.a)}),
+    );
+    let (status, data) = keeper.ok("browser_status", json!({}));
+    assert_eq!(data["identity"], "client", "{status}");
+
+    let pid_file = dir.join("first.pid");
+    let mut first = orphan(&env, &dir, &pid_file);
+    let (said, status) = first.ok("browser_status", json!({}));
+    let page = format!("{}/load.html?agent=first", fixtures.a);
+    first.ok("browser_navigate", json!({ "url": page }));
+    let tab = my_tab_id(&mut first);
+    let pid: i32 = std::fs::read_to_string(&pid_file)
+        .unwrap()
+        .trim()
+        .parse()
+        .unwrap();
+    kill(pid);
+
+    let mut second = orphan(&env, &dir, &dir.join("second.pid"));
+    let tabs = crate::harness::all_tabs(&mut second);
+    assert!(
+        tabs.iter().all(|t| t["mine"] != true),
+        "the second orphan took the first's tab {tab}: {tabs:?}"
+    );
+    // Each says so.
+    assert_eq!(status["identity"], "orphan", "{said}");
+    assert!(said.contains("Identity: fresh (orphan"), "{said}");
+    let (said, status) = second.ok("browser_status", json!({}));
+    assert_eq!(status["identity"], "orphan", "{said}");
 }

@@ -65,6 +65,7 @@ mod proxy;
 mod recorder;
 mod recovery;
 mod relay;
+mod replay;
 mod sandbox;
 mod schemas;
 mod secret_store;

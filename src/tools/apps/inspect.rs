@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 use super::super::ctx::Ctx;
 use super::super::spec::Out;
 use super::id_of;
-use crate::apps::desktop;
+use crate::apps::{self, desktop};
 use crate::apps::{Obj, Running, launch, outline};
 use crate::error::{Code, ToolError};
 
@@ -109,7 +109,14 @@ async fn target(
         })
         .collect();
     match fits.len() {
-        1 => Ok(fits.remove(0)),
+        1 => {
+            // The allow list bounds reading too: a window outside it may show anything (a
+            // terminal's scrollback).
+            let (r, label) = fits.remove(0);
+            let id = id_of(cx, &r, &entries);
+            apps::check_allowed(id.as_deref(), &label)?;
+            Ok((r, label))
+        }
         0 => Err(not_running(app, pid)),
         _ => {
             let pids: Vec<String> = fits

@@ -208,13 +208,22 @@ async fn running_list(
     query: &str,
 ) -> Result<Vec<RunningOut>, ToolError> {
     let running = cx.apps().bus().await?.running().await?;
+    // An application outside the allow list is named as running, no more: its windows' titles
+    // are its content (a terminal's, a document's name).
     Ok(running
         .iter()
-        .map(|r| RunningOut {
-            name: r.name.clone(),
-            pid: r.pid,
-            id: id_of(cx, r, entries),
-            windows: r.windows.iter().map(|(_, t)| t.clone()).collect(),
+        .map(|r| {
+            let id = id_of(cx, r, entries);
+            let readable = apps::check_allowed(id.as_deref(), &r.name).is_ok();
+            RunningOut {
+                name: r.name.clone(),
+                pid: r.pid,
+                windows: match readable {
+                    true => r.windows.iter().map(|(_, t)| t.clone()).collect(),
+                    false => Vec::new(),
+                },
+                id,
+            }
         })
         .filter(|r| {
             let hay = format!("{} {}", r.name, r.id.as_deref().unwrap_or_default()).to_lowercase();
@@ -267,6 +276,7 @@ async fn open(cx: &Ctx, a: OpenArgs) -> Result<Out<OpenOut>, ToolError> {
         &a.files.unwrap_or_default(),
         &a.urls.unwrap_or_default(),
     )?;
+    launch::check_launchable(&entry, &argv)?;
     let pid = launch::spawn(&argv)?;
     cx.apps().state().launched.push((pid, entry.id.clone()));
     let mut data = OpenOut {
