@@ -115,7 +115,7 @@ pub struct Opener(Counted);
 
 /// A frame that did not open under the next count: altered, forged, replayed, reordered, or one
 /// went missing before it. The link cannot go on after it.
-#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, thiserror::Error, PartialEq, Eq)]
 #[error(
     "a frame did not open with this link's key: something on the path altered, added, dropped or replayed one"
 )]

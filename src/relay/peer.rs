@@ -197,7 +197,7 @@ where
     let mut parts = String::new();
     loop {
         let msg = match stream.next().await {
-            Some(Ok(Message::Close(Some(frame)))) if u16::from(frame.code) == close::UNSEALED => {
+            Some(Ok(Message::Close(Some(frame)))) if frame.code == close::UNSEALED => {
                 tracing::warn!(
                     role = role.as_str(),
                     peer_id,
