@@ -8,7 +8,7 @@
 import { ToolError, getTab } from './errors.js';
 import { advancedOf, advancedSend } from './debugger.js';
 import { runInPage } from './page.js';
-import { clipboardChord } from './clipboard.js';
+import { clipboardChord, pastesSelection } from './clipboard.js';
 
 const TRUSTED_OPS = new Set(['click', 'type', 'press']);
 const MAX_FRAME_DEPTH = 10;
@@ -49,6 +49,10 @@ export async function input(msg, sender) {
     }
     await refuseBackground(tabId, 'the action');
     const send = advancedSend(tabId, 'real input');
+    if (msg.kind === 'mouse' && pastesSelection(msg.button)) {
+      const why = "a real middle click pastes the person's selection in a text field";
+      throw new ToolError('BAD_ARGS', `${why}: real input never middle-clicks`, 'refused');
+    }
     if (msg.kind === 'mouse') return await mouse(send, tabId, sender.frameId || 0, msg);
     if (msg.kind === 'insert') await send('Input.insertText', { text: String(msg.text) });
     else await keys(send, msg.keys || []);

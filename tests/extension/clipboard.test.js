@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 
-import { clipboardChord } from '../../extension/sw/clipboard.js';
+import { clipboardChord, pastesSelection } from '../../extension/sw/clipboard.js';
 
 const key = (k, modifiers = []) => ({ key: k, code: '', keyCode: 0, modifiers });
 
@@ -26,4 +26,9 @@ test('other keys and chords are not clipboard chords', () => {
   }
   assert.equal(clipboardChord(key('Delete', ['Control'])), null);
   assert.equal(clipboardChord({ key: 'Enter', code: 'Enter', keyCode: 13 }), null);
+});
+
+test('a middle click pastes the selection, no other button does', () => {
+  assert.equal(pastesSelection('middle'), true);
+  for (const b of ['left', 'right', undefined]) assert.equal(pastesSelection(b), false);
 });

@@ -148,6 +148,19 @@ pub(crate) fn clipboard_chord(modifiers: &[Modifier], key: &str) -> Option<&'sta
     }
 }
 
+/// A middle click in a text field pastes the primary selection on Linux: what the person last
+/// selected, in any window. As real input, refused.
+pub(super) fn middle_click_refused() -> ToolError {
+    ToolError::refused(
+        Code::BadArgs,
+        "a middle click in advanced mode is real input, and in a text field it pastes the person's \
+         selection (what they last selected, in any window): real input never middle-clicks",
+    )
+    .recovered_by(
+        "a left click, or browser_advanced_mode {mode: \"off\"} for a synthetic middle click",
+    )
+}
+
 fn clipboard_refused(combo: &str, does: &str) -> ToolError {
     ToolError::refused(
         Code::BadArgs,
