@@ -132,6 +132,37 @@ impl Origins {
             })
     }
 
+    /// Why the cookies a request to `host` carries or sets may be another origin's that agents
+    /// are kept from: a `Cookie` header names no cookie's scope, so each it could hold is asked
+    /// about, the host's own and a domain cookie of the host or of any parent domain of two
+    /// labels or more, against the deny and sensitive lists (the allow list judges the request's
+    /// own origin, as for any credential).
+    pub fn cookies_sent_to(&self, host: &str) -> Option<Blocked<'_>> {
+        let host = CookieScope::new(host, false, false).host;
+        let ip = host.starts_with('[') || host.parse::<std::net::Ipv4Addr>().is_ok();
+        let mut scopes = vec![CookieScope::new(&host, false, false)];
+        if !ip {
+            let labels: Vec<&str> = host.split('.').collect();
+            for i in 0..labels.len().saturating_sub(1) {
+                scopes.push(CookieScope::new(&labels[i..].join("."), true, false));
+            }
+        }
+        scopes.iter().find_map(|s| {
+            let denied = self
+                .deny
+                .iter()
+                .find(|p| p.reaches(s))
+                .map(|p| (List::Deny, p));
+            let sensitive = || self.sensitive.iter().find(|p| p.reaches(s));
+            denied
+                .or_else(|| sensitive().map(|p| (List::Sensitive, p)))
+                .map(|(list, p)| Blocked {
+                    list,
+                    pattern: Some(p.text()),
+                })
+        })
+    }
+
     /// Why an agent may not set (or delete) a cookie of `scope`: [`Origins::cookie_kept`], or
     /// sensitive.
     pub fn cookie_unsettable(&self, scope: &CookieScope) -> Option<Blocked<'_>> {
@@ -286,5 +317,28 @@ mod tests {
             v6.cookie_kept(&CookieScope::of_cookie("::1", false))
                 .is_some()
         );
+    }
+
+    #[test]
+    fn a_requests_cookies_may_be_any_parent_domains_and_any_ports_of_its_host() {
+        let o = deny("http://127.0.0.1:4000,https://admin.example.com");
+        assert!(o.cookies_sent_to("127.0.0.1").is_some());
+        assert!(o.cookies_sent_to("localhost").is_none());
+        // A cookie of .example.com goes to www and to the denied admin alike.
+        assert!(o.cookies_sent_to("www.example.com").is_some());
+        assert!(o.cookies_sent_to("a.b.example.com").is_some());
+        assert!(o.cookies_sent_to("example.org").is_none());
+        // A top-level name alone holds no cookie.
+        assert!(
+            deny("https://other.com")
+                .cookies_sent_to("example.com")
+                .is_none()
+        );
+        let sensitive = Origins {
+            sensitive: list("https://bank.example"),
+            ..Origins::default()
+        };
+        let why = sensitive.cookies_sent_to("bank.example").unwrap();
+        assert_eq!(why.list, List::Sensitive);
     }
 }

@@ -177,8 +177,9 @@ fn read_only_a_sensitive_page_and_a_denied_origin_refuse_what_they_must() {
 
 /// Issue 35, finding 8: cookies ignore ports, so the app on a denied port of 127.0.0.1 and the
 /// agent's allowed one share a jar. From the allowed port the agent neither reads the denied
-/// app's HttpOnly session cookie (revealed, where the person allows credentials) nor plants or
-/// deletes a cookie the denied app would then get.
+/// app's HttpOnly session cookie (revealed, where the person allows credentials), by the cookie
+/// tools or in its own requests' `Cookie` header, nor plants or deletes a cookie the denied app
+/// would then get.
 #[test]
 fn a_cookie_the_browser_sends_to_a_denied_port_is_neither_shown_nor_set_from_an_allowed_one() {
     let s = shared();
@@ -222,5 +223,20 @@ fn a_cookie_the_browser_sends_to_a_denied_port_is_neither_shown_nor_set_from_an_
     assert!(
         !saw.contains("tp_planted") && saw.contains(&format!("tp_login={LOGIN}")),
         "{saw}"
+    );
+
+    // Nor through the network log: the allowed port's requests carry the host's cookies.
+    agent.ok("browser_navigate", json!({"url": s.a("echo/cookies")}));
+    let (text, data) = agent.ok(
+        "browser_get_network_request",
+        json!({"url": "echo/cookies", "revealValues": true}),
+    );
+    assert!(
+        !text.contains(LOGIN) && !data.to_string().contains(LOGIN),
+        "{text}"
+    );
+    assert!(
+        text.contains("shared with an origin kept from agents"),
+        "{text}"
     );
 }
