@@ -7,20 +7,27 @@
 //   before the commit's injection lands (a fast inline script) gets the browser's own answer; a
 //   page asking after load, or on the person's click, gets ours.
 // - Headers: one declarativeNetRequest session rule per tab (`tabIds: [tab]`), so the person's
-//   tabs and other agents' never carry them; its id is RULE_BASE + the tab's id, clear of the
-//   site policy's rules (policy.js leaves ids from RULE_BASE up alone).
+//   tabs and other agents' never carry them, and only on requests to the origin of the page they
+//   were set on (a `regexFilter` of that origin): not to another site the tab goes to or its page
+//   asks (a sensitive one, say). Headers set on a page of another origin replace them. Its id is
+//   RULE_BASE + the tab's id, clear of the site policy's rules (policy.js leaves ids from
+//   RULE_BASE up alone).
+// The emulation is its agent's: it ends when the agent lets the tab go, and when another agent
+// takes it (`heldNowBy`), as advanced mode does.
 // What is in force lives in session storage, like the rules: a worker that restarts finds both.
 // The device (viewport, user agent, media, throttling) needs the debugger: devices.js.
 import { frameTarget } from './page.js';
 import { deviceView, setDevice } from './devices.js';
 import { onTabGone } from './tabstate.js';
+import { ToolError, getTab } from './errors.js';
 
 export const RULE_BASE = 1_000_000;
 const PRIORITY = 10;
 const AREA = chrome.storage.session;
 const DNR = chrome.declarativeNetRequest;
 
-let kept = null; // Promise of { [tabId]: { geolocation?, headers: { name: value } } }
+// Promise of { [tabId]: { owner, geolocation?, headers: { name: value }, origin? } }
+let kept = null;
 const load = () => (kept ??= AREA.get('emulation').then((s) => s.emulation || {}));
 const save = async (all) => AREA.set({ emulation: all });
 
@@ -82,11 +89,25 @@ export async function installPosition(tabId, frameId, position) {
 
 const every = () => Object.values(DNR.ResourceType);
 
-async function putRule(tabId, headers) {
+// `origin` as a regular expression that matches the URLs of that origin and no other.
+export function originFilter(origin) {
+  return `^${origin.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}[/?#]`;
+}
+
+// The web origin of the tab's page, which headers set now are for.
+async function originOf(tabId) {
+  const url = (await getTab(tabId)).url || '';
+  if (/^https?:\/\//i.test(url)) return new URL(url).origin;
+  const why = `headers go only to the origin of the page they are set on, and tab ${tabId} shows no web page`;
+  throw new ToolError('BAD_ARGS', `${why}: browser_navigate there first`, 'refused');
+}
+
+async function putRule(tabId, headers, origin) {
   const id = RULE_BASE + tabId;
   const requestHeaders = Object.entries(headers).map(([header, value]) => ({ header, operation: 'set', value }));
   const action = { type: 'modifyHeaders', requestHeaders };
-  const condition = { tabIds: [tabId], resourceTypes: every() };
+  // Headers kept from before origins were recorded have none: they go nowhere.
+  const condition = { tabIds: [tabId], resourceTypes: every(), regexFilter: originFilter(origin || 'none:') };
   const addRules = requestHeaders.length ? [{ id, priority: PRIORITY, action, condition }] : [];
   await DNR.updateSessionRules({ removeRuleIds: [id], addRules });
 }
@@ -99,17 +120,22 @@ const view = (tabId, e) => ({
 
 // `emulate` op: sets or clears the tab's device, position and headers, and answers what is in
 // force. The device goes first: refused with advanced mode off, it leaves the rest as it was.
-export async function emulate(tabId, { geolocation, headers, clear, clearGeolocation, device, clearDevice }) {
+export async function emulate(tabId, args, owner) {
+  const { geolocation, headers, clear, clearGeolocation, device, clearDevice } = args;
+  const origin = Object.keys(headers || {}).length ? await originOf(tabId) : null;
   await setDevice(tabId, device, clearDevice);
   const all = await load();
   const was = all[tabId] || { headers: {} };
-  const next = { ...was, headers: { ...was.headers } };
+  const next = { ...was, owner, headers: { ...was.headers } };
   if (clear === true) next.headers = {};
   else for (const name of Array.isArray(clear) ? clear : []) delete next.headers[name];
   if (clearGeolocation) delete next.geolocation;
+  // Headers set on another origin's page are that origin's: the earlier ones are not carried over.
+  if (origin && origin !== was.origin) next.headers = {};
+  if (origin) next.origin = origin;
   Object.assign(next.headers, headers || {});
   if (geolocation) next.geolocation = geolocation;
-  await putRule(tabId, next.headers);
+  await putRule(tabId, next.headers, next.origin);
   if (next.geolocation || Object.keys(next.headers).length) all[tabId] = next;
   else delete all[tabId];
   await save(all);
@@ -134,6 +160,12 @@ export async function endEmulation(tabId) {
   await save(all);
   await DNR.updateSessionRules({ removeRuleIds: [RULE_BASE + tabId] });
   if (had) await installPosition(tabId, undefined, null);
+}
+
+// Another agent now holds the tab: the emulation of the one before ends with its hold.
+export async function emulationHeldBy(tabId, owner) {
+  const e = (await load())[tabId];
+  if (e && owner && e.owner && e.owner !== owner) await endEmulation(tabId);
 }
 
 onTabGone(endEmulation);

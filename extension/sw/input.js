@@ -8,6 +8,7 @@
 import { ToolError, getTab } from './errors.js';
 import { advancedOf, advancedSend } from './debugger.js';
 import { runInPage } from './page.js';
+import { clipboardChord, pastesSelection } from './clipboard.js';
 
 const TRUSTED_OPS = new Set(['click', 'type', 'press']);
 const MAX_FRAME_DEPTH = 10;
@@ -48,6 +49,10 @@ export async function input(msg, sender) {
     }
     await refuseBackground(tabId, 'the action');
     const send = advancedSend(tabId, 'real input');
+    if (msg.kind === 'mouse' && pastesSelection(msg.button)) {
+      const why = "a real middle click pastes the person's selection in a text field";
+      throw new ToolError('BAD_ARGS', `${why}: real input never middle-clicks`, 'refused');
+    }
     if (msg.kind === 'mouse') return await mouse(send, tabId, sender.frameId || 0, msg);
     if (msg.kind === 'insert') await send('Input.insertText', { text: String(msg.text) });
     else await keys(send, msg.keys || []);
@@ -80,8 +85,14 @@ async function mouse(send, tabId, frameId, { x, y, button = 'left', count = 1, m
   return inside ? { done: true, inside } : { done: true };
 }
 
-// Each key down then up; `text` for a key that makes a character.
+// Each key down then up; `text` for a key that makes a character. A clipboard chord is refused
+// before any key is sent: the clipboard is the person's (clipboard.js).
 async function keys(send, list) {
+  const chord = list.map(clipboardChord).find(Boolean);
+  if (chord) {
+    const why = `a ${chord} chord as real input reaches the person's clipboard`;
+    throw new ToolError('BAD_ARGS', `${why}: real input never presses one`, 'refused');
+  }
   for (const k of list) {
     const base = { key: k.key, code: k.code, windowsVirtualKeyCode: k.keyCode, modifiers: mask(k.modifiers) };
     await send('Input.dispatchKeyEvent', { type: 'keyDown', ...base, text: k.text, unmodifiedText: k.text });

@@ -35,7 +35,7 @@ import { storageRead, storageWrite } from './storage.js';
 import { CONTRACT } from './contract.js';
 import { noteFills, scrub } from './secrets.js';
 import { downloads, startedSince } from './downloads.js';
-import { emulate, emulation } from './emulate.js';
+import { emulate, emulation, emulationHeldBy } from './emulate.js';
 import { setProxy, proxyState } from './proxy.js';
 import { setAdvanced, heldNowBy } from './debugger.js';
 
@@ -96,7 +96,7 @@ export const OPS = {
   storageWrite: (call) => storageWrite(call),
   release: (call) => release(call),
   downloads: (call) => downloads(call),
-  emulate: (call) => emulate(call.tab, call.args),
+  emulate: (call) => emulate(call.tab, call.args, call.owner),
   emulation: (call) => emulation(call.tab),
   proxy: (call) => setProxy(call.args, call.owner),
   proxyState: () => proxyState(),
@@ -124,6 +124,7 @@ async function run(op, call) {
   track(call.tab);
   await heldBy(call.tab, call.owner);
   await heldNowBy(call.tab, call.owner);
+  await emulationHeldBy(call.tab, call.owner);
   await guardTab(call.tab, call.owner, call.guard);
   const judged = () => judge(call.tab, call.guard).then(() => handler(call));
   return handler.whileBlocked ? judged() : unblocked(call.tab, judged);

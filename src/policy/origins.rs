@@ -18,6 +18,17 @@ use crate::settings::Setting;
 pub struct OriginPattern {
     text: String,
     regex: Regex,
+    /// `http`, `https` or `*`.
+    scheme: &'static str,
+    host: Host,
+}
+
+/// A pattern's host: any, one name, or a name and every name under it.
+#[derive(Clone, Debug)]
+pub(super) enum Host {
+    Any,
+    Exact(String),
+    Under(String),
 }
 
 impl OriginPattern {
@@ -38,14 +49,15 @@ impl OriginPattern {
         }
         let (host, port) = split_port(rest).map_err(|why| bad(&why))?;
         let host = host.to_ascii_lowercase();
-        let host_re = if host == "*" {
-            r"[^/?#@:\[\]]+|\[[0-9a-f:.]+\]".to_string()
+        let (host_re, host_kind) = if host == "*" {
+            (r"[^/?#@:\[\]]+|\[[0-9a-f:.]+\]".to_string(), Host::Any)
         } else if let Some(name) = host.strip_prefix("*.") {
             check_host(name).map_err(|why| bad(&why))?;
-            format!(r"(?:[^/?#@:]+\.)?{}", regex::escape(name))
+            let re = format!(r"(?:[^/?#@:]+\.)?{}", regex::escape(name));
+            (re, Host::Under(name.to_string()))
         } else {
             check_host(&host).map_err(|why| bad(&why))?;
-            regex::escape(&host)
+            (regex::escape(&host), Host::Exact(host.clone()))
         };
         let port_re = match port {
             Port::Default => String::new(),
@@ -59,12 +71,23 @@ impl OriginPattern {
         Ok(OriginPattern {
             text: text.to_string(),
             regex,
+            scheme,
+            host: host_kind,
         })
     }
 
     /// Whether a URL (as the browser writes it) is at an origin this pattern covers.
     pub fn matches(&self, url: &str) -> bool {
         self.regex.is_match(url)
+    }
+
+    /// `http`, `https` or `*`.
+    pub(super) fn scheme(&self) -> &'static str {
+        self.scheme
+    }
+
+    pub(super) fn host(&self) -> &Host {
+        &self.host
     }
 
     /// The pattern as its user wrote it.

@@ -57,6 +57,7 @@ async fn advanced(cx: &Ctx, a: AdvancedArgs) -> Result<Out<AdvancedState>, ToolE
         cx.policy().check_advanced("browser_advanced_mode")?;
     }
     let r = cx.run(Advanced { on }).await?;
+    cx.note_advanced(r.on);
     if !on {
         // Its throttling went with it: later calls wait as long as ever.
         cx.note_slowdown(1.0);
@@ -73,6 +74,29 @@ async fn advanced(cx: &Ctx, a: AdvancedArgs) -> Result<Out<AdvancedState>, ToolE
         (false, true) => "Advanced mode was already off: no debugger is attached for you.".into(),
     };
     Ok(Out::new(text, r))
+}
+
+impl Ctx {
+    /// Keeps whether advanced mode is on in the agent's tab, as its answer said.
+    pub fn note_advanced(&self, on: bool) {
+        let mut state = self.state();
+        let Some(tab) = state.current_tab else { return };
+        if on {
+            state.advanced.insert(tab);
+        } else {
+            state.advanced.remove(&tab);
+        }
+    }
+
+    /// Whether this agent switched advanced mode on in its tab (so keys are real input), as far
+    /// as it knows: the browser may have ended it since (the person cancelled its banner,
+    /// another agent took the tab), and the extension then judges for itself.
+    pub fn advanced_here(&self) -> bool {
+        let state = self.state();
+        state
+            .current_tab
+            .is_some_and(|t| state.advanced.contains(&t))
+    }
 }
 
 #[cfg(test)]

@@ -12,7 +12,8 @@ use super::ctx::Ctx;
 use super::network::reveal::Credentials;
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
-use crate::error::ToolError;
+use crate::error::{Code, ToolError};
+use crate::policy::cookies::CookieScope;
 use crate::protocol::wire::state::{
     Cookie, CookieSet, Cookies, CookiesOut, Jar, SameSite, SetCookie,
 };
@@ -148,6 +149,7 @@ async fn get_cookies(cx: &Ctx, a: GetArgs) -> Result<Out<CookiesOut>, ToolError>
     if credentials != Credentials::Shown {
         r.cookies.iter_mut().for_each(|c| c.value = None);
     }
+    let kept = by_scope(cx, &mut r.cookies);
     let mut lines = vec![format!(
         "{} cookie(s) for {}",
         r.cookies.len(),
@@ -157,11 +159,74 @@ async fn get_cookies(cx: &Ctx, a: GetArgs) -> Result<Out<CookiesOut>, ToolError>
     if !r.cookies.is_empty() {
         lines.push(credentials.line());
     }
+    lines.extend(kept);
     let out = Out::new(lines.join("\n"), r);
     Ok(match credentials {
         Credentials::Shown => out.revealing("credentials"),
         _ => out,
     })
+}
+
+/// Holds each cookie to its scope (policy/cookies.rs): one the browser sends to a denied or
+/// not-allowed origin is left out, one it sends to a sensitive origin keeps its value hidden.
+/// Says what was done, in words that name no cookie left out.
+fn by_scope(cx: &Ctx, cookies: &mut Vec<Cookie>) -> Vec<String> {
+    let origins = &cx.policy().origins;
+    let mut why_kept = None;
+    let before = cookies.len();
+    cookies.retain(|c| {
+        let scope = CookieScope::of_cookie(&c.domain, c.secure);
+        let kept = origins.cookie_kept(&scope);
+        if let Some(b) = &kept {
+            why_kept.get_or_insert_with(|| b.to_string());
+        }
+        kept.is_none()
+    });
+    let mut lines = Vec::new();
+    if let Some(why) = why_kept {
+        lines.push(format!(
+            "{} cookie(s) left out: the browser sends them to an origin kept from agents \
+             (every port and scheme of their host, every host of their domain): {why}",
+            before - cookies.len()
+        ));
+    }
+    let mut hidden = 0;
+    for c in cookies.iter_mut() {
+        let scope = CookieScope::of_cookie(&c.domain, c.secure);
+        if origins.cookie_sensitive(&scope).is_some() && c.value.take().is_some() {
+            hidden += 1;
+        }
+    }
+    if hidden > 0 {
+        lines.push(format!(
+            "{hidden} value(s) stay hidden: the browser sends those cookies to a sensitive origin"
+        ));
+    }
+    lines
+}
+
+/// Refuses a set or delete of a cookie whose scope reaches an origin agents may not act on (any
+/// port or scheme of its host, any host of its domain), before anything is sent.
+fn check_scope(cx: &Ctx, scope: &CookieScope, name: &str) -> Result<(), ToolError> {
+    match cx.policy().origins.cookie_unsettable(scope) {
+        None => Ok(()),
+        Some(why) => Err(ToolError::refused(
+            Code::OriginBlocked,
+            format!(
+                "cookie {name:?} of {} is not for agents: the browser would send it to an origin \
+                 they may not act on ({why})",
+                scope.host()
+            ),
+        )),
+    }
+}
+
+/// The host a cookie set for `url` is written for.
+fn host_of(url: &str) -> Result<String, ToolError> {
+    url::Url::parse(url)
+        .ok()
+        .and_then(|u| u.host_str().map(str::to_string))
+        .ok_or_else(|| ToolError::bad_args(format!("{url:?} has no host to set a cookie for")))
 }
 
 /// A set needs a value and a delete takes none; either needs a name.
@@ -178,9 +243,32 @@ fn check_set(a: &SetArgs) -> Result<(), ToolError> {
 async fn set_cookie(cx: &Ctx, a: SetArgs) -> Result<Out<CookieSet>, ToolError> {
     check_set(&a)?;
     let delete = a.delete.unwrap_or(false);
-    url_arg(cx, &a.url, true)?;
+    // The address the cookie is set for is the one judged: the agent's page as it last saw it
+    // when none is given, never wherever the tab may have gone since.
+    let url = match a.url.or(cx.place().url) {
+        Some(url) => url,
+        None => return Err(ToolError::bad_args("no page yet: give url")),
+    };
+    url_arg(cx, &Some(url.clone()), true)?;
+    let host = host_of(&url)?;
+    let scope = match &a.domain {
+        Some(d) => CookieScope::new(d, true, a.secure.unwrap_or(false)),
+        None => CookieScope::new(&host, false, a.secure.unwrap_or(false)),
+    };
+    check_scope(cx, &scope, &a.name)?;
+    if delete {
+        // The cookie a delete removes may be a domain cookie: judged by its own scope.
+        let found = Cookies {
+            url: Some(url.clone()),
+            name: Some(a.name.clone()),
+            values: false,
+        };
+        for c in cx.run(found).await?.cookies {
+            check_scope(cx, &CookieScope::of_cookie(&c.domain, c.secure), &a.name)?;
+        }
+    }
     let call = SetCookie {
-        url: a.url,
+        url: Some(url),
         name: a.name.clone(),
         value: a.value,
         domain: a.domain,

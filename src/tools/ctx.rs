@@ -43,9 +43,9 @@ pub struct Ctx {
 /// A session's state, under one lock that is never held across an await and under which no
 /// other lock is taken (`Ctx::state`).
 #[derive(Default)]
-struct State {
+pub(super) struct State {
     launched: Option<Launched>,
-    current_tab: Option<TabId>,
+    pub(super) current_tab: Option<TabId>,
     /// Where this agent's calls last ran, as their answers said (the audit trail's page).
     place: Place,
     /// Send every call to this browser, by id or label (`TABPILOT_BROWSER_LABEL`,
@@ -55,6 +55,8 @@ struct State {
     seen: Seen,
     /// How many times slower throttling makes each tab, as its last emulation answer said.
     slowdown: std::collections::HashMap<TabId, f64>,
+    /// The tabs this agent switched advanced mode on in, as their answers said (advanced.rs).
+    pub(super) advanced: std::collections::HashSet<TabId>,
 }
 
 /// How long a call waits for the relay and a browser to connect, unless
@@ -155,7 +157,7 @@ impl Ctx {
 
     /// The session's state. A panic elsewhere while it was held leaves nothing half-written in
     /// it worth refusing every later call for: the lock is taken again as it is.
-    fn state(&self) -> MutexGuard<'_, State> {
+    pub(super) fn state(&self) -> MutexGuard<'_, State> {
         self.state.lock().unwrap_or_else(PoisonError::into_inner)
     }
 

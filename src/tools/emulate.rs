@@ -101,6 +101,7 @@ async fn emulate(cx: &Ctx, a: EmulateArgs) -> Result<Out<Emulation>, ToolError> 
         }
     }
     let position = call.geolocation.is_some();
+    let sets_headers = !call.headers.is_empty();
     let touch = call.device.viewport.is_some_and(|v| v.touch == Some(true));
     let reads = !position
         && call.headers.is_empty()
@@ -118,6 +119,12 @@ async fn emulate(cx: &Ctx, a: EmulateArgs) -> Result<Out<Emulation>, ToolError> 
         text.push_str(
             "\nA page that asked for its position before this call already has its answer; \
              reload it to ask again.",
+        );
+    }
+    if sets_headers {
+        text.push_str(
+            "\nHeaders go only with requests to the origin of the page they were set on, and \
+             end when another agent takes the tab.",
         );
     }
     if touch {

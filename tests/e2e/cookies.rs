@@ -17,10 +17,11 @@ const ADDED: &str = "added-by-the-agent-93b1";
 
 /// The Cookie header the fixture server got with a request from the agent's tab.
 fn server_saw(agent: &mut Mcp) -> String {
-    agent.ok(
-        "browser_navigate",
-        json!({"url": shared().a("echo/cookies")}),
-    );
+    server_saw_at(agent, &shared().a("echo/cookies"))
+}
+
+fn server_saw_at(agent: &mut Mcp, url: &str) -> String {
+    agent.ok("browser_navigate", json!({"url": url}));
     let (text, _) = agent.ok("browser_read_page", json!({}));
     text
 }
@@ -172,4 +173,70 @@ fn read_only_a_sensitive_page_and_a_denied_origin_refuse_what_they_must() {
     agent.ok("browser_navigate", json!({"url": s.a("login.html")}));
     let (code, r) = agent.fails("browser_get_cookies", json!({"url": s.b("login.html")}));
     assert_eq!(code, "ORIGIN_BLOCKED", "{r}");
+}
+
+/// Issue 35, finding 8: cookies ignore ports, so the app on a denied port of 127.0.0.1 and the
+/// agent's allowed one share a jar. From the allowed port the agent neither reads the denied
+/// app's HttpOnly session cookie (revealed, where the person allows credentials), by the cookie
+/// tools or in its own requests' `Cookie` header, nor plants or deletes a cookie the denied app
+/// would then get.
+#[test]
+fn a_cookie_the_browser_sends_to_a_denied_port_is_neither_shown_nor_set_from_an_allowed_one() {
+    let s = shared();
+    const PLANTED: &str = "planted-by-the-agent-5d20";
+    // The person logs in to the app on B.
+    let mut person = s.agent();
+    person.ok("browser_navigate", json!({"url": s.b("login.html")}));
+
+    let denied = s.fixtures.b.clone();
+    let mut agent = s.agent_with(|cmd| {
+        cmd.env("TABPILOT_REVEAL_CREDENTIALS", "1")
+            .env("TABPILOT_DENY_ORIGINS", &denied);
+    });
+    agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    let (text, data) = agent.ok(
+        "browser_get_cookies",
+        json!({"name": "tp_login", "revealValues": true}),
+    );
+    assert_eq!(data["cookies"], json!([]), "{text}");
+    assert!(
+        !text.contains(LOGIN) && !data.to_string().contains(LOGIN),
+        "{text}"
+    );
+    assert!(
+        text.contains("1 cookie(s) left out") && text.contains(&denied),
+        "{text}"
+    );
+
+    // Neither set nor deleted: by the page, by url, or for the whole domain.
+    for args in [
+        json!({"name": "tp_planted", "value": PLANTED}),
+        json!({"name": "tp_planted", "value": PLANTED, "url": s.a("basic.html")}),
+        json!({"name": "tp_planted", "value": PLANTED, "domain": "127.0.0.1"}),
+        json!({"name": "tp_login", "delete": true}),
+    ] {
+        let (code, r) = agent.fails("browser_set_cookie", args.clone());
+        assert_eq!(code, "ORIGIN_BLOCKED", "{args}: {r}");
+        assert!(r.to_string().contains(&denied), "{r}");
+    }
+    let saw = server_saw_at(&mut person, &s.b("echo/cookies"));
+    assert!(
+        !saw.contains("tp_planted") && saw.contains(&format!("tp_login={LOGIN}")),
+        "{saw}"
+    );
+
+    // Nor through the network log: the allowed port's requests carry the host's cookies.
+    agent.ok("browser_navigate", json!({"url": s.a("echo/cookies")}));
+    let (text, data) = agent.ok(
+        "browser_get_network_request",
+        json!({"url": "echo/cookies", "revealValues": true}),
+    );
+    assert!(
+        !text.contains(LOGIN) && !data.to_string().contains(LOGIN),
+        "{text}"
+    );
+    assert!(
+        text.contains("shared with an origin kept from agents"),
+        "{text}"
+    );
 }

@@ -1,6 +1,7 @@
 //! browser_emulate: a faked position that a page asking after the call gets (in the document
-//! then and the next one), and a header that reaches the server from the agent's tab only; the
-//! audit trail names the header, never its value; read-only mode refuses setting either.
+//! then and the next one), and a header that reaches the server from the agent's tab only, and
+//! only at the origin it was set on, until another agent takes the tab; the audit trail names the
+//! header, never its value; read-only mode refuses setting either.
 
 use serde_json::json;
 
@@ -71,7 +72,10 @@ fn a_header_reaches_the_server_from_the_agents_tab_only_and_the_trail_names_it_w
         cmd.env("TABPILOT_AUDIT_FILE", &trail);
     });
     let value = "value-only-the-server-sees-7f3a";
-    agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    agent.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/set-here", server.origin)}),
+    );
     let (text, data) = agent.ok(
         "browser_emulate",
         json!({"headers": {"X-Tabpilot-Test": value}}),
@@ -182,6 +186,10 @@ fn a_tab_the_agent_lets_go_keeps_none_of_its_headers() {
         "browser_force_claim",
         json!({"tabId": tab, "reason": "the emulation test"}),
     );
+    taker.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/set-here", server.origin)}),
+    );
     taker.ok("browser_emulate", json!({"headers": {"x-handed": "1"}}));
     taker.ok(
         "browser_navigate",
@@ -206,4 +214,63 @@ fn a_tab_the_agent_lets_go_keeps_none_of_its_headers() {
     );
     let seen = server.seen("/after-release");
     assert!(!seen[0].headers.contains_key("x-handed"), "{seen:?}");
+}
+
+fn carried(server: &Recorder, path: &str, header: &str) -> bool {
+    let seen = server.seen(path);
+    assert!(!seen.is_empty(), "{path} was never asked for");
+    seen.iter().any(|r| r.headers.contains_key(header))
+}
+
+/// Issue 35, finding 12: a header set on an allowed page rides only on requests to that page's
+/// origin: not on the tab's later requests to a sensitive origin, and not on another agent's
+/// once it takes the tab.
+#[test]
+fn a_header_goes_only_to_the_origin_it_was_set_on_and_ends_when_another_agent_takes_the_tab() {
+    let s = shared();
+    let page = || Reply::html("<title>Seen</title><p>seen</p>");
+    let allowed = Recorder::start(move |_| page());
+    let sensitive = Recorder::start(move |_| page());
+    let sensitive_origin = sensitive.origin.clone();
+    let mut agent = s.agent_with(|cmd| {
+        cmd.env("TABPILOT_SENSITIVE_ORIGINS", &sensitive_origin);
+    });
+    agent.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/set-here", allowed.origin)}),
+    );
+    let (text, _) = agent.ok("browser_emulate", json!({"headers": {"x-scoped": "1"}}));
+    assert!(text.contains("only with requests to the origin"), "{text}");
+    agent.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/same-origin", allowed.origin)}),
+    );
+    assert!(carried(&allowed, "/same-origin", "x-scoped"));
+
+    // The sensitive origin is the agent's to read: it goes there without the header.
+    agent.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/read-only-here", sensitive.origin)}),
+    );
+    assert!(!carried(&sensitive, "/read-only-here", "x-scoped"));
+
+    // Another agent takes the tab: its requests go without the first agent's header.
+    agent.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/before-taken", allowed.origin)}),
+    );
+    assert!(carried(&allowed, "/before-taken", "x-scoped"));
+    let tab = my_tab_id(&mut agent);
+    let mut taker = s.agent();
+    taker.ok(
+        "browser_force_claim",
+        json!({"tabId": tab, "reason": "the emulation scope test"}),
+    );
+    taker.ok(
+        "browser_navigate",
+        json!({"url": format!("{}/after-take", allowed.origin)}),
+    );
+    assert!(!carried(&allowed, "/after-take", "x-scoped"));
+    let (_, data) = taker.ok("browser_emulate", json!({}));
+    assert_eq!(data["headers"], json!([]), "{data}");
 }

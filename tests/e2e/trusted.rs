@@ -149,3 +149,87 @@ fn in_a_cross_origin_frame_a_real_click_lands_a_point_says_what_it_hit_and_an_el
         "{said}"
     );
 }
+
+/// Issue 35, finding 11: in advanced mode a chord is real input, and a paste chord pastes the
+/// person's clipboard (what they copied in a tab of their own) into the agent's page, where the
+/// agent reads it; a copy or a cut writes into it. A middle click in a text field pastes what
+/// they last selected (Linux's primary selection). Each is refused before anything is sent, and
+/// the field holds nothing of either; keys that are no clipboard chord still go.
+#[test]
+fn real_input_never_presses_a_clipboard_chord_so_the_persons_clipboard_stays_theirs() {
+    const COPIED: &str = "copied-by-the-person-7c1e";
+    const SELECTED: &str = "selectedbytheperson";
+    let rt = crate::harness::runtime();
+    let env = Env::fresh("trusted-clipboard");
+    let fixtures = serve(env.first_port);
+    let mut agent = crate::person::agent_with_devtools(&env);
+    let url = format!("{}/trusted.html", fixtures.a);
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": url}));
+    agent.ok("browser_switch_tab", json!({}));
+    let mut cdp = crate::person::devtools(&rt, &env);
+
+    // The person copies a line in a tab of their own, in front while they do, then selects a word
+    // there (a double click).
+    rt.block_on(async {
+        let page = format!("data:text/html,<p style='font-size:40px;margin:0'>{SELECTED}</p>");
+        let (_, session) = cdp.open(&page, false).await.unwrap();
+        cdp.eval_loaded(&session, "1").await.unwrap();
+        let copy = format!(
+            "(() => {{ const t = document.createElement('textarea'); t.value = '{COPIED}'; \
+             document.body.append(t); t.select(); const copied = document.execCommand('copy'); t.remove(); return copied; }})()"
+        );
+        let r = cdp
+            .send_to(
+                &session,
+                "Runtime.evaluate",
+                json!({"expression": copy, "userGesture": true, "returnByValue": true}),
+            )
+            .await
+            .unwrap();
+        assert_eq!(r["result"]["value"], true, "the person's copy: {r}");
+        for kind in ["mousePressed", "mouseReleased"].repeat(2) {
+            let at = json!({"type": kind, "x": 60, "y": 20, "button": "left", "clickCount": 2});
+            cdp.send_to(&session, "Input.dispatchMouseEvent", at)
+                .await
+                .unwrap();
+        }
+        let selected = cdp.eval(&session, "String(getSelection())").await;
+        assert_eq!(selected, Ok(Value::String(SELECTED.into())));
+    });
+    // The agent's tab in front again, for real input.
+    agent.ok("browser_switch_tab", json!({}));
+
+    agent.ok("browser_advanced_mode", json!({"mode": "on"}));
+    let name = ref_of(&snap, "textbox", "Name");
+    agent.ok("browser_click", json!({"ref": name}));
+    for chord in [
+        "Control+V",
+        "Control+Shift+V",
+        "Meta+V",
+        "Shift+Insert",
+        "Control+C",
+        "Control+X",
+        "Control+Insert",
+        "Shift+Delete",
+    ] {
+        let (code, r) = agent.fails("browser_press_key", json!({"key": chord}));
+        let said = text(&r);
+        assert_eq!(code, "BAD_ARGS", "{chord}: {said}");
+        assert_eq!(r["structuredContent"]["outcome"], "refused", "{said}");
+        assert!(
+            said.contains("clipboard") && said.contains(chord),
+            "{chord}: {said}"
+        );
+    }
+    let (code, r) = agent.fails("browser_click", json!({"ref": name, "button": "middle"}));
+    assert_eq!(code, "BAD_ARGS", "{}", text(&r));
+    assert!(text(&r).contains("selection"), "{}", text(&r));
+    let (_, data) = agent.ok("browser_find", json!({"selector": "#name"}));
+    assert!(!data.to_string().contains(COPIED), "{data}");
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(!snap.contains(COPIED) && !snap.contains(SELECTED), "{snap}");
+    // A key that is no clipboard chord is still real input.
+    agent.ok("browser_type", json!({"ref": name, "text": "Ada"}));
+    agent.ok("browser_press_key", json!({"key": "Control+A"}));
+    assert!(shown(&mut agent, "#typed").contains("typed for real: Ada"));
+}

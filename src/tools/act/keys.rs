@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::ActionOut;
-use crate::error::ToolError;
+use crate::error::{Code, ToolError};
 use crate::protocol::Op;
 use crate::protocol::wire::act::{Modifier, Press, Pressed};
 use crate::tools::args::{AfterAction, hints_of, timeout};
@@ -39,6 +39,11 @@ async fn press(
     after: &AfterAction,
 ) -> Result<Out<ActionOut<Pressed>>, ToolError> {
     let (modifiers, key) = parse_key(&a.key)?;
+    if cx.advanced_here()
+        && let Some(does) = clipboard_chord(&modifiers, &key)
+    {
+        return Err(clipboard_refused(&a.key, does));
+    }
     let wait = timeout(a.timeout)?;
     let call = Press {
         key,
@@ -126,10 +131,53 @@ fn parse_key(combo: &str) -> Result<(Vec<Modifier>, String), ToolError> {
     )))
 }
 
+/// What a chord does to the clipboard, when it is one the browser's editing takes as a paste,
+/// a copy or a cut (Windows and Linux bindings, and the Mac's with Meta): in real input it
+/// reads the person's clipboard into the agent's page, or writes the agent's text into theirs.
+pub(crate) fn clipboard_chord(modifiers: &[Modifier], key: &str) -> Option<&'static str> {
+    let has = |m: Modifier| modifiers.contains(&m);
+    let command = has(Modifier::Control) || has(Modifier::Meta);
+    match key.to_ascii_lowercase().as_str() {
+        "v" if command => Some("pastes the person's clipboard"),
+        "c" if command => Some("copies into the person's clipboard"),
+        "x" if command => Some("cuts into the person's clipboard"),
+        "insert" if has(Modifier::Shift) => Some("pastes the person's clipboard"),
+        "insert" if command => Some("copies into the person's clipboard"),
+        "delete" if has(Modifier::Shift) => Some("cuts into the person's clipboard"),
+        _ => None,
+    }
+}
+
+/// A middle click in a text field pastes the primary selection on Linux: what the person last
+/// selected, in any window. As real input, refused.
+pub(super) fn middle_click_refused() -> ToolError {
+    ToolError::refused(
+        Code::BadArgs,
+        "a middle click in advanced mode is real input, and in a text field it pastes the person's \
+         selection (what they last selected, in any window): real input never middle-clicks",
+    )
+    .recovered_by(
+        "a left click, or browser_advanced_mode {mode: \"off\"} for a synthetic middle click",
+    )
+}
+
+fn clipboard_refused(combo: &str, does: &str) -> ToolError {
+    ToolError::refused(
+        Code::BadArgs,
+        format!(
+            "{combo} in advanced mode is real input, and {does}: the clipboard is the person's, \
+             so real input never presses a clipboard chord"
+        ),
+    )
+    .recovered_by(
+        "browser_type or browser_fill to put text in a field; browser_advanced_mode {mode: \"off\"} \
+         for a chord the page handles itself (synthetic keys never reach the clipboard)",
+    )
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Code;
 
     #[test]
     fn key_combos_split_into_modifiers_and_a_key() {
@@ -145,5 +193,47 @@ mod tests {
         for bad in ["Hyper+A", "Enterr", "Control+", "ab"] {
             assert_eq!(parse_key(bad).unwrap_err().code, Code::BadArgs, "{bad}");
         }
+    }
+
+    #[test]
+    fn clipboard_chords_are_known_in_every_spelling() {
+        for chord in [
+            "Control+V",
+            "Ctrl+v",
+            "Meta+V",
+            "Control+Shift+V",
+            "Cmd+Shift+v",
+            "Control+C",
+            "Meta+c",
+            "Control+X",
+            "Control+Alt+x",
+            "Shift+Insert",
+            "Control+Insert",
+            "Meta+Insert",
+            "Shift+Delete",
+        ] {
+            let (m, k) = parse_key(chord).unwrap();
+            assert!(clipboard_chord(&m, &k).is_some(), "{chord}");
+        }
+        for plain in [
+            "v",
+            "Shift+V",
+            "Alt+V",
+            "Control+A",
+            "Control+Z",
+            "Insert",
+            "Delete",
+            "Control+Delete",
+            "Enter",
+        ] {
+            let (m, k) = parse_key(plain).unwrap();
+            assert!(clipboard_chord(&m, &k).is_none(), "{plain}");
+        }
+        let e = clipboard_refused("Control+V", "pastes the person's clipboard");
+        assert_eq!(
+            (e.code, e.outcome),
+            (Code::BadArgs, crate::error::Outcome::Refused)
+        );
+        assert!(e.message.contains("Control+V") && e.message.contains("clipboard"));
     }
 }

@@ -111,6 +111,9 @@ async fn click(
     let modifiers = a.modifiers.unwrap_or_default();
     let button = a.button.unwrap_or(MouseButton::Left);
     let double = a.double_click.unwrap_or(false);
+    if button == MouseButton::Middle && cx.advanced_here() {
+        return Err(super::keys::middle_click_refused());
+    }
     let call = Click {
         at,
         modifiers: modifiers.clone(),

@@ -227,7 +227,8 @@ async fn one(cx: &Ctx, a: OneArgs) -> Result<Out<OneOut>, ToolError> {
             r.request.redirect.as_deref(),
             place.as_deref(),
         ],
-    );
+    )
+    .sharing_cookies(cx.policy(), &r.request.url);
     let carried = r
         .request_headers
         .iter()

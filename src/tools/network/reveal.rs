@@ -95,6 +95,25 @@ impl Credentials {
         }
     }
 
+    /// Shown values held back when the request's host shares cookies with an origin agents are
+    /// kept from (policy/cookies.rs `cookies_sent_to`): its `Cookie` and `Set-Cookie` may be
+    /// that origin's, another port's of the same host or a parent domain's.
+    pub(super) fn sharing_cookies(self, policy: &Policy, url: &str) -> Credentials {
+        let host = url::Url::parse(url)
+            .ok()
+            .and_then(|u| u.host_str().map(str::to_string));
+        let Some(host) = host.filter(|_| self == Credentials::Shown) else {
+            return self;
+        };
+        match policy.origins.cookies_sent_to(&host) {
+            Some(why) => Credentials::Withheld(format!(
+                "the cookies of {host} are shared with an origin kept from agents (every port of \
+                 the host, every host of a parent domain): {why}"
+            )),
+            None => self,
+        }
+    }
+
     /// A header as the result shows it: a credential's value by its length, unless shown.
     pub(super) fn shown(&self, h: Header) -> Header {
         if *self == Credentials::Shown || !is_credential(&h.name) {
