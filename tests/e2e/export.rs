@@ -74,46 +74,37 @@ function order() {{
 
 /// A copy of the app on its own loopback port: `v` its markup's names.
 fn app(v: &'static str) -> String {
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        crate::harness::runtime().block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(format!("http://{}", listener.local_addr().unwrap()))
-                .unwrap();
-            let login = |Form(f): Form<HashMap<String, String>>| async move {
-                let ok = f.get("user").map(String::as_str) == Some("ada")
-                    && f.get("password").map(String::as_str) == Some(PASSWORD);
-                if ok {
-                    Redirect::to("/form").into_response()
-                } else {
-                    Html("<h1>Denied</h1>").into_response()
-                }
-            };
-            // The order is confirmed only with every field as the agent filled it.
-            let done = |Query(q): Query<HashMap<String, String>>| async move {
-                let want = [
-                    ("name", "Ada Lovelace"),
-                    ("holder", "A LOVELACE"),
-                    ("notes", "Leave at the door"),
-                ];
-                let ok = want
-                    .iter()
-                    .all(|(k, w)| q.get(*k).map(String::as_str) == Some(*w));
-                Html(if ok {
-                    "<h1>Order confirmed</h1>"
-                } else {
-                    "<h1>Order incomplete</h1>"
-                })
-            };
-            let pages = move |uri: axum::http::Uri| async move { Html(page(uri.path(), v)) };
-            let app = axum::Router::new()
-                .route("/login", axum::routing::get(pages).post(login))
-                .route("/done", axum::routing::get(done))
-                .fallback(pages);
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
-    rx.recv().unwrap()
+    let login = |Form(f): Form<HashMap<String, String>>| async move {
+        let ok = f.get("user").map(String::as_str) == Some("ada")
+            && f.get("password").map(String::as_str) == Some(PASSWORD);
+        if ok {
+            Redirect::to("/form").into_response()
+        } else {
+            Html("<h1>Denied</h1>").into_response()
+        }
+    };
+    // The order is confirmed only with every field as the agent filled it.
+    let done = |Query(q): Query<HashMap<String, String>>| async move {
+        let want = [
+            ("name", "Ada Lovelace"),
+            ("holder", "A LOVELACE"),
+            ("notes", "Leave at the door"),
+        ];
+        let ok = want
+            .iter()
+            .all(|(k, w)| q.get(*k).map(String::as_str) == Some(*w));
+        Html(if ok {
+            "<h1>Order confirmed</h1>"
+        } else {
+            "<h1>Order incomplete</h1>"
+        })
+    };
+    let pages = move |uri: axum::http::Uri| async move { Html(page(uri.path(), v)) };
+    let app = axum::Router::new()
+        .route("/login", axum::routing::get(pages).post(login))
+        .route("/done", axum::routing::get(done))
+        .fallback(pages);
+    crate::harness::serve_app(app)
 }
 
 /// Playwright Test from npm, installed once under target/ (no browser download: the test runs

@@ -70,46 +70,37 @@ struct Site {
 fn site(password: String) -> Site {
     let seen: Arc<Mutex<Vec<String>>> = Arc::default();
     let kept = seen.clone();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        crate::harness::runtime().block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(format!("http://{}", listener.local_addr().unwrap()))
-                .unwrap();
-            let log = kept.clone();
-            let check = move |Form(form): Form<HashMap<String, String>>| {
-                let ok = form.get("user").map(String::as_str) == Some("ada")
-                    && form.get("password") == Some(&password)
-                    && form.get("code").is_some_and(|c| totp_matches(c));
-                log.lock().unwrap().push(format!("POST /login {form:?}"));
-                async move {
-                    Html(if ok {
-                        "<h1>Welcome, ada</h1>"
-                    } else {
-                        "<h1>Denied</h1>"
-                    })
-                }
-            };
-            let log = kept.clone();
-            let page = move |OriginalUri(uri): OriginalUri| {
-                log.lock().unwrap().push(format!("GET {uri}"));
-                async move {
-                    Html(match uri.path() {
-                        "/echo" => ECHO,
-                        "/search" => SEARCH,
-                        "/found" => FOUND,
-                        _ => LOGIN,
-                    })
-                }
-            };
-            let app = axum::Router::new()
-                .route("/login", axum::routing::get(page.clone()).post(check))
-                .fallback(page);
-            axum::serve(listener, app).await.unwrap();
-        });
-    });
+    let log = kept.clone();
+    let check = move |Form(form): Form<HashMap<String, String>>| {
+        let ok = form.get("user").map(String::as_str) == Some("ada")
+            && form.get("password") == Some(&password)
+            && form.get("code").is_some_and(|c| totp_matches(c));
+        log.lock().unwrap().push(format!("POST /login {form:?}"));
+        async move {
+            Html(if ok {
+                "<h1>Welcome, ada</h1>"
+            } else {
+                "<h1>Denied</h1>"
+            })
+        }
+    };
+    let log = kept.clone();
+    let page = move |OriginalUri(uri): OriginalUri| {
+        log.lock().unwrap().push(format!("GET {uri}"));
+        async move {
+            Html(match uri.path() {
+                "/echo" => ECHO,
+                "/search" => SEARCH,
+                "/found" => FOUND,
+                _ => LOGIN,
+            })
+        }
+    };
+    let app = axum::Router::new()
+        .route("/login", axum::routing::get(page.clone()).post(check))
+        .fallback(page);
     Site {
-        origin: rx.recv().unwrap(),
+        origin: crate::harness::serve_app(app),
         seen,
     }
 }

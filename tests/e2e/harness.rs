@@ -324,6 +324,21 @@ pub(crate) fn runtime() -> tokio::runtime::Runtime {
         .expect("a tokio runtime")
 }
 
+/// Serves `app` on a loopback port of its own, on a thread of its own for the process's life;
+/// returns its origin (`http://127.0.0.1:PORT`).
+pub(crate) fn serve_app(app: axum::Router) -> String {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        runtime().block_on(async move {
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+            tx.send(format!("http://{}", listener.local_addr().unwrap()))
+                .unwrap();
+            axum::serve(listener, app).await.unwrap();
+        });
+    });
+    rx.recv().unwrap()
+}
+
 pub(crate) use crate::fixtures::Fixtures;
 use crate::fixtures::serve as serve_fixtures;
 

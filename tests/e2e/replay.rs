@@ -17,33 +17,23 @@ use crate::harness::{Env, Mcp, run_with_stdin};
 fn site() -> (String, Arc<Mutex<Vec<String>>>) {
     let asked = Arc::new(Mutex::new(Vec::new()));
     let kept = asked.clone();
-    let (tx, rx) = std::sync::mpsc::channel();
-    std::thread::spawn(move || {
-        crate::harness::runtime().block_on(async move {
-            let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-            tx.send(format!("http://{}", listener.local_addr().unwrap()))
-                .unwrap();
-            let pages = move |uri: axum::http::Uri| {
-                let kept = kept.clone();
-                async move {
-                    kept.lock().unwrap().push(uri.path().to_string());
-                    Html(match uri.path() {
-                        "/login" => {
-                            "<!doctype html><title>Sign in</title>\
-                             <label for=p>Password</label> <input id=p type=password \
-                             oninput=\"fetch('/got')\">"
-                        }
-                        "/form" => "<!doctype html><label for=n>Name</label> <input id=n>",
-                        _ => "<!doctype html><h1>Here</h1>",
-                    })
+    let pages = move |uri: axum::http::Uri| {
+        let kept = kept.clone();
+        async move {
+            kept.lock().unwrap().push(uri.path().to_string());
+            Html(match uri.path() {
+                "/login" => {
+                    "<!doctype html><title>Sign in</title>\
+                     <label for=p>Password</label> <input id=p type=password \
+                     oninput=\"fetch('/got')\">"
                 }
-            };
-            axum::serve(listener, axum::Router::new().fallback(pages))
-                .await
-                .unwrap();
-        });
-    });
-    (rx.recv().unwrap(), asked)
+                "/form" => "<!doctype html><label for=n>Name</label> <input id=n>",
+                _ => "<!doctype html><h1>Here</h1>",
+            })
+        }
+    };
+    let origin = crate::harness::serve_app(axum::Router::new().fallback(pages));
+    (origin, asked)
 }
 
 /// A replay file of these steps.
