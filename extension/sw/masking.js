@@ -190,13 +190,13 @@ function readings(text) {
 }
 
 // What is looked for of one secret in a reading: canonical as that reading is.
-function target(value, url) {
+function target(value, url, run) {
   const whole = canonical(value, url).trim();
   if (whole.length < MIN_WHOLE) return null;
-  if (whole.length < MIN_RUN) return { whole };
+  if (whole.length < run) return { whole };
   const grams = new Set();
-  for (let i = 0; i + MIN_RUN <= whole.length; i++) grams.add(whole.slice(i, i + MIN_RUN));
-  return { whole, grams, chars: new Set(whole) };
+  for (let i = 0; i + run <= whole.length; i++) grams.add(whole.slice(i, i + run));
+  return { whole, grams, chars: new Set(whole), run };
 }
 
 // The spans [start, end) of a reading's text that are the target: whole, or runs of it.
@@ -208,16 +208,17 @@ function spans(text, t) {
     }
     return found;
   }
-  for (let i = 0; i + MIN_RUN <= text.length; ) {
+  const run = t.run;
+  for (let i = 0; i + run <= text.length; ) {
     // A window whose last character is in no run of the secret cannot start one before it.
-    if (!t.chars.has(text[i + MIN_RUN - 1])) {
-      i += MIN_RUN;
+    if (!t.chars.has(text[i + run - 1])) {
+      i += run;
       continue;
     }
-    if (t.grams.has(text.slice(i, i + MIN_RUN))) {
+    if (t.grams.has(text.slice(i, i + run))) {
       const last = found[found.length - 1];
-      if (last && last[1] >= i) last[1] = i + MIN_RUN;
-      else found.push([i, i + MIN_RUN]);
+      if (last && last[1] >= i) last[1] = i + run;
+      else found.push([i, i + run]);
     }
     i += 1;
   }
@@ -264,12 +265,13 @@ function replaced(text, found) {
   return out.join('');
 }
 
-// A function taking every secret of `secrets` ([value, name] pairs) out of a text.
-export function masker(secrets) {
+// A function taking every secret of `secrets` ([value, name] pairs) out of a text: whole, and
+// by any `run` characters of one in a row.
+export function masker(secrets, run = MIN_RUN) {
   const targets = [];
   for (const [value, name] of secrets) {
-    const plain = target(String(value), false);
-    const url = target(String(value), true);
+    const plain = target(String(value), false, run);
+    const url = target(String(value), true, run);
     if (plain || url) targets.push({ name, plain, url });
   }
   if (!targets.length) return (text) => text;
@@ -285,4 +287,18 @@ export function masker(secrets) {
     }
     return replaced(text, sparingRefs(text, found));
   };
+}
+
+// `value` (an answer's JSON value) with `text` applied to each of its strings, and to its keys
+// too with `keys` (an answer's own keys are its structure; a script's may be anything).
+export function mapStrings(value, text, keys = false) {
+  const walk = (v) => {
+    if (typeof v === 'string') return text(v);
+    if (Array.isArray(v)) return v.map(walk);
+    if (v && typeof v === 'object') {
+      return Object.fromEntries(Object.entries(v).map(([k, x]) => [keys ? text(k) : k, walk(x)]));
+    }
+    return v;
+  };
+  return walk(value);
 }

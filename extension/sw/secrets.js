@@ -5,7 +5,7 @@
 // shows the value, echoes it into its DOM or console, puts it in a request's URL or submits it in
 // a GET form gives the agent only the name. Values too short to find as text are left to their
 // element's own marking (page/secrets.js).
-import { masker } from './masking.js';
+import { mapStrings, masker } from './masking.js';
 
 const KEY = 'filledSecrets';
 const filled = new Map(); // value -> name
@@ -36,11 +36,5 @@ export async function noteFills(args) {
 // they are the answer's structure.
 export async function scrub(value) {
   await loaded;
-  const walk = (v) => {
-    if (typeof v === 'string') return mask(v);
-    if (Array.isArray(v)) return v.map(walk);
-    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, walk(x)]));
-    return v;
-  };
-  return filled.size ? walk(value) : value;
+  return filled.size ? mapStrings(value, mask) : value;
 }
