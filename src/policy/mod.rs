@@ -114,6 +114,8 @@ impl Policy {
     /// site policy keeps the agent from (`server`, a fixed proxy's `scheme://host:port`), nor to
     /// a PAC script (which sends each request where it likes) under an origin list.
     pub fn check_proxy(&self, server: Option<&str>, pac: bool) -> Result<(), ToolError> {
+        // Read-only mode refuses any change first, whatever else the person allowed.
+        self.check_read_only("browser_proxy")?;
         if !self.allow_proxy {
             return Err(ToolError::refused(
                 Code::PersonRequired,
