@@ -195,9 +195,12 @@ function tryPort(port, secret, info) {
         },
         onRefused: (why) => console.warn(`tabpilot: closing the link to the relay: ${why}`),
       });
-      // The agents' tabs still open go with the hello: a relay that restarted has empty books,
-      // and has them back before any agent's call can reach this browser.
-      ws.send(JSON.stringify({ t: 'hello', role: 'browser', proof, cnonce, info, held: await held() }));
+      // Who this browser is goes sealed right after the hello, with the agents' tabs still open:
+      // a relay that restarted has empty books, and has them back before any agent's call can
+      // reach this browser.
+      const about = JSON.stringify({ t: 'about', info, held: await held() });
+      ws.send(JSON.stringify({ t: 'hello', role: 'browser', proof, cnonce }));
+      chan.send(about);
     };
     ws.onclose = () => {
       clearTimeout(give_up);

@@ -73,13 +73,7 @@ impl Shared {
             role: Role::Controller,
             proof: auth::proof(&self.secret, Role::Controller.as_str(), port, &nonce),
             cnonce: cnonce.clone(),
-            info: self.hello_info(),
-            held: Vec::new(),
         };
-        let text = serde_json::to_string(&hello).expect("frames serialize");
-        ws.send(Message::Text(text.into()))
-            .await
-            .map_err(|e| Refused::Other(e.to_string()))?;
         let mut keys = Keys::derive(
             &self.secret,
             Role::Controller,
@@ -88,6 +82,21 @@ impl Shared {
             &cnonce,
             End::Peer,
         );
+        // Who we are goes sealed, right after the hello.
+        let about = Frame::About {
+            info: self.hello_info(),
+            held: Vec::new(),
+        };
+        let about = serde_json::to_string(&about).expect("frames serialize");
+        let text = serde_json::to_string(&hello).expect("frames serialize");
+        for msg in [
+            Message::Text(text.into()),
+            Message::Binary(keys.seal.seal(about.as_bytes()).into()),
+        ] {
+            ws.send(msg)
+                .await
+                .map_err(|e| Refused::Other(e.to_string()))?;
+        }
         let (welcome, sealed) = welcome(&mut ws, &mut keys.open).await?;
         match welcome {
             // The relay's proof names the port we dialled: one passed on from another port is

@@ -417,12 +417,15 @@ pub enum Frame {
         nonce: String,
         version: String,
     },
-    /// peer → relay: the proof, the peer's own nonce for the relay to answer, and who it is.
-    #[serde(rename_all = "camelCase")]
+    /// peer → relay: the proof and the peer's own nonce for the relay to answer. Everything
+    /// after it is sealed (`seal`), who the peer is included.
     Hello {
         role: Role,
         proof: String,
         cnonce: String,
+    },
+    /// peer → relay, the first sealed frame, right after the hello: who the peer is.
+    About {
         #[serde(default)]
         info: PeerInfo,
         /// browser only: the tabs it opened for agents and whose each is, so a relay that

@@ -145,14 +145,12 @@ async fn handshake(
         Ok(Some(Err(e))) if is_too_big(&e) => return Err((close::TOO_BIG, "frame too big")),
         _ => return Err((close::AUTH_FAILED, "no hello")),
     };
-    let (proof, cnonce, info, held) = match serde_json::from_str::<Frame>(&text) {
+    let (proof, cnonce) = match serde_json::from_str::<Frame>(&text) {
         Ok(Frame::Hello {
             role: r,
             proof,
             cnonce,
-            info,
-            held,
-        }) if r == role => (proof, cnonce, info, held),
+        }) if r == role => (proof, cnonce),
         Ok(_) => {
             return Err((
                 close::WRONG_ENVELOPE,
@@ -166,7 +164,8 @@ async fn handshake(
         return Err((close::AUTH_FAILED, "auth failed"));
     }
     unproven.proven();
-    let keys = Keys::derive(hub.secret(), role, hub.port(), &nonce, &cnonce, End::Relay);
+    let mut keys = Keys::derive(hub.secret(), role, hub.port(), &nonce, &cnonce, End::Relay);
+    let (info, held) = about(role, &mut keys.open, stream).await?;
     let _ = tx.send(Outgoing::Seal(Box::new(keys.seal))).await;
     let id = hub.join(role, info.bounded(), &held, tx.clone());
     let welcome = Frame::Welcome {
@@ -178,6 +177,32 @@ async fn handshake(
     let _ = tx.send(Outgoing::frame(welcome)).await;
     hub.push_roster();
     Ok((id, keys.open))
+}
+
+/// The peer's first sealed frame, right after its hello: who it is, and (a browser) the agents'
+/// tabs it still has open.
+async fn about<S>(
+    role: Role,
+    opener: &mut Opener,
+    stream: &mut S,
+) -> Result<(protocol::PeerInfo, Vec<protocol::HeldTab>), (u16, &'static str)>
+where
+    S: futures::Stream<Item = Result<Message, axum::Error>> + Unpin,
+{
+    let sealed = match tokio::time::timeout(PROVE_WITHIN, stream.next()).await {
+        Ok(Some(Ok(Message::Binary(sealed)))) => sealed,
+        Ok(Some(Ok(Message::Text(_)))) => return Err(unsealed(role, 0, &protocol::seal::Unsealed)),
+        _ => return Err((close::AUTH_FAILED, "no hello")),
+    };
+    let text = opener.open(&sealed).map_err(|e| unsealed(role, 0, &e))?;
+    match serde_json::from_slice::<Frame>(&text) {
+        Ok(Frame::About { info, held }) => Ok((info, held)),
+        Ok(_) => Err((
+            close::WRONG_ENVELOPE,
+            "expected who the peer is after its hello",
+        )),
+        Err(_) => Err((close::MALFORMED, "malformed frame")),
+    }
 }
 
 /// Takes an authenticated peer's frames until it leaves (`None`) or must be closed (the code and

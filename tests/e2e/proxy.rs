@@ -375,6 +375,9 @@ fn a_proxy_on_the_relays_link_reads_no_frame_and_runs_none_of_its_own() {
         "\"t\":\"result\"",
         "\"t\":\"roster\"",
         "\"t\":\"welcome\"",
+        // Who the browser is, and whose tabs it holds, go sealed after the hello.
+        "\"t\":\"about\"",
+        "browserId",
     ] {
         assert!(
             !log.contains(frame_text),

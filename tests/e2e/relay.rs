@@ -267,11 +267,7 @@ async fn a_wrong_proof_is_closed_with_auth_failed() {
         for (what, make) in wrong_proofs {
             let mut ws = open(relay.port, path, origin).await.unwrap();
             let nonce = challenge(&mut ws).await;
-            send(
-                &mut ws,
-                &hello(role, make(&nonce), &auth::nonce(), PeerInfo::default()),
-            )
-            .await;
+            send(&mut ws, &hello(role, make(&nonce), &auth::nonce())).await;
             assert_eq!(
                 closed(&mut ws).await,
                 (close::AUTH_FAILED, "auth failed".into()),
@@ -289,11 +285,7 @@ async fn a_hello_for_the_other_role_is_a_wrong_envelope() {
     let mut ws = open(relay.port, "/controller", None).await.unwrap();
     let nonce = challenge(&mut ws).await;
     let proof = auth::proof(&secret, "browser", relay.port, &nonce);
-    send(
-        &mut ws,
-        &hello(Role::Browser, proof, &auth::nonce(), PeerInfo::default()),
-    )
-    .await;
+    send(&mut ws, &hello(Role::Browser, proof, &auth::nonce())).await;
     assert_eq!(
         closed(&mut ws).await,
         (
@@ -307,11 +299,7 @@ async fn a_hello_for_the_other_role_is_a_wrong_envelope() {
         .unwrap();
     let nonce = challenge(&mut ws).await;
     let proof = auth::proof(&secret, "controller", relay.port, &nonce);
-    send(
-        &mut ws,
-        &hello(Role::Controller, proof, &auth::nonce(), PeerInfo::default()),
-    )
-    .await;
+    send(&mut ws, &hello(Role::Controller, proof, &auth::nonce())).await;
     assert_eq!(
         closed(&mut ws).await,
         (
@@ -376,12 +364,16 @@ async fn the_relay_proves_it_holds_the_secret() {
             Role::Controller,
             auth::proof(&secret, "controller", relay.port, &nonce),
             &cnonce,
-            PeerInfo::default(),
         ),
     )
     .await;
-    // The welcome comes sealed with this handshake's keys.
+    // Who we are goes sealed with this handshake's keys, and so does the welcome.
     ws.seal(&secret, Role::Controller, relay.port, &nonce, &cnonce);
+    let about = Frame::About {
+        info: PeerInfo::default(),
+        held: Vec::new(),
+    };
+    send(&mut ws, &about).await;
     match recv(&mut ws).await {
         Frame::Welcome {
             proof,
@@ -539,7 +531,7 @@ async fn a_frame_not_valid_from_its_sender_closes_with_4002() {
             controllers: vec![],
         },
         Frame::Tab(TabEvent::Closed { tab: TabId(1) }),
-        hello(Role::Controller, "00".into(), "n", PeerInfo::default()),
+        hello(Role::Controller, "00".into(), "n"),
     ];
     for frame in controller_frames {
         let mut ws = relay.controller(None, "wrong envelope").await;

@@ -175,13 +175,11 @@ pub(crate) async fn challenge(ws: &mut Ws) -> String {
     }
 }
 
-pub(crate) fn hello(role: Role, proof: String, cnonce: &str, info: PeerInfo) -> Frame {
+pub(crate) fn hello(role: Role, proof: String, cnonce: &str) -> Frame {
     Frame::Hello {
         role,
         proof,
         cnonce: cnonce.into(),
-        info,
-        held: Vec::new(),
     }
 }
 
@@ -208,15 +206,9 @@ async fn handshake_holding(
     let nonce = challenge(ws).await;
     let cnonce = auth::nonce();
     let proof = auth::proof(secret, role.as_str(), dialled, &nonce);
-    let hello = Frame::Hello {
-        role,
-        proof,
-        cnonce: cnonce.clone(),
-        info,
-        held,
-    };
-    send(ws, &hello).await;
+    send(ws, &hello(role, proof, &cnonce)).await;
     ws.seal(secret, role, dialled, &nonce, &cnonce);
+    send(ws, &Frame::About { info, held }).await;
     match recv(ws).await {
         Frame::Welcome {
             proof,
