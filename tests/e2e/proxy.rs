@@ -394,3 +394,56 @@ fn a_proxy_on_the_relays_link_reads_no_frame_and_runs_none_of_its_own() {
         "{relay_log}"
     );
 }
+
+/// The probe's own path to the link: an agent the person lets set the proxy points the browser
+/// at another user's proxy, asking for loopback too, and the relay restarts (the extension dials
+/// it again). Loopback is never proxied, so the new link never reaches that proxy; the page's
+/// own traffic does, which shows the proxy was in force.
+#[test]
+fn a_proxy_an_agent_sets_never_carries_the_relays_link() {
+    let env = crate::harness::Env::fresh("proxy-agent-mitm");
+    let mitm = Mitm::start(env.first_port, "http://bait.invalid/".into());
+    let mut agent = crate::harness::Mcp::start_with(&env, &["--launch", "--headless"], |cmd| {
+        cmd.env("TABPILOT_ALLOW_PROXY", "1");
+    });
+    agent.ok("browser_list_tabs", json!({}));
+    let server = format!("127.0.0.1:{}", mitm.port);
+    let (code, r) = agent.fails(
+        "browser_proxy",
+        json!({"mode": "fixed", "server": server, "bypass": ["<-loopback>"]}),
+    );
+    assert_eq!(code, "BAD_ARGS", "{r}");
+    agent.ok("browser_proxy", json!({"mode": "fixed", "server": server}));
+    // The relay restarts; the extension's next connection is made with the proxy in force.
+    let old = env.relay_pid();
+    crate::harness::kill(old);
+    env.new_relay(old, std::time::Duration::from_secs(30));
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while agent.call("browser_list_tabs", json!({}))["isError"] == json!(true) {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the link did not come back"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+    // A page elsewhere goes through the proxy: it is in force.
+    let _ = agent.call(
+        "browser_navigate",
+        json!({"url": "https://tabpilot-proxy.test/", "timeout": 5000}),
+    );
+    let connects = mitm.connects.lock().unwrap().clone();
+    assert!(
+        connects
+            .iter()
+            .any(|c| c.starts_with("tabpilot-proxy.test:")),
+        "the proxy was not in force: {connects:?}"
+    );
+    assert!(
+        !connects
+            .iter()
+            .any(|c| c.ends_with(&format!(":{}", env.first_port))
+                || c.ends_with(&format!(":{}", env.first_port + 1))),
+        "the relay's link went through the agent's proxy: {connects:?}"
+    );
+    agent.ok("browser_proxy", json!({"clear": true}));
+}
