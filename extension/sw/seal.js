@@ -72,6 +72,9 @@ export function channel(ws, keys, { onText, onRefused }) {
   return {
     send(text) {
       const sealed = keys.seal(text);
+      // Settled in its turn below; marked handled now, so that one failing before its turn is
+      // not an unhandled rejection meanwhile.
+      sealed.catch(() => {});
       out = out
         .then(() => sealed)
         .then((bytes) => {
@@ -86,6 +89,7 @@ export function channel(ws, keys, { onText, onRefused }) {
         return;
       }
       const opened = keys.open(new Uint8Array(data));
+      opened.catch(() => {});
       incoming = incoming
         .then(() => opened)
         .then(
