@@ -8,9 +8,16 @@
   const { Refusal, sleep, describeEl } = T;
 
   function visible(el) {
-    if (el.checkVisibility) return el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true });
-    const r = el.getBoundingClientRect();
-    return r.width > 0 || r.height > 0;
+    if (!el.checkVisibility) {
+      const r = el.getBoundingClientRect();
+      return r.width > 0 || r.height > 0;
+    }
+    if (el.checkVisibility({ checkOpacity: false, checkVisibilityCSS: true })) return true;
+    // A wrapper with no box of its own (`display: contents`, as React apps wrap portals and
+    // listboxes) shows what it holds: it counts as shown when something in it is.
+    const style = getComputedStyle(el);
+    if (style.display !== 'contents' || style.visibility === 'hidden') return false;
+    return [...el.childNodes].some((n) => (n.nodeType === 1 ? visible(n) : n.nodeType === 3 && /\S/.test(n.data)));
   }
 
   const ACT_WAIT_MS = 1000; // how long a failing check is waited out before the refusal

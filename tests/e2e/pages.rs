@@ -80,3 +80,26 @@ fn refs_in_a_thousand_row_table_survive_a_filter_that_re_renders_every_row() {
     );
     assert_eq!(ref_of(&snap, "textbox", "Filter items"), filter);
 }
+
+/// Children of a wrapper with no box of its own (`display: contents`) are shown as a person sees
+/// them: a selectbox's options, a note; what CSS hides inside one (or around it) is not.
+#[test]
+fn what_a_layout_less_wrapper_holds_is_in_the_default_snapshot() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("contents.html")}));
+    for shown in [
+        "option \"Crimson\"",
+        "option \"Teal\"",
+        "option \"Ochre\"",
+        "A note in a wrapper of its own",
+    ] {
+        assert!(snap.contains(shown), "{shown:?} not in:\n{snap}");
+    }
+    for hidden in ["Hidden inside a wrapper", "Gone with its parent"] {
+        assert!(!snap.contains(hidden), "{hidden:?} in:\n{snap}");
+    }
+    // And each option is addressable from there.
+    let teal = ref_of(&snap, "option", "Teal");
+    agent.ok("browser_click", json!({"ref": teal}));
+}
