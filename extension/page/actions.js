@@ -58,8 +58,7 @@
     for (let n = 1; n <= count; n++) {
       mouse(el, 'pointerdown', x, y, down);
       if (mouse(el, 'mousedown', x, y, { ...down, detail: n }) && n === 1) {
-        const target = el.closest?.(FOCUSABLE) || el;
-        if (target.focus) target.focus({ preventScroll: true });
+        T.focusOn(el.closest?.(FOCUSABLE) || el, { leave: true });
       }
       mouse(el, 'pointerup', x, y, up);
       mouse(el, 'mouseup', x, y, { ...up, detail: n });
@@ -223,7 +222,7 @@
     // A submission is judged before anything is written: the secret goes to its origins only.
     if (submit) T.judgeSubmit(T.submissionBy(el, true), { el, secret: secret || null });
     await actionable(el, 'input');
-    el.focus({ preventScroll: true });
+    T.focusOn(el);
     if (trusted) {
       await typeReal(el, trusted, text, { field, secret: !!secret });
     } else if (field && secret) {

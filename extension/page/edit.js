@@ -2,7 +2,7 @@
 // tracking the field (React) see the change.
 (() => {
   const T = globalThis.__tabpilot;
-  if (T.fire) return;
+  if (T.focusOn) return;
 
   // Sets a field's value through the prototype's setter: frameworks (React) shadow the
   // instance's `value` property to track changes, and would miss a plain assignment.
@@ -23,5 +23,47 @@
     );
   }
 
-  Object.assign(T, { setNativeValue, fire });
+  // The element with focus, through open shadow roots; the body when nothing has focus.
+  function focused() {
+    let el = document.activeElement || document.body;
+    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
+    return el;
+  }
+
+  const quiet = (el) => !el || el === document.body || el === document.documentElement;
+
+  // Moves focus to `el` as a person's click or key would, with the events a page in front sees.
+  // In a tab in the background, where agents work, the browser moves the focus but fires no
+  // `focus` or `blur`, so a field that applies its value when it loses focus (React's onBlur,
+  // Streamlit's inputs) never does; whichever of those the browser did not fire is fired here,
+  // the pair that bubbles (`focusin`, `focusout`) with it. With `leave`, an element that takes
+  // no focus (a click on plain text) still takes it from the one that had it, as a click does.
+  function focusOn(el, { leave = false } = {}) {
+    const before = focused();
+    if (before === el) return;
+    const heard = new Set();
+    const hear = (e) => heard.add(`${e.type} ${e.composedPath().indexOf(e.type === 'blur' ? before : el)}`);
+    window.addEventListener('focus', hear, true);
+    window.addEventListener('blur', hear, true);
+    try {
+      el.focus?.({ preventScroll: true });
+      if (leave && focused() === before && !quiet(before) && !before.contains(el)) before.blur();
+    } finally {
+      window.removeEventListener('focus', hear, true);
+      window.removeEventListener('blur', hear, true);
+    }
+    const now = focused();
+    const event = (type, bubbles, related) =>
+      new FocusEvent(type, { bubbles, composed: true, relatedTarget: quiet(related) ? null : related });
+    if (now !== before && !quiet(before) && !heard.has('blur 0')) {
+      before.dispatchEvent(event('blur', false, now));
+      before.dispatchEvent(event('focusout', true, now));
+    }
+    if (now === el && !heard.has('focus 0')) {
+      el.dispatchEvent(event('focus', false, before));
+      el.dispatchEvent(event('focusin', true, before));
+    }
+  }
+
+  Object.assign(T, { setNativeValue, fire, focused, focusOn });
 })();

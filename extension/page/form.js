@@ -134,7 +134,7 @@
 
   function setText(el, value) {
     if (el.value === value) return false;
-    el.focus({ preventScroll: true });
+    T.focusOn(el);
     setNativeValue(el, value);
     fire(el, 'input', { inputType: 'insertReplacementText', data: value });
     fire(el, 'change');
@@ -143,7 +143,7 @@
 
   function setEditable(el, value) {
     if (el.textContent === value) return false;
-    el.focus({ preventScroll: true });
+    T.focusOn(el);
     getSelection().selectAllChildren(el);
     if (value) document.execCommand('insertText', false, value);
     else document.execCommand('delete');
@@ -238,7 +238,7 @@
     else {
       changed = el.value !== '';
       if (changed) {
-        el.focus({ preventScroll: true });
+        T.focusOn(el);
         setNativeValue(el, '');
         fire(el, 'input', { inputType: 'deleteContentBackward' });
         fire(el, 'change');

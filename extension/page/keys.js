@@ -29,12 +29,7 @@
     return 0;
   }
 
-  // The focused element, through open shadow roots; the body when nothing has focus.
-  function focused() {
-    let el = document.activeElement || document.body;
-    while (el?.shadowRoot?.activeElement) el = el.shadowRoot.activeElement;
-    return el;
-  }
+  const focused = () => T.focused();
 
   const TEXT_INPUT = /^(text|search|email|url|tel|password|number)$/;
   const isTextField = (el) => el.localName === 'textarea' || (el.localName === 'input' && TEXT_INPUT.test(el.type));
@@ -62,7 +57,7 @@
     const at = order.indexOf(from);
     const next =
       at < 0 ? order[back ? order.length - 1 : 0] : order[(at + (back ? -1 : 1) + order.length) % order.length];
-    next.focus();
+    T.focusOn(next);
     if (isTextField(next) && next.select) next.select();
     return `focus moved to ${describeEl(next)}`;
   }

@@ -103,3 +103,32 @@ fn what_a_layout_less_wrapper_holds_is_in_the_default_snapshot() {
     let teal = ref_of(&snap, "option", "Teal");
     agent.ok("browser_click", json!({"ref": teal}));
 }
+
+/// In the agent's tab, which is in the background, a click on another element takes focus from
+/// the field as it would in front: the field hears `blur` and `focusout` once each (and `focus`
+/// and `focusin` once each when it took focus), so a value applied on blur is applied before the
+/// click's own handler runs.
+#[test]
+fn a_click_elsewhere_blurs_the_field_so_a_value_applied_on_blur_is_applied() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("blur.html")}));
+    let word = ref_of(&snap, "textbox", "Word");
+    agent.ok("browser_type", json!({"ref": word, "text": "stressed"}));
+    let reverse = ref_of(&snap, "button", "Reverse");
+    agent.ok("browser_click", json!({"ref": reverse}));
+    let (snap, _) = agent.ok("browser_snapshot", json!({"verbose": true}));
+    assert!(snap.contains("Applied: stressed"), "{snap}");
+    assert!(snap.contains("Result: desserts"), "{snap}");
+    assert!(
+        snap.contains("focus 1, blur 1, focusin 1, focusout 1"),
+        "{snap}"
+    );
+    // Clicking the field again gives it focus once more, and only once.
+    agent.ok("browser_click", json!({"ref": word}));
+    let (snap, _) = agent.ok("browser_snapshot", json!({"verbose": true}));
+    assert!(
+        snap.contains("focus 2, blur 1, focusin 2, focusout 1"),
+        "{snap}"
+    );
+}
