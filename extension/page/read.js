@@ -77,7 +77,7 @@
   function read({ format = 'markdown', maxChars = 20000 } = {}) {
     const root = mainContent();
     const text = format === 'text' ? (root.innerText || '').replace(/\n{3,}/g, '\n\n').trim() : markdown(root);
-    const full = T.scrubber()(text);
+    const full = T.scrubText(text);
     const truncated = full.length > maxChars;
     return { content: truncated ? full.slice(0, maxChars) : full, truncated, totalChars: full.length, format };
   }

@@ -309,7 +309,7 @@
     };
     const out = T.fit(node, { budget: maxTokens, region: !!ref, refOf });
     // A secret field's value, wherever else the page shows it, is taken out of the text.
-    return { ...out, text: T.scrubber()(out.text), refs: tags.size, capped };
+    return { ...out, text: T.scrubText(out.text), refs: tags.size, capped };
   }
 
   T.ops.snapshot = snapshot;

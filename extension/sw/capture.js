@@ -5,13 +5,16 @@ import { runInPage, runOnRef } from './page.js';
 import { withDebugger } from './debugger.js';
 import { inFront, toTop } from './input.js';
 import { slowdown, restoreViewport } from './devices.js';
+import { anyFilled } from './secrets.js';
 
 const STALL_MS = 10000;
 const MAX_FULL_PAGE_PX = 8192; // taller pages are cut, and the result says so
 
 // Each field of the tab holding a secret filled by name is veiled while the capture is taken
-// (page/held.js draws its characters as discs), and shown as it was after.
+// (page/held.js draws its characters as discs), and shown as it was after; with no secret filled
+// yet there is none, and the frames are not asked.
 export async function screenshot(tabId, args) {
+  if (!(await anyFilled())) return shoot(tabId, args);
   const func = (on) => globalThis.__tabpilot?.veil?.(on) ?? 0;
   const veil = (on) =>
     chrome.scripting.executeScript({ target: { tabId, allFrames: true }, func, args: [on] }).catch(() => []);

@@ -6,6 +6,7 @@ import { inject, locate, runInPage } from './page.js';
 import { nextDocument } from './navigation.js';
 import { evaluateInMain } from '../main/eval.js';
 import { heldIn, maskHeld } from './held.js';
+import { anyFilled } from './secrets.js';
 
 // Room past the cap for what the writer may add after its last check: the key and the number
 // or description it was writing (each at most a few hundred characters, escaped), a marker
@@ -75,7 +76,8 @@ export async function evaluate(tabId, { expression, function: source, ref, maxCh
     ({ element } = await runInPage(tabId, 'handOver', { ref: located.ref, ...handover }, frameId));
   }
   const url = await frameUrl(tabId, frameId);
-  const held = await heldIn(tabId);
+  // With no secret filled yet, no field holds one: the frames are not asked.
+  const held = (await anyFilled()) ? await heldIn(tabId) : [];
   const next = nextDocument(tabId, frameId);
   const run = inject(tabId, frameId, {
     world: 'MAIN',

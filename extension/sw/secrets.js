@@ -32,6 +32,13 @@ export async function noteFills(args) {
   await chrome.storage.session.set({ [KEY]: Object.fromEntries(filled) }).catch(() => {});
 }
 
+// Whether any secret was filled by name in this browser's session: until one is, no field
+// holds one, and nothing need ask the pages which do (held.js, capture.js).
+export async function anyFilled() {
+  await loaded;
+  return filled.size > 0;
+}
+
 // `value` with every filled secret taken out of its strings. Object keys are left as they are:
 // they are the answer's structure.
 export async function scrub(value) {
