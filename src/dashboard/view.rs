@@ -157,7 +157,8 @@ async fn held_proxy(link: &Link, browser: &BrowserId) -> Option<String> {
     let call = Call::of(&ReadProxy {}, LIST_TIMEOUT).in_browser(Some(browser.to_string()));
     let reply = link.call(call).await.ok()?;
     let proxy: ProxyState = serde_json::from_value(reply.value).ok()?;
-    (proxy.control == "controlled_by_this_extension")
+    proxy
+        .is_tabpilots()
         .then(|| cut(&proxy.server.or(proxy.pac_url).unwrap_or(proxy.mode)))
 }
 

@@ -69,7 +69,7 @@ async fn proxy(cx: &Ctx, a: ProxyArgs) -> Result<Out<ProxyState>, ToolError> {
     }
     let now = cx.run(call).await?;
     let mut text = format!("{}\n{WHOLE_BROWSER}", describe(&now));
-    if !clear && now.control != "controlled_by_this_extension" {
+    if !clear && !now.is_tabpilots() {
         text.push_str(" It did not take: the browser's proxy is not tabpilot's to set.");
     }
     Ok(Out::new(text, now))
@@ -209,7 +209,7 @@ pub(super) async fn held(cx: &Ctx, browsers: &[BrowserId]) -> (Vec<BrowserProxy>
         let Ok(Ok(proxy)) = tokio::time::timeout(STATUS_WAIT, asked.into_future()).await else {
             continue;
         };
-        if proxy.control == "controlled_by_this_extension" {
+        if proxy.is_tabpilots() {
             text.push_str(&format!(
                 "\nBrowser {id}: {} It affects every tab.",
                 describe(&proxy)

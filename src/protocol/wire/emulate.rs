@@ -220,3 +220,10 @@ pub struct ProxyState {
     /// extension's or the person's policy).
     pub control: String,
 }
+
+impl ProxyState {
+    /// Whether the proxy in force is the one tabpilot set.
+    pub fn is_tabpilots(&self) -> bool {
+        self.control == "controlled_by_this_extension"
+    }
+}
