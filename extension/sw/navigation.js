@@ -182,6 +182,19 @@ async function unseen(tabId, frameId, r, since, end) {
 // Starts a navigation with `start()` and waits for it as `after.waitUntil` says (load by default).
 // `url` names the page expected (null: whatever the tab navigates to next); `asked` is what
 // advanced mode does for this navigation alone (arrival.js).
+// A page loaded but still drawing itself (a splash, a progress bar, an empty main content while
+// its scripts run: page/wait.js `drawing`) gets up to DRAWING_MS more; what still says so then
+// is returned, for the reply to say instead of "settled".
+const DRAWING_MS = 3000;
+async function drawn(tabId, deadline) {
+  const end = Math.min(Date.now() + DRAWING_MS * slowdown(tabId), deadline);
+  for (;;) {
+    const why = await runInPage(tabId, 'drawing', {}).catch(() => null);
+    if (!why || Date.now() >= end) return why;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function navigation(tabId, start, url, after, timeoutMs, what, asked = {}) {
   await getTab(tabId);
   const t0 = performance.now();
@@ -204,9 +217,11 @@ async function navigation(tabId, start, url, after, timeoutMs, what, asked = {})
     if (settled && waitUntil !== 'load' && waitUntil !== 'none') {
       settled = (await settle(tabId, { ...after, waitUntil }, deadline)).settled;
     }
+    const drawing = settled && waitUntil !== 'none' ? await drawn(tabId, deadline) : null;
     const tab = await getTab(tabId);
     const elapsedMs = Math.round(performance.now() - t0);
-    return { settled, elapsedMs, url: tab.url || r?.url || url, title: tab.title || '', what, ...arrived.said() };
+    const out = { settled, elapsedMs, url: tab.url || r?.url || url, title: tab.title || '', what };
+    return { ...out, ...(drawing ? { drawing } : {}), ...arrived.said() };
   } finally {
     watch.stop();
     await arrived.end();

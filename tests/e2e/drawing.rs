@@ -95,3 +95,24 @@ fn in_the_persons_browser_the_agents_page_draws_and_the_persons_tab_keeps_the_fo
         .expect("the agent's tab");
     assert_eq!(mine["active"], false, "the agent's tab took the focus");
 }
+
+/// A navigation to an app that shows a splash screen after its load waits for the app to start,
+/// and when it never does, says the page is still drawing rather than settled.
+#[test]
+fn a_navigation_waits_out_a_splash_screen_and_says_when_one_stays() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (text, _) = agent.ok("browser_navigate", json!({"url": s.a("splash.html")}));
+    assert!(text.contains("settled in"), "{text}");
+    assert!(text.contains("button \"New notebook\""), "{text}");
+    let (text, data) = agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("splash.html?forever")}),
+    );
+    assert!(
+        text.contains("still drawing") && text.contains("a splash screen covers it"),
+        "{text}"
+    );
+    assert!(!text.contains("settled in"), "{text}");
+    assert_eq!(data["drawing"], "a splash screen covers it", "{data}");
+}

@@ -67,6 +67,7 @@ mod recorder;
 mod recovery;
 mod relay;
 mod replay;
+mod round_trip;
 mod sandbox;
 mod schemas;
 mod secret_store;
