@@ -132,3 +132,26 @@ fn a_click_elsewhere_blurs_the_field_so_a_value_applied_on_blur_is_applied() {
         "{snap}"
     );
 }
+
+/// An open list rendered in a layer at the end of the body (a portal), away from its combobox
+/// and outside the main content: its options are in the default snapshot, each addressable.
+#[test]
+fn options_rendered_in_a_portal_at_the_end_of_the_body_are_in_the_default_snapshot() {
+    let s = shared();
+    let mut agent = s.agent();
+    // Also on a page over the snapshot's budget, where what stands beside the main content is
+    // the first to collapse: an open list is what the person looks at.
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("portal.html?big")}));
+    assert!(snap.contains("more"), "not over its budget:\n{snap}");
+    for shown in ["option \"Small\"", "option \"Medium\"", "option \"Large\""] {
+        assert!(snap.contains(shown), "{shown:?} not in:\n{snap}");
+    }
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("portal.html")}));
+    for shown in ["option \"Small\"", "option \"Medium\"", "option \"Large\""] {
+        assert!(snap.contains(shown), "{shown:?} not in:\n{snap}");
+    }
+    let medium = ref_of(&snap, "option", "Medium");
+    agent.ok("browser_click", json!({"ref": medium}));
+    let (_, data) = agent.ok("browser_find", json!({"selector": "#size"}));
+    assert!(data.to_string().contains("Medium"), "{data}");
+}
