@@ -1,5 +1,6 @@
 // Navigations: loading a URL and waiting for that load, and actions that may navigate.
 import { observeEarly } from './activity.js';
+import { positionEarly } from './emulate.js';
 import { ToolError, getTab } from './errors.js';
 import { PageReplaced, runInPage, runOnRef } from './page.js';
 import { networkIdle, requestsSince } from './network.js';
@@ -240,6 +241,7 @@ export function navigate(tabId, { url, reload, ignoreCache, after, initScript, h
   }
   const go = async () => {
     await observeEarly(url);
+    await positionEarly(tabId, url);
     await chrome.tabs.update(tabId, { url });
   };
   return navigation(tabId, go, url, after, timeoutMs, 'navigate', { url, initScript, handleBeforeUnload });
