@@ -217,7 +217,7 @@
     return now !== el && !effect ? `focus moved to ${describeEl(now)}` : effect;
   }
 
-  async function press({ key, modifiers = [], trusted }) {
+  async function press({ key, modifiers = [], trusted, dispatch }) {
     const m = {
       altKey: modifiers.includes('Alt'),
       ctrlKey: modifiers.includes('Control'),
@@ -233,7 +233,7 @@
     // A field holding a secret takes no edit; a form holding one submits only to its origins.
     T.refuseEdit(el, key);
     if (key === 'Enter' || key === ' ') T.judgeSubmit(T.submissionBy(el, key === 'Enter'));
-    const nav = T.watchNavigate();
+    const nav = T.watchNavigate(dispatch, el);
     const effect = trusted ? await pressReal(trusted, key, modifiers, el) : pressSynthetic(el, key, m);
     return {
       element: describeEl(el),
