@@ -243,11 +243,7 @@
         key(el, 'keyup', ch);
       }
       fire(el, 'change');
-    } else {
-      const sel = getSelection();
-      sel.selectAllChildren(el);
-      document.execCommand('insertText', false, text);
-    }
+    } else await T.typeInto(el, text);
     if (field) T.hold(el, secret, text);
     let navigation = null;
     if (submit) {

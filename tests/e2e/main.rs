@@ -24,6 +24,7 @@ mod dialogs;
 mod doctor;
 mod door;
 mod downloads;
+mod editors;
 mod emulate;
 mod escapes;
 mod eval;
