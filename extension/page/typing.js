@@ -118,30 +118,48 @@
     return effect;
   }
 
+  // A key's wait for the one before it to be rendered: a posted message's task (React's scheduler
+  // renders in one, and those run in order), then a timer's turn.
+  async function between() {
+    await new Promise((r) => {
+      const { port1, port2 } = new MessageChannel();
+      port1.onmessage = () => r(port1.close());
+      port2.postMessage(0);
+    });
+    await T.turn();
+  }
+
   const CHORD = { ...NO_MODIFIERS, ctrlKey: true };
+  const SHOW_WITHIN_MS = 500;
   const shown = (s) => s.replace(/[\u00a0]/g, ' ').replace(/[\u200b\ufeff]/g, '').replace(/\s+/g, ' ').trim();
 
   // Replaces an editable element's text with `text` as a person would: Ctrl+A, then a key per
-  // character (Enter for a line break), a turn of the page's event loop after each, as keys
-  // come, so that the editor renders between them. Refused when the element does not show the
+  // character (Enter for a line break), each once the editor rendered the one before, as a
+  // person's keys come. Refused when the element does not show the
   // text afterwards: the editor did not take it.
   async function typeInto(el, text) {
     const host = hostOf(el);
     T.focusOn(host);
     const at = () => T.focused();
     pressInEditable(at(), 'a', CHORD);
-    await T.turn();
+    await between();
     if (!text && shown(host.innerText)) {
       pressInEditable(at(), 'Backspace');
-      await T.turn();
+      await between();
     }
     for (const ch of text.replace(/\r\n?/g, '\n')) {
       pressInEditable(at(), ch === '\n' ? 'Enter' : ch);
-      await T.turn();
+      await between();
     }
-    await T.turn();
-    const now = shown(host.innerText);
-    if (!now.includes(shown(text))) {
+    // An editor may render what it took a moment later (React's scheduler, Slate's deferred
+    // edits): the text is looked for until it shows, half a second at most.
+    const want = shown(text);
+    let now = shown(host.innerText);
+    for (let i = 0; i < SHOW_WITHIN_MS / 25 && !now.includes(want); i++) {
+      await (i < 4 ? T.turn() : T.sleep(25));
+      now = shown(host.innerText);
+    }
+    if (!now.includes(want)) {
       const what = now ? `shows ${JSON.stringify(T.cut(now, 80))}` : 'is empty';
       throw new T.Refusal('NOT_ACTIONABLE', `the editor did not take the text: after typing it ${what}`);
     }

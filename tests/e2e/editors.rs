@@ -94,6 +94,12 @@ fn expect(agent: &mut Mcp, editor: &str, step: &str, want: &[&str]) {
         let (got, errors) = model(agent);
         assert_eq!(errors, json!([]), "{editor}, {step}: the page saw errors");
         if got == json!(want) {
+            // A person's pause before the next step, for the editors that merge the edits of a
+            // moment into one undo entry and say so (`editorPause`).
+            agent.ok(
+                "browser_eval",
+                json!({"expression": "window.editorPause?.(); true"}),
+            );
             return;
         }
         assert!(
@@ -204,4 +210,24 @@ fn codemirror_takes_typing_enter_select_all_undo_and_fill() {
         "CodeMirror 6",
         &Quirks { over: &["X", ""] },
     );
+}
+
+#[test]
+fn quill_takes_typing_enter_select_all_undo_and_fill() {
+    matrix("quill.html", "Quill", &PLAIN);
+}
+
+#[test]
+fn a_plain_contenteditable_takes_typing_enter_select_all_undo_and_fill() {
+    matrix("contenteditable.html", "contenteditable", &PLAIN);
+}
+
+#[test]
+fn slate_takes_typing_enter_select_all_undo_and_fill() {
+    matrix("slate.html", "Slate", &PLAIN);
+}
+
+#[test]
+fn ckeditor_5_takes_typing_enter_select_all_undo_and_fill() {
+    matrix("ckeditor.html", "CKEditor 5", &PLAIN);
 }
