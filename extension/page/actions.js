@@ -211,7 +211,7 @@
   async function type({ ref, text, submit = false, secret, trusted }) {
     const { el, retagged } = resolve(ref);
     T.refuseSecret(secret);
-    const editable = el.isContentEditable;
+    const editable = T.editable(el);
     const field = el.localName === 'input' || el.localName === 'textarea';
     if (!editable && !field) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} does not take text`);
     if (el.readOnly) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is read-only`);

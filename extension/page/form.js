@@ -17,7 +17,7 @@
     }
     if (el.localName === 'textarea') return 'text';
     if (el.localName === 'select') return 'select';
-    if (el.isContentEditable) return 'editable';
+    if (T.editable(el)) return 'editable';
     return null;
   }
 
@@ -143,7 +143,7 @@
 
   // An editable element (a rich-text editor's) takes keys as typing does (typing.js).
   async function setEditable(el, value) {
-    if (el.textContent === value) return false;
+    if ((el.editContext ? el.editContext.text : el.textContent) === value) return false;
     await T.typeInto(el, value);
     return true;
   }

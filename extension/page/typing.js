@@ -50,8 +50,12 @@
     return keyEvent(el, 'keypress', { ...init, charCode, keyCode: charCode, which: charCode });
   }
 
+  // Whether `el` takes text as an editable element: contenteditable, or an EditContext's.
+  const editable = (el) => el.isContentEditable || !!el.editContext;
+
   // The editing host of an editable element: the outermost editable ancestor.
   function hostOf(el) {
+    if (el.editContext) return el;
     let host = el;
     while (host.parentElement?.isContentEditable) host = host.parentElement;
     return host;
@@ -65,6 +69,7 @@
   // An edit as the browser starts one: `beforeinput`, which the page may cancel (having made the
   // edit in its own model), else the editing command. What happened: 'page', 'browser' or null.
   function edit(el, inputType, data, command, value) {
+    if (el.editContext) return contextEdit(el, inputType, data);
     const init = { inputType, data, bubbles: true, cancelable: true, composed: true, targetRanges: targetRanges() };
     if (!el.dispatchEvent(new InputEvent('beforeinput', init))) return 'page';
     return document.execCommand(command, false, value) ? 'browser' : null;
@@ -72,10 +77,35 @@
 
   // The text a key makes, through `textInput` (TextEvent) and then `beforeinput`.
   function insert(el, text) {
+    if (el.editContext) return contextEdit(el, 'insertText', text);
     const ev = document.createEvent('TextEvent');
     ev.initTextEvent('textInput', true, true, window, text);
     if (!el.dispatchEvent(ev)) return 'page';
     return edit(el, 'insertText', text, 'insertText', text);
+  }
+
+  // An edit in an element whose input an EditContext takes (Monaco): no DOM to edit; after an
+  // uncancelled `beforeinput`, the browser changes the context's text and tells the page with a
+  // `textupdate`, from which the page edits its model. A line break is the page's to make from
+  // the `beforeinput`. 'browser' when the context's text changed.
+  function contextEdit(el, inputType, data) {
+    const ctx = el.editContext;
+    const before = ctx.text;
+    const init = { inputType, data, bubbles: true, cancelable: true, composed: true };
+    if (!el.dispatchEvent(new InputEvent('beforeinput', init))) return 'page';
+    let start = Math.min(ctx.selectionStart, ctx.selectionEnd);
+    let end = Math.max(ctx.selectionStart, ctx.selectionEnd);
+    if (inputType === 'deleteContentBackward' && start === end) start = Math.max(0, start - 1);
+    else if (inputType === 'deleteContentForward' && start === end) end = Math.min(ctx.text.length, end + 1);
+    if (inputType === 'insertText' || (inputType.startsWith('delete') && start < end)) {
+      const text = data || '';
+      const caret = start + text.length;
+      ctx.updateText(start, end, text);
+      ctx.updateSelection(caret, caret);
+      const range = { updateRangeStart: start, updateRangeEnd: end, selectionStart: caret, selectionEnd: caret };
+      ctx.dispatchEvent(new TextUpdateEvent('textupdate', { text, ...range }));
+    }
+    return ctx.text !== before ? 'browser' : null;
   }
 
   const EDITS = {
@@ -90,6 +120,7 @@
     const chord = m.ctrlKey || m.metaKey;
     const said = (done, what) => (done === 'page' ? 'the editor took it' : done ? what : null);
     if (chord && key.toLowerCase() === 'a') {
+      if (el.editContext) return null; // the page selects in its own model, or nothing does
       // The browser's own Select All: in an editing host, its content only.
       return document.execCommand('selectAll') ? 'selected all text' : null;
     }
@@ -143,7 +174,7 @@
     const at = () => T.focused();
     pressInEditable(at(), 'a', CHORD);
     await between();
-    if (!text && shown(host.innerText)) {
+    if (!text && (host.editContext ? host.editContext.text : host.innerText).trim()) {
       pressInEditable(at(), 'Backspace');
       await between();
     }
@@ -154,10 +185,11 @@
     // An editor may render what it took a moment later (React's scheduler, Slate's deferred
     // edits): the text is looked for until it shows, half a second at most.
     const want = shown(text);
-    let now = shown(host.innerText);
+    const seen = () => shown(host.editContext ? host.editContext.text : host.innerText);
+    let now = seen();
     for (let i = 0; i < SHOW_WITHIN_MS / 25 && !now.includes(want); i++) {
       await (i < 4 ? T.turn() : T.sleep(25));
-      now = shown(host.innerText);
+      now = seen();
     }
     if (!now.includes(want)) {
       const what = now ? `shows ${JSON.stringify(T.cut(now, 80))}` : 'is empty';
@@ -165,5 +197,5 @@
     }
   }
 
-  Object.assign(T, { codeOf, keyCodeOf, keyInit, hostOf, pressInEditable, typeInto });
+  Object.assign(T, { codeOf, keyCodeOf, keyInit, editable, hostOf, pressInEditable, typeInto });
 })();

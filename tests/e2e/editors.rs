@@ -231,3 +231,13 @@ fn slate_takes_typing_enter_select_all_undo_and_fill() {
 fn ckeditor_5_takes_typing_enter_select_all_undo_and_fill() {
     matrix("ckeditor.html", "CKEditor 5", &PLAIN);
 }
+
+#[test]
+fn monaco_takes_typing_enter_select_all_undo_and_fill() {
+    matrix("monaco.html", "Monaco", &PLAIN);
+}
+
+#[test]
+fn tinymce_takes_typing_enter_select_all_undo_and_fill() {
+    matrix("tinymce.html", "TinyMCE", &PLAIN);
+}
