@@ -241,3 +241,29 @@ fn monaco_takes_typing_enter_select_all_undo_and_fill() {
 fn tinymce_takes_typing_enter_select_all_undo_and_fill() {
     matrix("tinymce.html", "TinyMCE", &PLAIN);
 }
+
+#[test]
+fn an_editor_that_refuses_the_keys_gets_a_failed_type_and_fill_not_done() {
+    let base = origin();
+    let mut agent = shared().agent();
+    let (snap, _) = agent.ok(
+        "browser_navigate",
+        json!({"url": format!("{base}/refuses.html")}),
+    );
+    let field = ref_of(&snap, "textbox", "Editor");
+    let (code, r) = agent.fails("browser_type", json!({"ref": field, "text": "Hello"}));
+    assert_eq!(code, "NOT_ACTIONABLE", "{}", text(&r));
+    assert!(
+        text(&r)
+            .contains("the editor did not take the text: after typing it shows \"Locked text\""),
+        "{}",
+        text(&r)
+    );
+    let (code, r) = agent.fails(
+        "browser_fill_form",
+        json!({"fields": [{"ref": field, "value": "Hello"}]}),
+    );
+    assert_eq!(code, "NOT_ACTIONABLE", "{}", text(&r));
+    let (_, errors) = model(&mut agent);
+    assert_eq!(errors, json!([]));
+}
