@@ -196,6 +196,11 @@ fn prosemirror_takes_typing_enter_select_all_undo_and_fill() {
 }
 
 #[test]
+fn tiptap_takes_typing_enter_select_all_undo_and_fill() {
+    matrix("tiptap.html", "Tiptap", &PLAIN);
+}
+
+#[test]
 fn lexical_takes_typing_enter_select_all_undo_and_fill() {
     matrix("lexical.html", "Lexical", &PLAIN);
 }
