@@ -221,7 +221,8 @@
   // Key events the page can tell from a person's (`isTrusted` false), and the default action a
   // real press would have had, done here; what that was.
   function pressSynthetic(el, key, m) {
-    if (T.editable(el)) return T.pressInEditable(el, key, m);
+    // In an editable element a key edits (typing.js); Tab still moves the focus on from it.
+    if (T.editable(el) && key !== 'Tab') return T.pressInEditable(el, key, m);
     const init = {
       key,
       code: codeOf(key),

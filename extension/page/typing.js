@@ -114,6 +114,16 @@
     Delete: ['deleteContentForward', 'forwardDelete'],
   };
 
+  // The caret's moves by the arrow keys, Home and End (Shift extends the selection instead).
+  const MOVES = {
+    ArrowLeft: ['backward', 'character'],
+    ArrowRight: ['forward', 'character'],
+    ArrowUp: ['backward', 'line'],
+    ArrowDown: ['forward', 'line'],
+    Home: ['backward', 'lineboundary'],
+    End: ['forward', 'lineboundary'],
+  };
+
   // What a key does in an editable element once its keydown and keypress went uncancelled: the
   // edit it makes, or the selection it moves; what that was, or null for nothing.
   function editableDefault(el, key, m, typed) {
@@ -130,6 +140,10 @@
     }
     if (chord && key.toLowerCase() === 'y') return said(edit(el, 'historyRedo', null, 'redo'), 'redid the last edit');
     if (typed) return said(insert(el, key), `typed ${JSON.stringify(key)}`);
+    if (MOVES[key] && !el.editContext && !chord) {
+      getSelection().modify(m.shiftKey ? 'extend' : 'move', ...MOVES[key]);
+      return m.shiftKey ? 'extended the selection' : 'moved the caret';
+    }
     const e = EDITS[key];
     if (!e) return null;
     return said(edit(el, e[0], null, e[1]), key === 'Enter' ? 'inserted a line' : 'deleted text');

@@ -2,8 +2,9 @@
 //! puts them in target/e2e-editors from tests/fixtures/editors/package-lock.json) and served
 //! with a page of tests/fixtures/editors, takes `browser_type`, `browser_press_key` and
 //! `browser_fill_form`: typing a line, Enter and a second line, Select All and a key over it,
-//! undo, and a fill, each step checked against the editor's own model (read through its API by
-//! the page's `editorModel()`), with no error in the page.
+//! undo, a fill, and the caret moved back for a Backspace, each step checked against the
+//! editor's own model (read through its API by the page's `editorModel()`), with no error in
+//! the page.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -176,13 +177,22 @@ fn matrix(page: &str, editor: &str, quirks: &Quirks) {
         json!({"fields": [{"ref": field, "value": "Filled in"}]}),
     );
     done(editor, "browser_fill_form", r);
-    let filled: Vec<&str> = match quirks.over {
-        [_, rest @ ..] => std::iter::once("Filled in")
-            .chain(rest.iter().copied())
-            .collect(),
-        [] => vec!["Filled in"],
+    // The lines after the first that the editor keeps after a Select All and a key (quirks).
+    let with_rest = |line: &'static str| -> Vec<&str> {
+        let rest = quirks.over.get(1..).unwrap_or_default();
+        std::iter::once(line).chain(rest.iter().copied()).collect()
     };
-    expect(&mut agent, editor, "after browser_fill_form", &filled);
+    expect(
+        &mut agent,
+        editor,
+        "after browser_fill_form",
+        &with_rest("Filled in"),
+    );
+    for key in ["ArrowLeft", "ArrowLeft", "Backspace"] {
+        press(&mut agent, editor, key);
+    }
+    let step = "after two ArrowLefts and a Backspace";
+    expect(&mut agent, editor, step, &with_rest("Filledin"));
 }
 
 #[test]
@@ -271,4 +281,19 @@ fn an_editor_that_refuses_the_keys_gets_a_failed_type_and_fill_not_done() {
     assert_eq!(code, "NOT_ACTIONABLE", "{}", text(&r));
     let (_, errors) = model(&mut agent);
     assert_eq!(errors, json!([]));
+}
+
+#[test]
+fn tab_moves_the_focus_on_from_an_editor_as_from_a_field() {
+    let base = origin();
+    let mut agent = shared().agent();
+    let (snap, _) = agent.ok(
+        "browser_navigate",
+        json!({"url": format!("{base}/contenteditable.html")}),
+    );
+    let field = ref_of(&snap, "textbox", "Editor");
+    agent.ok("browser_type", json!({"ref": field, "text": "Hello"}));
+    let (text, data) = agent.ok("browser_press_key", json!({"key": "Tab"}));
+    assert_eq!(data["focused"], "<button> \"After the editor\"", "{text}");
+    expect(&mut agent, "contenteditable", "after Tab", &["Hello"]);
 }
