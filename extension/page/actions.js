@@ -214,7 +214,7 @@
   async function type({ ref, text, submit = false, secret, trusted, dispatch }) {
     const { el, retagged } = resolve(ref);
     T.refuseSecret(secret);
-    const editable = el.isContentEditable;
+    const editable = T.editable(el);
     const field = el.localName === 'input' || el.localName === 'textarea';
     if (!editable && !field) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} does not take text`);
     if (el.readOnly) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is read-only`);
@@ -247,11 +247,7 @@
         key(el, 'keyup', ch);
       }
       fire(el, 'change');
-    } else {
-      const sel = getSelection();
-      sel.selectAllChildren(el);
-      document.execCommand('insertText', false, text);
-    }
+    } else await T.typeInto(el, text);
     if (field) T.hold(el, secret, text);
     let navigation = null;
     if (submit) {

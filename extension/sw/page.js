@@ -10,6 +10,7 @@ const PAGE_FILES = [
   'page/refs.js',
   'page/actionable.js',
   'page/edit.js',
+  'page/typing.js',
   'page/held.js',
   'page/fit.js',
   'page/rows.js',

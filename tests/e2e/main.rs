@@ -25,6 +25,7 @@ mod doctor;
 mod door;
 mod downloads;
 mod drawing;
+mod editors;
 mod emulate;
 mod escapes;
 mod eval;
