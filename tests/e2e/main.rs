@@ -62,6 +62,7 @@ mod popup;
 mod ports;
 mod private;
 mod proxy;
+mod pyapps;
 mod recorder;
 mod recovery;
 mod relay;
@@ -74,5 +75,6 @@ mod settle;
 #[path = "../support/snapshot.rs"]
 mod snapshot;
 mod storage;
+mod streamlit;
 mod token;
 mod trusted;
