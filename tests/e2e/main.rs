@@ -43,6 +43,7 @@ mod identity;
 mod install;
 mod install_files;
 mod interact;
+mod jupyter;
 mod leases;
 mod mcp;
 #[path = "../support/mcp_client.rs"]

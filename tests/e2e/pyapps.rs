@@ -8,7 +8,7 @@ use std::io::{Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
-use std::process::{ChildStdin, Command, Stdio};
+use std::process::{Child, Command, Stdio};
 use std::sync::{Mutex, OnceLock};
 use std::time::{Duration, Instant};
 
@@ -45,9 +45,10 @@ pub(crate) struct AppServer {
     pub dir: PathBuf,
 }
 
-/// What keeps each server's guard waiting: when the test binary exits, however it exits, the
-/// pipes close and each guard stops its server's process group and removes its dir.
-static GUARDS: Mutex<Vec<ChildStdin>> = Mutex::new(Vec::new());
+/// The servers and their guards, each guard waiting on a pipe from this process: when the test
+/// binary exits, however it exits, the pipes close and each guard stops its server's process
+/// group and removes its dir.
+static STARTED: Mutex<Vec<Child>> = Mutex::new(Vec::new());
 
 /// A loopback port free now (the server binds it a moment later; its health check proves it
 /// did, not something else).
@@ -69,7 +70,7 @@ fn server_dir(name: &str) -> PathBuf {
 fn start(name: &str, mut cmd: Command, dir: PathBuf, port: u16, health: &str) -> AppServer {
     let log = std::fs::File::create(dir.join("server.log")).unwrap();
     let started = Instant::now();
-    let child = cmd
+    let mut server = cmd
         .current_dir(&dir)
         .stdin(Stdio::null())
         .stdout(log.try_clone().unwrap())
@@ -77,14 +78,14 @@ fn start(name: &str, mut cmd: Command, dir: PathBuf, port: u16, health: &str) ->
         .process_group(0)
         .spawn()
         .unwrap_or_else(|e| panic!("{name} starts: {e}"));
-    let pgid = child.id().to_string();
+    let pgid = server.id().to_string();
     // TERM first (JupyterLab shuts its kernels down on it), KILL whatever is left 10 s later.
-    let mut guard = Command::new("sh")
+    let guard = Command::new("sh")
         .args([
             "-c",
-            "read _; kill -TERM -- -\"$1\" 2>/dev/null; i=0; \
-             while kill -0 -- -\"$1\" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.2; i=$((i+1)); done; \
-             kill -KILL -- -\"$1\" 2>/dev/null; rm -rf \"$2\"",
+            "read _; kill -TERM -\"$1\" 2>/dev/null; i=0; \
+             while kill -0 -\"$1\" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.2; i=$((i+1)); done; \
+             kill -KILL -\"$1\" 2>/dev/null; rm -rf \"$2\"",
             "guard",
             &pgid,
         ])
@@ -95,17 +96,19 @@ fn start(name: &str, mut cmd: Command, dir: PathBuf, port: u16, health: &str) ->
         .process_group(0)
         .spawn()
         .expect("sh starts");
-    GUARDS.lock().unwrap().push(guard.stdin.take().unwrap());
     let origin = format!("http://127.0.0.1:{port}");
     let deadline = started + Duration::from_secs(90);
     while get_status(port, health) != Some(200) {
+        let ended = server.try_wait().unwrap();
         assert!(
-            Instant::now() < deadline,
-            "{name} did not answer on {origin}{health} within 90 s; its log:\n{}",
+            ended.is_none() && Instant::now() < deadline,
+            "{name} did not answer on {origin}{health} ({}); its log:\n{}",
+            ended.map_or("not within 90 s".into(), |s| format!("it ended: {s}")),
             std::fs::read_to_string(dir.join("server.log")).unwrap_or_default()
         );
         std::thread::sleep(Duration::from_millis(100));
     }
+    STARTED.lock().unwrap().extend([server, guard]);
     eprintln!("{name} up on {origin} in {:?}", started.elapsed());
     AppServer { origin, dir }
 }
@@ -172,7 +175,14 @@ pub(crate) fn jupyter() -> &'static Jupyter {
             .unwrap()
             .subsec_nanos();
         let token = format!("e2e{}x{nanos:x}", std::process::id());
-        for sub in ["notebooks", "home", "config", "data", "runtime", "workspaces"] {
+        for sub in [
+            "notebooks",
+            "home",
+            "config",
+            "data",
+            "runtime",
+            "workspaces",
+        ] {
             std::fs::create_dir_all(dir.join(sub)).unwrap();
         }
         let settings = dir.join("settings/@jupyterlab/apputils-extension");
@@ -186,7 +196,10 @@ pub(crate) fn jupyter() -> &'static Jupyter {
         cmd.args(["--no-browser", "--allow-root", "--ip", "127.0.0.1"])
             .args(["--port", &port.to_string()])
             .arg(format!("--IdentityProvider.token={token}"))
-            .arg(format!("--ServerApp.root_dir={}", dir.join("notebooks").display()))
+            .arg(format!(
+                "--ServerApp.root_dir={}",
+                dir.join("notebooks").display()
+            ))
             .arg("--LabApp.extension_manager=readonly")
             .env("HOME", dir.join("home"))
             .env("JUPYTER_CONFIG_DIR", dir.join("config"))
