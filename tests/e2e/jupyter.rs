@@ -12,18 +12,28 @@ use crate::harness::{Mcp, shared};
 use crate::pyapps::jupyter;
 use crate::snapshot::ref_of;
 
+/// The ref of the first element in `snapshot` with this role and no name (a notebook cell's
+/// editor has none).
+fn unnamed_ref(snapshot: &str, role: &str) -> String {
+    let head = format!("- {role} [ref=");
+    let line = snapshot.lines().find(|l| l.trim_start().starts_with(&head));
+    let line = line.unwrap_or_else(|| panic!("no unnamed {role} in the snapshot:\n{snapshot}"));
+    let at = line.find("[ref=").unwrap() + 5;
+    line[at..at + line[at..].find(']').unwrap()].to_string()
+}
+
 fn snapshot(agent: &mut Mcp) -> String {
     let (_, data) = agent.ok("browser_snapshot", json!({}));
     data["snapshot"].as_str().unwrap().to_string()
 }
 
-/// The notebooks in `dir` other than those in `before`.
-fn new_notebooks(dir: &Path, before: &[PathBuf]) -> Vec<PathBuf> {
+/// The notebooks in `dir`.
+fn notebooks(dir: &Path) -> Vec<PathBuf> {
     let mut found: Vec<PathBuf> = std::fs::read_dir(dir)
         .unwrap()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|x| x == "ipynb") && !before.contains(p))
+        .filter(|p| p.extension().is_some_and(|x| x == "ipynb"))
         .collect();
     found.sort();
     found
@@ -57,13 +67,15 @@ fn cells_on_disk(path: &Path) -> Vec<(String, String)> {
         .collect()
 }
 
+/// The code the agent types into the notebook's cell.
+const CODE: &str = r#"print("answer:", 6*7)"#;
+
 #[test]
 fn a_jupyterlab_notebook_made_from_the_launcher_runs_typed_code_and_saves_it_with_its_output() {
     let lab = jupyter();
     let s = shared();
     let mut agent = s.agent();
     let started = Instant::now();
-    let before = new_notebooks(&lab.notebooks(), &[]);
     agent.ok("browser_navigate", json!({"url": lab.lab_url()}));
     // JupyterLab loads its extensions behind a splash screen, then shows the launcher.
     agent.ok(
@@ -71,40 +83,59 @@ fn a_jupyterlab_notebook_made_from_the_launcher_runs_typed_code_and_saves_it_wit
         json!({"text": "Python 3 (ipykernel)", "timeout": 30_000}),
     );
     let snap = snapshot(&mut agent);
-    eprintln!("launcher after {:?}:\n{snap}", started.elapsed());
     let card = ref_of(&snap, "button", "Python 3 (ipykernel)");
     agent.ok("browser_click", json!({"ref": card}));
 
-    // The notebook opens with one empty code cell, its editor focused.
+    // The notebook opens with one empty code cell (its prompt `[ ]:`), its editor focused.
     agent.ok(
         "browser_wait_for",
-        json!({"text": "Untitled", "timeout": 30_000}),
+        json!({"text": "[ ]:", "timeout": 30_000}),
     );
     let snap = snapshot(&mut agent);
-    eprintln!("notebook after {:?}:\n{snap}", started.elapsed());
-    let cell = ref_of(&snap, "textbox", "");
-    let (said, _) = agent.ok("browser_type", json!({"ref": cell, "text": "print(6*7)"}));
-    eprintln!("{said}");
-    let (said, _) = agent.ok("browser_press_key", json!({"key": "Shift+Enter"}));
-    eprintln!("{said}");
-    agent.ok("browser_wait_for", json!({"text": "42", "timeout": 30_000}));
-    let (said, _) = agent.ok("browser_press_key", json!({"key": "Control+S"}));
-    eprintln!("{said}");
+    let cell = unnamed_ref(&snap, "textbox");
+    agent.ok("browser_type", json!({"ref": cell, "text": CODE}));
+    agent.ok("browser_press_key", json!({"key": "Shift+Enter"}));
+    // The kernel starts, runs the cell and sends its output back: the page shows it under the
+    // cell.
+    agent.ok(
+        "browser_wait_for",
+        json!({"text": "answer: 42", "timeout": 30_000}),
+    );
+    let snap = snapshot(&mut agent);
+    let lines: Vec<&str> = snap.lines().map(str::trim_start).collect();
+    let at = lines
+        .iter()
+        .position(|l| l.starts_with(&format!("- textbox {}", json!(CODE))));
+    let shown = at.and_then(|i| lines.get(i + 1));
+    assert_eq!(shown, Some(&"- text: answer: 42"), "{snap}");
 
-    // Saved: the notebook on disk holds the cell and what it printed.
+    // Saved with Ctrl+S; on its first save JupyterLab asks for a name.
+    agent.ok("browser_press_key", json!({"key": "Control+S"}));
+    agent.ok("browser_wait_for", json!({"text": "Rename file"}));
+    let snap = snapshot(&mut agent);
+    agent.ok(
+        "browser_type",
+        json!({"ref": ref_of(&snap, "textbox", "File name"), "text": "answer.ipynb"}),
+    );
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Rename and Save")}),
+    );
+
+    // The notebook on disk holds the cell and what it printed.
+    let saved = lab.notebooks().join("answer.ipynb");
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
-        let made = new_notebooks(&lab.notebooks(), &before);
-        let cells: Vec<_> = made.iter().flat_map(|p| cells_on_disk(p)).collect();
-        if cells
-            .iter()
-            .any(|(src, out)| src == "print(6*7)" && out == "42\n")
-        {
+        let cells = cells_on_disk(&saved);
+        // Shift+Enter ran the cell and added an empty one below it.
+        if cells.first() == Some(&(CODE.to_string(), "answer: 42\n".to_string())) {
             break;
         }
         assert!(
             Instant::now() < deadline,
-            "no saved notebook holds the cell and its output: {made:?} {cells:?}"
+            "{} does not hold the cell and its output: {cells:?}; the notebooks: {:?}",
+            saved.display(),
+            notebooks(&lab.notebooks())
         );
         std::thread::sleep(Duration::from_millis(100));
     }
