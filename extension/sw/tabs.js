@@ -22,11 +22,18 @@ async function loaded(tabId, timeoutMs) {
   }
 }
 
-function describe(t) {
+// The window the person has (or last had) focus in; null when there is none.
+async function focusedWindow() {
+  return (await chrome.windows.getLastFocused().catch(() => null))?.id ?? null;
+}
+
+// `active` is whether the person sees the tab: in front of the window with focus. An agent's tab
+// is in front of a window of its own, which has not.
+function describe(t, focused) {
   return {
     tabId: t.id,
     windowId: t.windowId,
-    active: t.active,
+    active: t.active && t.windowId === focused,
     url: t.url || t.pendingUrl || '',
     title: t.title || '',
     ...(t.incognito ? { private: true } : {}),
@@ -34,10 +41,18 @@ function describe(t) {
   };
 }
 
-// A tab of its own in a new private window (the incognito profile's jar, none of the person's
-// cookies), when the person allowed the extension there; else one in the person's window.
+// The agent's tab is the tab in front of a window of its own, which is not focused: a page in
+// front of its window is visible, draws animation frames, ends its transitions and hears focus
+// events, where a tab behind another in the person's window does none of these (JupyterLab never
+// leaves its splash screen there). The person's focus and active tab stay where they are. A
+// private tab gets a new private window (the incognito profile's jar, none of the person's
+// cookies), when the person allowed the extension there.
 async function create(args, url) {
-  if (!args.incognito) return chrome.tabs.create({ url, active: !!args.active });
+  if (!args.incognito) {
+    if (args.active) return chrome.tabs.create({ url, active: true });
+    const w = await chrome.windows.create({ url, focused: false });
+    return w.tabs[0];
+  }
   if (!(await chrome.extension.isAllowedIncognitoAccess())) {
     const where = 'chrome://extensions → tabpilot → Details → Allow in Incognito';
     const why = `the person has not allowed tabpilot in private windows (${where})`;
@@ -70,16 +85,17 @@ export async function openTab({ args, timeoutMs, tabs, owner, guard }) {
       watch.stop();
     }
   }
-  return describe(await getTab(t.id));
+  return describe(await getTab(t.id), await focusedWindow());
 }
 
 export async function tabInfo(tabId) {
-  return describe(await getTab(tabId));
+  return describe(await getTab(tabId), await focusedWindow());
 }
 
 export async function listTabs() {
   const tabs = await chrome.tabs.query({});
-  const listed = await Promise.all(tabs.map(async (t) => ((await shown(t)) ? describe(t) : unshared(t))));
+  const focused = await focusedWindow();
+  const listed = await Promise.all(tabs.map(async (t) => ((await shown(t)) ? describe(t, focused) : unshared(t))));
   return { tabs: listed.filter(Boolean) };
 }
 
@@ -122,7 +138,7 @@ export async function focusTab(tabId) {
   const t = await getTab(tabId);
   await chrome.tabs.update(tabId, { active: true });
   await chrome.windows.update(t.windowId, { focused: true });
-  return describe(await getTab(tabId));
+  return describe(await getTab(tabId), await focusedWindow());
 }
 
 export async function closeTab({ tab, tabs }) {

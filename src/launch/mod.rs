@@ -266,6 +266,14 @@ fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
         opts.headless,
         "about:blank",
     );
+    // No person works in a browser tabpilot launched: the agents' pages keep their timers and
+    // their priority, and keep drawing when another window covers theirs (Chromium parses a
+    // switch after the address as well).
+    cmd.args([
+        "--disable-background-timer-throttling",
+        "--disable-renderer-backgrounding",
+        "--disable-backgrounding-occluded-windows",
+    ]);
     let spawned = if opts.tied_to_us {
         crate::platform::child::spawn_tied(&mut cmd)
     } else {

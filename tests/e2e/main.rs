@@ -24,6 +24,7 @@ mod dialogs;
 mod doctor;
 mod door;
 mod downloads;
+mod drawing;
 mod emulate;
 mod escapes;
 mod eval;

@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use crate::fixtures::serve;
 use crate::harness::{Env, Mcp, runtime, sandbox_dir, shared};
+use crate::person::{agent_with_devtools, devtools};
 use crate::snapshot::ref_of;
 
 fn metric<'a>(data: &'a Value, name: &str) -> &'a Value {
@@ -131,9 +132,17 @@ fn vitals_of_a_page_in_front_name_its_lcp_image_and_what_a_late_shift_moved() {
 
 #[test]
 fn vitals_of_a_background_tab_say_what_it_never_drew_rather_than_zero() {
-    let s = shared();
-    let mut agent = s.agent();
-    agent.ok("browser_navigate", json!({"url": s.a("vitals.html")}));
+    let env = Env::fresh("vitals-background");
+    let fixtures = serve(env.first_port);
+    let mut agent = agent_with_devtools(&env);
+    let first = format!("{}/basic.html", fixtures.a);
+    agent.ok("browser_navigate", json!({"url": first}));
+    // The page opens a tab in front of the agent's, which loads the vitals page behind it.
+    let rt = runtime();
+    let mut cdp = devtools(&rt, &env);
+    rt.block_on(cdp.open_over(&first));
+    let url = format!("{}/vitals.html", fixtures.a);
+    agent.ok("browser_navigate", json!({"url": url}));
     let (text, data) = agent.ok("browser_perf_trace", json!({}));
     assert_eq!(data["debugger"], false);
     for name in ["LCP", "CLS", "FCP"] {

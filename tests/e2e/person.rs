@@ -137,6 +137,18 @@ impl Cdp {
         }
     }
 
+    /// What a page does with a person's gesture: the page at `url` opens a new tab, which comes
+    /// in front of it in its window; the page's tab is in the background from then on.
+    pub(crate) async fn open_over(&mut self, url: &str) {
+        let pages = self.pages().await.unwrap();
+        let (target, _) = pages.iter().find(|(_, u)| u == url).expect("the page");
+        let session = self.attach(target).await.unwrap();
+        let open = json!({"expression": "void window.open('about:blank')", "userGesture": true});
+        self.send_to(&session, "Runtime.evaluate", open)
+            .await
+            .unwrap();
+    }
+
     /// What a person does: goes to `url` in the tab of `session`.
     pub(crate) async fn go(&mut self, session: &str, url: &str) {
         self.send_to(session, "Page.navigate", json!({ "url": url }))

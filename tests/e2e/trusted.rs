@@ -10,7 +10,8 @@ use serde_json::{Value, json};
 
 use crate::browser::image_of;
 use crate::fixtures::serve;
-use crate::harness::{Env, Mcp, text};
+use crate::harness::{Env, Mcp, runtime, text};
+use crate::person::{agent_with_devtools, devtools};
 use crate::snapshot::ref_of;
 
 /// The agent in a browser of its own, on the trusted page, its tab in front; and the page's URL.
@@ -74,10 +75,15 @@ fn a_page_that_ignores_synthetic_events_takes_real_input_in_advanced_mode_with_t
 
 #[test]
 fn real_input_in_a_background_tab_is_refused_and_changes_nothing() {
-    let (mut agent, url, _) = in_front("trusted-background");
-    // A second tab, opened behind the first: the agent's tab from now on.
-    agent.ok("browser_new_tab", json!({"url": url}));
-    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    let env = Env::fresh("trusted-background");
+    let fixtures = serve(env.first_port);
+    let mut agent = agent_with_devtools(&env);
+    let url = format!("{}/trusted.html", fixtures.a);
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": url}));
+    // The page opens a tab, which comes in front of the agent's in its window.
+    let rt = runtime();
+    let mut cdp = devtools(&rt, &env);
+    rt.block_on(cdp.open_over(&url));
     let go = ref_of(&snap, "button", "Go");
     let name = ref_of(&snap, "textbox", "Name");
     agent.ok("browser_advanced_mode", json!({"mode": "on"}));

@@ -1,0 +1,97 @@
+//! The agent's page draws as a page in front does, in the managed browser and in the person's:
+//! visible to itself, its animation frames run and its transitions end, while the person's
+//! focus and the tab they look at stay where they were. An app that waits for these (JupyterLab
+//! leaves its splash screen on an animation frame) would otherwise never start.
+
+use std::time::Duration;
+
+use serde_json::json;
+
+use crate::cdp::{Cdp, browser_url};
+use crate::desktop::Desktop;
+use crate::fixtures::serve;
+use crate::harness::{Env, Kill, Mcp, runtime, shared};
+use crate::person::{DEVTOOLS_WITHIN, browsers, pair};
+
+/// What the render page shows once it has drawn as a page in front.
+const DRAWN: [&str; 3] = ["Visibility: visible", "Frames: ten", "Transition: ended"];
+
+/// The agent's page at `url` has drawn: it waits for the transition's end, then reads the page.
+fn drew(agent: &mut Mcp, url: &str) {
+    agent.ok("browser_navigate", json!({"url": url}));
+    agent.ok(
+        "browser_wait_for",
+        json!({"text": "Transition: ended", "timeout": 5000}),
+    );
+    let (snap, _) = agent.ok("browser_snapshot", json!({"verbose": true}));
+    for drawn in DRAWN {
+        assert!(snap.contains(drawn), "{drawn:?} not in:\n{snap}");
+    }
+}
+
+#[test]
+fn the_agents_tab_in_the_managed_browser_is_visible_and_draws() {
+    let s = shared();
+    drew(&mut s.agent(), &s.a("render.html"));
+}
+
+/// The person's own headed browser on a desktop (Xvfb), the extension loaded by hand and paired:
+/// the agent's page draws, and the person's tab is still the one in front of the window with
+/// focus, visible, with the focus, throughout.
+#[test]
+fn in_the_persons_browser_the_agents_page_draws_and_the_persons_tab_keeps_the_focus() {
+    let Some(desktop) = Desktop::start("person-draws") else {
+        return;
+    };
+    let env = Env::fresh("person-draws");
+    let fixtures = serve(env.first_port);
+    let mut agent = Mcp::start(&env, &[]);
+    let (code, _) = pair(&env);
+    let (ok, out, err) = env.cli(&["extension", "path"]);
+    assert!(ok, "{err}");
+    let exe = tabpilot::launch::find_chromium().expect("a Chromium for the tests");
+    let profile = env.state_dir.join("person-draws");
+    let mut cmd = tabpilot::launch::chromium_command(
+        &exe,
+        &profile,
+        std::path::Path::new(out.trim()),
+        false,
+        "about:blank",
+    );
+    cmd.arg("--remote-debugging-port=0");
+    desktop.apply(&mut cmd);
+    let _browser = Kill(cmd.spawn().unwrap());
+
+    let rt = runtime();
+    let mut cdp = rt.block_on(Cdp::connect(&browser_url(&profile, DEVTOOLS_WITHIN)));
+    assert_eq!(
+        rt.block_on(cdp.pair_in_popup(env.first_port, &code)),
+        "Paired."
+    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while browsers(&mut agent).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the browser never joined"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    // The person reads a page of their own, in front.
+    let persons = format!("{}/basic.html", fixtures.b);
+    let (_, session) = rt.block_on(cdp.open(&persons, false)).unwrap();
+    const SEEN: &str = "`${document.visibilityState} ${document.hasFocus()}`";
+    let seen = |cdp: &mut Cdp| rt.block_on(cdp.eval_loaded(&session, SEEN)).unwrap();
+    assert_eq!(seen(&mut cdp), "visible true", "the person's page before");
+
+    drew(&mut agent, &format!("{}/render.html", fixtures.a));
+    assert_eq!(seen(&mut cdp), "visible true", "the person's page after");
+    let (_, data) = agent.ok("browser_list_tabs", json!({}));
+    let mine = data["tabs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["mine"] == true)
+        .cloned()
+        .expect("the agent's tab");
+    assert_eq!(mine["active"], false, "the agent's tab took the focus");
+}
