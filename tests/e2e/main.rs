@@ -45,6 +45,7 @@ mod identity;
 mod install;
 mod install_files;
 mod interact;
+mod jupyter;
 mod leases;
 mod mcp;
 #[path = "../support/mcp_client.rs"]
@@ -64,6 +65,7 @@ mod popup;
 mod ports;
 mod private;
 mod proxy;
+mod pyapps;
 mod recorder;
 mod recovery;
 mod relay;
@@ -77,5 +79,6 @@ mod settle;
 #[path = "../support/snapshot.rs"]
 mod snapshot;
 mod storage;
+mod streamlit;
 mod token;
 mod trusted;
