@@ -28,8 +28,10 @@ use crate::protocol::PeerInfo;
 use crate::settings::Setting;
 use crate::tools::{self, Session, profile::Profile, spec::ToolOutput};
 
-const INSTRUCTIONS: &str = "tabpilot drives real browser tabs. You work in your own background \
-tab, opened on your first page action. Start with browser_navigate; act on elements by the refs \
+const INSTRUCTIONS: &str = "tabpilot drives real browser tabs. You work in your own tab, in a \
+window of its own that never takes the person's focus, opened on your first page action. With no \
+browser connected (NO_BROWSER), ask the person to connect theirs (`tabpilot pair`) or to add \
+--launch to this server's command for one tabpilot starts. Start with browser_navigate; act on elements by the refs \
 in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs, and an action's \
 include: \"diff\" answers with only the snapshot lines that changed. Every result's \
 structuredContent says its outcome (refused, done, partial, failed, unknown); every failure \

@@ -12,6 +12,7 @@ mod pairing;
 mod peer;
 mod release;
 mod route;
+pub use route::CONNECT_A_BROWSER;
 mod sessions;
 
 use std::io::Write;

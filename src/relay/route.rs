@@ -19,6 +19,10 @@ use crate::protocol::{
 const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a browser has to open an agent's first tab.
 const OPEN_TIMEOUT: Duration = Duration::from_secs(15);
+/// With no browser at all, what the agent cannot do itself: ask the person, naming both ways.
+pub const CONNECT_A_BROWSER: &str = "Ask the person to connect their browser (`tabpilot pair` \
+    prints a code for the extension's popup) or to add --launch to this server's command, for a \
+    browser tabpilot starts.";
 /// How long past a call's own timeout (which the browser enforces) its reply counts as lost.
 const BACKSTOP: Duration = Duration::from_secs(2);
 
@@ -165,7 +169,7 @@ impl Router {
         match connected.as_slice() {
             [] => Err(ToolError::refused(
                 Code::NoBrowser,
-                "no browser is connected to the relay",
+                format!("no browser is connected to the relay. {CONNECT_A_BROWSER}"),
             )),
             [only] => Ok(only.id.clone()),
             several => Err(ambiguous(several, "are connected")),

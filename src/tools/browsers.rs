@@ -286,6 +286,9 @@ fn roster_text(link: Link, status: &RelayStatus) -> String {
         status.browsers.len(),
         status.agents.len()
     );
+    if status.browsers.is_empty() {
+        text.push_str(&format!("\n{}", crate::relay::CONNECT_A_BROWSER));
+    }
     for b in &status.browsers {
         text.push_str(&format!("\n- browser {}", browser_line(b)));
     }

@@ -217,6 +217,14 @@ fn status_says_waiting_when_no_browser_is_connected() {
     let (code, r) = mcp.fails("browser_snapshot", json!({}));
     assert_eq!(code, "NO_BROWSER");
     assert_eq!(r["structuredContent"]["outcome"], "refused");
+    // The status, the refusal and the server's instructions each tell the agent what to ask the
+    // person for, both ways: pairing their browser, or a browser tabpilot launches.
+    for said in [&text, &self::text(&r), &mcp.instructions] {
+        assert!(
+            said.contains("tabpilot pair") && said.contains("--launch") && said.contains("person"),
+            "{said}"
+        );
+    }
 }
 
 #[test]
