@@ -58,7 +58,7 @@ settings! {
     Session = "TABPILOT_SESSION", InUse, "the session successive CLI commands share, so they drive one tab", "`cli`";
     Workspace = "TABPILOT_WORKSPACE", InUse, "an extra root for written and uploaded files, and for project context", "none";
     NoOpen = "TABPILOT_NO_OPEN", InUse, "when set, `tabpilot pair` prints the pairing page and does not open it", "unset: the page opens in the default browser";
-    Log = "TABPILOT_LOG", InUse, "the log filter (`tracing` directives); logs go to stderr", "`warn`";
+    Log = "TABPILOT_LOG", InUse, "the log filter (`tracing` directives); logs go to stderr", "`warn`, and the relay's comings and goings (a browser joined, left)";
     AllowOrigins = "TABPILOT_ALLOW_ORIGINS", InUse, "when set, the only origins agents may drive: comma-separated patterns like `https://*.example.com`, `http://localhost:*`", "unset: any origin not denied";
     DenyOrigins = "TABPILOT_DENY_ORIGINS", InUse, "origins agents never drive, blocked in the browser's network for their tabs (same patterns)", "none";
     SensitiveOrigins = "TABPILOT_SENSITIVE_ORIGINS", InUse, "origins agents may read but never act on (same patterns)", "none";

@@ -154,11 +154,15 @@ const CHATTY: [&str; 6] = [
 /// `TABPILOT_LOG` asks, so no log carries one.
 const NAMES_SESSIONS: &str = "rmcp::transport::streamable_http_server::session::local";
 
+/// Warnings, and the relay's own few lines at info (listening, a browser paired, joined or
+/// left): relay.log tells the person what came and went.
+const DEFAULT_LOG: &str = "warn,tabpilot::relay=info";
+
 fn init_logging() {
     let mut filter = crate::settings::Setting::Log
         .get()
         .and_then(|dirs| tracing_subscriber::EnvFilter::try_new(dirs).ok())
-        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new("warn"));
+        .unwrap_or_else(|| tracing_subscriber::EnvFilter::new(DEFAULT_LOG));
     let verbose = filter
         .max_level_hint()
         .is_none_or(|max| max > tracing_subscriber::filter::LevelFilter::INFO);

@@ -182,6 +182,15 @@ impl Hub {
                 );
             }
             Role::Browser => {
+                // Who came, for the person reading relay.log: the browser's id, label and brand
+                // and how many agents' tabs it brought back (never a session's key).
+                tracing::info!(
+                    browser = %key.0,
+                    label = info.label.as_deref().unwrap_or(""),
+                    brand = info.browser.as_deref().unwrap_or(""),
+                    tabs = held.len(),
+                    "a browser joined"
+                );
                 if let Some(old) = r.browsers.insert(
                     key,
                     Browser {
@@ -219,6 +228,8 @@ impl Hub {
                     .map(|(k, _)| k.clone());
                 if let Some(key) = key {
                     let gone = r.browsers.remove(&key);
+                    let calls = r.pending.values().filter(|p| p.browser == key).count();
+                    tracing::info!(browser = %key.0, calls, "a browser left");
                     if gone.is_some_and(|b| b.info.profile.as_deref() == Some("isolated")) {
                         // Its throwaway profile holds a copy of the secret: once the browser is
                         // closed, the profile goes.

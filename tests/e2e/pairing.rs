@@ -79,6 +79,33 @@ fn a_hand_loaded_extension_pairs_only_with_the_code_typed_in_its_popup() {
         &claim,
     );
     assert_eq!(status, 403, "the code works more than once");
+
+    // relay.log says which browser joined, and that it left when it closed.
+    let id = browsers(&mut mcp)[0]["browserId"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let log = || std::fs::read_to_string(env.state_dir.join("relay.log")).unwrap_or_default();
+    let joined = log();
+    assert!(
+        joined
+            .lines()
+            .any(|l| l.contains("a browser joined") && l.contains(&id)),
+        "{joined}"
+    );
+    drop(_browser);
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while !log()
+        .lines()
+        .any(|l| l.contains("a browser left") && l.contains(&id))
+    {
+        assert!(
+            Instant::now() < deadline,
+            "no word of it leaving:\n{}",
+            log()
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
 }
 
 /// Issue 26: a copy of the extension with another ID (the Chrome Web Store's, or one loaded
