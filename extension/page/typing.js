@@ -174,6 +174,21 @@
     await T.turn();
   }
 
+  // A key pressed on the focused element of `host`'s editor, and the wait for the editor to draw
+  // it: a task, and when the editor took the key (drawing it from its model, maybe in a later
+  // task of React's scheduler on a busy machine), until the DOM changes, a few tasks at most (a
+  // Select All changes none). An EditContext's editor draws elsewhere, in animation frames.
+  async function pressDrawn(host, key, m) {
+    const drawn = new MutationObserver(() => {});
+    drawn.observe(host, { subtree: true, childList: true, characterData: true });
+    const effect = pressInEditable(T.focused(), key, m);
+    await between();
+    const taken = effect === 'the editor took it' || effect === 'the page cancelled the keydown';
+    for (let i = 0; taken && !host.editContext && i < DRAW_WAITS && !drawn.takeRecords().length; i++) await between();
+    drawn.disconnect();
+  }
+
+  const DRAW_WAITS = 8;
   const CHORD = { ...NO_MODIFIERS, ctrlKey: true };
   const SHOW_WITHIN_MS = 500;
   const shown = (s) => s.replace(/[\u00a0]/g, ' ').replace(/[\u200b\ufeff]/g, '').replace(/\s+/g, ' ').trim();
@@ -204,14 +219,10 @@
   async function typeInto(el, text) {
     const host = hostOf(el);
     T.focusOn(host);
-    const at = () => T.focused();
-    pressInEditable(at(), 'a', CHORD);
-    await between();
+    await pressDrawn(host, 'a', CHORD);
     text = text.replace(/\r\n?/g, '\n');
-    for (const ch of text || '\b') {
-      pressInEditable(at(), { '\n': 'Enter', '\b': 'Backspace' }[ch] || ch);
-      await between();
-    }
+    const keys = text ? [...text].map((ch) => (ch === '\n' ? 'Enter' : ch)) : ['Backspace'];
+    for (const key of keys) await pressDrawn(host, key);
     // An editor may render what it took a moment later (React's scheduler, Slate's deferred
     // edits): the text is looked for until it shows, half a second at most.
     const seen = () => shown(editableText(host));
