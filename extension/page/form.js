@@ -143,7 +143,7 @@
 
   // An editable element (a rich-text editor's) takes keys as typing does (typing.js).
   async function setEditable(el, value) {
-    if ((el.editContext ? el.editContext.text : el.textContent) === value) return false;
+    if ((el.editContext ? T.editableText(el) : el.textContent) === value) return false;
     await T.typeInto(el, value);
     return true;
   }

@@ -174,42 +174,76 @@
     await T.turn();
   }
 
+  // A key pressed on the focused element of `host`'s editor, and the wait for the editor to draw
+  // it: a task, and when the editor took the key (drawing it from its model, maybe in a later
+  // task of React's scheduler on a busy machine), until the DOM changes, a few tasks at most (a
+  // Select All changes none). An EditContext's editor draws elsewhere, in animation frames.
+  async function pressDrawn(host, key, m) {
+    const drawn = new MutationObserver(() => {});
+    drawn.observe(host, { subtree: true, childList: true, characterData: true });
+    const effect = pressInEditable(T.focused(), key, m);
+    await between();
+    const taken = effect === 'the editor took it' || effect === 'the page cancelled the keydown';
+    for (let i = 0; taken && !host.editContext && i < DRAW_WAITS && !drawn.takeRecords().length; i++) await between();
+    drawn.disconnect();
+  }
+
+  const DRAW_WAITS = 8;
   const CHORD = { ...NO_MODIFIERS, ctrlKey: true };
   const SHOW_WITHIN_MS = 500;
   const shown = (s) => s.replace(/[\u00a0]/g, ' ').replace(/[\u200b\ufeff]/g, '').replace(/\s+/g, ' ').trim();
 
+  // Where an editable element shows its text: itself, or for an EditContext's element (which
+  // draws nothing; its context's text is the page's to keep, and Monaco keeps other text there)
+  // the nearest of its ancestors that shows some.
+  function view(host) {
+    if (!host.editContext) return host;
+    let el = host.parentElement;
+    for (let i = 0; el && i < 4 && !shown(el.innerText); i++) el = el.parentElement;
+    return el || host;
+  }
+
+  // Whether the typing took: the text's last line shows (where the caret is, so drawn by the
+  // editors that draw only what is in view: CodeMirror, Monaco), or, for no text, nothing shows
+  // (an EditContext's view shows its line numbers still: not judged).
+  function took(host, text, now) {
+    const last = text.split('\n').map(shown).filter(Boolean).pop();
+    if (last) return now.includes(last);
+    return !now || !!host.editContext;
+  }
+
   // Replaces an editable element's text with `text` as a person would: Ctrl+A, then a key per
-  // character (Enter for a line break), each once the editor rendered the one before, as a
-  // person's keys come. Refused when the element does not show the
-  // text afterwards: the editor did not take it.
+  // character (Enter for a line break; Backspace for no text), each once the editor rendered the
+  // one before, as a person's keys come. Refused when the element does not show the text
+  // afterwards: the editor did not take it.
   async function typeInto(el, text) {
     const host = hostOf(el);
     T.focusOn(host);
-    const at = () => T.focused();
-    pressInEditable(at(), 'a', CHORD);
-    await between();
-    if (!text && (host.editContext ? host.editContext.text : host.innerText).trim()) {
-      pressInEditable(at(), 'Backspace');
-      await between();
-    }
-    for (const ch of text.replace(/\r\n?/g, '\n')) {
-      pressInEditable(at(), ch === '\n' ? 'Enter' : ch);
-      await between();
-    }
+    await pressDrawn(host, 'a', CHORD);
+    text = text.replace(/\r\n?/g, '\n');
+    const keys = text ? [...text].map((ch) => (ch === '\n' ? 'Enter' : ch)) : ['Backspace'];
+    for (const key of keys) await pressDrawn(host, key);
     // An editor may render what it took a moment later (React's scheduler, Slate's deferred
     // edits): the text is looked for until it shows, half a second at most.
-    const want = shown(text);
-    const seen = () => shown(host.editContext ? host.editContext.text : host.innerText);
+    const seen = () => shown(editableText(host));
     let now = seen();
-    for (let i = 0; i < SHOW_WITHIN_MS / 25 && !now.includes(want); i++) {
+    for (let i = 0; i < SHOW_WITHIN_MS / 25 && !took(host, text, now); i++) {
       await (i < 4 ? T.turn() : T.sleep(25));
       now = seen();
     }
-    if (!now.includes(want)) {
+    if (!took(host, text, now)) {
       const what = now ? `shows ${JSON.stringify(T.cut(now, 80))}` : 'is empty';
       throw new T.Refusal('NOT_ACTIONABLE', `the editor did not take the text: after typing it ${what}`);
     }
   }
 
-  Object.assign(T, { codeOf, keyCodeOf, keyInit, editable, hostOf, pressInEditable, typeInto });
+  // The text an editable element shows. A page in the background draws nothing in animation
+  // frames (Monaco draws its lines there): for an EditContext's element, the context's text.
+  function editableText(el) {
+    const host = hostOf(el);
+    if (host.editContext && document.visibilityState !== 'visible') return host.editContext.text;
+    return view(host).innerText;
+  }
+
+  Object.assign(T, { codeOf, keyCodeOf, keyInit, editable, hostOf, pressInEditable, typeInto, editableText });
 })();

@@ -193,6 +193,9 @@ fn matrix(page: &str, editor: &str, quirks: &Quirks) {
     }
     let step = "after two ArrowLefts and a Backspace";
     expect(&mut agent, editor, step, &with_rest("Filledin"));
+    let r = agent.ok("browser_clear", json!({"ref": field}));
+    done(editor, "browser_clear", r);
+    expect(&mut agent, editor, "after browser_clear", &[""]);
 }
 
 #[test]
