@@ -73,6 +73,7 @@ settings! {
     Tools = "TABPILOT_TOOLS", InUse, "which tools the MCP server lists: `full`, `core` (17 tools), `slim` (4), or a comma list of those, groups and tool names (the CLI keeps every tool)", "`full`";
     ChromiumArgs = "TABPILOT_CHROMIUM_ARGS", InUse, "extra flags for a Chromium that tabpilot launches, space-separated (e.g. `--enable-features=WebMCPTesting` for pages' own tools); tabpilot never changes a browser's flags by itself", "none";
     WebmcpTrustedOrigins = "TABPILOT_WEBMCP_TRUSTED_ORIGINS", InUse, "origins whose own tools (`browser_page_tools` `call`) run without the person's approval in the browser (same patterns as the site policy)", "none: every call asks";
+    HttpPort = "TABPILOT_HTTP_PORT", InUse, "the loopback port `tabpilot mcp --http` serves when given no address, and `install --http` points clients at", "`47320`";
     Token = "TABPILOT_TOKEN", InUse, "the token `tabpilot mcp --http` asks of every request (`Authorization: Bearer TOKEN`, or `?token=TOKEN` in the URL), at least 32 characters; a remote relay's is not read yet", "one made on first use, owner-only, in the state directory (`http-token`); `tabpilot token rotate` replaces it";
     LeaseTtlMs = "TABPILOT_LEASE_TTL_MS", InUse, "how long this agent's hold on a tab lasts while it makes no call there, in ms; past it the tab stays open and another agent may take it", "`600000` (10 minutes)";
     ConnectWaitMs = "TABPILOT_CONNECT_WAIT_MS", InUse, "how long a tool waits for the relay and a browser to connect before `NO_BROWSER`, in ms (a browser still starting, a relay restarting)", "`5000`";
@@ -221,6 +222,14 @@ mod tests {
         assert_eq!(
             Setting::Ports.default_text(),
             format!("`{}-{}`", ports.start(), ports.end())
+        );
+    }
+
+    #[test]
+    fn the_default_http_port_is_the_one_the_code_uses() {
+        assert_eq!(
+            Setting::HttpPort.default_text(),
+            format!("`{}`", crate::mcp::http::DEFAULT_PORT)
         );
     }
 

@@ -4,7 +4,13 @@
   const KEY = Symbol.for('tabpilot.activity');
   if (Object.hasOwn(window, KEY)) return;
   Object.defineProperty(window, KEY, { value: true });
-  const SHORT_MS = 50; // a timer is the action's while its chain's delays add up to at most this
+  // A timer is the action's while its chain's delays add up to at most this: a page's debounce
+  // (an editor writing what was typed into its form, Draftail's 250 ms; a search box) is its
+  // round trip as much as a request is. settleMs bounds the wait.
+  const SHORT_MS = 500;
+  // A message sent on a WebSocket is work until the socket's answer has come and it has then been
+  // quiet this long (an app's rerun comes back in several messages).
+  const ANSWERED_QUIET_MS = 150;
   const MAX_HOPS = 10; // and it is at most this many timers deep (a zero-delay loop is not)
   const now = Date.now;
   const installedAt = now();
@@ -16,6 +22,8 @@
   let chain = null; // the chain of the timer callback running now: { origin, due, hops }
   let watched = 0; // asks that want a report each time something ends
   const { apply } = Reflect;
+  const nativeTimeout = setTimeout;
+  const nativeClear = clearTimeout;
   const then = Promise.prototype.then;
   const listen = EventTarget.prototype.addEventListener;
   const dispatch = EventTarget.prototype.dispatchEvent;
@@ -288,6 +296,31 @@
     return fetched && read && sent;
   }
 
+  // WebSockets: a message the page sends (a click asking its server to rerun) is work until its
+  // answer is in: the first message back, and the quiet after the last of them.
+  function wrapSockets() {
+    const waiting = new WeakMap(); // socket -> { entries, quiet timer }
+    const answered = (socket) => {
+      const w = waiting.get(socket);
+      if (!w.entries.length) return;
+      apply(nativeClear, window, [w.timer]);
+      w.timer = apply(nativeTimeout, window, [() => w.entries.splice(0).forEach(end), ANSWERED_QUIET_MS]);
+    };
+    const over = (socket) => waiting.get(socket)?.entries.splice(0).forEach(end);
+    return wrap(WebSocket.prototype, 'send', (native) =>
+      function () {
+        const result = apply(native, this, arguments);
+        if (!waiting.has(this)) {
+          waiting.set(this, { entries: [], timer: null });
+          listen.call(this, 'message', () => answered(this));
+          listen.call(this, 'close', () => over(this));
+        }
+        waiting.get(this).entries.push(begin(origin()));
+        return result;
+      },
+    );
+  }
+
   // How long the page's own scheduled work stays off: ms until its next timer or interval is due
   // (null: none), whether the document is visible, so animation frames may run (a hidden one runs
   // none; requestAnimationFrame is not wrapped, so that the browser's own long-frame reports keep
@@ -325,6 +358,7 @@
   const timed = wrapTimers();
   const clocked = wrapPosts(); // without it, `quiet` is left out of the answer
   const requested = wrapRequests();
+  wrapSockets(); // without it, an action's wait ends before a socket's answer, as before
   // With any of them missing, the observer would say "nothing started" and be wrong: it stays
   // silent, and the wait falls back to the browser's reports.
   if (timed && requested) answerAsks(clocked);

@@ -34,7 +34,9 @@
   const NEEDS = {
     pointer: { stable: true, uncovered: true }, // events at a point in the box: a click, a hover
     point: { stable: true, uncovered: false }, // a point read from the box: where a drag drops
-    input: { stable: false, uncovered: false },
+    // An element an EditContext gives its input to (Monaco's) may have no box of its own: the
+    // editor draws its text elsewhere, and keys reach it by focus.
+    input: { stable: false, uncovered: false, sizeless: (el) => !!el.editContext },
   };
 
   // A page that posted a message this recently may be running a message loop: how a page moves
@@ -93,6 +95,7 @@
     if (disabled(el)) return { why: 'disabled' };
     el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
     const a = el.getBoundingClientRect();
+    if (need.sizeless?.(el)) return { x: a.left, y: a.top };
     if (a.width === 0 || a.height === 0) return { why: 'not visible (no size)' };
     let b = a;
     if (need.stable && !still()) {

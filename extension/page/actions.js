@@ -6,7 +6,9 @@
 
   // Notes a navigation the action starts, through the Navigation API's navigate event. A link
   // with `download` fires it too, but starts a download, not a navigation: no document comes.
-  function watchNavigate() {
+  // Called as the action's events are about to go: the service worker hears the action of call
+  // `dispatch` is dispatched (on `el`).
+  function watchNavigate(dispatch, el) {
     let seen = null;
     const onNavigate = (e) => {
       if (e.downloadRequest !== null && e.downloadRequest !== undefined) return;
@@ -14,6 +16,7 @@
     };
     const nav = globalThis.navigation;
     nav?.addEventListener('navigate', onNavigate);
+    T.dispatched(dispatch, el);
     return async () => {
       // Navigations scheduled by the handler in a microtask or a zero timer still count.
       await T.turn();
@@ -80,7 +83,7 @@
 
   const isFrame = (el) => el.localName === 'iframe' || el.localName === 'frame';
 
-  async function click({ ref, x, y, button = 'left', doubleClick = false, modifiers, trusted }) {
+  async function click({ ref, x, y, button = 'left', doubleClick = false, modifiers, trusted, dispatch }) {
     const opts = { button: BUTTONS[button], count: doubleClick ? 2 : 1, flags: modifierFlags(modifiers) };
     const mouseAt = (at, over = false) =>
       real(trusted, { kind: 'mouse', x: at.x, y: at.y, button, count: opts.count, modifiers, over });
@@ -99,7 +102,7 @@
       }
       const element = describeEl(hit);
       T.judgeSubmit(T.submissionBy(hit));
-      const done = watchNavigate();
+      const done = watchNavigate(dispatch, hit);
       const out = { element, retagged: false };
       if (!trusted) press(hit, x, y, opts);
       else {
@@ -112,7 +115,7 @@
     const { el, retagged } = resolve(ref);
     const at = await actionable(el, 'pointer');
     T.judgeSubmit(T.submissionBy(el));
-    const done = watchNavigate();
+    const done = watchNavigate(dispatch, el);
     if (trusted) await mouseAt(at);
     else press(el, at.x, at.y, opts);
     return { element: describeEl(el), retagged, navigation: await done() };
@@ -131,7 +134,7 @@
   // HTML5 drag and drop when the source is draggable (dragstart ... drop, dragend, with one
   // DataTransfer carried through, as the browser does); pointer and mouse moves otherwise, for
   // the libraries that drag on mousedown/mousemove/mouseup.
-  async function drag({ ref, endRef }) {
+  async function drag({ ref, endRef, dispatch }) {
     const { el: src, retagged: r1 } = resolve(ref);
     const { el: dst, retagged: r2 } = resolve(endRef);
     if (src === dst) throw new Refusal('BAD_ARGS', 'startRef and endRef are the same element');
@@ -141,7 +144,7 @@
     const rb = dst.getBoundingClientRect();
     const from = { x: ra.left + ra.width / 2, y: ra.top + ra.height / 2 };
     const to = { x: rb.left + rb.width / 2, y: rb.top + rb.height / 2 };
-    const done = watchNavigate();
+    const done = watchNavigate(dispatch, src);
     let mode = 'pointer';
     let dropped = false;
     mouse(src, 'pointerdown', from.x, from.y, { buttons: 1 });
@@ -208,10 +211,10 @@
     return real(trusted, { kind: 'keys', keys });
   }
 
-  async function type({ ref, text, submit = false, secret, trusted }) {
+  async function type({ ref, text, submit = false, secret, trusted, dispatch }) {
     const { el, retagged } = resolve(ref);
     T.refuseSecret(secret);
-    const editable = el.isContentEditable;
+    const editable = T.editable(el);
     const field = el.localName === 'input' || el.localName === 'textarea';
     if (!editable && !field) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} does not take text`);
     if (el.readOnly) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is read-only`);
@@ -222,6 +225,7 @@
     // A submission is judged before anything is written: the secret goes to its origins only.
     if (submit) T.judgeSubmit(T.submissionBy(el, true), { el, secret: secret || null });
     await actionable(el, 'input');
+    T.dispatched(dispatch, el);
     T.focusOn(el);
     if (trusted) {
       await typeReal(el, trusted, text, { field, secret: !!secret });
@@ -243,15 +247,11 @@
         key(el, 'keyup', ch);
       }
       fire(el, 'change');
-    } else {
-      const sel = getSelection();
-      sel.selectAllChildren(el);
-      document.execCommand('insertText', false, text);
-    }
+    } else await T.typeInto(el, text);
     if (field) T.hold(el, secret, text);
     let navigation = null;
     if (submit) {
-      const done = watchNavigate();
+      const done = watchNavigate(dispatch);
       if (trusted) await real(trusted, { kind: 'keys', keys: [T.keySpec('Enter')] });
       else {
         const go = key(el, 'keydown', 'Enter');

@@ -99,6 +99,17 @@
     for (let p = n; p; p = p.up) p.sum += delta;
   };
 
+  // A layer the page opens over itself, often rendered at the end of the body (a portal): what
+  // the person looks at while it is open, so it counts as main content wherever it stands.
+  const POPUPS = new Set(['listbox', 'menu', 'dialog', 'alertdialog']);
+  // The popup layers outside the side landmarks (a menu in the navigation stays the navigation's).
+  function popupsOf(n, out = new Set()) {
+    if (SIDE.has(n.role) && n.line != null) return out;
+    if (POPUPS.has(n.role) && n.line != null) return out.add(n);
+    for (const k of n.kids) popupsOf(k, out);
+    return out;
+  }
+
   // Where a node stands: in the main content, outside it, or on the way down to it.
   function zones(root) {
     let main = null;
@@ -107,15 +118,16 @@
       for (const k of n.kids) if (!main) find(k);
     };
     find(root);
+    const popups = popupsOf(root);
     const path = new Set();
-    for (let p = main; p; p = p.up) path.add(p);
+    for (const top of [main, ...popups]) for (let p = top?.up; p; p = p.up) path.add(p);
     // Without a <main>, everything is main content but the side landmarks.
     const mark = (n, zone) => {
       n.zone = zone;
       for (const k of n.kids) {
         let z = zone;
-        if (k === main) z = 'main';
-        else if (path.has(k)) z = 'path';
+        if (k === main || popups.has(k)) z = 'main';
+        else if (path.has(k) && zone !== 'main') z = 'path';
         else if (zone === 'path') z = 'side';
         else if (!main && zone === 'main' && SIDE.has(k.role) && k.line != null) z = 'side';
         mark(k, z);

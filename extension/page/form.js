@@ -17,7 +17,7 @@
     }
     if (el.localName === 'textarea') return 'text';
     if (el.localName === 'select') return 'select';
-    if (el.isContentEditable) return 'editable';
+    if (T.editable(el)) return 'editable';
     return null;
   }
 
@@ -141,12 +141,10 @@
     return true;
   }
 
-  function setEditable(el, value) {
-    if (el.textContent === value) return false;
-    T.focusOn(el);
-    getSelection().selectAllChildren(el);
-    if (value) document.execCommand('insertText', false, value);
-    else document.execCommand('delete');
+  // An editable element (a rich-text editor's) takes keys as typing does (typing.js).
+  async function setEditable(el, value) {
+    if ((el.editContext ? el.editContext.text : el.textContent) === value) return false;
+    await T.typeInto(el, value);
     return true;
   }
 
@@ -234,7 +232,7 @@
     if (el.readOnly) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is read-only`);
     await actionable(el, 'input');
     let changed;
-    if (kind === 'editable') changed = setEditable(el, '');
+    if (kind === 'editable') changed = await setEditable(el, '');
     else {
       changed = el.value !== '';
       if (changed) {

@@ -6,28 +6,7 @@
   if (T.ops.press) return;
   const { describeEl, visible, walkElements, setNativeValue, fire } = T;
 
-  const KEY_CODES = {
-    Enter: 13, Tab: 9, Escape: 27, Backspace: 8, Delete: 46, ArrowLeft: 37, ArrowUp: 38, ArrowRight: 39,
-    ArrowDown: 40, Home: 36, End: 35, PageUp: 33, PageDown: 34, Insert: 45, ' ': 32,
-  };
-  const PUNCT_CODES = {
-    ' ': 'Space', '-': 'Minus', '=': 'Equal', '[': 'BracketLeft', ']': 'BracketRight', ';': 'Semicolon',
-    "'": 'Quote', ',': 'Comma', '.': 'Period', '/': 'Slash', '\\': 'Backslash', '`': 'Backquote',
-  };
-
-  function codeOf(key) {
-    if (key.length > 1) return key; // named keys: the code is the name (Enter, ArrowDown, F2)
-    if (/^[a-z]$/i.test(key)) return `Key${key.toUpperCase()}`;
-    if (/^[0-9]$/.test(key)) return `Digit${key}`;
-    return PUNCT_CODES[key] || '';
-  }
-
-  function keyCodeOf(key) {
-    if (KEY_CODES[key]) return KEY_CODES[key];
-    if (/^[a-z0-9]$/i.test(key)) return key.toUpperCase().charCodeAt(0);
-    if (/^F\d+$/.test(key)) return 111 + Number(key.slice(1));
-    return 0;
-  }
+  const { codeOf, keyCodeOf } = T;
 
   const focused = () => T.focused();
 
@@ -107,19 +86,18 @@
     'button, a[href], summary, [role=button], [role=link], ' +
     'input[type=submit], input[type=button], input[type=reset], input[type=image]';
 
-  // What a real press of `key` does to `el` after an uncancelled keydown.
+  // What a real press of `key` does to `el` after an uncancelled keydown (an editable element's
+  // keys are typing.js's).
   function defaultAction(el, key, m, typed) {
-    const editable = el.isContentEditable;
     const field = isTextField(el) && !el.readOnly;
     if (key === 'Tab') return moveFocus(el, m.shiftKey);
     if ((m.ctrlKey || m.metaKey) && key.toLowerCase() === 'a') {
       if (field) el.select();
-      else getSelection().selectAllChildren(editable ? el : document.body);
+      else getSelection().selectAllChildren(document.body);
       return 'selected all text';
     }
     if (typed) {
       if (field) return editField(el, 'insert', key);
-      if (editable) return document.execCommand('insertText', false, key) ? `typed ${JSON.stringify(key)}` : null;
       if (key === ' ' && el.matches('input[type=checkbox], input[type=radio], ' + ACTIVATES)) {
         el.click();
         return `activated ${describeEl(el)}`;
@@ -128,14 +106,10 @@
     }
     if (key === 'Backspace' || key === 'Delete') {
       if (field) return editField(el, key === 'Backspace' ? 'back' : 'forward');
-      if (editable) {
-        return document.execCommand(key === 'Backspace' ? 'delete' : 'forwardDelete') ? 'deleted text' : null;
-      }
       return null;
     }
     if (key === 'Enter') {
       if (el.localName === 'textarea' && !el.readOnly) return editField(el, 'insert', '\n');
-      if (editable) return document.execCommand('insertParagraph') ? 'inserted a line' : null;
       if (el.matches(ACTIVATES)) {
         el.click();
         return `activated ${describeEl(el)}`;
@@ -217,7 +191,7 @@
     return now !== el && !effect ? `focus moved to ${describeEl(now)}` : effect;
   }
 
-  async function press({ key, modifiers = [], trusted }) {
+  async function press({ key, modifiers = [], trusted, dispatch }) {
     const m = {
       altKey: modifiers.includes('Alt'),
       ctrlKey: modifiers.includes('Control'),
@@ -233,7 +207,7 @@
     // A field holding a secret takes no edit; a form holding one submits only to its origins.
     T.refuseEdit(el, key);
     if (key === 'Enter' || key === ' ') T.judgeSubmit(T.submissionBy(el, key === 'Enter'));
-    const nav = T.watchNavigate();
+    const nav = T.watchNavigate(dispatch, el);
     const effect = trusted ? await pressReal(trusted, key, modifiers, el) : pressSynthetic(el, key, m);
     return {
       element: describeEl(el),
@@ -247,6 +221,8 @@
   // Key events the page can tell from a person's (`isTrusted` false), and the default action a
   // real press would have had, done here; what that was.
   function pressSynthetic(el, key, m) {
+    // In an editable element a key edits (typing.js); Tab still moves the focus on from it.
+    if (T.editable(el) && key !== 'Tab') return T.pressInEditable(el, key, m);
     const init = {
       key,
       code: codeOf(key),

@@ -37,6 +37,8 @@
  * @property {function(): Promise<void>} turn One turn of the page's event loop.
  * @property {function(number, boolean=): ?{pending: number, from: number, quiet?: object}} activity
  *   The main-world observer's answer (activity.js), or null where the document has none.
+ * @property {function(?string, Element=): void} dispatched Tells the service worker, once, that
+ *   the action of the call with this nonce (`args.dispatch`) reaches the page now (on the element).
  * @property {Set<string>} INTERACTIVE Roles that get a ref.
  * @property {Set<string>} LANDMARKS Roles a snapshot shows as a block.
  * @property {function(Element): ?string} role The element's ARIA role, explicit or implicit.
@@ -103,8 +105,9 @@
  *   starting or ending with a name says besides it.
  * @property {function(Element, string, string, ?string, string=, boolean=): string} [describeLine]
  *   One element as a snapshot line (snapshot.js; find.js uses it).
- * @property {function(): function(): Promise<?{url: string, sameDocument: boolean}>} [watchNavigate]
- *   Notes the navigation an action starts (actions.js; keys.js uses it).
+ * @property {function(?string, Element=): function(): Promise<?{url: string, sameDocument: boolean}>} [watchNavigate]
+ *   Notes the navigation an action starts, telling the service worker the action of that call
+ *   is dispatched (actions.js; keys.js uses it).
  * @property {function(string, object): Promise<object>} [real] Asks the service worker for real
  *   input (advanced mode, sw/input.js) under the call's nonce; its refusal thrown (actions.js).
  * @property {function(string, string[]=): object} [keySpec] A key as real input sends it: key,
@@ -178,6 +181,17 @@
 
   const ops = {};
 
+  // Tells the service worker that the action of call `call` (sw/navigation.js) reaches the page
+  // now, on element `el`, once per call: an answer then lost to a navigation was an action done,
+  // not a stale one. Sent before the events go, so it leaves ahead of any navigation they start.
+  const told = new Set();
+  function dispatched(call, el) {
+    if (typeof call !== 'string' || told.has(call)) return;
+    told.add(call);
+    const element = el && T.describeEl ? T.describeEl(el) : undefined;
+    chrome.runtime.sendMessage({ type: 'dispatched', call, element }).catch(() => {});
+  }
+
   // Downloads the document asked for (a link with `download`, clicked by the page or the agent):
   // an action that asked for one says so, and the service worker waits for it to begin.
   let downloadsAsked = 0;
@@ -197,6 +211,7 @@
     sleep,
     turn,
     activity,
+    dispatched,
     async run(op, args) {
       const fn = ops[op];
       if (!fn) return { error: { code: 'BAD_ARGS', message: `no page operation ${op}` } };
@@ -204,6 +219,7 @@
       const asked = downloadsAsked;
       try {
         const value = await fn(args || {});
+        dispatched(args?.dispatch);
         // An action asked to settle after itself does so in this same call (each call to the page
         // costs a round trip), unless it is leaving the document.
         const leaving = value?.navigation && !value.navigation.sameDocument;

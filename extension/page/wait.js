@@ -92,6 +92,30 @@
     return { started: true };
   }
 
+  // Whether a loaded page is still drawing itself, as a person would see it: null when nothing
+  // says so, else what does. A progress bar or a busy region shown; a splash screen over the
+  // middle of the view (an element named for one, as JupyterLab's is, half the view or more); or
+  // a main content with no text and nothing to see yet while the page's requests, short timers
+  // or socket messages are under way (Streamlit before its first run).
+  const SPLASH = /splash|loading|loader|spinner|preload/i;
+  const SEEN = 'img, svg, canvas, video, iframe, input, select, textarea, button';
+  function drawing() {
+    const busy = [...document.querySelectorAll('[role=progressbar], progress, [aria-busy=true]')].find(T.visible);
+    if (busy) return busy.matches('[aria-busy=true]') ? 'a part of it is marked busy' : 'a progress bar shows';
+    const half = (r) => r.width * r.height >= (innerWidth * innerHeight) / 2;
+    for (let el of document.elementsFromPoint(innerWidth / 2, innerHeight / 2)) {
+      for (; el && el !== document.body; el = el.parentElement) {
+        const named = `${el.id} ${typeof el.className === 'string' ? el.className : ''}`;
+        if (SPLASH.test(named) && half(el.getBoundingClientRect())) return 'a splash screen covers it';
+      }
+    }
+    const main = document.querySelector('main, [role=main]') || document.body;
+    if (!main || main.innerText.trim() || [...main.querySelectorAll(SEEN)].some(T.visible)) return null;
+    // Empty, and its scripts still at work (a blank page is done).
+    return T.activity(0)?.pending > 0 ? 'its main content is still empty' : null;
+  }
+
+  T.ops.drawing = drawing;
   T.ops.settle = settle;
   T.ops.go = go;
 })();

@@ -723,6 +723,13 @@ export const CONTRACT = {
               "null"
             ]
           },
+          "drawing": {
+            "default": null,
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "elapsedMs": {
             "format": "uint64",
             "minimum": 0,
@@ -1128,6 +1135,13 @@ export const CONTRACT = {
             },
             "type": [
               "array",
+              "null"
+            ]
+          },
+          "drawing": {
+            "default": null,
+            "type": [
+              "string",
               "null"
             ]
           },

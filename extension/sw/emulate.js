@@ -1,11 +1,15 @@
 // What an agent's tab is told that is not so, without the debugger: its position and extra
 // request headers.
-// - The position: a packaged override in the page's main world answers
+// - The position: a packaged override in the page's main world (main/position.js) answers
 //   navigator.geolocation.getCurrentPosition and watchPosition, put into the tab's documents now
 //   and into each document it commits later while the position is in force (tracking.js, at
-//   commit, injected at once). The race accepted: a page whose first script asks for its position
-//   before the commit's injection lands (a fast inline script) gets the browser's own answer; a
-//   page asking after load, or on the person's click, gets ours.
+//   commit, injected at once). So that a page's first script gets it too, the override is also
+//   registered from the document's start on the sites the tab has been on or is going to (as the
+//   activity observer is); Chrome registers by address, not by tab, so there it waits for the
+//   word of its document's isolated world (content/position.js), which asks the worker: only a
+//   document of the tab with the position in force is told it; any other (a person's tab on the
+//   same site) gets null, and the browser's own methods back, its calls made meanwhile sent on
+//   to them.
 // - Headers: one declarativeNetRequest session rule per tab (`tabIds: [tab]`), so the person's
 //   tabs and other agents' never carry them, and only on requests to the origin of the page they
 //   were set on (a `regexFilter` of that origin): not to another site the tab goes to or its page
@@ -31,49 +35,13 @@ let kept = null;
 const load = () => (kept ??= AREA.get('emulation').then((s) => s.emulation || {}));
 const save = async (all) => AREA.set({ emulation: all });
 
-// Runs in the page's main world: our function, with the position (null: the browser's own again).
-function fakePosition(position) {
-  const KEY = Symbol.for('tabpilot.geolocation');
-  const proto = globalThis.Geolocation?.prototype;
-  if (!proto) return;
-  if (!window[KEY]) {
-    const native = {
-      get: proto.getCurrentPosition,
-      watch: proto.watchPosition,
-      clear: proto.clearWatch,
-    };
-    const state = { position: null, watches: new Map(), next: 1 };
-    const answer = (success) => {
-      const p = state.position;
-      const coords = { latitude: p.latitude, longitude: p.longitude, accuracy: p.accuracy ?? 10 };
-      Object.assign(coords, { altitude: null, altitudeAccuracy: null, heading: null, speed: null });
-      setTimeout(() => success({ coords, timestamp: Date.now() }), 0);
-    };
-    const methods = {
-      getCurrentPosition(success, error, options) {
-        if (!state.position) return native.get.call(this, success, error, options);
-        answer(success);
-      },
-      watchPosition(success, error, options) {
-        if (!state.position) return native.watch.call(this, success, error, options);
-        const id = -state.next++;
-        state.watches.set(id, success);
-        answer(success);
-        return id;
-      },
-      clearWatch(id) {
-        if (!state.watches.delete(id)) native.clear.call(this, id);
-      },
-    };
-    for (const [name, value] of Object.entries(methods)) {
-      Object.defineProperty(proto, name, { value, writable: true, configurable: true });
-    }
-    Object.defineProperty(window, KEY, { value: state });
-    state.answer = answer;
-  }
-  const state = window[KEY];
-  state.position = position;
-  if (position) for (const success of state.watches.values()) state.answer(success);
+const POSITION = 'main/position.js';
+const ASK = 'content/position.js';
+const EARLY_IDS = ['tabpilot-position', 'tabpilot-position-ask'];
+
+// Runs in the page's main world, after main/position.js: the position (null: the browser's own).
+function setPosition(position) {
+  globalThis[Symbol.for('tabpilot.geolocation')]?.set(position);
 }
 
 // Puts the tab's position into one frame's document or all of them (tracking.js calls it for
@@ -82,10 +50,67 @@ export async function installPosition(tabId, frameId, position) {
   const p = position === undefined ? (await load())[tabId]?.geolocation : position;
   if (p === undefined) return;
   const target = frameTarget(tabId, frameId);
-  await chrome.scripting
-    .executeScript({ target, world: 'MAIN', func: fakePosition, args: [p], injectImmediately: true })
+  const run = (injection) =>
+    chrome.scripting.executeScript({ target, world: 'MAIN', injectImmediately: true, ...injection });
+  await run({ files: [POSITION] })
+    .then(() => run({ func: setPosition, args: [p] }))
     .catch(() => {});
 }
+
+// The web site of a URL as a match pattern (`http://host/*`), or null.
+const siteOf = (url) => {
+  try {
+    const u = new URL(url);
+    return u.protocol === 'http:' || u.protocol === 'https:' ? `${u.protocol}//${u.hostname}/*` : null;
+  } catch (_) {
+    return null;
+  }
+};
+
+// The override and its ask are registered from each document's start on the sites the tabs with
+// a position have been on or are about to load, so a page's first script finds the override
+// there; only a tab with a position in force is told one (positionFor). One update at a time.
+let registering = Promise.resolve();
+function registerEarly(all) {
+  const matches = [...new Set(Object.values(all).flatMap((e) => (e.geolocation ? e.sites || [] : [])))].sort();
+  registering = registering.then(async () => {
+    const have = await chrome.scripting.getRegisteredContentScripts({ ids: EARLY_IDS }).catch(() => []);
+    if (have.length === 2 && have[0].matches.join() === matches.join()) return;
+    if (have.length) await chrome.scripting.unregisterContentScripts({ ids: EARLY_IDS }).catch(() => {});
+    if (!matches.length) return;
+    const common = { matches, runAt: 'document_start', allFrames: true, persistAcrossSessions: false };
+    await chrome.scripting
+      .registerContentScripts([
+        { ...common, id: EARLY_IDS[0], js: [POSITION], world: 'MAIN' },
+        { ...common, id: EARLY_IDS[1], js: [ASK] },
+      ])
+      .catch(() => {});
+  });
+  return registering;
+}
+
+// The tab with a position will be on `url`'s site: that site gets the override from the start.
+export async function positionEarly(tabId, url) {
+  const all = await load();
+  const e = all[tabId];
+  const site = siteOf(url);
+  if (!e?.geolocation || !site || e.sites?.includes(site)) return;
+  e.sites = [...(e.sites || []), site];
+  await save(all);
+  await registerEarly(all);
+}
+
+// What a document asking from its start (content/position.js) is told: the position in force
+// in its tab, which the browser names (a page cannot say it is another tab); null elsewhere.
+export async function positionFor(sender) {
+  return (await load())[sender.tab?.id]?.geolocation ?? null;
+}
+
+// A tab with a position that goes to another site (a link, the page's own navigation) gets the
+// override from the start there too, for its next document.
+chrome.webNavigation.onCommitted.addListener((d) => {
+  if (d.frameId === 0) positionEarly(d.tabId, d.url).catch(() => {});
+});
 
 const every = () => Object.values(DNR.ResourceType);
 
@@ -135,10 +160,14 @@ export async function emulate(tabId, args, owner) {
   if (origin) next.origin = origin;
   Object.assign(next.headers, headers || {});
   if (geolocation) next.geolocation = geolocation;
+  const site = next.geolocation ? siteOf((await getTab(tabId)).url || '') : null;
+  if (site && !next.sites?.includes(site)) next.sites = [...(next.sites || []), site];
+  if (!next.geolocation) delete next.sites;
   await putRule(tabId, next.headers, next.origin);
   if (next.geolocation || Object.keys(next.headers).length) all[tabId] = next;
   else delete all[tabId];
   await save(all);
+  await registerEarly(all);
   if (geolocation || (was.geolocation && !next.geolocation)) {
     await installPosition(tabId, undefined, next.geolocation ?? null);
   }
@@ -158,6 +187,7 @@ export async function endEmulation(tabId) {
   const had = all[tabId].geolocation;
   delete all[tabId];
   await save(all);
+  await registerEarly(all);
   await DNR.updateSessionRules({ removeRuleIds: [RULE_BASE + tabId] });
   if (had) await installPosition(tabId, undefined, null);
 }

@@ -7,7 +7,9 @@ const MAX_FRAME_DEPTH = 10;
 async function focusedFrame(tabId) {
   const probe = () => {
     const a = document.activeElement;
-    return a && (a.localName === 'iframe' || a.localName === 'frame') ? a.src : null;
+    if (!a || (a.localName !== 'iframe' && a.localName !== 'frame')) return null;
+    // A frame with no address (TinyMCE's editor) holds about:srcdoc or about:blank.
+    return a.src || (a.hasAttribute('srcdoc') ? 'about:srcdoc' : 'about:blank');
   };
   let found = [];
   try {

@@ -1,5 +1,6 @@
 // Navigations: loading a URL and waiting for that load, and actions that may navigate.
 import { observeEarly } from './activity.js';
+import { positionEarly } from './emulate.js';
 import { ToolError, getTab } from './errors.js';
 import { PageReplaced, runInPage, runOnRef } from './page.js';
 import { networkIdle, requestsSince } from './network.js';
@@ -36,13 +37,29 @@ export function sameUrl(a, b) {
 // for that frame's.
 export function watchNavigation(tabId) {
   const events = []; // { kind: 'start' | 'end', frameId, url, error?, sameDocument? }
-  let wake = () => {};
+  const wakers = new Set();
   const push = (d, e) => {
     if (d.tabId === tabId) {
       events.push({ url: d.url, frameId: d.frameId, ...e });
-      wake();
+      for (const wake of wakers) wake();
     }
   };
+  // Resolves the first non-null `look()`, now or as events come; null after `timeoutMs`.
+  const until = (look, timeoutMs) =>
+    new Promise((resolve) => {
+      const done = (r) => {
+        clearTimeout(t);
+        wakers.delete(wake);
+        resolve(r);
+      };
+      const t = setTimeout(() => done(null), timeoutMs);
+      const wake = () => {
+        const r = look();
+        if (r) done(r);
+      };
+      wakers.add(wake);
+      wake();
+    });
   const nav = chrome.webNavigation;
   // Each event and the kind of entry it records; the same table adds and removes them.
   const listeners = [
@@ -57,7 +74,10 @@ export function watchNavigation(tabId) {
   // With `commitOnly`, a navigation counts as finished once the new document is committed.
   const outcome = (url, commitOnly, frameId) => {
     const mine = events.filter((e) => e.frameId === frameId);
-    const start = mine.findIndex((e) => (e.kind === 'start' || e.kind === 'same') && (!url || sameUrl(e.url, url)));
+    const starts = (kinds) => mine.findIndex((e) => kinds.includes(e.kind) && (!url || sameUrl(e.url, url)));
+    // A navigation named by its commit alone (it began before the watch did) starts there.
+    let start = starts(['start', 'same']);
+    if (start < 0 && url) start = starts(['commit']);
     if (start < 0) return null;
     if (mine[start].kind === 'same') return { url: mine[start].url, sameDocument: true };
     // A redirect keeps the navigation going: the first end after our start is its end. But a
@@ -71,21 +91,16 @@ export function watchNavigation(tabId) {
   };
   return {
     finished(url, timeoutMs, commitOnly = false, frameId = 0) {
-      return new Promise((resolve) => {
-        const t = setTimeout(() => resolve(null), timeoutMs);
-        wake = () => {
-          const r = outcome(url, commitOnly, frameId);
-          if (r) {
-            clearTimeout(t);
-            resolve(r);
-          }
-        };
-        wake();
-      });
+      return until(() => outcome(url, commitOnly, frameId), timeoutMs);
     },
-    // The first navigation of the top frame that began while watching, if one did.
-    began() {
-      return events.find((e) => e.kind === 'start' && e.frameId === 0) || null;
+    // The navigation that took frame `frameId`'s document: its own, else the top frame's, else
+    // another frame's (one holding it), begun or (begun before the watch) committed while
+    // watching; null when none comes within `timeoutMs`.
+    left(frameId, timeoutMs) {
+      const rank = (e) => (e.frameId === frameId ? 0 : e.frameId === 0 ? 1 : 2);
+      const look = (kind) =>
+        events.filter((e) => e.kind === kind).sort((a, b) => rank(a) - rank(b))[0] || null;
+      return until(() => look('start') || look('commit'), timeoutMs);
     },
     stop() {
       for (const [event, listener] of listeners) event.removeListener(listener);
@@ -182,6 +197,19 @@ async function unseen(tabId, frameId, r, since, end) {
 // Starts a navigation with `start()` and waits for it as `after.waitUntil` says (load by default).
 // `url` names the page expected (null: whatever the tab navigates to next); `asked` is what
 // advanced mode does for this navigation alone (arrival.js).
+// A page loaded but still drawing itself (a splash, a progress bar, an empty main content while
+// its scripts run: page/wait.js `drawing`) gets up to DRAWING_MS more; what still says so then
+// is returned, for the reply to say instead of "settled".
+const DRAWING_MS = 3000;
+async function drawn(tabId, deadline) {
+  const end = Math.min(Date.now() + DRAWING_MS * slowdown(tabId), deadline);
+  for (;;) {
+    const why = await runInPage(tabId, 'drawing', {}).catch(() => null);
+    if (!why || Date.now() >= end) return why;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
 async function navigation(tabId, start, url, after, timeoutMs, what, asked = {}) {
   await getTab(tabId);
   const t0 = performance.now();
@@ -204,9 +232,11 @@ async function navigation(tabId, start, url, after, timeoutMs, what, asked = {})
     if (settled && waitUntil !== 'load' && waitUntil !== 'none') {
       settled = (await settle(tabId, { ...after, waitUntil }, deadline)).settled;
     }
+    const drawing = settled && waitUntil !== 'none' ? await drawn(tabId, deadline) : null;
     const tab = await getTab(tabId);
     const elapsedMs = Math.round(performance.now() - t0);
-    return { settled, elapsedMs, url: tab.url || r?.url || url, title: tab.title || '', what, ...arrived.said() };
+    const out = { settled, elapsedMs, url: tab.url || r?.url || url, title: tab.title || '', what };
+    return { ...out, ...(drawing ? { drawing } : {}), ...arrived.said() };
   } finally {
     watch.stop();
     await arrived.end();
@@ -226,6 +256,7 @@ export function navigate(tabId, { url, reload, ignoreCache, after, initScript, h
   }
   const go = async () => {
     await observeEarly(url);
+    await positionEarly(tabId, url);
     await chrome.tabs.update(tabId, { url });
   };
   return navigation(tabId, go, url, after, timeoutMs, 'navigate', { url, initScript, handleBeforeUnload });
@@ -255,13 +286,16 @@ export async function act(tabId, op, args, timeoutMs) {
   // In advanced mode a click or a key is real input (sw/input.js), refused in a background tab.
   const real = await trusted(tabId, op);
   const watch = watchNavigation(tabId);
+  const call = crypto.randomUUID();
+  const mark = { tabId, frameId: null, element: undefined };
+  dispatches.set(call, mark);
   try {
     // Under `auto` the page settles after the action in the same call (page/kit.js).
     const auto = after.waitUntil === 'auto';
-    const asked = real ? { ...args, trusted: real.nonce } : args;
+    const asked = { ...args, dispatch: call, ...(real ? { trusted: real.nonce } : {}) };
     const pageArgs = auto ? { ...asked, settle: { maxMs: settleCap(after, deadline, tabId), deadline } } : asked;
     // No ref (a viewport point, the focused element): the op runs in the frame args.frameId names.
-    const out = await answered(watch, () =>
+    const out = await answered(watch, mark, deadline, () =>
       args.ref === undefined
         ? runInPage(tabId, op, pageArgs, args.frameId || 0).then((r) => ({ ...r, frameId: args.frameId || 0 }))
         : runOnRef(tabId, op, pageArgs),
@@ -293,22 +327,40 @@ export async function act(tabId, op, args, timeoutMs) {
     if (frameId) return { ...out, navigated: true, ...report(s), url: r?.url || nav.url, inFrame: true };
     return { ...out, navigated: true, ...report(s), url: tab.url || r?.url, title: tab.title || '' };
   } finally {
+    dispatches.delete(call);
     watch.stop();
     real?.end();
   }
 }
 
-// The action's own answer. A document replaced while the action's call was still out (a load
-// that failed commits the browser's error page in its place, and a fast one can land while the
-// page still settles) is the navigation the action began, and is reported as one; with no
-// navigation begun since the watch started, the page went away on its own: STALE_REF.
-async function answered(watch, run) {
+// Actions the page said it dispatched (page/kit.js `dispatched`), by their call's nonce: the
+// frame the action ran in and the element it went to, once the page has said so.
+const dispatches = new Map(); // nonce -> { tabId, frameId: null until dispatched, element }
+
+// The page's word that the action of call `msg.call` is dispatched (a message from the tab's
+// own page script: the nonce is the call's, known to no page).
+export function noteDispatch(msg, sender) {
+  const mark = dispatches.get(msg?.call);
+  if (!mark || sender.tab?.id !== mark.tabId || !Number.isInteger(sender.frameId)) return;
+  mark.frameId = sender.frameId;
+  if (typeof msg.element === 'string') mark.element = msg.element.slice(0, 200);
+}
+
+// The action's own answer. A document replaced while the action's call was still out (the
+// action's own navigation committed before its answer left, a load that failed committed the
+// browser's error page, a fast one landed while the page still settled) took the answer of an
+// action done: when the page said the action was dispatched, it is reported done with the
+// navigation that took its document (of its frame, or the page). An action never dispatched
+// (its document went first) is STALE_REF.
+async function answered(watch, mark, deadline, run) {
   try {
     return await run();
   } catch (e) {
-    const began = watch.began();
-    if (!(e instanceof PageReplaced) || !began) throw e;
-    return { frameId: 0, navigation: { url: began.url, sameDocument: false } };
+    if (!(e instanceof PageReplaced) || mark.frameId === null) throw e;
+    const left = await watch.left(mark.frameId, Math.max(0, deadline - Date.now()));
+    if (!left) throw e;
+    const out = { frameId: left.frameId, navigation: { url: left.url, sameDocument: false } };
+    return mark.element === undefined ? out : { ...out, element: mark.element };
   }
 }
 

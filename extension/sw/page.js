@@ -10,6 +10,7 @@ const PAGE_FILES = [
   'page/refs.js',
   'page/actionable.js',
   'page/edit.js',
+  'page/typing.js',
   'page/held.js',
   'page/fit.js',
   'page/rows.js',
@@ -54,14 +55,16 @@ export class PageReplaced extends ToolError {
   }
 }
 
-// One chrome.scripting injection into one frame of the tab; the browser's refusals come back as
-// RESTRICTED_PAGE, a tab that closed as TAB_GONE.
-export async function inject(tabId, frameId, injection) {
+// One chrome.scripting injection into one frame of the tab (into its document `documentId` when
+// one is named); the browser's refusals come back as RESTRICTED_PAGE, a tab that closed as
+// TAB_GONE, a document that is gone as PageReplaced.
+export async function inject(tabId, frameId, injection, documentId = undefined) {
   const tab = await getTab(tabId);
   const url = tab.pendingUrl || tab.url || '';
   if (RESTRICTED.test(url)) throw restricted(url);
+  const target = documentId ? { tabId, documentIds: [documentId] } : { tabId, frameIds: [frameId] };
   try {
-    return await chrome.scripting.executeScript({ target: { tabId, frameIds: [frameId] }, ...injection });
+    return await chrome.scripting.executeScript({ target, ...injection });
   } catch (e) {
     const msg = String(e?.message || e);
     if (keptOut(msg)) throw restricted(url);
@@ -73,7 +76,7 @@ export async function inject(tabId, frameId, injection) {
       throw new ToolError('TAB_GONE', `tab ${tabId} closed during the call`);
     }
     // The tab is there, its document is not: the page navigated under the call.
-    if (/Frame with ID \d+ was removed/i.test(msg)) throw new PageReplaced(tabId);
+    if (/Frame with ID \d+ was removed|No document with id/i.test(msg)) throw new PageReplaced(tabId);
     // A load that failed or was blocked (the site policy's network rules, say) leaves the
     // browser's own error page, which no extension may script.
     if (/is showing error page/i.test(msg)) {
@@ -84,15 +87,43 @@ export async function inject(tabId, frameId, injection) {
   }
 }
 
+// The document frame `frameId` of the tab shows now, and `gone`: rejects with PageReplaced once
+// another document commits in that frame or in the top one (which takes every frame's with it).
+// The browser leaves a script running in a document that went unanswered (a top frame's, seen
+// here: the call waited its whole time out), so a call's answer is raced against this.
+async function documentOf(tabId, frameId) {
+  let stop;
+  let documentId;
+  const gone = new Promise((resolve, reject) => {
+    const listener = (d) => {
+      const mine = d.frameId === frameId || d.frameId === 0;
+      if (d.tabId === tabId && mine && documentId && d.documentId !== documentId) reject(new PageReplaced(tabId));
+    };
+    chrome.webNavigation.onCommitted.addListener(listener);
+    stop = () => chrome.webNavigation.onCommitted.removeListener(listener);
+  });
+  gone.catch(() => {});
+  // Asked after the watch began: a commit before the ask is the document asked about.
+  const frame = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
+  documentId = frame?.documentId;
+  return { documentId, gone, stop };
+}
+
 // Runs one packaged page-script operation in one frame of the tab (the top one by default), in
-// the isolated world.
+// the isolated world, in the document the frame shows as the call begins.
 export async function runInPage(tabId, op, args, frameId = 0) {
   const call = (op, args) => (globalThis.__tabpilot?.ops[op] ? globalThis.__tabpilot.run(op, args) : { missing: true });
-  const run = (injection) => inject(tabId, frameId, injection);
-  let [out] = await run({ func: call, args: [op, args] });
-  if (out?.result?.missing) {
-    await run({ files: PAGE_FILES });
+  const doc = await documentOf(tabId, frameId);
+  const run = (injection) => Promise.race([inject(tabId, frameId, injection, doc.documentId), doc.gone]);
+  let out;
+  try {
     [out] = await run({ func: call, args: [op, args] });
+    if (out?.result?.missing) {
+      await run({ files: PAGE_FILES });
+      [out] = await run({ func: call, args: [op, args] });
+    }
+  } finally {
+    doc.stop();
   }
   const r = out?.result;
   // No answer: the browser drops a script's answer when its document begins to go (a frame

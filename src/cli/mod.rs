@@ -39,7 +39,8 @@ enum Command {
         /// With --launch: run it headless.
         #[arg(long)]
         headless: bool,
-        /// Serve MCP over Streamable HTTP at HOST:PORT (default: 127.0.0.1:47320; a port another
+        /// Serve MCP over Streamable HTTP at HOST:PORT (default: 127.0.0.1:47320, or the port
+        /// TABPILOT_HTTP_PORT names; a port another
         /// program holds is an error naming it, never a move to another); every request needs
         /// the token (its file is named at start).
         #[arg(long, value_name = "ADDR", num_args = 0..=1, default_missing_value = "")]

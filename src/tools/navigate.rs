@@ -96,6 +96,9 @@ struct NavOut {
     /// How the page's "Leave site?" prompt was answered, when it showed one.
     #[serde(skip_serializing_if = "Option::is_none")]
     before_unload: Option<String>,
+    /// What shows the page still drawing itself, when something did at the end of the wait.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    drawing: Option<String>,
 }
 
 async fn navigate(
@@ -204,7 +207,15 @@ async fn navigation_output(
         _ => "Navigated to",
     };
     let (url, title, ms) = (&nav.url, &nav.title, nav.elapsed_ms);
-    let (text, outcome) = if nav.settled {
+    let (text, outcome) = if let (true, Some(why)) = (nav.settled, &nav.drawing) {
+        (
+            format!(
+                "{verb} {url} \"{title}\", loaded, but still drawing after {ms} ms ({why}); \
+                 browser_wait_for the text you expect before acting"
+            ),
+            Outcome::Done,
+        )
+    } else if nav.settled {
         (
             format!("{verb} {url} \"{title}\" (settled in {ms} ms)"),
             Outcome::Done,
@@ -225,6 +236,7 @@ async fn navigation_output(
         url: nav.url,
         title: nav.title,
         before_unload: nav.before_unload,
+        drawing: nav.drawing,
     };
     let mut out = Out::new(text, data).with_outcome(outcome);
     out.findings = nav.findings;

@@ -13,6 +13,9 @@ use crate::fixtures::serve;
 use crate::harness::{Env, Kill, Mcp, runtime, shared};
 use crate::person::{DEVTOOLS_WITHIN, browsers, pair};
 
+/// What a page tells of itself: whether it is visible, and whether it has the focus.
+pub(crate) const SEEN: &str = "`${document.visibilityState} ${document.hasFocus()}`";
+
 /// What the render page shows once it has drawn as a page in front.
 const DRAWN: [&str; 3] = ["Visibility: visible", "Frames: ten", "Transition: ended"];
 
@@ -35,6 +38,46 @@ fn the_agents_tab_in_the_managed_browser_is_visible_and_draws() {
     drew(&mut s.agent(), &s.a("render.html"));
 }
 
+/// The person's own browser, headed on `desktop`, the extension loaded by hand (not launched by
+/// tabpilot, none of its flags but what any Chromium here needs) and paired through its popup
+/// with the code `tabpilot pair` printed, once `agent` sees it; and DevTools on it.
+pub(crate) fn headed_persons_browser(
+    rt: &tokio::runtime::Runtime,
+    env: &Env,
+    desktop: &Desktop,
+    agent: &mut Mcp,
+) -> (Kill, Cdp) {
+    let (code, _) = pair(env);
+    let (ok, out, err) = env.cli(&["extension", "path"]);
+    assert!(ok, "{err}");
+    let exe = tabpilot::launch::find_chromium().expect("a Chromium for the tests");
+    let profile = env.state_dir.join("persons-browser");
+    let mut cmd = tabpilot::launch::chromium_command(
+        &exe,
+        &profile,
+        std::path::Path::new(out.trim()),
+        false,
+        "about:blank",
+    );
+    cmd.arg("--remote-debugging-port=0");
+    desktop.apply(&mut cmd);
+    let browser = Kill(cmd.spawn().unwrap());
+    let mut cdp = rt.block_on(Cdp::connect(&browser_url(&profile, DEVTOOLS_WITHIN)));
+    assert_eq!(
+        rt.block_on(cdp.pair_in_popup(env.first_port, &code)),
+        "Paired."
+    );
+    let deadline = std::time::Instant::now() + Duration::from_secs(15);
+    while browsers(agent).is_empty() {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the browser never joined"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    (browser, cdp)
+}
+
 /// The person's own headed browser on a desktop (Xvfb), the extension loaded by hand and paired:
 /// the agent's page draws, and the person's tab is still the one in front of the window with
 /// focus, visible, with the focus, throughout.
@@ -46,40 +89,11 @@ fn in_the_persons_browser_the_agents_page_draws_and_the_persons_tab_keeps_the_fo
     let env = Env::fresh("person-draws");
     let fixtures = serve(env.first_port);
     let mut agent = Mcp::start(&env, &[]);
-    let (code, _) = pair(&env);
-    let (ok, out, err) = env.cli(&["extension", "path"]);
-    assert!(ok, "{err}");
-    let exe = tabpilot::launch::find_chromium().expect("a Chromium for the tests");
-    let profile = env.state_dir.join("person-draws");
-    let mut cmd = tabpilot::launch::chromium_command(
-        &exe,
-        &profile,
-        std::path::Path::new(out.trim()),
-        false,
-        "about:blank",
-    );
-    cmd.arg("--remote-debugging-port=0");
-    desktop.apply(&mut cmd);
-    let _browser = Kill(cmd.spawn().unwrap());
-
     let rt = runtime();
-    let mut cdp = rt.block_on(Cdp::connect(&browser_url(&profile, DEVTOOLS_WITHIN)));
-    assert_eq!(
-        rt.block_on(cdp.pair_in_popup(env.first_port, &code)),
-        "Paired."
-    );
-    let deadline = std::time::Instant::now() + Duration::from_secs(15);
-    while browsers(&mut agent).is_empty() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the browser never joined"
-        );
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let (_browser, mut cdp) = headed_persons_browser(&rt, &env, &desktop, &mut agent);
     // The person reads a page of their own, in front.
     let persons = format!("{}/basic.html", fixtures.b);
     let (_, session) = rt.block_on(cdp.open(&persons, false)).unwrap();
-    const SEEN: &str = "`${document.visibilityState} ${document.hasFocus()}`";
     let seen = |cdp: &mut Cdp| rt.block_on(cdp.eval_loaded(&session, SEEN)).unwrap();
     assert_eq!(seen(&mut cdp), "visible true", "the person's page before");
 
@@ -94,4 +108,25 @@ fn in_the_persons_browser_the_agents_page_draws_and_the_persons_tab_keeps_the_fo
         .cloned()
         .expect("the agent's tab");
     assert_eq!(mine["active"], false, "the agent's tab took the focus");
+}
+
+/// A navigation to an app that shows a splash screen after its load waits for the app to start,
+/// and when it never does, says the page is still drawing rather than settled.
+#[test]
+fn a_navigation_waits_out_a_splash_screen_and_says_when_one_stays() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (text, _) = agent.ok("browser_navigate", json!({"url": s.a("splash.html")}));
+    assert!(text.contains("settled in"), "{text}");
+    assert!(text.contains("button \"New notebook\""), "{text}");
+    let (text, data) = agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("splash.html?forever")}),
+    );
+    assert!(
+        text.contains("still drawing") && text.contains("a splash screen covers it"),
+        "{text}"
+    );
+    assert!(!text.contains("settled in"), "{text}");
+    assert_eq!(data["drawing"], "a splash screen covers it", "{data}");
 }

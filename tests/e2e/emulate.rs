@@ -16,6 +16,26 @@ document.getElementById('where').onclick = () => navigator.geolocation.getCurren
   (e) => { document.getElementById('out').textContent = `error ${e.code}`; });
 </script>"#;
 
+// A page whose first script, in <head>, asks for its position as the page loads.
+const ASKS_AT_LOAD: &str = r#"<!doctype html><title>Where at load</title><script>
+const show = (t) => {
+  const write = () => { document.getElementById('out').textContent = t; };
+  if (document.readyState === 'loading') addEventListener('DOMContentLoaded', write); else write();
+};
+navigator.geolocation.getCurrentPosition(
+  (p) => show(`at ${p.coords.latitude},${p.coords.longitude}`), (e) => show(`error ${e.code}`));
+</script><main><p id="out">unknown</p></main>"#;
+
+/// What the page wrote once it has an answer.
+fn answer_at_load(agent: &mut crate::harness::Mcp) -> String {
+    agent.ok(
+        "browser_wait_for",
+        json!({"textGone": "unknown", "timeout": 10000}),
+    );
+    let (_, data) = agent.ok("browser_find", json!({"selector": "#out"}));
+    data["matches"][0].as_str().unwrap_or("").to_string()
+}
+
 fn asked_position(agent: &mut crate::harness::Mcp, url: &str) -> String {
     let (snap, _) = agent.ok("browser_navigate", json!({"url": url}));
     agent.ok(
@@ -273,4 +293,38 @@ fn a_header_goes_only_to_the_origin_it_was_set_on_and_ends_when_another_agent_ta
     assert!(!carried(&allowed, "/after-take", "x-scoped"));
     let (_, data) = taker.ok("browser_emulate", json!({}));
     assert_eq!(data["headers"], json!([]), "{data}");
+}
+
+#[test]
+fn a_page_that_asks_in_its_first_script_gets_the_faked_position_and_a_tab_without_one_does_not() {
+    let s = shared();
+    let server = Recorder::start(|_| Reply::html(ASKS_AT_LOAD));
+    let mut agent = s.agent();
+    let page = format!("{}/at-load", server.origin);
+    agent.ok("browser_navigate", json!({"url": page}));
+    agent.ok(
+        "browser_emulate",
+        json!({"geolocation": {"latitude": 51.5007, "longitude": -0.1246}}),
+    );
+    // Reloaded, and a new document of the same site: the first script asks before the document
+    // could be reached at its commit (it got the browser's own answer).
+    agent.ok("browser_navigate", json!({"reload": true}));
+    let reloaded = answer_at_load(&mut agent);
+    assert!(reloaded.contains("at 51.5007,-0.1246"), "{reloaded}");
+    agent.ok("browser_navigate", json!({"url": format!("{page}?next")}));
+    let next = answer_at_load(&mut agent);
+    assert!(next.contains("at 51.5007,-0.1246"), "{next}");
+
+    // Another tab on the same site (the override is registered by address), with no position
+    // of its own: its call went on to the browser's own method, which a headless browser
+    // answers with no permission (error 1), and the browser's own methods are back.
+    let mut other = s.agent();
+    other.ok("browser_navigate", json!({"url": format!("{page}?other")}));
+    let (_, data) = other.ok(
+        "browser_eval",
+        json!({"expression": "String(Geolocation.prototype.getCurrentPosition).includes('[native code]')"}),
+    );
+    assert_eq!(data["value"], true, "{data}");
+    let theirs = answer_at_load(&mut other);
+    assert!(theirs.contains("error 1"), "{theirs}");
 }

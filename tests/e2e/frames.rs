@@ -127,3 +127,48 @@ fn a_wait_sees_a_frame_navigate_by_its_ref_going_and_by_its_url() {
     assert!(text.starts_with("Waited "), "{text}");
     assert_eq!(data["url"], s.b("page2.html?delay=3000&left"), "{text}");
 }
+
+#[test]
+fn a_click_whose_frame_commits_before_its_answer_leaves_is_done_with_the_frame_navigation() {
+    let s = shared();
+    let mut agent = s.agent();
+    // The link's handler navigates its frame and holds the frame's thread until the new document
+    // is ready, so the frame commits before the click's answer leaves: the answer is lost.
+    let (snap, _) = agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("frame-nav.html?busy")}),
+    );
+    let link = ref_of(&snap, "link", "Next page in the frame");
+    // The click was dispatched: it is done, with the frame's navigation named (it said
+    // STALE_REF: the page navigated during the call).
+    let (text, data) = agent.ok("browser_click", json!({"ref": link, "timeout": 20000}));
+    assert_eq!(
+        text.lines().next().unwrap(),
+        format!(
+            "Clicked <a> \"Next page in the frame\"; the frame navigated to {}",
+            s.b("page2.html")
+        ),
+        "{text}"
+    );
+    assert_eq!(data["url"], s.b("page2.html"));
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(snap.contains("heading \"Page two\""), "{snap}");
+}
+
+#[test]
+fn a_click_whose_page_left_before_it_was_dispatched_is_stale() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("leaves-when-looked-at.html")}),
+    );
+    let button = ref_of(&snap, "button", "Never reached");
+    // The page leaves while the click still waits for its button: nothing was clicked, and the
+    // page's navigation is not the click's (the call waited its whole time out: the browser
+    // never answered a script whose document went).
+    let (code, r) = agent.fails("browser_click", json!({"ref": button, "timeout": 20000}));
+    assert_eq!(code, "STALE_REF", "{r}");
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(snap.contains("heading \"Page two\""), "{snap}");
+}

@@ -216,9 +216,8 @@ impl Squatter {
     }
 }
 
-/// `tabpilot mcp --http ARGS` to its end, or killed after 15 s (it served instead of refusing).
-fn serve_to_end(env: &Env, home: &Path, args: &[&str]) -> (bool, String) {
-    let mut cmd = command(env, home, &[&["mcp", "--http"], args].concat());
+/// `tabpilot mcp --http ...` to its end, or killed after 15 s (it served instead of refusing).
+fn serve_to_end(mut cmd: Command) -> (bool, String) {
     let mut child = cmd
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
@@ -247,19 +246,30 @@ fn serve_to_end(env: &Env, home: &Path, args: &[&str]) -> (bool, String) {
 fn a_program_on_the_default_port_gets_nothing_usable() {
     let env = Env::fresh("squatter");
     let home = home("squatter");
-    let squatter = Squatter::on(47320);
+    // The default port is the setting's, here a free one of this test's (47320 may be held by a
+    // person's own server): the commands below are given no address, as a person's are.
+    let port = free_port();
+    let squatter = Squatter::on(port);
+    let command = |env: &Env, home: &Path, args: &[&str]| {
+        let mut cmd = command(env, home, args);
+        cmd.env("TABPILOT_HTTP_PORT", port.to_string());
+        cmd
+    };
 
     // The server refuses to start, naming who holds its port, rather than moving to another.
-    let (ok, err) = serve_to_end(&env, &home, &[]);
+    let (ok, err) = serve_to_end(command(&env, &home, &["mcp", "--http"]));
     assert!(!ok, "mcp --http started beside the squatter: {err}");
-    let holder = format!("127.0.0.1:47320 is taken by process {}", std::process::id());
+    let holder = format!(
+        "127.0.0.1:{port} is taken by process {}",
+        std::process::id()
+    );
     assert!(err.contains(&holder), "{err}");
 
     // install --http will not point a client at it, nor will the doctor pass a client that is.
     let (ok, _, err) = run(command(&env, &home, &["install", "cursor", "--http"]));
     assert!(!ok, "install wrote a config for the squatter");
     assert!(
-        err.contains("127.0.0.1:47320/mcp is held by process"),
+        err.contains(&format!("127.0.0.1:{port}/mcp is held by process")),
         "{err}"
     );
     assert!(
@@ -269,8 +279,10 @@ fn a_program_on_the_default_port_gets_nothing_usable() {
     assert!(!home.join(".cursor/mcp.json").exists());
     let gemini = home.join(".gemini/settings.json");
     std::fs::create_dir_all(gemini.parent().unwrap()).unwrap();
-    let config = r#"{"mcpServers": {"tabpilot": {"httpUrl": "http://127.0.0.1:47320/mcp",
-        "headers": {"Authorization": "Bearer ${TABPILOT_TOKEN}"}}}}"#;
+    let config = format!(
+        r#"{{"mcpServers": {{"tabpilot": {{"httpUrl": "http://127.0.0.1:{port}/mcp",
+        "headers": {{"Authorization": "Bearer ${{TABPILOT_TOKEN}}"}}}}}}}}"#
+    );
     std::fs::write(&gemini, config).unwrap();
     let (ok, out, _) = run(command(&env, &home, &["doctor"]));
     assert!(!ok, "{out}");

@@ -147,3 +147,26 @@ fn typing_into_a_field_the_page_focused_itself_lets_the_page_hear_the_focus_once
     let (snap, _) = agent.ok("browser_snapshot", json!({"verbose": true}));
     assert!(snap.contains("Panel heard focus 1 times"), "{snap}");
 }
+
+/// An open list rendered in a layer at the end of the body (a portal), away from its combobox
+/// and outside the main content: its options are in the default snapshot, each addressable.
+#[test]
+fn options_rendered_in_a_portal_at_the_end_of_the_body_are_in_the_default_snapshot() {
+    let s = shared();
+    let mut agent = s.agent();
+    // Also on a page over the snapshot's budget, where what stands beside the main content is
+    // the first to collapse: an open list is what the person looks at.
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("portal.html?big")}));
+    assert!(snap.contains("more"), "not over its budget:\n{snap}");
+    for shown in ["option \"Small\"", "option \"Medium\"", "option \"Large\""] {
+        assert!(snap.contains(shown), "{shown:?} not in:\n{snap}");
+    }
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("portal.html")}));
+    for shown in ["option \"Small\"", "option \"Medium\"", "option \"Large\""] {
+        assert!(snap.contains(shown), "{shown:?} not in:\n{snap}");
+    }
+    let medium = ref_of(&snap, "option", "Medium");
+    agent.ok("browser_click", json!({"ref": medium}));
+    let (_, data) = agent.ok("browser_find", json!({"selector": "#size"}));
+    assert!(data.to_string().contains("Medium"), "{data}");
+}

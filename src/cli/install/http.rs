@@ -48,7 +48,7 @@ pub(in crate::cli) fn judge(
 
 /// The URL to write: the one given (checked), else a running server's, else the default.
 pub(super) fn url_for(given: &str, token: &str, client: Client) -> anyhow::Result<String> {
-    let default = format!("http://{}/mcp", crate::mcp::http::DEFAULT_ADDR);
+    let default = format!("http://{}/mcp", crate::mcp::http::default_addr()?);
     let running = crate::mcp::http::recorded_url()
         .filter(|url| given.is_empty() && proof::probe(url, token) == Found::Ours);
     let url = match (given, running) {

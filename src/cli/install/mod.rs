@@ -53,7 +53,7 @@ pub(super) struct InstallArgs {
     #[arg(long)]
     headless: bool,
     /// Connect to `tabpilot mcp --http` at URL instead of starting a server (default: the one
-    /// running, else 127.0.0.1:47320); the client sends the token from TABPILOT_TOKEN in its
+    /// running, else 127.0.0.1:47320 or TABPILOT_HTTP_PORT's port); the client sends the token from TABPILOT_TOKEN in its
     /// environment, and a URL held by another program is refused.
     #[arg(long, value_name = "URL", num_args = 0..=1, default_missing_value = "")]
     http: Option<String>,

@@ -9,7 +9,8 @@
 //! Connections come in through the door all our servers have (src/door.rs): a bounded number
 //! not yet proven by the token, and a few seconds for each request's head.
 //!
-//! The server binds the port it is configured for (127.0.0.1:47320, or `--http HOST:PORT`) or
+//! The server binds the port it is configured for (127.0.0.1:47320, `TABPILOT_HTTP_PORT`, or
+//! `--http HOST:PORT`) or
 //! stops, naming who holds it: clients are configured with a URL, and a server that moved to
 //! another port would leave them sending the token to whoever took the first. It answers a
 //! proof that it holds the token (proof.rs) without asking for it, and records its URL in the
@@ -34,20 +35,46 @@ use super::Server;
 use crate::guesses::Guesses;
 use crate::launch::{self, LaunchOptions};
 use crate::protocol::PeerInfo;
+use crate::settings::Setting;
 use crate::tools::Session;
 use crate::tools::profile::Profile;
 use sessions::Sessions;
 use token::{Key, Token};
 
-/// Where the server listens when no address is given, beside the relay's range (47311-47315).
-pub const DEFAULT_ADDR: SocketAddr =
-    SocketAddr::new(IpAddr::V4(std::net::Ipv4Addr::LOCALHOST), 47320);
+/// The port the server listens on when no address is given, beside the relay's range
+/// (47311-47315); `TABPILOT_HTTP_PORT` moves it.
+pub const DEFAULT_PORT: u16 = 47320;
+
+/// Where the server listens when no address is given: loopback, at `TABPILOT_HTTP_PORT` or
+/// [`DEFAULT_PORT`]; a setting that is not a port is an error naming it.
+pub fn default_addr() -> Result<SocketAddr, ListenError> {
+    let port = match Setting::HttpPort.get() {
+        None => DEFAULT_PORT,
+        Some(text) => text
+            .trim()
+            .parse()
+            .ok()
+            .filter(|&p: &u16| p != 0)
+            .ok_or_else(|| {
+                ListenError::BadSetting(format!(
+                    "{}={text:?} is not a port (1-65535)",
+                    Setting::HttpPort
+                ))
+            })?,
+    };
+    Ok(SocketAddr::new(
+        IpAddr::V4(std::net::Ipv4Addr::LOCALHOST),
+        port,
+    ))
+}
 
 /// Why the server could not start listening.
 #[derive(Debug, thiserror::Error)]
 pub enum ListenError {
     #[error("--http takes HOST:PORT, like 127.0.0.1:47320 ({0})")]
     BadAddress(String),
+    #[error("{0}")]
+    BadSetting(String),
     #[error(
         "{addr} is taken by {holder}. tabpilot mcp --http serves only the port it is configured \
          for, never the next free one: a client configured for {addr} would send its token to \
@@ -74,7 +101,7 @@ pub enum ListenError {
 const ORIGINS: [&str; 3] = ["http://localhost:*", "http://127.0.0.1:*", "http://[::1]:*"];
 
 pub struct HttpOptions {
-    /// `HOST:PORT` to bind, or none for [`DEFAULT_ADDR`].
+    /// `HOST:PORT` to bind, or none for [`default_addr`].
     pub addr: Option<String>,
     pub launch: Option<LaunchOptions>,
     /// Serve past loopback over plain HTTP all the same (`--allow-plain-http`).
@@ -172,7 +199,7 @@ fn info() -> PeerInfo {
     }
 }
 
-/// The address asked for, or [`DEFAULT_ADDR`]; a port another program holds is an error that
+/// The address asked for, or [`default_addr`]; a port another program holds is an error that
 /// names it, never a move to another port; an address past loopback, one unless the person
 /// allowed plain HTTP there.
 async fn bind(
@@ -183,7 +210,7 @@ async fn bind(
         Some(a) => a
             .parse()
             .map_err(|e: std::net::AddrParseError| ListenError::BadAddress(e.to_string()))?,
-        None => DEFAULT_ADDR,
+        None => default_addr()?,
     };
     if !addr.ip().is_loopback() && !allow_plain_http {
         return Err(ListenError::PastLoopback { addr });

@@ -64,6 +64,10 @@ pub struct NavReply {
     /// How the page's "Leave site?" prompt was answered, when it showed one.
     #[serde(default)]
     pub before_unload: Option<String>,
+    /// What shows the loaded page still drawing itself (a splash screen, a progress bar),
+    /// when something still did at the end of the wait.
+    #[serde(default)]
+    pub drawing: Option<String>,
     #[serde(flatten)]
     pub findings: Findings,
 }
