@@ -32,6 +32,17 @@
 
   const quiet = (el) => !el || el === document.body || el === document.documentElement;
 
+  // The element the document last heard `focus` on. In a window without focus, a page's own
+  // el.focus() is silent too: an element it focused itself (JupyterLab's new cell editor) holds
+  // the focus while the page's focus tracker, which enables its commands, never heard of it.
+  let lastHeard = null;
+  window.addEventListener('focus', (e) => (lastHeard = e.composedPath()[0]), true);
+  function announce(el) {
+    if (quiet(el) || lastHeard === el || document.hasFocus()) return;
+    el.dispatchEvent(new FocusEvent('focus', { composed: true }));
+    el.dispatchEvent(new FocusEvent('focusin', { bubbles: true, composed: true }));
+  }
+
   // Moves focus to `el` as a person's click or key would, with the events a page in front sees.
   // In a tab in the background, where agents work, the browser moves the focus but fires no
   // `focus` or `blur`, so a field that applies its value when it loses focus (React's onBlur,
@@ -40,7 +51,7 @@
   // no focus (a click on plain text) still takes it from the one that had it, as a click does.
   function focusOn(el, { leave = false } = {}) {
     const before = focused();
-    if (before === el) return;
+    if (before === el) return announce(el);
     const heard = new Set();
     const hear = (e) => heard.add(`${e.type} ${e.composedPath().indexOf(e.type === 'blur' ? before : el)}`);
     window.addEventListener('focus', hear, true);

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, shared};
+use crate::harness::{Mcp, shared, text};
 use crate::pyapps::jupyter;
 use crate::snapshot::ref_of;
 
@@ -97,10 +97,15 @@ fn a_jupyterlab_notebook_made_from_the_launcher_runs_typed_code_and_saves_it_wit
     agent.ok("browser_press_key", json!({"key": "Shift+Enter"}));
     // The kernel starts, runs the cell and sends its output back: the page shows it under the
     // cell.
-    agent.ok(
+    let waited = agent.call(
         "browser_wait_for",
         json!({"text": "answer: 42", "timeout": 30_000}),
     );
+    if waited["isError"] == true {
+        let (logs, _) = agent.ok("browser_get_console_logs", json!({}));
+        let snap = snapshot(&mut agent);
+        panic!("no output: {}\n{logs}\n{snap}", text(&waited));
+    }
     let snap = snapshot(&mut agent);
     let lines: Vec<&str> = snap.lines().map(str::trim_start).collect();
     let at = lines

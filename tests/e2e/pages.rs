@@ -133,6 +133,21 @@ fn a_click_elsewhere_blurs_the_field_so_a_value_applied_on_blur_is_applied() {
     );
 }
 
+/// A field the page focused itself, in the agent's window, which has no focus: the browser told
+/// the page nothing, so its focus tracker (JupyterLab's, which enables a notebook's commands)
+/// never heard of it. Typing into that field announces the focus once.
+#[test]
+fn typing_into_a_field_the_page_focused_itself_lets_the_page_hear_the_focus_once() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("self-focus.html")}));
+    let note = ref_of(&snap, "textbox", "Note");
+    agent.ok("browser_type", json!({"ref": note, "text": "one"}));
+    agent.ok("browser_type", json!({"ref": note, "text": "two"}));
+    let (snap, _) = agent.ok("browser_snapshot", json!({"verbose": true}));
+    assert!(snap.contains("Panel heard focus 1 times"), "{snap}");
+}
+
 /// An open list rendered in a layer at the end of the body (a portal), away from its combobox
 /// and outside the main content: its options are in the default snapshot, each addressable.
 #[test]

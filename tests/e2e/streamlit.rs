@@ -53,9 +53,11 @@ fn a_streamlit_app_gets_the_typed_text_on_the_buttons_click_and_the_option_chose
     let started = Instant::now();
     let from = runs_so_far(app);
     agent.ok("browser_navigate", json!({"url": app.origin}));
-    // Streamlit draws its widgets once its WebSocket is up and their code has loaded (until
-    // then each is a skeleton): an agent waits for them.
-    agent.ok("browser_wait_for", json!({"text": "Text to reverse"}));
+    // Streamlit draws each widget once its WebSocket is up and the widget's code has loaded
+    // (until then it is a skeleton): an agent waits for the ones it needs.
+    for label in ["Text to reverse", "Reverse it", "Colour"] {
+        agent.ok("browser_wait_for", json!({"text": label}));
+    }
     let snap = snapshot(&mut agent);
 
     let typed = format!("tabpilot {}", std::process::id());
@@ -67,7 +69,7 @@ fn a_streamlit_app_gets_the_typed_text_on_the_buttons_click_and_the_option_chose
     // No Enter: Streamlit applies the input's value when it loses focus, which the click does.
     agent.ok(
         "browser_click",
-        json!({"ref": ref_of(&snap, "button", "Reverse")}),
+        json!({"ref": ref_of(&snap, "button", "Reverse it")}),
     );
     let runs = runs_until(app, from, |r| r["reverse"] == true);
     let clicked = runs.iter().find(|r| r["reverse"] == true).unwrap();
@@ -94,6 +96,6 @@ fn a_streamlit_app_gets_the_typed_text_on_the_buttons_click_and_the_option_chose
     let runs = runs_until(app, from, |r| r["colour"] == "Blue");
     let chosen = runs.iter().find(|r| r["colour"] == "Blue").unwrap();
     assert_eq!(chosen["text"], typed, "the choice's run: {runs:?}");
-    agent.ok("browser_wait_for", json!({"text": "Colour: Blue"}));
+    agent.ok("browser_wait_for", json!({"text": "Picked: Blue"}));
     eprintln!("the Streamlit task took {:?}", started.elapsed());
 }
