@@ -137,11 +137,9 @@ impl Hub {
         }
     }
 
-    /// Adds an authenticated peer to the roster. A browser that reconnects under its stored
-    /// identity replaces its old socket, keeping its tabs' books.
-    /// A proven peer joins. A browser's held tabs go back into the books before the browser is
-    /// in the roster, so no agent's call reaches it while its books are still empty (it would
-    /// open the agent a new tab).
+    /// A proven peer joins the roster; a browser that reconnects under its stored identity
+    /// replaces its old socket. Its held tabs go back into the books before it is in the roster,
+    /// so no agent's call reaches it while its books are still empty (it would open a new tab).
     pub fn join(self: &Arc<Self>, role: Role, info: PeerInfo, held: &[HeldTab], tx: Sender) -> u64 {
         let id = self.id();
         let key = info
@@ -182,15 +180,6 @@ impl Hub {
                 );
             }
             Role::Browser => {
-                // Who came, for the person reading relay.log: the browser's id, label and brand
-                // and how many agents' tabs it brought back (never a session's key).
-                tracing::info!(
-                    browser = %key.0,
-                    label = info.label.as_deref().unwrap_or(""),
-                    brand = info.browser.as_deref().unwrap_or(""),
-                    tabs = held.len(),
-                    "a browser joined"
-                );
                 if let Some(old) = r.browsers.insert(
                     key,
                     Browser {
@@ -228,8 +217,7 @@ impl Hub {
                     .map(|(k, _)| k.clone());
                 if let Some(key) = key {
                     let gone = r.browsers.remove(&key);
-                    let calls = r.pending.values().filter(|p| p.browser == key).count();
-                    tracing::info!(browser = %key.0, calls, "a browser left");
+                    tracing::info!(browser = %key.0, "a browser left");
                     if gone.is_some_and(|b| b.info.profile.as_deref() == Some("isolated")) {
                         // Its throwaway profile holds a copy of the secret: once the browser is
                         // closed, the profile goes.

@@ -167,6 +167,14 @@ async fn handshake(
     let mut keys = Keys::derive(hub.secret(), role, hub.port(), &nonce, &cnonce, End::Relay);
     let (info, held) = about(role, &mut keys.open, stream).await?;
     let _ = tx.send(Outgoing::Seal(Box::new(keys.seal))).await;
+    if role == Role::Browser {
+        // Who came, for the person reading relay.log: the browser's id, label and brand and how
+        // many agents' tabs it brought back (never a session's key).
+        let browser = info.browser_id.as_ref().map_or("", |b| b.0.as_str());
+        let (label, brand) = (info.label.as_deref(), info.browser.as_deref());
+        let (label, brand, tabs) = (label.unwrap_or(""), brand.unwrap_or(""), held.len());
+        tracing::info!(browser, label, brand, tabs, "a browser joined");
+    }
     let id = hub.join(role, info.bounded(), &held, tx.clone());
     let welcome = Frame::Welcome {
         proof: auth::proof(hub.secret(), "relay", hub.port(), &cnonce),

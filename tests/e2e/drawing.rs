@@ -11,7 +11,9 @@ use crate::cdp::{Cdp, browser_url};
 use crate::desktop::Desktop;
 use crate::fixtures::serve;
 use crate::harness::{Env, Kill, Mcp, runtime, shared};
+use crate::jupyter::notebook_task;
 use crate::person::{DEVTOOLS_WITHIN, browsers, pair};
+use crate::streamlit::streamlit_task;
 
 /// What a page tells of itself: whether it is visible, and whether it has the focus.
 pub(crate) const SEEN: &str = "`${document.visibilityState} ${document.hasFocus()}`";
@@ -129,4 +131,32 @@ fn a_navigation_waits_out_a_splash_screen_and_says_when_one_stays() {
     );
     assert!(!text.contains("settled in"), "{text}");
     assert_eq!(data["drawing"], "a splash screen covers it", "{data}");
+}
+
+/// The real apps' tasks in the person's own headed browser, not launched by tabpilot: the
+/// Streamlit app and JupyterLab's notebook pass with no browser_switch_tab and no advanced mode,
+/// and the person's tab stays in front, visible, with the focus, before, between and after.
+#[test]
+fn in_the_persons_browser_the_real_apps_tasks_pass_and_the_persons_tab_keeps_the_focus() {
+    let Some(desktop) = Desktop::start("person-apps") else {
+        return;
+    };
+    let env = Env::fresh("person-apps");
+    let fixtures = serve(env.first_port);
+    let mut agent = Mcp::start(&env, &[]);
+    let rt = runtime();
+    let (_browser, mut cdp) = headed_persons_browser(&rt, &env, &desktop, &mut agent);
+    let persons = format!("{}/basic.html", fixtures.b);
+    let (_, session) = rt.block_on(cdp.open(&persons, false)).unwrap();
+    let mut seen = |when: &str| {
+        let said = rt.block_on(cdp.eval_loaded(&session, SEEN)).unwrap();
+        assert_eq!(said, "visible true", "the person's page {when}");
+    };
+    seen("before");
+    streamlit_task(&mut agent, "person");
+    seen("after the Streamlit task");
+    notebook_task(&mut agent, "persons.ipynb");
+    seen("after the notebook task");
+    let (_, data) = agent.ok("browser_status", json!({}));
+    assert!(!data.to_string().contains("\"advanced\":true"), "{data}");
 }

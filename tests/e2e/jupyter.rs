@@ -72,9 +72,13 @@ const CODE: &str = r#"print("answer:", 6*7)"#;
 
 #[test]
 fn a_jupyterlab_notebook_made_from_the_launcher_runs_typed_code_and_saves_it_with_its_output() {
+    notebook_task(&mut shared().agent(), "answer.ipynb");
+}
+
+/// The notebook task, by `agent` in its browser: a notebook made from the launcher, code typed
+/// into its cell and run, its output read, and the notebook saved as `name`, checked on disk.
+pub(crate) fn notebook_task(agent: &mut Mcp, name: &str) {
     let lab = jupyter();
-    let s = shared();
-    let mut agent = s.agent();
     let started = Instant::now();
     agent.ok("browser_navigate", json!({"url": lab.lab_url()}));
     // JupyterLab loads its extensions behind a splash screen, then shows the launcher.
@@ -82,7 +86,7 @@ fn a_jupyterlab_notebook_made_from_the_launcher_runs_typed_code_and_saves_it_wit
         "browser_wait_for",
         json!({"text": "Python 3 (ipykernel)", "timeout": 30_000}),
     );
-    let snap = snapshot(&mut agent);
+    let snap = snapshot(agent);
     let card = ref_of(&snap, "button", "Python 3 (ipykernel)");
     agent.ok("browser_click", json!({"ref": card}));
 
@@ -91,7 +95,7 @@ fn a_jupyterlab_notebook_made_from_the_launcher_runs_typed_code_and_saves_it_wit
         "browser_wait_for",
         json!({"text": "[ ]:", "timeout": 30_000}),
     );
-    let snap = snapshot(&mut agent);
+    let snap = snapshot(agent);
     let cell = unnamed_ref(&snap, "textbox");
     agent.ok("browser_type", json!({"ref": cell, "text": CODE}));
     agent.ok("browser_press_key", json!({"key": "Shift+Enter"}));
@@ -103,10 +107,10 @@ fn a_jupyterlab_notebook_made_from_the_launcher_runs_typed_code_and_saves_it_wit
     );
     if waited["isError"] == true {
         let (logs, _) = agent.ok("browser_get_console_logs", json!({}));
-        let snap = snapshot(&mut agent);
+        let snap = snapshot(agent);
         panic!("no output: {}\n{logs}\n{snap}", text(&waited));
     }
-    let snap = snapshot(&mut agent);
+    let snap = snapshot(agent);
     let lines: Vec<&str> = snap.lines().map(str::trim_start).collect();
     let at = lines
         .iter()
@@ -117,10 +121,10 @@ fn a_jupyterlab_notebook_made_from_the_launcher_runs_typed_code_and_saves_it_wit
     // Saved with Ctrl+S; on its first save JupyterLab asks for a name.
     agent.ok("browser_press_key", json!({"key": "Control+S"}));
     agent.ok("browser_wait_for", json!({"text": "Rename file"}));
-    let snap = snapshot(&mut agent);
+    let snap = snapshot(agent);
     agent.ok(
         "browser_type",
-        json!({"ref": ref_of(&snap, "textbox", "File name"), "text": "answer.ipynb"}),
+        json!({"ref": ref_of(&snap, "textbox", "File name"), "text": name}),
     );
     agent.ok(
         "browser_click",
@@ -128,7 +132,7 @@ fn a_jupyterlab_notebook_made_from_the_launcher_runs_typed_code_and_saves_it_wit
     );
 
     // The notebook on disk holds the cell and what it printed.
-    let saved = lab.notebooks().join("answer.ipynb");
+    let saved = lab.notebooks().join(name);
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         let cells = cells_on_disk(&saved);

@@ -47,9 +47,13 @@ fn snapshot(agent: &mut Mcp) -> String {
 
 #[test]
 fn a_streamlit_app_gets_the_typed_text_on_the_buttons_click_and_the_option_chosen() {
+    streamlit_task(&mut shared().agent(), "managed");
+}
+
+/// The Streamlit task, by `agent` in its browser, typing a text that ends with `word`: the text
+/// input applied on the button's click, an option chosen, each as the app received it.
+pub(crate) fn streamlit_task(agent: &mut Mcp, word: &str) {
     let app = streamlit();
-    let s = shared();
-    let mut agent = s.agent();
     let started = Instant::now();
     let from = runs_so_far(app);
     agent.ok("browser_navigate", json!({"url": app.origin}));
@@ -58,9 +62,9 @@ fn a_streamlit_app_gets_the_typed_text_on_the_buttons_click_and_the_option_chose
     for label in ["Text to reverse", "Reverse it", "Colour"] {
         agent.ok("browser_wait_for", json!({"text": label}));
     }
-    let snap = snapshot(&mut agent);
+    let snap = snapshot(agent);
 
-    let typed = format!("tabpilot {}", std::process::id());
+    let typed = format!("tabpilot {} {word}", std::process::id());
     let reversed: String = typed.chars().rev().collect();
     agent.ok(
         "browser_type",
@@ -80,12 +84,12 @@ fn a_streamlit_app_gets_the_typed_text_on_the_buttons_click_and_the_option_chose
     );
 
     // The selectbox: opened, its options are in the default snapshot, one is chosen.
-    let snap = snapshot(&mut agent);
+    let snap = snapshot(agent);
     agent.ok(
         "browser_click",
         json!({"ref": ref_of(&snap, "combobox", "Colour")}),
     );
-    let open = snapshot(&mut agent);
+    let open = snapshot(agent);
     for colour in ["Red", "Green", "Blue"] {
         ref_of(&open, "option", colour);
     }
