@@ -74,7 +74,13 @@ fn get_html_gives_the_document_or_one_element_and_says_when_cut() {
 fn a_wait_for_text_goes_on_in_the_page_a_cross_origin_navigation_brings() {
     let s = shared();
     let mut agent = s.agent();
-    let away = format!("{}?to={}", s.a("goes-away.html"), s.b("page2.html"));
+    // It goes 1.5 s after its load: the wait below starts before that even on a busy machine
+    // (at 300 ms the navigate's reply came after it there, and the wait found the text at once).
+    let away = format!(
+        "{}?after=1500&to={}",
+        s.a("goes-away.html"),
+        s.b("page2.html")
+    );
     agent.ok(
         "browser_navigate",
         json!({"url": away, "includeSnapshot": false}),
