@@ -93,15 +93,19 @@
   }
 
   // Whether a loaded page is still drawing itself, as a person would see it: null when nothing
-  // says so, else what does. A progress bar or a busy region shown; a splash screen over the
-  // middle of the view (an element named for one, as JupyterLab's is, half the view or more); or
-  // a main content with no text and nothing to see yet while the page's requests, short timers
+  // says so, else what does. A progress bar, a busy region or a loading skeleton shown; a splash
+  // screen over the middle of the view (an element named for one, as JupyterLab's is, half the
+  // view or more); or a main content with no text and nothing to see yet while the page's requests, short timers
   // or socket messages are under way (Streamlit before its first run).
   const SPLASH = /splash|loading|loader|spinner|preload/i;
   const SEEN = 'img, svg, canvas, video, iframe, input, select, textarea, button';
+  // Loading skeletons, by the name every toolkit gives them (MUI, Ant, Chakra, Streamlit's).
+  const PLACEHOLDERS = '[class*=skeleton i], [id*=skeleton i], [data-testid*=skeleton i]';
   function drawing() {
     const busy = [...document.querySelectorAll('[role=progressbar], progress, [aria-busy=true]')].find(T.visible);
     if (busy) return busy.matches('[aria-busy=true]') ? 'a part of it is marked busy' : 'a progress bar shows';
+    const stand = [...document.querySelectorAll(PLACEHOLDERS)].find(T.visible);
+    if (stand) return 'placeholders stand where its content will be';
     const half = (r) => r.width * r.height >= (innerWidth * innerHeight) / 2;
     for (let el of document.elementsFromPoint(innerWidth / 2, innerHeight / 2)) {
       for (; el && el !== document.body; el = el.parentElement) {

@@ -112,15 +112,17 @@ fn in_the_persons_browser_the_agents_page_draws_and_the_persons_tab_keeps_the_fo
     assert_eq!(mine["active"], false, "the agent's tab took the focus");
 }
 
-/// A navigation to an app that shows a splash screen after its load waits for the app to start,
-/// and when it never does, says the page is still drawing rather than settled.
+/// A navigation to an app that shows a splash screen or loading skeletons after its load waits
+/// for the app to start, and when it never does, says the page is still drawing, not settled.
 #[test]
 fn a_navigation_waits_out_a_splash_screen_and_says_when_one_stays() {
     let s = shared();
     let mut agent = s.agent();
-    let (text, _) = agent.ok("browser_navigate", json!({"url": s.a("splash.html")}));
-    assert!(text.contains("settled in"), "{text}");
-    assert!(text.contains("button \"New notebook\""), "{text}");
+    for page in ["splash.html", "splash.html?skeleton"] {
+        let (text, _) = agent.ok("browser_navigate", json!({"url": s.a(page)}));
+        assert!(text.contains("settled in"), "{text}");
+        assert!(text.contains("button \"New notebook\""), "{text}");
+    }
     let (text, data) = agent.ok(
         "browser_navigate",
         json!({"url": s.a("splash.html?forever")}),
