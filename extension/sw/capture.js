@@ -106,7 +106,26 @@ function withStall(promise, stallMs = STALL_MS) {
   return Promise.race([promise, stalled]).then((r) => r.data);
 }
 
+// One animation frame of the tab's top document, in the isolated world (the page's own
+// requestAnimationFrame is not asked): a background tab runs one only once it draws.
+const drawing = (tabId) =>
+  chrome.scripting.executeScript({
+    target: { tabId, frameIds: [0] },
+    func: () => new Promise((r) => requestAnimationFrame(() => r(true))),
+  });
+
+// The first capture asked of a background tab through a fresh attach makes the tab draw for it,
+// but the frame it waits for is lost: every capture after a tab's first waited its stall out, and
+// only the next attach's drew (a CPU-starved browser ran that one out too: CAPTURE_STALLED).
+// Once an animation frame runs in the tab, it draws: a second capture asked then gets its frame.
 function capture(tabId, opts, stallMs) {
-  const shot = (send) => withStall(send('Page.captureScreenshot', { ...opts, fromSurface: true }), stallMs);
+  const shot = (send) => {
+    const ask = () => send('Page.captureScreenshot', { ...opts, fromSurface: true });
+    let answered = false;
+    const first = ask().finally(() => (answered = true));
+    const second = drawing(tabId).then(() => (answered ? first : ask()));
+    const either = Promise.any([first, second]).catch(() => first);
+    return withStall(either, stallMs);
+  };
   return withDebugger(tabId, shot);
 }
