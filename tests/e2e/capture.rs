@@ -72,15 +72,19 @@ fn a_screenshot_is_of_the_agents_tab_though_the_person_switches_tabs_while_it_wa
 
 #[test]
 fn a_background_tabs_later_screenshots_do_not_wait_out_a_stall() {
-    // A managed headless browser of its own, whose agent's tab is in the background.
+    // A managed headless browser of its own, whose agent's tab the page's own new tab puts in
+    // the background.
     let env = Env::fresh("capture-again");
     let fixtures = crate::fixtures::serve(env.first_port);
-    let mut agent = Mcp::start(&env, &["--launch", "--headless"]);
+    let mut agent = crate::person::agent_with_devtools(&env);
     let red = format!("{}/solid.html?color=red", fixtures.a);
     agent.ok(
         "browser_navigate",
         json!({"url": red, "includeSnapshot": false}),
     );
+    let rt = crate::harness::runtime();
+    let mut cdp = crate::person::devtools(&rt, &env);
+    rt.block_on(cdp.open_over(&red));
     // Each capture of the background tab attaches the debugger afresh. The first one's frame
     // came; every later one's was lost, and the capture waited out its first try's stall (3.3 s)
     // for the next attach to draw it (under CPU starvation that one ran out too:
