@@ -70,26 +70,49 @@ fn parse_error() -> Value {
         "error": {"code": -32700, "message": "Parse error: the line is not valid JSON"}})
 }
 
+/// JSON-RPC's answer to a line over MAX_LINE, whose id was never read (null, as for a line that
+/// does not parse).
+fn too_long() -> Value {
+    let message = format!(
+        "Invalid Request: a line over {} MiB was skipped; send large data as a file",
+        MAX_LINE >> 20
+    );
+    serde_json::json!({"jsonrpc": "2.0", "id": null,
+        "error": {"code": -32600, "message": message}})
+}
+
+/// What the reader took from the client: a whole line, or one over MAX_LINE, which it skipped.
+enum Read {
+    Line(Vec<u8>),
+    TooLong,
+}
+
 /// Reads the client's lines on a task of its own: `read_until` is not cancel-safe, so it must
-/// never be one arm of a `select!`, or a half-read request is lost.
-fn read_lines<R: AsyncRead + Unpin + Send + 'static>(input: R) -> mpsc::Receiver<Vec<u8>> {
+/// never be one arm of a `select!`, or a half-read request is lost. A line over MAX_LINE is
+/// read on to its end without being kept, so the next line is read whole and the session stays.
+fn read_lines<R: AsyncRead + Unpin + Send + 'static>(input: R) -> mpsc::Receiver<Read> {
     let (tx, rx) = mpsc::channel(MAX_QUEUED);
     tokio::spawn(async move {
         let mut reader = BufReader::new(input).take(MAX_LINE);
+        let mut skipping = false;
         loop {
             let mut line = Vec::new();
             reader.set_limit(MAX_LINE);
-            match reader.read_until(b'\n', &mut line).await {
+            let read = match reader.read_until(b'\n', &mut line).await {
                 Ok(0) | Err(_) => return,
-                Ok(n) if n as u64 == MAX_LINE && !line.ends_with(b"\n") => {
-                    tracing::warn!("the client sent a line over {MAX_LINE} bytes; closing");
-                    return;
-                }
-                Ok(_) => {
-                    if tx.send(line).await.is_err() {
-                        return;
+                Ok(_) if !line.ends_with(b"\n") && line.len() as u64 == MAX_LINE => {
+                    if !skipping {
+                        tracing::warn!("the client sent a line over {MAX_LINE} bytes; skipped");
                     }
+                    skipping = true;
+                    continue;
                 }
+                Ok(_) if skipping => Read::TooLong,
+                Ok(_) => Read::Line(line),
+            };
+            skipping = false;
+            if tx.send(read).await.is_err() {
+                return;
             }
         }
     });
@@ -131,7 +154,10 @@ async fn pump_in<R: AsyncRead + Unpin + Send + 'static>(
                     open = false;
                     queue.clear();
                 }
-                Some(line) => match classify(&line) {
+                Some(Read::TooLong) => {
+                    let _ = replies.send(too_long());
+                }
+                Some(Read::Line(line)) => match classify(&line) {
                     Line::Call(id) => queue.push_back((id, line)),
                     Line::Cancel(id) if queue.iter().any(|(queued, _)| *queued == id) => {
                         queue.retain(|(queued, _)| *queued != id);

@@ -163,6 +163,22 @@ fn a_line_that_is_not_json_is_answered_with_a_parse_error() {
     assert!(list["result"]["tools"].is_array(), "{list}");
 }
 
+/// A line over the 16 MiB the server reads is skipped to its end and answered with a JSON-RPC
+/// error; the session goes on (it was closed).
+#[test]
+fn a_line_too_long_is_refused_and_the_session_goes_on() {
+    let env = Env::fresh("mcp-too-long");
+    let mut mcp = Mcp::start(&env, &[]);
+    let big = "x".repeat(17 << 20);
+    let args = json!({"name": "browser_type", "arguments": {"ref": "e1abc", "text": big}});
+    mcp.send(&json!({"jsonrpc": "2.0", "id": 900, "method": "tools/call", "params": args}));
+    let answer = mcp.response_to(&Value::Null);
+    assert_eq!(answer["error"]["code"], -32600, "{answer}");
+    assert!(answer.to_string().contains("16 MiB"), "{answer}");
+    let list = mcp.request("tools/list", json!({}));
+    assert!(list["result"]["tools"].is_array(), "{list}");
+}
+
 // Finding 13 of the security probe: TABPILOT_LOG=trace wrote whole frames (typed text, page
 // content) to stderr and to relay.log, which was readable by others and never rotated.
 #[test]
