@@ -75,22 +75,26 @@
     };
   }
 
-  // Polls until the condition holds or `timeoutMs` passes; `state` is "visible" or "hidden".
+  // Polls until the condition holds or `timeoutMs` passes; `state` is "visible" or "hidden", or
+  // "attached" or "detached" (in the document or not, shown or not).
   async function waitFor({ ref, selector, text, state = 'visible', timeoutMs }) {
     const t0 = performance.now();
+    const inDocument = state === 'attached' || state === 'detached';
+    const shown = (el) => inDocument || visible(el);
     const present = () => {
       if (text != null) return byText(text).length > 0;
-      if (selector != null) return selectAll(selector).some(visible);
+      if (selector != null) return selectAll(selector).some(shown);
       try {
         const { el } = resolve(ref);
-        return el.isConnected && visible(el);
+        return el.isConnected && shown(el);
       } catch (e) {
         if (e.code === 'STALE_REF') return false;
         throw e;
       }
     };
+    const wanted = state === 'visible' || state === 'attached';
     for (;;) {
-      const ok = present() === (state === 'visible');
+      const ok = present() === wanted;
       const waitedMs = Math.round(performance.now() - t0);
       if (ok) return { met: true, waitedMs };
       if (waitedMs >= timeoutMs) return { met: false, waitedMs };

@@ -1456,7 +1456,9 @@ export const CONTRACT = {
           "Visibility": {
             "enum": [
               "visible",
-              "hidden"
+              "hidden",
+              "attached",
+              "detached"
             ],
             "type": "string"
           }

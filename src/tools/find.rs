@@ -40,13 +40,6 @@ struct HtmlArgs {
     max_chars: Option<usize>,
 }
 
-#[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq)]
-#[serde(rename_all = "lowercase")]
-enum State {
-    Visible,
-    Hidden,
-}
-
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct WaitForArgs {
@@ -60,8 +53,8 @@ struct WaitForArgs {
     #[serde(rename = "ref")]
     reference: Option<String>,
     /// Default visible; for selector and ref.
-    state: Option<State>,
-    /// URL substring, or pattern with *.
+    state: Option<Visibility>,
+    /// URL substring, pattern with *, or /regex/.
     url: Option<String>,
     /// Milliseconds (default 30000).
     timeout: Option<u64>,
@@ -207,12 +200,11 @@ async fn wait_for(cx: &Ctx, a: WaitForArgs) -> Result<Out<WaitedOut>, ToolError>
     if let Some(r) = &a.reference {
         ref_arg(r)?;
     }
-    let hidden = a.text_gone.is_some() || a.state == Some(State::Hidden);
-    let (state, visibility) = if hidden {
-        ("hidden", Visibility::Hidden)
-    } else {
-        ("visible", Visibility::Visible)
+    let visibility = match (&a.text_gone, a.state) {
+        (Some(_), _) => Visibility::Hidden,
+        (None, state) => state.unwrap_or(Visibility::Visible),
     };
+    let (hidden, state) = (visibility == Visibility::Hidden, visibility.word());
     let what = match (&a.text, &a.text_gone, &a.selector, &a.reference, &a.url) {
         (Some(t), ..) | (_, Some(t), ..) => format!(
             "text {t:?} {}",

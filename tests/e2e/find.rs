@@ -209,3 +209,40 @@ fn find_ranks_exact_names_first_and_a_role_finds_its_own_elements_by_their_words
         "{data}"
     );
 }
+
+/// `attached` and `detached` wait for an element to be in the document or out of it, shown or
+/// not (a hidden one is attached and never visible); a URL written `/…/` with a regular
+/// expression's characters is one, and an invalid one is refused.
+#[test]
+fn a_wait_for_an_element_attached_or_detached_and_for_a_url_by_regular_expression() {
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("attach.html"), "includeSnapshot": false}),
+    );
+    let (said, _) = agent.ok(
+        "browser_wait_for",
+        json!({"selector": "#later", "state": "attached", "timeout": 5000}),
+    );
+    assert!(said.contains("#later to be attached"), "{said}");
+    agent.ok(
+        "browser_wait_for",
+        json!({"selector": "#gone", "state": "detached", "timeout": 5000}),
+    );
+    let (code, _) = agent.fails(
+        "browser_wait_for",
+        json!({"selector": "#later", "timeout": 300}),
+    );
+    assert_eq!(code, "TIMEOUT", "a hidden element is never visible");
+    let (_, data) = agent.ok(
+        "browser_wait_for",
+        json!({"url": "/attach\\.html\\?step=\\d+$/", "timeout": 5000}),
+    );
+    assert!(
+        data["url"].as_str().unwrap().ends_with("?step=42"),
+        "{data}"
+    );
+    let (code, _) = agent.fails("browser_wait_for", json!({"url": "/step=(/"}));
+    assert_eq!(code, "BAD_ARGS");
+}

@@ -112,6 +112,22 @@ pub struct WaitFor {
 pub enum Visibility {
     Visible,
     Hidden,
+    // In the document, shown or not.
+    Attached,
+    // In the document no more (or never).
+    Detached,
+}
+
+impl Visibility {
+    /// The word the tools say it with.
+    pub fn word(self) -> &'static str {
+        match self {
+            Visibility::Visible => "visible",
+            Visibility::Hidden => "hidden",
+            Visibility::Attached => "attached",
+            Visibility::Detached => "detached",
+        }
+    }
 }
 
 /// What the extension answers a wait with.
