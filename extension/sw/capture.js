@@ -55,6 +55,20 @@ async function shoot(tabId, { format = 'png', quality, ref, fullPage }) {
   }
 }
 
+// Chrome lets an extension call captureVisibleTab twice a second, browser-wide: several agents'
+// tabs, each in front of its own window, capture in turn, spaced so none is refused.
+const CAPTURE_SPACING_MS = 520;
+let lastCapture = Promise.resolve(0);
+function paced(capture) {
+  const turn = lastCapture.then(async (at) => {
+    const wait = at + CAPTURE_SPACING_MS - Date.now();
+    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    return Date.now();
+  });
+  lastCapture = turn;
+  return turn.then(capture);
+}
+
 // captureVisibleTab takes whatever tab is in front of the window, not a tab by its id: the
 // agent's tab must be in front when it is taken and stay there throughout (the person may switch
 // tabs while the agent's page keeps us waiting), or the capture is dropped and taken of the tab's
@@ -68,7 +82,7 @@ async function captureInFront(tabId, opts) {
   chrome.tabs.onActivated.addListener(onActivated);
   try {
     if (!(await inFront(tabId))) return null;
-    const dataUrl = await chrome.tabs.captureVisibleTab(tab.windowId, opts);
+    const dataUrl = await paced(() => chrome.tabs.captureVisibleTab(tab.windowId, opts));
     if (moved || !(await inFront(tabId))) return null;
     return dataUrl.split(',')[1];
   } finally {

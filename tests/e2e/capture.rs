@@ -99,3 +99,30 @@ fn a_background_tabs_later_screenshots_do_not_wait_out_a_stall() {
         assert!(took < Duration::from_secs(3), "capture {n} took {took:?}");
     }
 }
+
+/// Chrome lets an extension capture a visible tab twice a second, browser-wide. Four agents, each
+/// in its own tab in front of its own window, screenshot at once, twice each: every capture is
+/// taken, none refused for the quota, and none needs the debugger.
+#[test]
+fn agents_screenshotting_at_once_all_get_their_captures_within_chromes_quota() {
+    let s = crate::harness::shared();
+    let mut agents: Vec<Mcp> = (0..4).map(|_| s.agent()).collect();
+    for agent in &mut agents {
+        agent.ok(
+            "browser_navigate",
+            json!({"url": s.a("solid.html?color=red"), "includeSnapshot": false}),
+        );
+    }
+    std::thread::scope(|scope| {
+        for agent in &mut agents {
+            scope.spawn(move || {
+                for _ in 0..2 {
+                    let r = agent.call("browser_screenshot", json!({}));
+                    assert_ne!(r["isError"], true, "{r}");
+                    assert_eq!(r["structuredContent"]["debugger"], false, "{r}");
+                    assert_eq!(middle(&r), [255, 0, 0]);
+                }
+            });
+        }
+    });
+}
