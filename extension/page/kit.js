@@ -184,12 +184,31 @@
   // Tells the service worker that the action of call `call` (sw/navigation.js) reaches the page
   // now, on element `el`, once per call: an answer then lost to a navigation was an action done,
   // not a stale one. Sent before the events go, so it leaves ahead of any navigation they start.
+  // The message carries the elements the call described (`describe`), which a navigation would
+  // otherwise take with the answer.
   const told = new Set();
+  const describedFor = new Map(); // call nonce -> the call's described elements
   function dispatched(call, el) {
     if (typeof call !== 'string' || told.has(call)) return;
     told.add(call);
     const element = el && T.describeEl ? T.describeEl(el) : undefined;
-    chrome.runtime.sendMessage({ type: 'dispatched', call, element }).catch(() => {});
+    const described = describedFor.get(call);
+    chrome.runtime.sendMessage({ type: 'dispatched', call, element, described }).catch(() => {});
+  }
+
+  // A recorded action's elements, described before it acts (after it, an element may be gone):
+  // each ref's locators (locate.js), in the order of the arguments (`ref`, then each field's);
+  // null for one that cannot be described. The recording takes them from the answer, so
+  // recording adds no call.
+  function describe(args) {
+    const refs = [args.ref, ...(Array.isArray(args.fields) ? args.fields.map((f) => f?.ref) : [])];
+    return refs.filter((r) => typeof r === 'string').map((ref) => {
+      try {
+        return ops.locate({ ref });
+      } catch (_) {
+        return null;
+      }
+    });
   }
 
   // Downloads the document asked for (a link with `download`, clicked by the page or the agent):
@@ -217,6 +236,8 @@
       if (!fn) return { error: { code: 'BAD_ARGS', message: `no page operation ${op}` } };
       const since = Date.now();
       const asked = downloadsAsked;
+      const described = args?.describe && ops.locate ? describe(args) : undefined;
+      if (described && typeof args.dispatch === 'string') describedFor.set(args.dispatch, described);
       try {
         const value = await fn(args || {});
         dispatched(args?.dispatch);
@@ -225,10 +246,12 @@
         const leaving = value?.navigation && !value.navigation.sameDocument;
         if (args?.settle && !leaving) value.settle = await ops.settle({ ...args.settle, until: 'auto', since });
         if (downloadsAsked > asked && value && typeof value === 'object') value.download = true;
-        return { value };
+        return { value, described };
       } catch (e) {
         if (e instanceof Refusal) return { error: { code: e.code, message: e.message } };
         return { error: { code: 'INTERNAL', message: `page script: ${e?.message || e}`, outcome: 'failed' } };
+      } finally {
+        describedFor.delete(args?.dispatch);
       }
     },
   };

@@ -8,7 +8,7 @@ import { locate, runInPage } from './page.js';
 
 const pageFields = (list) => list.map(({ i, ref, value, secret }) => ({ i, ref, value, secret }));
 
-export async function fillForm(tabId, { fields, after }, timeoutMs) {
+export async function fillForm(tabId, { fields, after, describe }, timeoutMs) {
   const started = Date.now();
   const located = [];
   for (const [i, f] of fields.entries()) {
@@ -42,16 +42,20 @@ export async function fillForm(tabId, { fields, after }, timeoutMs) {
     throw new ToolError(problems[0].code, `nothing was filled; ${problems.map((p) => p.text).join('; ')}`, 'refused');
   }
   const results = [];
+  // Each field's element as the recording keeps it, in the order of the fields (page/kit.js).
+  const described = [];
   for (let n = 0; n < located.length; ) {
     let end = n + 1;
     while (end < located.length && located[end].frameId === located[n].frameId) end++;
     const run = located.slice(n, end);
     try {
-      const r = await runInPage(tabId, 'formFill', { fields: pageFields(run) }, run[0].frameId);
+      const r = await runInPage(tabId, 'formFill', { fields: pageFields(run), describe }, run[0].frameId);
       results.push(...r.fields);
+      described.push(...(r.described || run.map(() => null)));
     } catch (e) {
       for (const l of run) {
         results.push({ i: l.i, outcome: 'failed', error: { code: e.code || 'INTERNAL', message: e.message } });
+        described.push(null);
       }
     }
     n = end;
@@ -71,5 +75,6 @@ export async function fillForm(tabId, { fields, after }, timeoutMs) {
       ...(r.error ? { error: r.error } : {}),
     })),
     settled,
+    ...(describe ? { described } : {}),
   };
 }

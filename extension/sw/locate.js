@@ -1,6 +1,7 @@
 // Locators for a recording, and back to refs for a replay: each frame's part runs in that frame
 // (page/locate.js); the service worker walks the frame tree between them, naming each frame by
-// its element in its parent.
+// its element in its parent. An action describes its own elements in the page as it acts
+// (page/kit.js); here they get their frames.
 import { ToolError } from './errors.js';
 import { locate as splitRef, runInPage } from './page.js';
 
@@ -32,15 +33,32 @@ async function chainOf(tabId, frameId) {
   return chain;
 }
 
-// Each ref's element: its locators best first, the frames it is in, its kind, whether it is secret.
-export async function locateRefs(tabId, { refs }) {
-  const targets = [];
-  for (const given of refs) {
-    const { frameId, ref } = await splitRef(tabId, given);
-    const found = await runInPage(tabId, 'locate', { ref }, frameId);
-    targets.push({ ...found, frames: frameId ? await chainOf(tabId, frameId) : [] });
+// The refs an action names, in the order a recording keeps its elements: `ref`, then each
+// field's (as page/kit.js describes them).
+const refsOf = (args) => {
+  const fields = Array.isArray(args.fields) ? args.fields.map((f) => f?.ref) : [];
+  return [args.ref, ...fields].filter((r) => typeof r === 'string');
+};
+
+// The frames leading to each ref's element, found before the action acts (after it, a frame may
+// be gone); null for a ref whose frames cannot be told.
+export async function framesOfRefs(tabId, args) {
+  const chains = [];
+  for (const given of refsOf(args)) {
+    const frameId = await splitRef(tabId, given).then((r) => r.frameId, () => null);
+    if (frameId === null) chains.push(null);
+    else chains.push(frameId === 0 ? [] : await chainOf(tabId, frameId).catch(() => null));
   }
-  return { targets };
+  return chains;
+}
+
+// Each ref's element as a recording keeps it (its locators best first, its frames, its kind,
+// whether it is secret), from what the action described in the page and the frames found
+// before it; none when any element could not be described.
+export function targetsOf(described, chains) {
+  if (!Array.isArray(described) || described.length !== chains.length) return undefined;
+  const targets = described.map((d, i) => (d && chains[i] ? { ...d, frames: chains[i] } : null));
+  return targets.every(Boolean) ? targets : undefined;
 }
 
 // The ref of the one element the locators find, through the frames the chain names.

@@ -335,7 +335,7 @@ export async function act(tabId, op, args, timeoutMs) {
 
 // Actions the page said it dispatched (page/kit.js `dispatched`), by their call's nonce: the
 // frame the action ran in and the element it went to, once the page has said so.
-const dispatches = new Map(); // nonce -> { tabId, frameId: null until dispatched, element }
+const dispatches = new Map(); // nonce -> { tabId, frameId: null until dispatched, element, described }
 
 // The page's word that the action of call `msg.call` is dispatched (a message from the tab's
 // own page script: the nonce is the call's, known to no page).
@@ -344,6 +344,7 @@ export function noteDispatch(msg, sender) {
   if (!mark || sender.tab?.id !== mark.tabId || !Number.isInteger(sender.frameId)) return;
   mark.frameId = sender.frameId;
   if (typeof msg.element === 'string') mark.element = msg.element.slice(0, 200);
+  if (Array.isArray(msg.described)) mark.described = msg.described;
 }
 
 // The action's own answer. A document replaced while the action's call was still out (the
@@ -360,6 +361,7 @@ async function answered(watch, mark, deadline, run) {
     const left = await watch.left(mark.frameId, Math.max(0, deadline - Date.now()));
     if (!left) throw e;
     const out = { frameId: left.frameId, navigation: { url: left.url, sameDocument: false } };
+    if (mark.described) out.described = mark.described;
     return mark.element === undefined ? out : { ...out, element: mark.element };
   }
 }

@@ -14,7 +14,7 @@ import { findInTab } from './outline.js';
 import { snapshot, read } from './content.js';
 import { openTab, tabInfo, listTabs, closeTab, release, focusTab } from './tabs.js';
 import { waitFor } from './wait.js';
-import { locateRefs, resolveLocator } from './locate.js';
+import { framesOfRefs, resolveLocator, targetsOf } from './locate.js';
 import { drag } from './drag.js';
 import { press } from './keys.js';
 import { fillForm } from './fill.js';
@@ -62,7 +62,6 @@ export const OPS = {
   find: (call) => findInTab(call.tab, call.args),
   html: (call) => html(call),
   waitFor: (call) => waitFor(call.tab, call.args),
-  locate: (call) => locateRefs(call.tab, call.args),
   resolveLocator: (call) => resolveLocator(call.tab, call.args),
   screenshot: (call) => screenshot(call.tab, call.args),
   dialog: whileBlocked((call) => handleDialog(call.tab, call.args)),
@@ -161,11 +160,20 @@ export async function answer(frame) {
     owner: frame.owner ?? null,
     guard: frame.guard ?? null,
   };
+  // A recorded action (`describe`) describes its elements as it acts: its answer carries them.
+  const describe = frame.describe === true && call.tab !== null;
   let result;
   try {
     await noteFills(call.args);
+    const chains = describe ? await framesOfRefs(call.tab, call.args) : null;
+    if (describe) call.args = { ...call.args, describe: true };
     const began = Date.now();
     result = { t: 'result', id: frame.id, value: await run(frame.op, call) };
+    if (describe) {
+      const described = targetsOf(result.value?.described, chains);
+      if (described) result.described = described;
+      if (result.value && typeof result.value === 'object') delete result.value.described;
+    }
     await probe(call, began, result.value);
     const url = await urlOf(call.tab);
     if (url) result.url = url;
@@ -179,7 +187,7 @@ export async function answer(frame) {
 
 // The answer with every secret filled by name taken out of what it says.
 async function scrubbed(result) {
-  for (const key of ['value', 'url', 'tabs']) if (key in result) result[key] = await scrub(result[key]);
+  for (const key of ['value', 'url', 'tabs', 'described']) if (key in result) result[key] = await scrub(result[key]);
   if (result.error) result.error.message = await scrub(result.error.message);
   return result;
 }

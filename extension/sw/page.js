@@ -130,6 +130,8 @@ export async function runInPage(tabId, op, args, frameId = 0) {
   // that navigates while a wait runs in it, say), before the next one commits.
   if (!r) throw new PageReplaced(tabId);
   if (r.error) throw new ToolError(r.error.code, r.error.message, r.error.outcome || 'refused');
+  // The elements an action described for the recording (page/kit.js) ride on its value.
+  if (r.described && r.value && typeof r.value === 'object') r.value.described = r.described;
   return r.value;
 }
 

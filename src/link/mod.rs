@@ -28,12 +28,14 @@ use crate::error::{Code, ToolError};
 use crate::protocol::{self, Call, Frame, PeerInfo, Target, auth};
 use crate::state;
 
-/// The answer to a call: the browser's value, where the call ran, and the address of its tab.
+/// The answer to a call: the browser's value, where the call ran, the address of its tab, and
+/// the elements a recorded action described.
 #[derive(Clone, Debug)]
 pub struct Reply {
     pub value: Value,
     pub target: Option<Target>,
     pub url: Option<String>,
+    pub described: Vec<protocol::wire::locate::Target>,
 }
 
 /// A waiter for one answer: whether a lost reply may have changed the page, and its sender.

@@ -158,7 +158,7 @@ impl Shared {
 
 impl Conn {
     /// Hands an answer to the call awaiting it.
-    fn deliver(&self, answer: protocol::Answer) {
+    fn deliver(&self, mut answer: protocol::Answer) {
         let Some((_, reply)) = self
             .waiters
             .lock()
@@ -168,9 +168,13 @@ impl Conn {
             return;
         };
         let (target, url) = (answer.target.clone(), answer.url.clone());
-        let answer = answer
-            .into_result()
-            .map(|value| Reply { value, target, url });
+        let described = std::mem::take(&mut answer.described);
+        let answer = answer.into_result().map(|value| Reply {
+            value,
+            target,
+            url,
+            described,
+        });
         let _ = reply.send(Some(answer));
     }
 

@@ -300,6 +300,10 @@ pub struct Call {
     /// controller → browser: the site policy this call is held to, where the agent has one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub guard: Option<Guard>,
+    /// controller → browser: the call is a recorded action; its page script describes each
+    /// element it names before acting, and the answer carries them (`described`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub describe: bool,
 }
 
 /// The site policy as the browser holds to it: each list's patterns as regular expressions (with
@@ -337,6 +341,7 @@ impl Call {
             timeout_ms: Some(timeout.as_millis() as u64),
             owner: None,
             guard: None,
+            describe: false,
         }
     }
 
@@ -396,6 +401,10 @@ pub struct Answer {
     /// What the call did to tabs (browser → relay).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub tabs: Vec<TabEvent>,
+    /// The elements a recorded action (`describe`) acted on, in the order of its refs; none
+    /// when any could not be described (browser → relay → controller).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub described: Vec<wire::locate::Target>,
 }
 
 impl Answer {

@@ -160,8 +160,6 @@ ops! {
         => page::Html => page::HtmlOut;
     WaitFor = "waitFor", Tab, Reads, Caller
         => page::WaitFor => page::WaitReply;
-    Locate = "locate", Tab, Reads, Read
-        => locate::Locate => locate::Located;
     ResolveLocator = "resolveLocator", Tab, Reads, Caller
         => locate::ResolveLocator => locate::Resolved;
     Screenshot = "screenshot", Tab, Reads, Capture

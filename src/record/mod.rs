@@ -9,6 +9,7 @@
 //! name, and what went into a field the secret rules hide (a password, a one-time code, a card's)
 //! is never kept: it is a placeholder the export asks the environment for.
 
+pub mod describe;
 pub mod playwright;
 pub mod replay;
 
@@ -72,28 +73,6 @@ const RECORDED: &[&str] = &[
     "browser_wait_for",
 ];
 
-/// The refs a recorded call names, in order; none for a tool that is not recorded.
-pub fn refs_of(tool: &str, args: &Value) -> Option<Vec<String>> {
-    if !RECORDED.contains(&tool) {
-        return None;
-    }
-    let one = args.get("ref").and_then(Value::as_str).map(String::from);
-    let fields = args
-        .get("fields")
-        .and_then(Value::as_array)
-        .into_iter()
-        .flatten();
-    let refs = (tool != "browser_wait_for")
-        .then(|| {
-            one.into_iter()
-                .chain(fields.filter_map(|f| f["ref"].as_str().map(String::from)))
-        })
-        .into_iter()
-        .flatten()
-        .collect();
-    Some(refs)
-}
-
 /// Where recordings go on disk: `recording.jsonl` beside the audit trail.
 pub fn file() -> PathBuf {
     let audit = crate::audit::configured_file();
@@ -144,36 +123,40 @@ fn field_words(target: &Target) -> String {
 }
 
 /// A value as the step keeps it: a secret by name, a hidden field's as its variable, else as
-/// given.
+/// given. A call that did not act is never replayed, and its elements come back undescribed
+/// (they ride on the action's answer): what it was given is not kept, since it may have been a
+/// hidden field's.
 fn kept(
     value: Option<&Value>,
     secret: Option<&Value>,
     target: Option<&Target>,
+    acted: bool,
 ) -> Map<String, Value> {
     let mut out = Map::new();
     if let Some(name) = secret.and_then(Value::as_str) {
         out.insert("secret".into(), json!(name));
     } else if let Some(t) = target.filter(|t| t.secret) {
         out.insert("env".into(), json!(env_name(&field_words(t))));
-    } else if let Some(v) = value {
+    } else if let Some(v) = value.filter(|_| acted || target.is_some()) {
         out.insert("value".into(), v.clone());
     }
     out
 }
 
 /// The arguments as a step keeps them.
-fn kept_args(tool: &str, args: &Value, targets: &[Target]) -> Map<String, Value> {
+fn kept_args(tool: &str, args: &Value, targets: &[Target], outcome: Outcome) -> Map<String, Value> {
+    let acted = matches!(outcome, Outcome::Done | Outcome::Partial);
     let mut out = args.as_object().cloned().unwrap_or_default();
     out.remove("ref");
     out.remove("timeout");
     if tool == "browser_type" {
         let text = out.remove("text");
         let secret = out.remove("secret");
-        out.extend(kept(text.as_ref(), secret.as_ref(), targets.first()));
+        out.extend(kept(text.as_ref(), secret.as_ref(), targets.first(), acted));
     }
     if let Some(Value::Array(fields)) = out.remove("fields") {
         let fields = fields.iter().enumerate().map(|(i, f)| {
-            let mut one = kept(f.get("value"), f.get("secret"), targets.get(i));
+            let mut one = kept(f.get("value"), f.get("secret"), targets.get(i), acted);
             if let Some(e) = f.get("element") {
                 one.insert("element".into(), e.clone());
             }
@@ -227,12 +210,9 @@ impl Recorder {
         }
     }
 
-    /// The refs to locate before the call runs, when it is one a recording keeps.
-    pub fn wants(&self, tool: &str, args: &Value) -> Option<Vec<String>> {
-        if self.keep == Keep::Nothing {
-            return None;
-        }
-        refs_of(tool, args)
+    /// Whether this session records calls of `tool`.
+    pub fn records(&self, tool: &str) -> bool {
+        self.keep != Keep::Nothing && RECORDED.contains(&tool)
     }
 
     /// Keeps the call's step, in memory and, when asked, on disk (a line that cannot be written
@@ -249,7 +229,7 @@ impl Recorder {
             tool: call.tool.to_string(),
             url: place(call.before),
             after: place(call.after),
-            args: kept_args(call.tool, call.args, &call.targets),
+            args: kept_args(call.tool, call.args, &call.targets, outcome),
             targets: call.targets,
             outcome,
             code,
@@ -453,6 +433,35 @@ mod tests {
         assert_eq!(read(&path, &Filter::default()), steps);
     }
 
+    /// An action that did not act comes back with no elements described (they ride on its
+    /// answer): what it was to type is not kept, since its field may have been a password.
+    #[tokio::test]
+    async fn a_failed_actions_values_are_not_kept_without_their_elements() {
+        let r = recorder(Keep::Memory);
+        let failed = Err(ToolError::refused(
+            crate::error::Code::NotActionable,
+            "covered",
+        ));
+        let typed = json!({"ref": "e1abc", "text": "hunter2"});
+        let form = json!({"fields": [{"ref": "e2abc", "value": "hunter2"}]});
+        for (tool, args) in [("browser_type", &typed), ("browser_fill_form", &form)] {
+            let call = Call {
+                agent: Agent::default(),
+                tool,
+                args,
+                targets: vec![],
+                before: None,
+                after: None,
+            };
+            r.keep(call, &failed).await;
+        }
+        let kept = serde_json::to_string(&r.steps()).unwrap();
+        assert!(!kept.contains("hunter2"), "{kept}");
+        // Done, an element that could not be described keeps its value, as the call typed it.
+        keep(&r, "browser_type", typed, vec![]).await;
+        assert_eq!(r.steps()[2].args["value"], "hunter2");
+    }
+
     #[tokio::test]
     async fn memory_holds_the_last_steps_only_and_only_acting_calls_are_recorded() {
         let r = recorder(Keep::Memory);
@@ -468,16 +477,9 @@ mod tests {
         let steps = r.steps();
         assert_eq!(steps.len(), MAX_STEPS);
         assert_eq!(steps[0].args["key"], "k5");
-        assert_eq!(r.wants("browser_snapshot", &json!({})), None);
-        let form = json!({"fields": [{"ref": "e1abc"}, {"ref": "f2:e2abc"}]});
-        assert_eq!(
-            r.wants("browser_fill_form", &form),
-            Some(vec!["e1abc".into(), "f2:e2abc".into()])
-        );
-        assert_eq!(
-            recorder(Keep::Nothing).wants("browser_click", &json!({"ref": "e1abc"})),
-            None
-        );
+        assert!(!r.records("browser_snapshot"));
+        assert!(r.records("browser_fill_form"));
+        assert!(!recorder(Keep::Nothing).records("browser_click"));
     }
 
     #[test]

@@ -309,6 +309,7 @@ impl Hub {
                         value: Some(routed.value),
                         target: Some(routed.target),
                         url: routed.url,
+                        described: routed.described,
                         ..Answer::default()
                     })
                 })

@@ -42,8 +42,8 @@ impl Router {
             // A browser not connected now is not told: what it keeps for the agent stays until
             // the tabs close or the browser's session ends (docs/security.md, known gaps).
             let answer = self.ask(browsers, session, &browser.id, release).await;
-            let released = answer.ok().and_then(|(value, _)| {
-                serde_json::from_value::<<Release as WireOp>::Reply>(value).ok()
+            let released = answer.ok().and_then(|routed| {
+                serde_json::from_value::<<Release as WireOp>::Reply>(routed.value).ok()
             });
             released.unwrap_or_default().closed
         });

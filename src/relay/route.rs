@@ -67,12 +67,14 @@ pub(super) trait Browsers: Sync {
     fn forget(&self, id: u64);
 }
 
-/// A routed call's answer: its value, where it ran, and the tab's address as it answered.
+/// A routed call's answer: its value, where it ran, the tab's address as it answered, and the
+/// elements a recorded action described.
 #[derive(Debug)]
 pub(super) struct Routed {
     pub(super) value: Value,
     pub(super) target: Target,
     pub(super) url: Option<String>,
+    pub(super) described: Vec<crate::protocol::wire::locate::Target>,
 }
 
 /// The agents' books, and the routing of their calls by them.
@@ -117,8 +119,7 @@ impl Router {
             (_, None) => None,
         };
         call.target = Target { browser: None, tab };
-        let (value, url) = self
-            .ask(browsers, session, &browser, call)
+        self.ask(browsers, session, &browser, call)
             .await
             .inspect_err(|e| {
                 // A tab the browser says is gone leaves the books, so the agent's next page
@@ -128,12 +129,7 @@ impl Router {
                     self.books()
                         .record(Some(session), &browser, TabEvent::Closed { tab });
                 }
-            })?;
-        let target = Target {
-            browser: Some(browser.to_string()),
-            tab,
-        };
-        Ok(Routed { value, target, url })
+            })
     }
 
     /// The browser a call goes to: the one named (by id or label), else the one holding the
@@ -219,8 +215,12 @@ impl Router {
         session: &AgentKey,
         browser: &BrowserId,
         mut call: Call,
-    ) -> Result<(Value, Option<String>), ToolError> {
+    ) -> Result<Routed, ToolError> {
         let op = call.op;
+        let target = Target {
+            browser: Some(browser.to_string()),
+            tab: call.target.tab,
+        };
         let timeout = call.timeout().unwrap_or(DEFAULT_CALL_TIMEOUT);
         call.timeout_ms = Some(timeout.as_millis() as u64);
         // Whose call it is: a tab it opens goes into these books (the browser keeps that, for a
@@ -248,7 +248,13 @@ impl Router {
             }
         }
         let url = answer.url.take();
-        answer.into_result().map(|value| (value, url))
+        let described = std::mem::take(&mut answer.described);
+        answer.into_result().map(|value| Routed {
+            value,
+            target,
+            url,
+            described,
+        })
     }
 }
 
@@ -413,7 +419,9 @@ mod tests {
     #[tokio::test]
     async fn a_page_call_runs_in_the_agents_tab_and_says_where() {
         let (router, b) = (Router::default(), browsers(&["b1"]));
-        let Routed { value, target, url } = router
+        let Routed {
+            value, target, url, ..
+        } = router
             .route(&b, &key("a"), call(Op::Click, None, None))
             .await
             .unwrap();

@@ -273,6 +273,7 @@ impl Ctx {
         }
         self.policy.check_op(call.op)?;
         call.guard = self.policy.guard(call.op);
+        call.describe = crate::record::describe::wanted(call.op);
         let scope = call.op.scope();
         // No browser to run it: nothing of it reached one (refused), or it could change nothing
         // and its browser left before answering (a read is safe to ask again).
@@ -313,7 +314,8 @@ impl Ctx {
         {
             self.set_current_tab(None);
         }
-        let reply = reply?;
+        let mut reply = reply?;
+        crate::record::describe::note(std::mem::take(&mut reply.described));
         if scope == Scope::Tab {
             self.state().current_tab = reply.target.as_ref().and_then(|t| t.tab);
         }

@@ -107,27 +107,6 @@ impl Session {
         Ok(found.reference)
     }
 
-    /// Each ref's element as a recording keeps it: located in the page before the call acts
-    /// (after it, the element may be gone). A ref that cannot be located leaves the step without
-    /// targets; the call itself says what is wrong with it.
-    async fn locate(
-        &self,
-        tool: &tool::Tool,
-        refs: Vec<String>,
-    ) -> Vec<crate::protocol::wire::locate::Target> {
-        // Nothing goes to the page for a call that is refused before it sends anything.
-        let refused = self.check_read_only(tool).is_err();
-        if refs.is_empty() || refused || refs.iter().any(|r| args::ref_arg(r).is_err()) {
-            return Vec::new();
-        }
-        let ask = crate::protocol::wire::locate::Locate { refs };
-        self.ctx
-            .run(ask)
-            .await
-            .map(|l| l.targets)
-            .unwrap_or_default()
-    }
-
     /// Names the client whose calls these are (the MCP client's name): for the audit trail, and
     /// for the relay, which shows other agents and the person who holds a tab. A name is never
     /// who the agent is: that is its link's key (src/link/identity.rs).
@@ -169,23 +148,26 @@ impl Session {
     ) -> Result<ToolOutput, ToolError> {
         let noted = self.audit.begin(name, &args);
         let tool = registry::get(name).ok_or_else(|| registry::unknown_tool(name));
-        let recorded = match (self.ctx.recorder().wants(name, &args), &tool) {
-            (Some(refs), Ok(tool)) => {
-                let targets = self.locate(tool, refs).await;
-                Some((targets, self.ctx.place().url, args.clone()))
+        let recorded = (tool.is_ok() && self.ctx.recorder().records(name))
+            .then(|| (self.ctx.place().url, args.clone()));
+        let run = async {
+            match tool {
+                Ok(tool) => tokio::select! {
+                    result = self.run(tool, args) => result,
+                    () = cancelled => Err(ToolError::lost(
+                        Code::Cancelled,
+                        format!("the client cancelled {name}"),
+                        !tool.spec.hints.read_only,
+                    )),
+                },
+                Err(unknown) => Err(unknown),
             }
-            _ => None,
         };
-        let result = match tool {
-            Ok(tool) => tokio::select! {
-                result = self.run(tool, args) => result,
-                () = cancelled => Err(ToolError::lost(
-                    Code::Cancelled,
-                    format!("the client cancelled {name}"),
-                    !tool.spec.hints.read_only,
-                )),
-            },
-            Err(unknown) => Err(unknown),
+        // A recorded call's action describes its elements as it acts (record::describe).
+        let (result, targets) = if recorded.is_some() {
+            record::describe::described(run).await
+        } else {
+            (run.await, Vec::new())
         };
         if let Some(noted) = noted {
             let place = match registry::get(name) {
@@ -194,7 +176,7 @@ impl Session {
             };
             self.audit.finish(noted, place, &result).await;
         }
-        if let Some((targets, before, args)) = recorded {
+        if let Some((before, args)) = recorded {
             let call = record::Call {
                 agent: self.audit.agent(),
                 tool: name,

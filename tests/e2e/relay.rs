@@ -16,7 +16,7 @@ use tabpilot::protocol::{
 };
 use tokio_tungstenite::tungstenite::{Error as WsError, Message};
 
-use crate::harness::Env;
+use crate::harness::{Env, Mcp};
 use crate::peers::{
     DEADLINE, EXTENSION_ORIGIN, Ws, answer, browser_call, call, challenge, closed, connect,
     connect_holding, handshake, hello, next_message, open, opened, recv, relay_call, result, send,
@@ -1130,5 +1130,63 @@ async fn the_relay_idles_out_after_its_last_peer_leaves() {
         left.elapsed() >= idle / 2,
         "the relay exited before its idle time: {:?}",
         left.elapsed()
+    );
+}
+
+/// Recording costs an action no call: a real MCP server, recording as it does by default, sends a
+/// recorded click to the browser as one call asking for its element (`describe`), and the
+/// recording keeps the element the answer described. (That the extension describes elements as it
+/// acts, through frames and navigations, is the export test's, in a real browser.)
+#[tokio::test]
+async fn a_recorded_action_sends_the_browser_one_call_and_keeps_the_element_its_answer_describes() {
+    let relay = Relay::start(Env::fresh("record-cost"));
+    let mut browser = relay.browser("b1").await;
+    let env = relay.env.clone();
+    let agent = tokio::task::spawn_blocking(move || {
+        let mut mcp = Mcp::start(&env, &[]);
+        mcp.ok("browser_click", json!({"ref": "e1abc"}));
+        let (_, exported) = mcp.ok("browser_export", json!({"format": "tabpilot"}));
+        std::fs::read_to_string(exported["path"].as_str().unwrap()).unwrap()
+    });
+    let mut seen = Vec::new();
+    while !agent.is_finished() {
+        let Ok(frame) = tokio::time::timeout(Duration::from_millis(200), recv(&mut browser)).await
+        else {
+            continue;
+        };
+        let Frame::Call(call) = frame else { continue };
+        seen.push((call.op, call.describe));
+        let mut answer = Answer {
+            id: call.id,
+            value: Some(
+                json!({"element": "<button> \"Buy\"", "navigated": false, "settled": true}),
+            ),
+            ..Answer::default()
+        };
+        match call.op {
+            Op::TabOpen => {
+                answer.value = Some(json!({"tabId": 7}));
+                answer.tabs = vec![TabEvent::Opened { tab: TabId(7) }];
+            }
+            Op::Click if call.describe => {
+                answer.described = vec![serde_json::from_value(json!({
+                    "locators": [{"role": "button", "name": "Buy"}], "frames": [], "kind": "other"
+                }))
+                .unwrap()];
+            }
+            _ => {}
+        }
+        send(&mut browser, &Frame::Result(answer)).await;
+    }
+    let exported = agent.await.unwrap();
+    // Besides the agent's tab opened at its first call and released as it ends.
+    let pages: Vec<_> = seen
+        .iter()
+        .filter(|(op, _)| !matches!(op, Op::TabOpen | Op::Release))
+        .collect();
+    assert_eq!(pages, [&(Op::Click, true)], "the browser saw {seen:?}");
+    assert!(
+        exported.contains(r#""locators":[{"role":"button","name":"Buy"}]"#),
+        "{exported}"
     );
 }

@@ -26,12 +26,6 @@ pub struct Locator {
     pub css: Option<String>,
 }
 
-/// The locators of each ref's element.
-#[derive(Serialize, JsonSchema)]
-pub struct Locate {
-    pub refs: Vec<String>,
-}
-
 /// One element as a recording keeps it.
 #[derive(Serialize, Deserialize, JsonSchema, Clone, Debug, Default, PartialEq)]
 pub struct Target {
@@ -45,12 +39,6 @@ pub struct Target {
     /// What goes into it is a secret (a password, a one-time code, a card's).
     #[serde(default)]
     pub secret: bool,
-}
-
-/// The refs' elements, in their order.
-#[derive(Deserialize, JsonSchema, Debug)]
-pub struct Located {
-    pub targets: Vec<Target>,
 }
 
 /// The element the first of `locators` that finds exactly one finds, in the frame `frames`
