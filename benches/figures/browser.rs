@@ -36,29 +36,61 @@ fn timed(label: &str, n: usize, mut call: impl FnMut()) {
     );
 }
 
-/// A click's cost with the session's recording off, in memory (the default) and on disk: a
-/// recorded click first asks the page for its element's locators (one `locate` round trip).
+/// What recording costs the fast path: a click and a type with the session's recording off, in
+/// memory (the default) and on disk, each session on its own tab of the one browser, in
+/// alternating rounds so a busy moment of the machine falls on each alike.
 fn recording_cost(env: &BenchEnv, url: &str) {
-    for (label, record) in [("off", "off"), ("in memory", ""), ("on disk", "1")] {
-        let mut cmd = env.command(&["mcp"]);
-        cmd.env("TABPILOT_RECORD", record)
-            .stderr(std::process::Stdio::null());
-        let mut mcp = McpClient::spawn(cmd);
-        mcp.strict = false;
-        mcp.exit_grace = Duration::from_secs(5);
-        mcp.initialize("tabpilot-figures");
-        ok(&mut mcp, "browser_navigate", json!({"url": url}));
-        let snap = ok(&mut mcp, "browser_snapshot", json!({}))["snapshot"]
-            .as_str()
-            .unwrap()
-            .to_string();
-        let press = ref_of(&snap, "button", "Press me");
-        timed(
-            &format!("browser_click (auto, recording {label})"),
-            60,
-            || {
-                ok(&mut mcp, "browser_click", json!({"ref": press}));
-            },
+    const ROUNDS: usize = 8;
+    const PER_ROUND: usize = 8;
+    let mut sessions: Vec<_> = [("off", "off"), ("in memory", ""), ("on disk", "1")]
+        .into_iter()
+        .map(|(label, record)| {
+            let mut cmd = env.command(&["mcp"]);
+            cmd.env("TABPILOT_RECORD", record)
+                .stderr(std::process::Stdio::null());
+            let mut mcp = McpClient::spawn(cmd);
+            mcp.strict = false;
+            mcp.exit_grace = Duration::from_secs(5);
+            mcp.initialize("tabpilot-figures");
+            ok(&mut mcp, "browser_navigate", json!({"url": url}));
+            let snap = ok(&mut mcp, "browser_snapshot", json!({}))["snapshot"]
+                .as_str()
+                .unwrap()
+                .to_string();
+            let press = ref_of(&snap, "button", "Press me");
+            let search = ref_of(&snap, "textbox", "Search");
+            let samples = (Vec::new(), Vec::new());
+            (label, mcp, press, search, samples)
+        })
+        .collect();
+    for _ in 0..ROUNDS {
+        for (_, mcp, press, search, (clicks, types)) in &mut sessions {
+            for _ in 0..PER_ROUND {
+                let t = Instant::now();
+                ok(mcp, "browser_click", json!({"ref": press}));
+                clicks.push(t.elapsed());
+                let t = Instant::now();
+                ok(mcp, "browser_type", json!({"ref": search, "text": "hello"}));
+                types.push(t.elapsed());
+            }
+        }
+    }
+    let median = |v: &mut Vec<Duration>| {
+        v.sort();
+        quantile(v, 0.5)
+    };
+    let mut off = None;
+    for (label, _, _, _, (clicks, types)) in &mut sessions {
+        let (click, typed) = (median(clicks), median(types));
+        let base = *off.get_or_insert((click, typed));
+        let vs = |d: Duration, b: Duration| (d.as_secs_f64() / b.as_secs_f64() - 1.0) * 100.0;
+        println!(
+            "  recording {label:<9}: click median {:>9} ({:+.0}% of off), type 5 characters median {:>9} ({:+.0}% of off)  ({} each, alternating)",
+            ms(click),
+            vs(click, base.0),
+            ms(typed),
+            vs(typed, base.1),
+            clicks.len()
         );
     }
 }
@@ -107,7 +139,6 @@ pub(crate) fn browser_figures() {
             json!({"ref": press, "waitUntil": "none"}),
         );
     });
-    recording_cost(&env, &page("basic.html"));
     timed("browser_type (5 characters, auto)", 30, || {
         ok(
             &mut mcp,
@@ -122,6 +153,10 @@ pub(crate) fn browser_figures() {
             json!({"ref": search, "text": "hello", "waitUntil": "none"}),
         );
     });
+    println!(
+        "the fast path and the session's recording (TABPILOT_RECORD off / unset / 1), default waits"
+    );
+    recording_cost(&env, &page("basic.html"));
     probe_cost(
         &env,
         &[

@@ -321,18 +321,49 @@
     );
   }
 
+  // Whether the page has an animation frame callback waiting. Each request marks it; a callback
+  // of our own, asked after it, clears the mark in that frame when no request came since ours
+  // (a frame runs its callbacks in the order asked, all in one task), else asks again for the
+  // next frame: a callback that asks for another frame keeps the mark. The page's callback goes
+  // to the browser as it is, unwrapped, so the browser's long-frame reports keep naming it. A
+  // cancelled request stays marked until its frame would have come: a look too many, never one
+  // too few.
+  let framesAsked = false;
+  function wrapFrames() {
+    let asks = 0;
+    let clearing = false;
+    return wrap(window, 'requestAnimationFrame', (native) => {
+      const clearAfter = (seen) => () => {
+        if (asks !== seen) return void apply(native, window, [clearAfter(asks)]);
+        clearing = false;
+        framesAsked = false;
+      };
+      return function () {
+        const id = apply(native, this, arguments);
+        asks++;
+        framesAsked = true;
+        if (!clearing) {
+          clearing = true;
+          apply(native, window, [clearAfter(asks)]);
+        }
+        return id;
+      };
+    });
+  }
+
   // How long the page's own scheduled work stays off: ms until its next timer or interval is due
   // (null: none), whether the document is visible, so animation frames may run (a hidden one runs
-  // none; requestAnimationFrame is not wrapped, so that the browser's own long-frame reports keep
-  // naming the page's callbacks), and ms since it last posted a message (null: never), which is
-  // how a loop that moves things runs where timers are throttled. An element nothing of this can
-  // move stands still.
+  // none), whether an animation frame callback of the page's waits (`frames`; undefined when
+  // that cannot be told), and ms since it last posted a message (null: never), which is how a
+  // loop that moves things runs where timers are throttled. An element nothing of this can move
+  // stands still.
   const quiet = () => {
     const t = now();
     let next = null;
     for (const due of clocks.values()) next = next === null ? due - t : Math.min(next, due - t);
     const visible = apply(visibility, document, []) === 'visible';
-    return { next, visible, posted: posted === null ? null : t - posted };
+    const frames = framed ? framesAsked : undefined;
+    return { next, visible, frames, posted: posted === null ? null : t - posted };
   };
 
   // Answers asks; `clocked`: whether `quiet` can be told.
@@ -357,6 +388,7 @@
 
   const timed = wrapTimers();
   const clocked = wrapPosts(); // without it, `quiet` is left out of the answer
+  const framed = wrapFrames(); // without it, `quiet.frames` is left out
   const requested = wrapRequests();
   wrapSockets(); // without it, an action's wait ends before a socket's answer, as before
   // With any of them missing, the observer would say "nothing started" and be wrong: it stays

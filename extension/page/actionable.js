@@ -56,13 +56,14 @@
 
   // Whether nothing could move the element in the frame the stability look would watch: no
   // animation or transition runs, and the main-world observer (activity.js) says no timer of the
-  // page's is due, the document is hidden (so no animation frame runs) and no message loop runs.
+  // page's is due, no animation frame callback of the page's waits (or the document is hidden, so
+  // none runs) and no message loop runs.
   // What it does not see (a response arriving, a worker's message) moves an element at one
   // moment, not over a frame, and the events go to the box read in the same task either way.
   // A page that lies here only skips its own element's stability look.
   function still() {
     const q = T.activity(Date.now())?.quiet;
-    if (!q || q.visible) return false;
+    if (!q || (q.visible && q.frames !== false)) return false;
     if ((q.next !== null && !(q.next > STABLE_MS)) || (q.posted !== null && !(q.posted > LOOP_MS))) return false;
     return document.getAnimations().every((a) => a.playState !== 'running');
   }

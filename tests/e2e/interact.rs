@@ -644,6 +644,35 @@ fn a_failing_check_is_waited_out_and_each_refusal_names_its_check() {
     );
 }
 
+// The agent's tab is in front, so the page's animation frames run: an element moved on them is
+// not stable, though the page runs nothing else (no timer, no message loop, no CSS animation)
+// and a still one beside it takes its click.
+#[test]
+fn an_element_moved_on_animation_frames_is_not_stable() {
+    let s = shared();
+    let mut agent = s.agent();
+    let snap = open(&mut agent, &s.a("glider.html"));
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Still")}),
+    );
+    let (code, r) = agent.fails(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Glider")}),
+    );
+    assert_eq!(code, "NOT_ACTIONABLE");
+    assert!(
+        text_of(&r).contains("is not stable (moving)"),
+        "{}",
+        text_of(&r)
+    );
+    let log = page_text(&mut agent);
+    assert!(
+        log.contains("still-clicked") && !log.contains("glider-clicked"),
+        "{log}"
+    );
+}
+
 // Typing writes to the field itself, wherever its box is, so it does not wait for the box to
 // stand still (the frame a click's stability look costs): a moving field takes the text, where
 // a moving button is refused (above).
