@@ -1,5 +1,6 @@
 // Running the packaged page scripts in a tab's frames.
 import { ToolError, getTab } from './errors.js';
+import { perTab } from './tabstate.js';
 
 // The page scripts, in order: the kit first (kit.js makes the shared bag, each other kit file
 // uses the ones before it), then the operation files, which add operations to it.
@@ -109,19 +110,30 @@ async function documentOf(tabId, frameId) {
   return { documentId, gone, stop };
 }
 
+// The documents of each tab known to hold the page scripts: a call there is one injection. A
+// document not known (new, or the worker restarted) gets the files first, unasked: two
+// injections, where asking first would cost a third. The files keep a document that has them as
+// it is (each returns early).
+const kitIn = perTab(); // tabId -> Set of documentIds
+const MAX_KNOWN = 256;
+
 // Runs one packaged page-script operation in one frame of the tab (the top one by default), in
 // the isolated world, in the document the frame shows as the call begins.
 export async function runInPage(tabId, op, args, frameId = 0) {
   const call = (op, args) => (globalThis.__tabpilot?.ops[op] ? globalThis.__tabpilot.run(op, args) : { missing: true });
   const doc = await documentOf(tabId, frameId);
   const run = (injection) => Promise.race([inject(tabId, frameId, injection, doc.documentId), doc.gone]);
+  const known = kitIn.get(tabId) || kitIn.set(tabId, new Set()).get(tabId);
   let out;
   try {
+    if (!doc.documentId || !known.has(doc.documentId)) await run({ files: PAGE_FILES });
     [out] = await run({ func: call, args: [op, args] });
     if (out?.result?.missing) {
       await run({ files: PAGE_FILES });
       [out] = await run({ func: call, args: [op, args] });
     }
+    if (known.size >= MAX_KNOWN) known.clear(); // a long-lived tab's past documents
+    if (doc.documentId) known.add(doc.documentId);
   } finally {
     doc.stop();
   }
