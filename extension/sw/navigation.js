@@ -295,7 +295,7 @@ export async function act(tabId, op, args, timeoutMs) {
     const asked = { ...args, dispatch: call, ...(real ? { trusted: real.nonce } : {}) };
     const pageArgs = auto ? { ...asked, settle: { maxMs: settleCap(after, deadline, tabId), deadline } } : asked;
     // No ref (a viewport point, the focused element): the op runs in the frame args.frameId names.
-    const out = await answered(watch, mark, deadline, () =>
+    const out = await answered(watch, mark, ASKED[op]?.(args), deadline, () =>
       args.ref === undefined
         ? runInPage(tabId, op, pageArgs, args.frameId || 0).then((r) => ({ ...r, frameId: args.frameId || 0 }))
         : runOnRef(tabId, op, pageArgs),
@@ -352,19 +352,28 @@ export function noteDispatch(msg, sender) {
 // browser's error page, a fast one landed while the page still settled) took the answer of an
 // action done: when the page said the action was dispatched, it is reported done with the
 // navigation that took its document (of its frame, or the page). An action never dispatched
-// (its document went first) is STALE_REF.
-async function answered(watch, mark, deadline, run) {
+// (its document went first) is STALE_REF. `own`: what the call asked of its work (ASKED).
+async function answered(watch, mark, own, deadline, run) {
   try {
     return await run();
   } catch (e) {
     if (!(e instanceof PageReplaced) || mark.frameId === null) throw e;
     const left = await watch.left(mark.frameId, Math.max(0, deadline - Date.now()));
     if (!left) throw e;
-    const out = { frameId: left.frameId, navigation: { url: left.url, sameDocument: false } };
+    const out = { ...own, frameId: left.frameId, navigation: { url: left.url, sameDocument: false } };
     if (mark.described) out.described = mark.described;
     return mark.element === undefined ? out : { ...out, element: mark.element };
   }
 }
+
+// What an action's own answer says of its work when a navigation took the answer after the page
+// said the action was dispatched: what the call asked for, since the page's own count went with
+// the document (typing and its Enter run to the end before a submit navigates).
+const ASKED = {
+  type: (a) => ({ chars: [...(a.text ?? '')].length, submitted: !!a.submit }),
+  select: (a) => ({ selected: a.values || [], changed: true }),
+  clear: () => ({ changed: true }),
+};
 
 // A settle as an action reports it: whether the page settled, and how the wait went.
 function report({ settled, observed, graceMs, waitedMs }) {

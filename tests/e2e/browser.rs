@@ -185,6 +185,33 @@ fn type_with_submit_submits_the_form() {
     assert!(wait_for_text(&mut agent, "Results for hello").contains("Results for hello"));
 }
 
+// A page that leaves at once takes the action's answer with it: the typing and the choice were
+// made, so each is done with its navigation named, saying what the call asked for (they came back
+// INTERNAL: the answer had none of its own fields).
+#[test]
+fn a_type_or_select_whose_answer_a_navigation_took_is_done() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("busy-submit.html")}));
+    let query = ref_of(&snap, "textbox", "Query");
+    let (text, data) = agent.ok(
+        "browser_type",
+        json!({"ref": query, "text": "hello", "submit": true, "timeout": 20000}),
+    );
+    assert!(text.contains("Typed 5 characters"), "{text}");
+    assert_eq!(data["navigated"], true, "{text}");
+    assert!(wait_for_text(&mut agent, "Results for hello").contains("Results for hello"));
+
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("busy-submit.html")}));
+    let lang = ref_of(&snap, "combobox", "Language");
+    let (text, data) = agent.ok(
+        "browser_select_option",
+        json!({"ref": lang, "values": ["fr"], "timeout": 20000}),
+    );
+    assert_eq!(data["navigated"], true, "{text}");
+    assert!(text.contains("fr") || text.contains("French"), "{text}");
+}
+
 #[test]
 fn type_without_submit_only_fills_the_field() {
     let s = shared();
