@@ -68,6 +68,11 @@
   const RUN_KEEP = 3; // ...to its first few
   const OPTIONS_MAX = 12; // a list of options longer than this always shows only...
   const OPTIONS_KEEP = 10; // ...its first ones (the selected ones are in the field's value)
+  // A closed drop-down's options are not on screen, carry no refs (browser_select_option takes
+  // their labels) and its value names the chosen one: past a few, its first ones say what kind
+  // of list it is, and its summary's ref lists the rest.
+  const DROPDOWN_MAX = 5;
+  const DROPDOWN_KEEP = 3;
   const RESERVE = 24; // what a summary line costs, kept free when cutting
   const MIN_CUT = 120; // a block is cut inside only with this much room left for it
   const SIDE = new Set(['banner', 'navigation', 'complementary', 'contentinfo']);
@@ -309,8 +314,10 @@
   // Long option lists always show only their first options.
   function options(n, ctx, top) {
     for (const k of [...n.kids]) options(k, ctx, top);
-    if (n === top || n.kids.length <= OPTIONS_MAX || n.kids.some((k) => k.role !== 'option')) return;
-    summarize(n, OPTIONS_KEEP, n.kids.length, ctx);
+    const dropdown = n.el?.localName === 'select' && !n.el.multiple && n.el.size <= 1;
+    const [max, keep] = dropdown ? [DROPDOWN_MAX, DROPDOWN_KEEP] : [OPTIONS_MAX, OPTIONS_KEEP];
+    if (n === top || n.kids.length <= max || n.kids.some((k) => k.role !== 'option')) return;
+    summarize(n, keep, n.kids.length, ctx);
   }
 
   // The lines, and how many of them are summaries.

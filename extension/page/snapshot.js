@@ -55,6 +55,7 @@
     }
     if (el.disabled || el.getAttribute('aria-disabled') === 'true') attrs.push('disabled');
     if (el.checked || el.getAttribute('aria-checked') === 'true') attrs.push('checked');
+    if (el.getAttribute('aria-invalid') === 'true') attrs.push('invalid');
     if (r === 'option' && (el.selected || el.getAttribute('aria-selected') === 'true')) attrs.push('selected');
     if (el.getAttribute('aria-expanded')) attrs.push(`expanded=${el.getAttribute('aria-expanded')}`);
     if (el.localName === 'a' && verbose) attrs.push(`url=${el.getAttribute('href')}`);
