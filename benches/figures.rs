@@ -108,6 +108,21 @@ impl BenchEnv {
     fn secret(&self) -> Vec<u8> {
         std::fs::read(self.state_dir.join("secret")).expect("the relay made a secret")
     }
+
+    /// The pid of the `tabpilot relay` serving this environment: the one whose state dir is
+    /// this one's, found in /proc (Linux).
+    fn relay_pid(&self) -> Option<u32> {
+        let dir = format!("TABPILOT_STATE_DIR={}", self.state_dir.display());
+        std::fs::read_dir("/proc").ok()?.flatten().find_map(|e| {
+            let pid: u32 = e.file_name().to_str()?.parse().ok()?;
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).ok()?;
+            let mut args = cmdline.split(|b| *b == 0);
+            let relay = args.next()?.ends_with(b"tabpilot") && args.next()? == b"relay";
+            let environ = std::fs::read(format!("/proc/{pid}/environ")).ok()?;
+            let ours = environ.split(|b| *b == 0).any(|v| v == dir.as_bytes());
+            (relay && ours).then_some(pid)
+        })
+    }
 }
 
 impl Drop for BenchEnv {

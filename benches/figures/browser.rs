@@ -173,6 +173,7 @@ pub(crate) fn browser_figures() {
     let mut pages: Vec<String> = [
         "basic.html",
         "checkout.html",
+        "checkout-full.html",
         "react-form.html",
         "fields.html",
         "scroll-panel.html",
@@ -249,6 +250,28 @@ pub(crate) fn browser_figures() {
         "  browser_navigate's default reply on long-article.html: {} tokens",
         bpe.encode_with_special_tokens(&text).len()
     );
+    server_tree_peak(&env, &mcp);
+}
+
+/// The server tree's peak resident memory over the section's run (VmHWM, which the kernel keeps
+/// per process): the MCP server that ran every call above, and the relay they went through.
+fn server_tree_peak(env: &BenchEnv, mcp: &McpClient) {
+    let peak = |pid: u32| -> Option<u64> {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+        line.split_whitespace().nth(1)?.parse().ok()
+    };
+    let mb = |kib: u64| kib as f64 / 1024.0;
+    let (server, relay) = (peak(mcp.pid()), env.relay_pid().and_then(peak));
+    match (server, relay) {
+        (Some(s), Some(r)) => println!(
+            "  server tree's peak resident memory over the run (VmHWM): {:.1} MB (MCP server {:.1} MB, relay {:.1} MB)",
+            mb(s + r),
+            mb(s),
+            mb(r)
+        ),
+        _ => println!("  (the server tree's peak memory could not be read from /proc)"),
+    }
 }
 
 /// The after-action probes' cost per click: the same click sent straight to the relay (no MCP
