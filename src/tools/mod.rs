@@ -35,6 +35,7 @@ pub mod registry;
 pub mod snapshot;
 pub mod spec;
 mod storage;
+mod tab_list;
 mod tabs;
 pub mod tool;
 

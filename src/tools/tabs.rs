@@ -6,13 +6,12 @@ use serde::{Deserialize, Serialize};
 
 use super::args::{moves, read_only};
 use super::ctx::Ctx;
-use super::paging::{PAGE_SIZE, footer, page_arg, page_of};
 use super::spec::{Cli, Hints, Out};
+use super::tab_list::{Indexed, all_tabs, list_tabs};
 use super::tool::{About, Tool};
 use crate::error::{Code, ToolError};
+use crate::protocol::TabId;
 use crate::protocol::wire::tabs::{self as wire, Tab};
-use crate::protocol::{RelayStatus, TabId, ask};
-use serde_json::json;
 
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
@@ -25,15 +24,6 @@ struct NewTabArgs {
     browser: Option<String>,
     /// Private window, none of the person's cookies.
     incognito: Option<bool>,
-}
-
-#[derive(Deserialize, JsonSchema)]
-#[serde(deny_unknown_fields, rename_all = "camelCase")]
-struct ListTabsArgs {
-    /// Label or id (default: yours).
-    browser: Option<String>,
-    /// From 1 (default).
-    page: Option<u64>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -139,146 +129,6 @@ pub(super) fn tools() -> Vec<Tool> {
             |cx, a| close_tab(cx, a).boxed(),
         ),
     ]
-}
-
-#[derive(Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-struct ListedTab {
-    #[serde(flatten)]
-    tab: Tab,
-    /// The tab this agent works in.
-    mine: bool,
-    /// The agent holding it, by name and id ("you": another tab this agent holds).
-    #[serde(skip_serializing_if = "Option::is_none")]
-    holder: Option<String>,
-}
-
-#[derive(Serialize, JsonSchema)]
-struct TabsOut {
-    tabs: Vec<ListedTab>,
-    total: usize,
-}
-
-/// Tabs listed in one page: enough for a person's browser, few enough to stay cheap.
-const TABS_PAGE: u64 = PAGE_SIZE;
-
-async fn list_tabs(cx: &Ctx, a: ListTabsArgs) -> Result<Out<TabsOut>, ToolError> {
-    let page = page_arg(a.page)?;
-    let all = all_tabs(cx, a.browser.clone()).await?;
-    let total = all.len();
-    let tabs = page_of(all, page, TABS_PAGE)?;
-    let mut lines = vec![format!("{total} tab(s)")];
-    lines.extend(tabs.iter().map(|t| {
-        let tab = &t.listed.tab;
-        let title = match tab.unshared {
-            true => "(the person's, not shared)".to_string(),
-            false => format!("\"{}\"", tab.title),
-        };
-        format!(
-            "- [{}] tab {}{}{}{}{}{} {} {title}",
-            t.index,
-            tab.tab_id,
-            private_mark(tab.private),
-            advanced_mark(tab.advanced),
-            if t.listed.mine { " (yours)" } else { "" },
-            if tab.active { " (active)" } else { "" },
-            t.listed
-                .holder
-                .as_ref()
-                .map_or(String::new(), |h| format!(" (held by {h:?})")),
-            tab.url,
-        )
-    }));
-    if total as u64 > TABS_PAGE {
-        let args = match &a.browser {
-            Some(browser) => json!({ "browser": browser }),
-            None => json!({}),
-        };
-        lines.push(footer(
-            "browser_list_tabs",
-            page,
-            total as u64,
-            TABS_PAGE,
-            args,
-        ));
-    }
-    let tabs = tabs.into_iter().map(|t| t.listed).collect();
-    Ok(Out::new(lines.join("\n"), TabsOut { tabs, total }))
-}
-
-/// A tab with its place in the whole list.
-struct Indexed {
-    index: usize,
-    listed: ListedTab,
-}
-
-/// Every tab of the browser, this agent's first, with who holds each. Another agent's or the
-/// person's tab's address can carry a token or a session id: its origin is enough to tell the
-/// tabs apart.
-async fn all_tabs(cx: &Ctx, browser: Option<String>) -> Result<Vec<Indexed>, ToolError> {
-    let r = cx.run(wire::TabList {}).in_browser(browser).await?;
-    let browser_id = cx.place().browser;
-    let status: RelayStatus = cx.ask(ask::Status).await?;
-    // Who holds each tab of this browser (its agent, and the lease), from the relay's books.
-    let held = |tab: TabId| {
-        status.agents.iter().find_map(|agent| {
-            let lease = agent
-                .tabs
-                .iter()
-                .find(|t| t.tab == tab && Some(t.browser_id.as_str()) == browser_id.as_deref())?;
-            Some((agent, lease.current))
-        })
-    };
-    // Each tab with its place in the order: this agent's own first (the one it works in, then
-    // the others it holds), then the rest in the browser's order, so what an agent looks for is
-    // on the first page.
-    let mut tabs: Vec<(u8, Tab, bool, Option<String>)> = r
-        .tabs
-        .into_iter()
-        .map(|mut tab| {
-            let (ours, mine, holder) = match held(tab.tab_id) {
-                Some((agent, current)) if status.you.as_ref() == Some(&agent.id) => {
-                    (true, current, (!current).then(|| "you".to_string()))
-                }
-                Some((agent, _)) => (false, false, Some(format!("{} ({})", agent.name, agent.id))),
-                None => (false, false, None),
-            };
-            // Only this agent's own tabs show their whole address.
-            if !ours {
-                tab.url = origin_of(&tab.url);
-            }
-            let rank = match (mine, ours) {
-                (true, _) => 0,
-                (false, true) => 1,
-                _ => 2,
-            };
-            (rank, tab, mine, holder)
-        })
-        .collect();
-    tabs.sort_by_key(|(rank, ..)| *rank);
-    Ok(tabs
-        .into_iter()
-        .enumerate()
-        .map(|(index, (_, tab, mine, holder))| Indexed {
-            index,
-            listed: ListedTab { mine, holder, tab },
-        })
-        .collect())
-}
-
-/// `scheme://host[:port]` of an http(s) address; a page of another kind by its scheme alone.
-fn origin_of(url: &str) -> String {
-    let Some((scheme, rest)) = url.split_once("://") else {
-        return match url.split_once(':') {
-            Some(("about", _)) if url == "about:blank" => url.to_string(),
-            Some((scheme, _)) => format!("{scheme}:"),
-            None => String::new(),
-        };
-    };
-    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
-    // Credentials in the address go too.
-    let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
-    format!("{scheme}://{host}")
 }
 
 /// How every line naming a tab marks a private one.
@@ -469,7 +319,7 @@ async fn close_tab(cx: &Ctx, a: CloseTabArgs) -> Result<Out<ClosedOut>, ToolErro
 
 #[cfg(test)]
 mod tests {
-    use super::{glob, origin_of};
+    use super::glob;
 
     #[test]
     fn a_url_glob_matches_whole_addresses_with_star_for_anything() {
@@ -481,20 +331,5 @@ mod tests {
         );
         assert!(!g.is_match("http://127.0.0.1:9000/pageQx=1"), "? is itself");
         assert!(glob("*docs*").unwrap().is_match("https://a.test/docs/x"));
-    }
-
-    #[test]
-    fn another_tabs_address_is_cut_to_its_origin() {
-        assert_eq!(
-            origin_of("https://user:pw@mail.example.com:8443/inbox?token=s3cret#x"),
-            "https://mail.example.com:8443"
-        );
-        assert_eq!(origin_of("http://127.0.0.1:9/a?b"), "http://127.0.0.1:9");
-        assert_eq!(origin_of("about:blank"), "about:blank");
-        assert_eq!(
-            origin_of("chrome://settings/passwords"),
-            "chrome://settings"
-        );
-        assert_eq!(origin_of("data:text/html,secret"), "data:");
     }
 }

@@ -109,6 +109,27 @@ fn two_browsers_each_picked_by_label_and_one_that_leaves_is_never_replaced() {
     let left_id = by_label(&listed, "left")["browserId"].clone();
     let right_id = by_label(&listed, "right")["browserId"].clone();
 
+    // An agent that picked none lists every browser's tabs under its name (it was
+    // AMBIGUOUS_BROWSER), each agent's tab in its own browser: what it needs to pick one.
+    let mut three = agent(&env, |_| {});
+    let (said, data) = three.ok("browser_list_tabs", json!({}));
+    assert!(said.starts_with("2 browsers; pick one"), "{said}");
+    for label in ["left", "right"] {
+        assert!(said.contains(&format!("browser {label:?}: ")), "{said}");
+        let tabs = data["tabs"].as_array().unwrap();
+        assert!(
+            tabs.iter()
+                .any(|t| t["browser"] == label && t["holder"].is_string()),
+            "no agent's tab listed in {label}: {data}"
+        );
+    }
+    let total: usize = listed
+        .iter()
+        .map(|b| b["tabs"].as_u64().unwrap() as usize)
+        .sum();
+    assert!(data["total"].as_u64().unwrap() as usize >= total, "{data}");
+    assert!(three.holds_no_tab(), "listing opened a tab");
+
     // One agent works in both, and comes back to its tab in the first.
     let left_tab = my_tab_id(&mut one);
     one.ok("browser_select_browser", json!({"browser": right_id}));
