@@ -1,11 +1,13 @@
 // The requests each agent tab made, as the browser's webRequest view reports them (no debugger):
 // per document, the current one and the EARLIER_DOCS before it (`includePreserved`). Only tabs
-// an agent works in are logged. Kept in the service worker's memory alone: when Chrome stops an
-// idle worker the log goes with it (the next call starts a fresh one), and a request made while
-// the worker was stopped wakes it, so it is seen, but one under way as it stopped loses its end.
+// an agent works in are logged. Kept in the service worker's memory and, a moment after each
+// change, in chrome.storage.session (bounded in bytes): when Chrome stops an idle worker, the next
+// one reads the log back before it answers a call (`restored`). A request made while the worker
+// was stopped wakes it, so it is seen, but one under way as it stopped loses its end.
 import { isTracked } from './tracking.js';
-import { perTab } from './tabstate.js';
+import { onTabGone, perTab } from './tabstate.js';
 import { cut } from './text.js';
+import { within } from './netkeep.js';
 
 // A page rarely makes more (the median page makes about 70 requests); a page that polls keeps
 // its newest, and says how many went.
@@ -20,6 +22,34 @@ const MAX_LIVE = 2000;
 
 const logs = perTab(); // tabId -> documents, newest first: [{ entries, dropped }]
 const live = new Map(); // requestId -> its entry, while under way
+
+// The session store's copy: written SAVE_MS after a change (a worker stopped within that moment
+// loses the last of it), at most SAVE_BYTES of JSON (the store holds 10 MB for everything the
+// worker keeps there). Past that, the oldest entries lose their headers, then go.
+const KEY = 'netlog';
+const SAVE_MS = 250;
+const SAVE_BYTES = 2 << 20;
+let saving = null;
+
+function changed() {
+  saving ??= setTimeout(save, SAVE_MS);
+}
+
+function save() {
+  saving = null;
+  chrome.storage.session.set({ [KEY]: within(Object.fromEntries(logs), SAVE_BYTES) }).catch(() => {});
+}
+
+// The log a stopped worker kept, back in memory; every call waits for it (sw/ops.js).
+export const restored = chrome.storage.session.get(KEY).then(
+  (got) => {
+    for (const [tab, docs] of Object.entries(got?.[KEY] || {})) {
+      if (!logs.has(Number(tab)) && Array.isArray(docs)) logs.set(Number(tab), docs);
+    }
+  },
+  () => {},
+);
+onTabGone(changed);
 
 const headers = (list) =>
   (list || []).slice(0, MAX_HEADERS).map((h) => ({ name: h.name, value: cut(h.value ?? '', MAX_VALUE) }));
@@ -51,6 +81,7 @@ function begin(d) {
     doc.entries.shift();
     doc.dropped++;
   }
+  changed();
   live.set(d.requestId, entry);
   if (live.size > MAX_LIVE) live.delete(live.keys().next().value);
 }
@@ -60,6 +91,7 @@ function end(d, fields) {
   if (!entry) return;
   live.delete(d.requestId);
   Object.assign(entry, { ms: Math.round(d.timeStamp - entry.start), ...fields });
+  changed();
 }
 
 function responded(d) {

@@ -26,7 +26,7 @@ import { heldBy, mayUse } from './sharing.js';
 import { guardTab, judge } from './policy.js';
 import { vitals, memory, trace } from './perf.js';
 import { audit } from './a11y.js';
-import { listRequests } from './netlog.js';
+import { listRequests, restored } from './netlog.js';
 import { requestDetail } from './netbody.js';
 import { issues, issuesSince } from './issues.js';
 import { consoleLogs, sinceAction } from './console.js';
@@ -164,6 +164,7 @@ export async function answer(frame) {
   const describe = frame.describe === true && call.tab !== null;
   let result;
   try {
+    await restored; // what a worker Chrome stopped kept, back before any call reads it
     await noteFills(call.args);
     const chains = describe ? await framesOfRefs(call.tab, call.args) : null;
     if (describe) call.args = { ...call.args, describe: true };

@@ -148,16 +148,28 @@ fn after_the_relay_is_killed_the_link_comes_back_by_itself_and_the_agent_keeps_i
 }
 
 #[test]
-fn after_the_service_worker_is_stopped_the_extension_comes_back_and_the_agent_keeps_its_tab() {
+fn a_stopped_service_worker_comes_back_and_the_agent_keeps_its_tab_and_its_network_log() {
     // The one browser here with a DevTools port, through the person's own flags.
     let mut agent = Agent::start("recovery-worker", "--remote-debugging-port=0");
     let data_dir = agent.env.state_dir.join("profiles/managed/data");
     let rt = runtime();
     let origin = format!("chrome-extension://{}/", tabpilot::extension::id());
+    let page = agent.url.clone();
     rt.block_on(async {
         let mut cdp = Cdp::connect(&browser_url(&data_dir, Duration::from_secs(15))).await;
         let worker = service_worker(&mut cdp, &origin).await;
         mark(&mut cdp, &worker, "globalThis.tabpilotTestMark = 'before'").await;
+        // The network log is in the session store (written a moment after it changes) before
+        // the worker is stopped.
+        let saved = format!(
+            "chrome.storage.session.get('netlog').then((g) => JSON.stringify(g).includes({:?}))",
+            page
+        );
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while mark(&mut cdp, &worker, &saved).await != "true" {
+            assert!(Instant::now() < deadline, "the network log was never saved");
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         cdp.send("Target.closeTarget", json!({"targetId": worker}))
             .await
             .expect("the worker's target closes");
@@ -172,6 +184,15 @@ fn after_the_service_worker_is_stopped_the_extension_comes_back_and_the_agent_ke
         stopped.elapsed().as_millis()
     );
     agent.still_in_its_tab();
+    // The new worker lists the requests the old one logged: the page's own, from before.
+    let (list, data) = agent.mcp.ok("browser_network_requests", json!({}));
+    let urls: Vec<&str> = data["requests"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|r| r["url"].as_str())
+        .collect();
+    assert!(urls.contains(&page.as_str()), "{list}");
 
     // It is a new worker: the old one's globals went with it.
     rt.block_on(async {
