@@ -56,7 +56,7 @@ settings! {
     StateDir = "TABPILOT_STATE_DIR", InUse, "the owner-only state directory: relay secret, lock and log, managed profiles", "`$XDG_STATE_HOME/tabpilot`, else `~/.local/state/tabpilot`";
     RelayIdleMs = "TABPILOT_RELAY_IDLE_MS", InUse, "how long the relay lives after its last peer leaves, in ms", "`300000` (5 minutes)";
     Session = "TABPILOT_SESSION", InUse, "the session successive CLI commands share, so they drive one tab", "`cli`";
-    Workspace = "TABPILOT_WORKSPACE", InUse, "an extra root for written and uploaded files, and for project context", "none";
+    Workspace = "TABPILOT_WORKSPACE", InUse, "extra roots for written and uploaded files, and for project context (a list, separated as `PATH` is)", "none";
     NoOpen = "TABPILOT_NO_OPEN", InUse, "when set, `tabpilot pair` prints the pairing page and does not open it", "unset: the page opens in the default browser";
     Log = "TABPILOT_LOG", InUse, "the log filter (`tracing` directives); logs go to stderr", "`warn`, and the relay's comings and goings (a browser joined, left)";
     AllowOrigins = "TABPILOT_ALLOW_ORIGINS", InUse, "when set, the only origins agents may drive: comma-separated patterns like `https://*.example.com`, `http://localhost:*`", "unset: any origin not denied";
@@ -96,6 +96,18 @@ impl Setting {
     pub fn get_os(self) -> Option<OsString> {
         self.check_in_use();
         std::env::var_os(self.name())
+    }
+
+    /// Its value as a list of paths, separated as the system separates `PATH` (`:`, `;` on
+    /// Windows); empty ones left out.
+    pub fn paths(self) -> Vec<std::path::PathBuf> {
+        self.get_os()
+            .map(|v| {
+                std::env::split_paths(&v)
+                    .filter(|p| !p.as_os_str().is_empty())
+                    .collect()
+            })
+            .unwrap_or_default()
     }
 
     /// Whether it is set to a word for off: `0`, `false`, `no` or `off` (any case).

@@ -45,7 +45,7 @@ pub(crate) fn context_figures() {
     let env = ContextEnv {
         home,
         codex_home: None,
-        workspace: None,
+        workspaces: Vec::new(),
         cwd: project.clone(),
     };
     let cold = Instant::now();

@@ -46,7 +46,7 @@ const MAX_WARNINGS: usize = 20;
 pub struct ContextEnv {
     pub home: PathBuf,
     pub codex_home: Option<PathBuf>,
-    pub workspace: Option<PathBuf>,
+    pub workspaces: Vec<PathBuf>,
     pub cwd: PathBuf,
 }
 
@@ -62,10 +62,7 @@ impl ContextEnv {
         let cwd = std::env::current_dir().unwrap_or_else(|_| home.clone());
         ContextEnv {
             codex_home: var("CODEX_HOME"),
-            workspace: crate::settings::Setting::Workspace
-                .get_os()
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from),
+            workspaces: crate::settings::Setting::Workspace.paths(),
             home,
             cwd,
         }
@@ -126,7 +123,7 @@ pub struct Context {
 pub fn discover(env: &ContextEnv, path: Option<&Path>) -> Result<Context, ToolError> {
     let started = Instant::now();
     let target = resolve_target(env, path)?;
-    let scope_root = scope_root(&target, env.workspace.as_deref());
+    let scope_root = scope_root(&target, &env.workspaces);
     // Every directory whose files are read must be trusted (owned by this user, not writable
     // by others), as git trusts a repository; otherwise nothing of it is used.
     let mut levels = Vec::new();
@@ -310,15 +307,16 @@ fn resolve_target(env: &ContextEnv, path: Option<&Path>) -> Result<PathBuf, Tool
     })
 }
 
-/// The nearest ancestor with `.git`, else the workspace when it holds the target, else the
+/// The nearest ancestor with `.git`, else the first workspace that holds the target, else the
 /// target itself.
-fn scope_root(target: &Path, workspace: Option<&Path>) -> PathBuf {
+fn scope_root(target: &Path, workspaces: &[PathBuf]) -> PathBuf {
     if let Some(repo) = target.ancestors().find(|a| a.join(".git").exists()) {
         return repo.to_path_buf();
     }
-    workspace
-        .and_then(|w| std::fs::canonicalize(w).ok())
-        .filter(|w| target.starts_with(w))
+    workspaces
+        .iter()
+        .filter_map(|w| std::fs::canonicalize(w).ok())
+        .find(|w| target.starts_with(w))
         .unwrap_or_else(|| target.to_path_buf())
 }
 
@@ -381,11 +379,11 @@ mod tests {
         t.mkdir("ws/repo/a/b");
         t.mkdir("ws/loose/c");
         let mut env = t.env("ws/repo/a/b");
-        env.workspace = Some(t.path("ws"));
+        env.workspaces = vec![t.path("elsewhere"), t.path("ws")];
         assert_eq!(discover(&env, None).unwrap().scope_root, t.path("ws/repo"));
         env.cwd = t.path("ws/loose/c");
         assert_eq!(discover(&env, None).unwrap().scope_root, t.path("ws"));
-        env.workspace = None;
+        env.workspaces = Vec::new();
         assert_eq!(
             discover(&env, None).unwrap().scope_root,
             t.path("ws/loose/c")

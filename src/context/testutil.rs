@@ -76,7 +76,7 @@ impl Tree {
         ContextEnv {
             home: self.path("home"),
             codex_home: None,
-            workspace: None,
+            workspaces: Vec::new(),
             cwd: self.path(cwd),
         }
     }

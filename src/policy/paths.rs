@@ -1,7 +1,7 @@
 //! The path sandbox: files tabpilot writes (`filePath`) and files it reads to upload must sit
 //! under one of an explicit list of roots, with symlinks and `..` resolved before the check:
 //!
-//! - `TABPILOT_WORKSPACE`, when it is set;
+//! - each folder `TABPILOT_WORKSPACE` names (a list, separated as `PATH` is);
 //! - the working directory, unless it is `/`, the home directory or a folder above it;
 //! - tabpilot's own temp folder, `<temp>/tabpilot-<uid>`: created 0700, and used only while it
 //!   is a real directory owned by this user (never the whole temp directory, where other users
@@ -53,12 +53,12 @@ impl Sandbox {
     pub fn from_process() -> Sandbox {
         let mut roots = Vec::new();
         let mut notes = Vec::new();
-        if let Some(ws) = Setting::Workspace.get_os().filter(|w| !w.is_empty()) {
-            match Path::new(&ws).canonicalize() {
+        for ws in Setting::Workspace.paths() {
+            match ws.canonicalize() {
                 Ok(path) => roots.push(Place::new(path, "TABPILOT_WORKSPACE")),
                 Err(e) => notes.push(format!(
                     "TABPILOT_WORKSPACE {} cannot be used: {e}",
-                    Path::new(&ws).display()
+                    ws.display()
                 )),
             }
         }
@@ -119,7 +119,8 @@ impl Sandbox {
 
     /// Checks a file to write (relative to the working directory) and opens it, before anything
     /// is sent: inside a root, not a symlink, not a directory or other non-file, and writable.
-    /// Its folder must exist. A file created here is removed again unless it is written.
+    /// A folder of it that does not exist is made, once where it would be is found inside a
+    /// root. A file created here is removed again unless it is written.
     pub fn output(&self, path: &str) -> Result<OutputFile, ToolError> {
         let raw = Path::new(path);
         if path.is_empty() || raw.components().any(|c| matches!(c, Component::ParentDir)) {
@@ -139,6 +140,7 @@ impl Sandbox {
         };
         let parent = match parent.canonicalize() {
             Ok(p) => p,
+            Err(e) if e.kind() == ErrorKind::NotFound => self.make_folder(parent, path)?,
             Err(e) => {
                 self.admit(&lexical(&abs), &lexical(&abs))?;
                 return Err(ToolError::bad_args(format!(
@@ -194,6 +196,24 @@ impl Sandbox {
             created,
             written: false,
         })
+    }
+
+    /// Makes the missing folders of `folder` (the file `path`'s), where they would be once the
+    /// folder that exists above them is resolved: only inside a root, so a link on the way that
+    /// leads out of the roots makes nothing there.
+    fn make_folder(&self, folder: &Path, path: &str) -> Result<PathBuf, ToolError> {
+        let cannot = |e: std::io::Error| {
+            ToolError::bad_args(format!("cannot make the folder of {path:?}: {e}"))
+        };
+        let mut base = folder;
+        while !base.exists() {
+            base = base.parent().unwrap_or(Path::new("/"));
+        }
+        let rest = folder.strip_prefix(base).unwrap_or(Path::new(""));
+        let target = base.canonicalize().map_err(cannot)?.join(rest);
+        self.admit(&lexical(folder), &target)?;
+        private::create_dir(&target).map_err(cannot)?;
+        target.canonicalize().map_err(cannot)
     }
 
     /// Resolves an existing file to read (relative to the working directory), symlinks and `..`
@@ -466,6 +486,30 @@ mod tests {
     }
 
     #[test]
+    fn a_missing_folder_inside_a_root_is_made_and_one_through_a_link_out_is_not() {
+        let root = temp_dir("mkfolder").canonicalize().unwrap();
+        let outside = temp_dir("mkfolder-out").canonicalize().unwrap();
+        let s = sandbox(&root);
+        let file = root.join("shots/today/page.png");
+        let out = s.output(file.to_str().unwrap()).unwrap();
+        assert_eq!(out.path(), file);
+        assert!(root.join("shots/today").is_dir());
+        #[cfg(unix)]
+        {
+            std::os::unix::fs::symlink(&outside, root.join("away")).unwrap();
+            let e = out_err(&s, &root.join("away/new/page.png"));
+            assert_eq!(e.code, Code::PathOutsideSandbox, "{}", e.message);
+            assert!(
+                !outside.join("new").exists(),
+                "a folder was made outside the roots"
+            );
+        }
+        let e = out_err(&s, &outside.join("new/page.png"));
+        assert_eq!(e.code, Code::PathOutsideSandbox);
+        assert!(!outside.join("new").exists());
+    }
+
+    #[test]
     fn a_directory_or_a_special_file_is_refused_before_anything_is_written() {
         let root = temp_dir("outdir").canonicalize().unwrap();
         let s = sandbox(&root);
@@ -478,7 +522,6 @@ mod tests {
         assert!(e.message.contains("is a directory"), "{}", e.message);
         let e = s.output(&format!("{}/sub/", root.display())).unwrap_err();
         assert_eq!(e.code, Code::BadArgs);
-        assert_eq!(out_err(&s, &root.join("none/x.txt")).code, Code::BadArgs);
     }
 
     #[test]

@@ -162,8 +162,7 @@ fn a_stopped_service_worker_comes_back_and_the_agent_keeps_its_tab_and_its_netwo
         // The network log is in the session store (written a moment after it changes) before
         // the worker is stopped.
         let saved = format!(
-            "chrome.storage.session.get('netlog').then((g) => JSON.stringify(g).includes({:?}))",
-            page
+            "chrome.storage.session.get('netlog').then((g) => JSON.stringify(g).includes({page:?}))"
         );
         let deadline = Instant::now() + Duration::from_secs(10);
         while mark(&mut cdp, &worker, &saved).await != "true" {

@@ -160,3 +160,55 @@ fn a_file_path_naming_a_directory_is_refused_before_the_page_is_touched() {
     assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0);
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// `TABPILOT_WORKSPACE` names several folders (separated as `PATH` is): each is a root, and a
+/// write into a folder of one that does not exist yet makes it; a folder outside them is refused
+/// and nothing is made there. (The working directory is `/`, no root.)
+#[test]
+fn each_workspace_of_a_list_is_a_root_and_a_missing_folder_in_one_is_made() {
+    let s = shared();
+    // Outside tabpilot's temp folder (a root of its own): in the temp directory, which is none.
+    let dir = |name: &str| {
+        let d = std::env::temp_dir().join(format!("tabpilot-e2e-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&d);
+        std::fs::create_dir_all(&d).unwrap();
+        d
+    };
+    let (one, two, out) = (dir("ws-one"), dir("ws-two"), dir("ws-out"));
+    let list = std::env::join_paths([&one, &two]).unwrap();
+    let mut agent = s.agent_with(|cmd| {
+        cmd.current_dir("/").env("TABPILOT_WORKSPACE", &list);
+    });
+    agent.ok("browser_navigate", json!({"url": s.a("basic.html")}));
+    for dir in [&one, &two] {
+        let file = dir.join("shots/new/page.txt");
+        let (said, _) = agent.ok(
+            "browser_snapshot",
+            json!({"filePath": file.to_str().unwrap()}),
+        );
+        assert!(
+            std::fs::read_to_string(&file).unwrap().contains("Press me"),
+            "{said}"
+        );
+    }
+    let outside = out.join("new/page.txt");
+    let said = refused_outside(
+        &mut agent,
+        "browser_snapshot",
+        &json!({"filePath": outside.to_str().unwrap()}),
+    );
+    for root in [&one, &two] {
+        let root = root.canonicalize().unwrap();
+        assert!(
+            said.contains(&format!("{} (TABPILOT_WORKSPACE)", root.display())),
+            "{said}"
+        );
+    }
+    assert!(
+        !out.join("new").exists(),
+        "a folder was made outside the roots"
+    );
+    for d in [one, two, out] {
+        let _ = std::fs::remove_dir_all(d);
+    }
+}

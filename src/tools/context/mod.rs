@@ -520,7 +520,7 @@ mod tests {
             ContextEnv {
                 home: self.0.join("home"),
                 codex_home: None,
-                workspace: None,
+                workspaces: Vec::new(),
                 cwd: self.0.join("repo"),
             }
         }
