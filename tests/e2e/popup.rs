@@ -115,6 +115,14 @@ fn a_label_set_in_the_popup_is_the_one_agents_see() {
     let (_browser, mut cdp) = paired_browser(&rt, &env, "label-profile", &mut agent);
     let said = rt.block_on(cdp.label_in_popup("  attic desk  "));
     assert_eq!(said, "Saved: agents now see \"attic desk\".");
+    // The popup opens from the keyboard too: the browser took the extension's suggested key.
+    let key = rt.block_on(cdp.in_popup(
+        "",
+        "true",
+        "const all = await chrome.commands.getAll();
+         return all.find((c) => c.name === '_execute_action')?.shortcut || '';",
+    ));
+    assert_eq!(key, "Ctrl+Shift+Y");
     let deadline = Instant::now() + Duration::from_secs(15);
     loop {
         let labels: Vec<Value> = browsers(&mut agent)
