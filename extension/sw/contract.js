@@ -735,6 +735,10 @@ export const CONTRACT = {
             "minimum": 0,
             "type": "integer"
           },
+          "navigated": {
+            "default": false,
+            "type": "boolean"
+          },
           "network": {
             "anyOf": [
               {
@@ -752,6 +756,10 @@ export const CONTRACT = {
             "type": "string"
           },
           "url": {
+            "type": "string"
+          },
+          "urlBefore": {
+            "default": "",
             "type": "string"
           },
           "what": {
@@ -1150,6 +1158,10 @@ export const CONTRACT = {
             "minimum": 0,
             "type": "integer"
           },
+          "navigated": {
+            "default": false,
+            "type": "boolean"
+          },
           "network": {
             "anyOf": [
               {
@@ -1167,6 +1179,10 @@ export const CONTRACT = {
             "type": "string"
           },
           "url": {
+            "type": "string"
+          },
+          "urlBefore": {
+            "default": "",
             "type": "string"
           },
           "what": {

@@ -211,19 +211,28 @@ async function drawn(tabId, deadline) {
 }
 
 async function navigation(tabId, start, url, after, timeoutMs, what, asked = {}) {
-  await getTab(tabId);
+  const urlBefore = (await getTab(tabId)).url || '';
   const t0 = performance.now();
   const deadline = Date.now() + timeoutMs;
   const waitUntil = after?.waitUntil || 'load';
   const arrived = await arrival(tabId, asked, () => nextDocument(tabId, 0));
   const watch = watchNavigation(tabId);
+  // Whether the tab went anywhere: a new document in its top frame (a reload's too), or its
+  // address changing within the document.
+  let committed = false;
+  const commit = (d) => {
+    if (d.tabId === tabId && d.frameId === 0) committed = true;
+  };
+  chrome.webNavigation.onCommitted.addListener(commit);
+  const moved = (now) => ({ urlBefore, navigated: committed || now !== urlBefore });
   try {
     await start();
     const r = await arrived.until(watch.finished(url, timeoutMs, waitUntil === 'none'));
     if (await becameDownload(tabId, r, deadline - timeoutMs)) {
       const tab = await getTab(tabId);
       const elapsedMs = Math.round(performance.now() - t0);
-      return { settled: true, elapsedMs, url: tab.url, title: tab.title || '', what, ...arrived.said() };
+      const out = { settled: true, elapsedMs, url: tab.url, title: tab.title || '', what, ...moved(tab.url) };
+      return { ...out, ...arrived.said() };
     }
     if (r?.error) {
       throw new ToolError('NAVIGATION_FAILED', `${r.error} loading ${r.url || url}; the tab did not reach it`);
@@ -235,9 +244,11 @@ async function navigation(tabId, start, url, after, timeoutMs, what, asked = {})
     const drawing = settled && waitUntil !== 'none' ? await drawn(tabId, deadline) : null;
     const tab = await getTab(tabId);
     const elapsedMs = Math.round(performance.now() - t0);
-    const out = { settled, elapsedMs, url: tab.url || r?.url || url, title: tab.title || '', what };
+    const now = tab.url || r?.url || url;
+    const out = { settled, elapsedMs, url: now, title: tab.title || '', what, ...moved(now) };
     return { ...out, ...(drawing ? { drawing } : {}), ...arrived.said() };
   } finally {
+    chrome.webNavigation.onCommitted.removeListener(commit);
     watch.stop();
     await arrived.end();
   }

@@ -93,6 +93,10 @@ struct NavOut {
     elapsed_ms: u64,
     url: String,
     title: String,
+    /// The tab's address as the call began.
+    url_before: String,
+    /// Whether the tab went anywhere (a new document, a reload's too, or a new address).
+    navigated: bool,
     /// How the page's "Leave site?" prompt was answered, when it showed one.
     #[serde(skip_serializing_if = "Option::is_none")]
     before_unload: Option<String>,
@@ -235,6 +239,8 @@ async fn navigation_output(
         elapsed_ms: ms,
         url: nav.url,
         title: nav.title,
+        url_before: nav.url_before,
+        navigated: nav.navigated,
         before_unload: nav.before_unload,
         drawing: nav.drawing,
     };

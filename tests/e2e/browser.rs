@@ -49,6 +49,27 @@ fn navigate_reports_settled_the_new_url_and_a_lean_snapshot() {
         data.get("snapshot").is_none() && !text.contains("[ref="),
         "{text}"
     );
+    // Where the tab was, and that it went somewhere: to another page, or the same one loaded
+    // again (a new document); a jump within the page changes only its address.
+    assert_eq!(
+        (&data["urlBefore"], &data["navigated"]),
+        (&json!(url), &json!(true))
+    );
+    let page2 = s.a("page2.html");
+    for (to, before) in [
+        (page2.clone(), page2.clone()),
+        (format!("{page2}#end"), page2.clone()),
+    ] {
+        let (_, data) = agent.ok(
+            "browser_navigate",
+            json!({"url": to, "includeSnapshot": false}),
+        );
+        assert_eq!(
+            (&data["urlBefore"], &data["navigated"]),
+            (&json!(before), &json!(true)),
+            "{to}"
+        );
+    }
 }
 
 #[test]

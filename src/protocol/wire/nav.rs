@@ -61,6 +61,13 @@ pub struct NavReply {
     pub title: String,
     /// navigate, reload, back or forward.
     pub what: String,
+    /// The tab's address as the call began.
+    #[serde(default)]
+    pub url_before: String,
+    /// Whether the tab went anywhere: a new document in its top frame (a reload's too), or its
+    /// address changing.
+    #[serde(default)]
+    pub navigated: bool,
     /// How the page's "Leave site?" prompt was answered, when it showed one.
     #[serde(default)]
     pub before_unload: Option<String>,
