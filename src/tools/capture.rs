@@ -14,6 +14,7 @@ use super::tool::{About, Tool};
 use crate::error::ToolError;
 use crate::policy::paths::{OutputFile, Sandbox};
 use crate::protocol::wire::page::Screenshot;
+use crate::settings::Setting;
 
 #[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq)]
 #[serde(rename_all = "lowercase")]
@@ -215,8 +216,9 @@ async fn inline(
     viewport: Option<Value>,
 ) -> Result<Out<ShotOut>, ToolError> {
     let image = taken.image;
+    let max = shot::Ceiling::from_env()?;
     let (encoded, shrunk) = crate::blocking::run("shrinking the capture", move || {
-        let shrunk = shot::fit_inline(bytes, image)?;
+        let shrunk = shot::fit_inline(bytes, image, max)?;
         Ok((shot::encode_base64(&shrunk.bytes), shrunk))
     })
     .await?;
@@ -230,7 +232,10 @@ async fn inline(
     let mut text = format!("Screenshot {}, {width}x{height} {name}", taken.what);
     if let Some((w, h)) = from {
         text.push_str(&format!(
-            " (shrunk from {w}x{h} to fit 1536x4096; use filePath for full size)"
+            " (shrunk from {w}x{h} to fit {}x{}, {}; use filePath for full size)",
+            max.width,
+            max.height,
+            Setting::ScreenshotMax
         ));
     }
     text.push_str(&taken.notes);

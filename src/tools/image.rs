@@ -5,10 +5,46 @@ use base64::Engine;
 use image::{DynamicImage, ImageFormat};
 
 use crate::error::{Code, ToolError};
+use crate::settings::Setting;
 
-/// Inline images are held within these, so they stay cheap in context.
-pub(super) const MAX_INLINE_WIDTH: u32 = 1536;
-pub(super) const MAX_INLINE_HEIGHT: u32 = 4096;
+/// Inline images are held within this, so they stay cheap in context.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Ceiling {
+    pub width: u32,
+    pub height: u32,
+}
+
+impl Ceiling {
+    const DEFAULT: Ceiling = Ceiling {
+        width: 1536,
+        height: 4096,
+    };
+    /// Each side's bounds: a thumbnail no model can read, and the largest side models take.
+    const SIDE: std::ops::RangeInclusive<u32> = 64..=8000;
+
+    /// `TABPILOT_SCREENSHOT_MAX`, or the default; a value that is not `WIDTHxHEIGHT` within the
+    /// bounds is BAD_ARGS naming the setting.
+    pub(super) fn from_env() -> Result<Ceiling, ToolError> {
+        match Setting::ScreenshotMax.get() {
+            None => Ok(Ceiling::DEFAULT),
+            Some(text) => Ceiling::parse(&text).ok_or_else(|| {
+                ToolError::bad_args(format!(
+                    "{}={text:?} is not WIDTHxHEIGHT in pixels, each {} to {}",
+                    Setting::ScreenshotMax,
+                    Self::SIDE.start(),
+                    Self::SIDE.end()
+                ))
+            }),
+        }
+    }
+
+    fn parse(text: &str) -> Option<Ceiling> {
+        let (w, h) = text.trim().split_once(['x', 'X'])?;
+        let (width, height) = (w.trim().parse().ok()?, h.trim().parse().ok()?);
+        (Self::SIDE.contains(&width) && Self::SIDE.contains(&height))
+            .then_some(Ceiling { width, height })
+    }
+}
 
 pub(super) struct Shrunk {
     pub bytes: Vec<u8>,
@@ -91,10 +127,14 @@ pub(super) fn crop(
 }
 
 /// Returns the image as is when it fits, else scaled down (keeping its aspect) and re-encoded.
-pub(super) fn fit_inline(bytes: Vec<u8>, format: ImageFormat) -> Result<Shrunk, ToolError> {
+pub(super) fn fit_inline(
+    bytes: Vec<u8>,
+    format: ImageFormat,
+    max: Ceiling,
+) -> Result<Shrunk, ToolError> {
     let img = decode(&bytes)?;
     let (w, h) = (img.width(), img.height());
-    if w <= MAX_INLINE_WIDTH && h <= MAX_INLINE_HEIGHT {
+    if w <= max.width && h <= max.height {
         return Ok(Shrunk {
             bytes,
             width: w,
@@ -102,7 +142,7 @@ pub(super) fn fit_inline(bytes: Vec<u8>, format: ImageFormat) -> Result<Shrunk, 
             from: None,
         });
     }
-    let scale = (MAX_INLINE_WIDTH as f64 / w as f64).min(MAX_INLINE_HEIGHT as f64 / h as f64);
+    let scale = (max.width as f64 / w as f64).min(max.height as f64 / h as f64);
     let (nw, nh) = ((w as f64 * scale) as u32, (h as f64 * scale) as u32);
     let small = img.resize_exact(nw.max(1), nh.max(1), image::imageops::FilterType::Triangle);
     Ok(Shrunk {
@@ -122,15 +162,47 @@ mod tests {
     }
 
     #[test]
+    fn the_ceiling_is_width_by_height_within_bounds() {
+        assert_eq!(
+            Ceiling::parse(" 800x600 "),
+            Some(Ceiling {
+                width: 800,
+                height: 600
+            })
+        );
+        for bad in [
+            "800",
+            "800x",
+            "x600",
+            "800x600x1",
+            "63x600",
+            "800x8001",
+            "-1x5",
+            "wide",
+        ] {
+            assert_eq!(Ceiling::parse(bad), None, "{bad}");
+        }
+        let small = Ceiling {
+            width: 300,
+            height: 200,
+        };
+        let s = fit_inline(png(1200, 400), ImageFormat::Png, small).unwrap();
+        assert_eq!((s.width, s.height), (300, 100));
+    }
+
+    #[test]
     fn wide_and_tall_images_shrink_within_the_inline_limits_and_say_so() {
-        let s = fit_inline(png(3000, 1000), ImageFormat::Png).unwrap();
+        let max = Ceiling::DEFAULT;
+        let s = fit_inline(png(3000, 1000), ImageFormat::Png, max).unwrap();
         assert_eq!((s.width, s.height), (1536, 512));
         assert_eq!(s.from, Some((3000, 1000)));
         assert_eq!(dimensions(&s.bytes).unwrap(), (1536, 512));
-        let tall = fit_inline(png(1000, 10_000), ImageFormat::Png).unwrap();
+        let tall = fit_inline(png(1000, 10_000), ImageFormat::Png, max).unwrap();
         assert_eq!((tall.width, tall.height), (409, 4096));
         assert_eq!(
-            fit_inline(png(800, 600), ImageFormat::Png).unwrap().from,
+            fit_inline(png(800, 600), ImageFormat::Png, max)
+                .unwrap()
+                .from,
             None
         );
     }
@@ -151,7 +223,7 @@ mod tests {
         )
         .unwrap();
         assert_eq!(dimensions(&cut).unwrap(), (40, 20));
-        let webp = fit_inline(png(2000, 10), ImageFormat::WebP).unwrap();
+        let webp = fit_inline(png(2000, 10), ImageFormat::WebP, Ceiling::DEFAULT).unwrap();
         assert_eq!(image::guess_format(&webp.bytes).unwrap(), ImageFormat::WebP);
     }
 }

@@ -689,6 +689,49 @@ fn an_element_screenshot_is_cropped_to_the_element_at_the_captures_pixel_ratio()
     );
 }
 
+/// The person sets how large an inline screenshot may be (`TABPILOT_SCREENSHOT_MAX`): the
+/// viewport is shrunk to fit it and the reply names the setting; a value that is no size is
+/// refused naming it.
+#[test]
+fn the_inline_screenshot_ceiling_is_the_persons_setting() {
+    let s = shared();
+    let mut agent = s.agent_with(|cmd| {
+        cmd.env("TABPILOT_SCREENSHOT_MAX", "320x200");
+    });
+    agent.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "includeSnapshot": false}),
+    );
+    let r = agent.call("browser_screenshot", json!({}));
+    assert_ne!(r["isError"], true, "{}", text(&r));
+    let img = image_of(&r);
+    assert!(
+        img.width() <= 320 && img.height() <= 200,
+        "{}x{}",
+        img.width(),
+        img.height()
+    );
+    assert!(
+        text(&r).contains("to fit 320x200, TABPILOT_SCREENSHOT_MAX"),
+        "{}",
+        text(&r)
+    );
+    let mut wrong = s.agent_with(|cmd| {
+        cmd.env("TABPILOT_SCREENSHOT_MAX", "tiny");
+    });
+    wrong.ok(
+        "browser_navigate",
+        json!({"url": s.a("basic.html"), "includeSnapshot": false}),
+    );
+    let (code, r) = wrong.fails("browser_screenshot", json!({}));
+    assert_eq!(code, "BAD_ARGS");
+    assert!(
+        text(&r).contains("TABPILOT_SCREENSHOT_MAX=\"tiny\""),
+        "{}",
+        text(&r)
+    );
+}
+
 #[test]
 fn a_full_page_screenshot_is_taller_than_the_viewport_and_formats_are_honoured() {
     let s = shared();
