@@ -36,8 +36,9 @@ in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs, 
 include: \"diff\" answers with only the snapshot lines that changed. Every result's \
 structuredContent says its outcome (refused, done, partial, failed, unknown); every failure \
 names its code and the tool that recovers. Page-changing tools take waitUntil (when the call \
-counts as finished: auto by default, load for navigations), settleMs, and include (\"snapshot\", \
-\"diff\", \"console\", \"network\": what the action changed, logged or requested); their reply \
+counts as finished: auto by default, load for navigations), settleMs, and include (one or several \
+of snapshot, diff, console, network, comma-separated: what the action changed, logged or \
+requested); their reply \
 ends with a line naming browser_get_console_logs or browser_issues when the page logged an error \
 or a request failed meanwhile. `element` is the element in words, for messages. The project's \
 own instructions, skills and commands: session_bootstrap, agent_context, resolve_task_capabilities.";

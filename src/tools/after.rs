@@ -1,6 +1,6 @@
 //! Page-changing tools and what every one of them answers besides its own work: the wait the
-//! caller asked for after it, and `include: "snapshot"`, `"diff"`, `"console"` or `"network"`,
-//! answered here for every such tool, and a reply that ends with what went wrong in the page
+//! caller asked for after it, and `include`: one or several of `snapshot`, `diff`, `console`
+//! and `network` (include.rs), answered here for every such tool, and a reply that ends with what went wrong in the page
 //! meanwhile (footer.rs). What the action's own call found travels on its `Out` (findings.rs).
 
 use schemars::JsonSchema;
@@ -13,6 +13,9 @@ use super::ctx::Ctx;
 use super::spec::Out;
 use super::tool::{About, Answer, Tool, run, spec};
 use super::{console, footer, network};
+
+/// The least a snapshot beside other sections is given.
+const MIN_SNAPSHOT_TOKENS: u64 = 1_000;
 
 /// A page-changing tool taking arguments of type `A` (and the after-action ones) and answering
 /// data of type `O`.
@@ -51,8 +54,12 @@ async fn answer_after<O: Serialize>(cx: &Ctx, after: &AfterAction, out: &mut Out
         let (section, requests) = network::since_action(findings.network);
         out.sections.push(("network", section, requests));
     }
+    // Several sections share one budget: the snapshot gets what the console and network
+    // sections left of it (a few characters to a token), never under a floor it is useful at.
     if after.wants_snapshot() && out.snapshot.is_none() {
-        cx.attach_snapshot(out, SNAPSHOT_TOKENS).await;
+        let used: usize = out.sections.iter().map(|(_, text, _)| text.len() / 4).sum();
+        let left = SNAPSHOT_TOKENS.saturating_sub(used as u64);
+        cx.attach_snapshot(out, left.max(MIN_SNAPSHOT_TOKENS)).await;
     }
     if after.wants_diff() && out.diff.is_none() {
         cx.attach_diff(out).await;

@@ -8,6 +8,7 @@ use serde::Deserialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Value, json};
 
+use super::include::{Include, Includes};
 use super::spec::Hints;
 use crate::error::ToolError;
 use crate::protocol::wire::act::{After, ConsoleProbe, NetworkProbe, WaitUntil};
@@ -261,15 +262,6 @@ pub(super) fn moves() -> Hints {
     }
 }
 
-#[derive(Deserialize, JsonSchema, Clone, Copy, PartialEq, Eq, Debug)]
-#[serde(rename_all = "lowercase")]
-pub(super) enum Include {
-    Snapshot,
-    Diff,
-    Network,
-    Console,
-}
-
 /// The arguments every page-changing tool shares: how long to wait after it, and whether to
 /// answer with the fresh snapshot. Kept apart from each tool's own arguments (serde cannot
 /// flatten into a struct that refuses unknown fields), and merged into its schema.
@@ -279,7 +271,7 @@ pub(super) struct AfterAction {
     // What it means is said once, in the server's instructions, not in every tool's schema.
     pub wait_until: Option<WaitUntil>,
     pub settle_ms: Option<u64>,
-    pub include: Option<Include>,
+    pub include: Option<Includes>,
 }
 
 const AFTER_KEYS: [&str; 3] = ["waitUntil", "settleMs", "include"];
@@ -328,19 +320,25 @@ impl AfterAction {
     }
 
     pub(super) fn wants_snapshot(&self) -> bool {
-        self.include == Some(Include::Snapshot)
+        self.include
+            .as_ref()
+            .is_some_and(|i| i.has(Include::Snapshot))
     }
 
     pub(super) fn wants_diff(&self) -> bool {
-        self.include == Some(Include::Diff)
+        self.include.as_ref().is_some_and(|i| i.has(Include::Diff))
     }
 
     pub(super) fn wants_network(&self) -> bool {
-        self.include == Some(Include::Network)
+        self.include
+            .as_ref()
+            .is_some_and(|i| i.has(Include::Network))
     }
 
     pub(super) fn wants_console(&self) -> bool {
-        self.include == Some(Include::Console)
+        self.include
+            .as_ref()
+            .is_some_and(|i| i.has(Include::Console))
     }
 }
 

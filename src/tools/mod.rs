@@ -22,6 +22,7 @@ mod export;
 mod find;
 mod footer;
 mod image;
+mod include;
 mod issues;
 mod navigate;
 mod network;

@@ -5,7 +5,7 @@
 
 use serde_json::{Value, json};
 
-use crate::harness::{Mcp, shared};
+use crate::harness::{Mcp, shared, text as text_of};
 use crate::snapshot::ref_of;
 
 /// Every entry of the tab's log, newest first, page by page as the footers name them; checks
@@ -256,6 +256,36 @@ fn a_click_whose_handler_throws_ends_its_reply_with_the_new_console_error() {
     assert!(
         text.ends_with("browser_get_console_logs shows it."),
         "{text}"
+    );
+    // Several sections in one reply, comma-separated or listed: the console, the requests and
+    // the snapshot, within one budget.
+    for include in [
+        json!("console, network, snapshot"),
+        json!(["snapshot", "console", "network"]),
+    ] {
+        let (text, data) = agent.ok("browser_click", json!({"ref": calm, "include": include}));
+        assert!(
+            data["console"].as_str().unwrap().contains("calm click"),
+            "{text}"
+        );
+        assert!(data.get("network").is_some(), "{data}");
+        assert!(
+            data["snapshot"]
+                .as_str()
+                .unwrap()
+                .contains("- button \"Calm\""),
+            "{text}"
+        );
+    }
+    let (code, r) = agent.fails(
+        "browser_click",
+        json!({"ref": calm, "include": "console,logs"}),
+    );
+    assert_eq!(code, "BAD_ARGS");
+    assert!(
+        text_of(&r).contains("\"logs\" is no section"),
+        "{}",
+        text_of(&r)
     );
 }
 
