@@ -31,6 +31,8 @@ struct NewTabArgs {
 struct CloseTabArgs {
     /// Tab to close (default: this agent's tab).
     tab_id: Option<TabId>,
+    /// Or its place in browser_list_tabs.
+    index: Option<usize>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -303,7 +305,13 @@ struct ClosedOut {
 }
 
 async fn close_tab(cx: &Ctx, a: CloseTabArgs) -> Result<Out<ClosedOut>, ToolError> {
-    let tab = match a.tab_id.or(cx.current_tab().await) {
+    let named = match (a.tab_id, a.index) {
+        (Some(_), Some(_)) => return Err(ToolError::bad_args("give tabId or index, not both")),
+        (Some(tab), None) => Some(tab),
+        (None, Some(index)) => Some(tab_at(cx, index).await?),
+        (None, None) => None,
+    };
+    let tab = match named.or(cx.current_tab().await) {
         Some(tab) => tab,
         None => return Err(ToolError::bad_args("this agent has no tab; give tabId")),
     };
@@ -315,6 +323,24 @@ async fn close_tab(cx: &Ctx, a: CloseTabArgs) -> Result<Out<ClosedOut>, ToolErro
         format!("Closed tab {tab}"),
         ClosedOut { closed: tab },
     ))
+}
+
+/// The tab at `index` in browser_list_tabs (its order: this agent's own first).
+async fn tab_at(cx: &Ctx, index: usize) -> Result<TabId, ToolError> {
+    let all = all_tabs(cx, None).await?;
+    all.iter()
+        .find(|t| t.index == index)
+        .map(|t| t.listed.tab.tab_id)
+        .ok_or_else(|| {
+            ToolError::refused(
+                Code::NotFound,
+                format!(
+                    "no tab at {index}, of {}; browser_list_tabs lists them",
+                    all.len()
+                ),
+            )
+            .recovered_by("browser_list_tabs")
+        })
 }
 
 #[cfg(test)]

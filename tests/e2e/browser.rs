@@ -455,7 +455,17 @@ fn new_tab_opens_in_the_background_becomes_the_agents_and_close_tab_closes_it() 
             .collect::<Vec<_>>()
     };
     assert!(ids(&mut agent).contains(&first_id) && ids(&mut agent).contains(&second_id));
-    agent.ok("browser_close_tab", json!({"tabId": first_id}));
+    // By its place in the list: this agent's tab first, then the others it holds.
+    let place = all_tabs(&mut agent)
+        .iter()
+        .position(|t| t["tabId"] == first_id)
+        .unwrap();
+    let (said, _) = agent.ok("browser_close_tab", json!({"index": place}));
+    assert_eq!(said, format!("Closed tab {first_id}"));
+    let (code, _) = agent.fails("browser_close_tab", json!({"index": 99}));
+    assert_eq!(code, "NOT_FOUND");
+    let (code, _) = agent.fails("browser_close_tab", json!({"index": 0, "tabId": second_id}));
+    assert_eq!(code, "BAD_ARGS");
     agent.ok("browser_close_tab", json!({}));
     let left = ids(&mut agent);
     assert!(
