@@ -103,6 +103,18 @@ fn requests_are_listed_with_their_status_or_why_they_failed_filtered_and_paged()
     all.sort();
     all.dedup();
     assert_eq!(all.len(), 24, "each request on one page only");
+    // A page of the caller's size: the footer keeps it.
+    let (five, data) = agent.ok(
+        "browser_network_requests",
+        json!({"url": "?n=", "limit": 5}),
+    );
+    assert_eq!(urls(&data).len(), 5, "{five}");
+    assert!(
+        five.contains(r#"{"limit":5,"page":2,"url":"?n="}"#),
+        "{five}"
+    );
+    let (code, _) = agent.fails("browser_network_requests", json!({"limit": 101}));
+    assert_eq!(code, "BAD_ARGS");
 
     // A new page: the earlier one's requests only with includePreserved.
     let (arrived, _) = agent.ok(

@@ -45,8 +45,10 @@ const TYPES: &[&str] = &[
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
 struct ListArgs {
-    /// 20 per page.
+    /// From 1.
     page: Option<u64>,
+    /// Per page: 1 to 100 (20).
+    limit: Option<u64>,
     /// URL contains.
     url: Option<String>,
     /// script, fetch, image, main_frame...
@@ -163,8 +165,15 @@ fn resource_type(t: &str) -> Result<&'static str, ToolError> {
     })
 }
 
+/// The most requests one page of the list holds.
+const MAX_LIMIT: u64 = 100;
+
 async fn list(cx: &Ctx, a: ListArgs) -> Result<Out<ListOut>, ToolError> {
     let page = page_arg(a.page)?;
+    let size = a.limit.unwrap_or(PAGE_SIZE);
+    if !(1..=MAX_LIMIT).contains(&size) {
+        return Err(ToolError::bad_args(format!("limit is 1 to {MAX_LIMIT}")));
+    }
     let status = a.status.as_deref().map(status_class).transpose()?;
     let kind = a.r#type.as_deref().map(resource_type).transpose()?;
     let preserved = a.include_preserved.unwrap_or(false);
@@ -174,7 +183,7 @@ async fn list(cx: &Ctx, a: ListArgs) -> Result<Out<ListOut>, ToolError> {
         status,
         preserved,
         page,
-        page_size: PAGE_SIZE,
+        page_size: size,
     };
     let r = cx.run(call).await?;
     let mut lines: Vec<String> = r.requests.iter().map(Request::line).collect();
@@ -191,12 +200,13 @@ async fn list(cx: &Ctx, a: ListArgs) -> Result<Out<ListOut>, ToolError> {
         ("type", json!(a.r#type)),
         ("status", json!(a.status)),
         ("includePreserved", json!(a.include_preserved)),
+        ("limit", json!(a.limit)),
     ] {
         if !value.is_null() {
             again[key] = value;
         }
     }
-    lines.push(footer(LIST, page, r.total, PAGE_SIZE, again));
+    lines.push(footer(LIST, page, r.total, size, again));
     if r.dropped > 0 {
         lines.push(format!("({} older requests were let go.)", r.dropped));
     }
