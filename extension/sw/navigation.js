@@ -102,6 +102,11 @@ export function watchNavigation(tabId) {
         events.filter((e) => e.kind === kind).sort((a, b) => rank(a) - rank(b))[0] || null;
       return until(() => look('start') || look('commit'), timeoutMs);
     },
+    // Whether frame `frameId` went anywhere while watching: a new document committed, or its
+    // address changed within the document.
+    moved(frameId) {
+      return events.some((e) => e.frameId === frameId && (e.kind === 'commit' || e.kind === 'same'));
+    },
     stop() {
       for (const [event, listener] of listeners) event.removeListener(listener);
     },
@@ -218,13 +223,8 @@ async function navigation(tabId, start, url, after, timeoutMs, what, asked = {})
   const arrived = await arrival(tabId, asked, () => nextDocument(tabId, 0));
   const watch = watchNavigation(tabId);
   // Whether the tab went anywhere: a new document in its top frame (a reload's too), or its
-  // address changing within the document.
-  let committed = false;
-  const commit = (d) => {
-    if (d.tabId === tabId && d.frameId === 0) committed = true;
-  };
-  chrome.webNavigation.onCommitted.addListener(commit);
-  const moved = (now) => ({ urlBefore, navigated: committed || now !== urlBefore });
+  // address changing.
+  const moved = (now) => ({ urlBefore, navigated: watch.moved(0) || now !== urlBefore });
   try {
     await start();
     const r = await arrived.until(watch.finished(url, timeoutMs, waitUntil === 'none'));
@@ -248,7 +248,6 @@ async function navigation(tabId, start, url, after, timeoutMs, what, asked = {})
     const out = { settled, elapsedMs, url: now, title: tab.title || '', what, ...moved(now) };
     return { ...out, ...(drawing ? { drawing } : {}), ...arrived.said() };
   } finally {
-    chrome.webNavigation.onCommitted.removeListener(commit);
     watch.stop();
     await arrived.end();
   }

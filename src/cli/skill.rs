@@ -50,7 +50,7 @@ const REFERENCES: [(&str, &str); 6] = [
 const TOOLS_PAGE: &str = "references/tools.md";
 
 /// Every tool in one line, by group, from the registry: what a reader of the skill looks up.
-pub(super) fn tool_reference() -> String {
+fn tool_reference() -> String {
     let mut out = String::from(
         "# Tool reference\n\n\
          Every tool tabpilot has, in one line each, by group (made from its tool registry; the MCP\n\

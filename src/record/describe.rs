@@ -43,5 +43,8 @@ pub fn note(targets: Vec<Target>) {
     if targets.is_empty() {
         return;
     }
-    let _ = DESCRIBED.try_with(|d| d.borrow_mut().get_or_insert(targets).len());
+    // Outside a recorded call there is nowhere to keep them, and nothing wants them.
+    let _ = DESCRIBED.try_with(|d| {
+        d.borrow_mut().get_or_insert(targets);
+    });
 }

@@ -1,7 +1,8 @@
 //! Page-changing tools and what every one of them answers besides its own work: the wait the
 //! caller asked for after it, and `include`: one or several of `snapshot`, `diff`, `console`
-//! and `network` (include.rs), answered here for every such tool, and a reply that ends with what went wrong in the page
-//! meanwhile (footer.rs). What the action's own call found travels on its `Out` (findings.rs).
+//! and `network` (include.rs), answered here for every such tool, and a reply that ends with
+//! what went wrong in the page meanwhile (footer.rs). What the action's own call found travels
+//! on its `Out` (findings.rs).
 
 use schemars::JsonSchema;
 use serde::Serialize;

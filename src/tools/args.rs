@@ -319,26 +319,24 @@ impl AfterAction {
         }
     }
 
+    fn wants(&self, section: Include) -> bool {
+        self.include.as_ref().is_some_and(|i| i.has(section))
+    }
+
     pub(super) fn wants_snapshot(&self) -> bool {
-        self.include
-            .as_ref()
-            .is_some_and(|i| i.has(Include::Snapshot))
+        self.wants(Include::Snapshot)
     }
 
     pub(super) fn wants_diff(&self) -> bool {
-        self.include.as_ref().is_some_and(|i| i.has(Include::Diff))
+        self.wants(Include::Diff)
     }
 
     pub(super) fn wants_network(&self) -> bool {
-        self.include
-            .as_ref()
-            .is_some_and(|i| i.has(Include::Network))
+        self.wants(Include::Network)
     }
 
     pub(super) fn wants_console(&self) -> bool {
-        self.include
-            .as_ref()
-            .is_some_and(|i| i.has(Include::Console))
+        self.wants(Include::Console)
     }
 }
 

@@ -24,7 +24,7 @@ const WORDS: [(&str, Include); 4] = [
 ];
 
 /// The sections asked for, each once, in the order asked.
-#[derive(Clone, PartialEq, Eq, Debug, Default)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 pub(super) struct Includes(Vec<Include>);
 
 impl Includes {
