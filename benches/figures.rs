@@ -29,7 +29,7 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use tabpilot::protocol::{self, Answer, BrowserId, Frame, Op, PeerInfo, Role};
+use tabpilot::shared::protocol::{self, Answer, BrowserId, Frame, Op, PeerInfo, Role};
 
 use mcp_client::McpClient;
 use peers::{Ws, connect, recv, send, tab_call};

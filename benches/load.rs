@@ -53,8 +53,8 @@ use std::time::{Duration, Instant};
 use futures::StreamExt;
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
-use tabpilot::link::Link;
-use tabpilot::protocol::{PeerInfo, RelayOp, Role, auth};
+use tabpilot::controller::link::Link;
+use tabpilot::shared::protocol::{PeerInfo, RelayOp, Role, auth};
 
 use agent::{Agent, Shared};
 use browsers::Browser;
@@ -184,7 +184,7 @@ fn plan(rng: &mut StdRng) -> Vec<(Fault, usize, Duration)> {
 
 async fn run(seed: u64, state_dir: &Path, ports: (u16, u16), fixtures: &fixtures::Fixtures) {
     let started = Instant::now();
-    let lock = tabpilot::state::relay_lock(&(ports.0..=ports.1));
+    let lock = tabpilot::shared::state::relay_lock(&(ports.0..=ports.1));
     let watcher = Link::new(peer("load watcher"), true).expect("a link");
     let mut browsers = Vec::new();
     for b in 0..BROWSERS {
@@ -372,8 +372,9 @@ async fn churn(watcher: &Link, lock: &Path, ports: (u16, u16)) -> Churn {
         churn.missing = Some("no relay holds the lock".into());
         return churn;
     };
-    let port = tabpilot::state::recorded_relay_port(&(ports.0..=ports.1)).unwrap_or(ports.0);
-    let secret = tabpilot::state::secret().expect("the relay secret");
+    let port =
+        tabpilot::shared::state::recorded_relay_port(&(ports.0..=ports.1)).unwrap_or(ports.0);
+    let secret = tabpilot::shared::state::secret().expect("the relay secret");
     // An ended agent's books go a grace period (10 s, src/relay/sessions.rs) after it leaves:
     // memory is read once they have.
     let settle = Duration::from_secs(12);

@@ -1,3 +1,3 @@
 fn main() -> std::process::ExitCode {
-    tabpilot::cli::run()
+    tabpilot::controller::cli::run()
 }

@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use tabpilot::protocol::{Op, PeerInfo, Role};
+use tabpilot::shared::protocol::{Op, PeerInfo, Role};
 
 use crate::mcp_client::McpClient;
 use crate::peers::{connect, result, send, tab_call};

@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use tabpilot::context::{ContextEnv, discover};
+use tabpilot::controller::context::{ContextEnv, discover};
 
 use crate::{ms, quantile};
 

@@ -17,8 +17,8 @@ use std::time::{Duration, Instant};
 use rand::rngs::StdRng;
 use rand::{Rng, SeedableRng};
 use serde_json::{Value, json};
-use tabpilot::error::Outcome;
-use tabpilot::tools::snapshot::ref_of;
+use tabpilot::controller::tools::snapshot::ref_of;
+use tabpilot::shared::error::Outcome;
 
 use crate::client::{self, Failure};
 use crate::mcp_client::McpClient;

@@ -1,5 +1,5 @@
 //! The two browsers and the relay as the load run handles them: headless Chromiums with the real
-//! extension, paired with the run's relay as a managed launch pairs them (src/launch/mod.rs) but
+//! extension, paired with the run's relay as a managed launch pairs them (src/controller/launch/mod.rs) but
 //! with a DevTools port, so their service workers can be stopped and their pages read; and the
 //! relay's process, found by the lock it holds, to kill and to measure.
 
@@ -10,8 +10,8 @@ use std::process::Child;
 use std::time::{Duration, Instant};
 
 use serde_json::json;
-use tabpilot::link::Link;
-use tabpilot::protocol::RelayOp;
+use tabpilot::controller::link::Link;
+use tabpilot::shared::protocol::RelayOp;
 
 use crate::cdp::{self, Cdp};
 
@@ -33,8 +33,9 @@ impl Browser {
         ports: (u16, u16),
         link: &Link,
     ) -> Browser {
-        let exe = tabpilot::launch::find_chromium().expect("a Chromium to run the benchmark in");
-        let secret = tabpilot::state::secret().expect("the relay secret");
+        let exe = tabpilot::controller::launch::find_chromium()
+            .expect("a Chromium to run the benchmark in");
+        let secret = tabpilot::shared::state::secret().expect("the relay secret");
         let profile = state_dir.join("profiles").join(format!("load-{label}"));
         let data_dir = profile.join("data");
         let ext_dir = profile.join("tabpilot-extension");
@@ -44,9 +45,15 @@ impl Browser {
             "label": label,
             "profile": "isolated",
         });
-        tabpilot::extension::write(&ext_dir, Some(&managed)).expect("the extension is written");
-        let mut cmd =
-            tabpilot::launch::chromium_command(&exe, &data_dir, &ext_dir, true, "about:blank");
+        tabpilot::shared::extension::write(&ext_dir, Some(&managed))
+            .expect("the extension is written");
+        let mut cmd = tabpilot::controller::launch::chromium_command(
+            &exe,
+            &data_dir,
+            &ext_dir,
+            true,
+            "about:blank",
+        );
         cmd.arg("--remote-debugging-port=0");
         // SAFETY: prctl is async-signal-safe and touches only the child.
         unsafe {
@@ -81,7 +88,7 @@ impl Browser {
     }
 
     async fn stop_workers_from(&mut self, session: &str) -> Result<(), String> {
-        let ours = format!("chrome-extension://{}/", tabpilot::extension::id());
+        let ours = format!("chrome-extension://{}/", tabpilot::shared::extension::id());
         self.cdp
             .send_to(session, "ServiceWorker.enable", json!({}))
             .await?;

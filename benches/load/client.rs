@@ -8,7 +8,7 @@ use std::path::Path;
 use std::process::Command;
 
 use serde_json::{Value, json};
-use tabpilot::error::Outcome;
+use tabpilot::shared::error::Outcome;
 
 use crate::mcp_client::McpClient;
 

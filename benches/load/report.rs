@@ -6,7 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use serde_json::{Map, Value};
-use tabpilot::error::Outcome;
+use tabpilot::shared::error::Outcome;
 
 use crate::agent::{Kind, Log, Shared};
 use crate::{ACTIONS, AGENTS, CHURN_CYCLES, Churn, Fault, Fired};

@@ -2,7 +2,7 @@
 // and the Mac's with Meta). As real input (advanced mode) they reach the person's clipboard: a
 // paste puts what they copied in their own tab into the agent's page, where the agent reads it;
 // a copy or a cut puts the agent's text where the person will paste it. Real input never presses
-// one (sw/input.js); the controller refuses them first (src/tools/act/keys.rs). Nor does it
+// one (sw/input.js); the controller refuses them first (src/controller/tools/act/keys.rs). Nor does it
 // middle-click: in a text field on Linux that pastes the primary selection, what the person last
 // selected in any window.
 

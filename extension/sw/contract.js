@@ -1,5 +1,5 @@
 // The contract between the controller and this extension: its operations, error codes and
-// outcomes. Written by the controller's test (src/protocol/contract.rs) from its own
+// outcomes. Written by the controller's test (src/shared/protocol/contract.rs) from its own
 // declarations: not edited by hand; `cargo test` writes it anew.
 export const CONTRACT = {
   "codes": [

@@ -2,7 +2,7 @@
 // secret and both nonces of the handshake (HKDF over SHA-256), one key per direction, each
 // frame's nonce its sender's count of the frames it sealed before. A proxy or anything else on
 // the path sees ciphertext, and a frame it adds, alters, drops or replays does not open: the link
-// closes. The relay and the controller do the same in Rust (src/protocol/seal.rs), over the same
+// closes. The relay and the controller do the same in Rust (src/shared/protocol/seal.rs), over the same
 // texts.
 const enc = new TextEncoder();
 const dec = new TextDecoder('utf-8', { fatal: true });

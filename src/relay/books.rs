@@ -15,9 +15,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
-use super::sessions;
-use crate::error::{Code, ToolError};
-use crate::protocol::{AgentId, AgentKey, BrowserId, HeldTab, LeaseEntry, TabEvent, TabId};
+use crate::shared::error::{Code, ToolError};
+use crate::shared::protocol::{AgentId, AgentKey, BrowserId, HeldTab, LeaseEntry, TabEvent, TabId};
 
 /// A tab as the relay knows it: the browser's id and the tab's id in that browser.
 pub(super) type TabKey = (BrowserId, TabId);
@@ -25,6 +24,10 @@ pub(super) type TabKey = (BrowserId, TabId);
 /// How long a lease holds while its agent is idle, unless the agent says otherwise
 /// (`TABPILOT_LEASE_TTL_MS`). Longer than a model's turn plus a person answering a prompt, so a
 /// working agent never loses its tab between two calls; short enough that a tab abandoned by an
+/// How long an agent's tabs wait for it after its last connection drops: long enough for an MCP
+/// client to restart its server.
+pub(super) const GRACE: Duration = Duration::from_secs(10);
+
 /// agent left running is free to take within a working session.
 pub(crate) const LEASE_TTL: Duration = Duration::from_secs(10 * 60);
 
@@ -131,7 +134,7 @@ impl Books {
                     format!(
                         "tab {tab} is held by {name:?} (agent {}), idle {} s; its lease lapses \
                          after {} s idle, or browser_force_claim takes it",
-                        sessions::short_id(&lease.holder),
+                        lease.holder.short_id(),
                         lease.used.elapsed().as_secs(),
                         ttl.as_secs()
                     ),
@@ -163,7 +166,7 @@ impl Books {
         tab: TabId,
         reason: &str,
     ) -> Option<String> {
-        let reason = crate::terminal::name(reason, 200);
+        let reason = crate::shared::terminal::name(reason, 200);
         self.take(session, browser, tab, &format!("reason given: {reason:?}"))
     }
 
@@ -187,7 +190,7 @@ impl Books {
                 let taken_by = format!(
                     "tab {tab} was taken by {taker:?} (agent {}): {why}; browser_new_tab or \
                      browser_select_tab to go on",
-                    sessions::short_id(session)
+                    session.short_id()
                 );
                 if let Some(loser) = self.agents.get_mut(holder) {
                     loser.tabs.retain(|t| *t != key);
@@ -374,10 +377,7 @@ impl Books {
 
     /// The session whose short id is `id`.
     pub(super) fn session_by_id(&self, id: &AgentId) -> Option<AgentKey> {
-        self.agents
-            .keys()
-            .find(|s| sessions::short_id(s) == *id)
-            .cloned()
+        self.agents.keys().find(|s| s.short_id() == *id).cloned()
     }
 
     /// Every agent with its tabs, for `status`.
@@ -476,7 +476,7 @@ mod tests {
         books.claim(&key("a"), &bid(B), TabId(7)).unwrap();
         let e = books.claim(&key("b"), &bid(B), TabId(7)).unwrap_err();
         assert_eq!(e.code, Code::TabClaimed);
-        assert_eq!(e.outcome, crate::error::Outcome::Refused);
+        assert_eq!(e.outcome, crate::shared::error::Outcome::Refused);
         assert!(e.message.contains("claude-code"), "{}", e.message);
         assert!(e.message.contains("browser_force_claim"), "{}", e.message);
         assert_eq!(books.current(&key("b")), None);
@@ -639,7 +639,7 @@ mod tests {
         let e = books.may_touch(&key("b"), &bid(B), TabId(7)).unwrap_err();
         assert_eq!(
             (e.code, e.outcome),
-            (Code::TabClaimed, crate::error::Outcome::Refused)
+            (Code::TabClaimed, crate::shared::error::Outcome::Refused)
         );
     }
 
@@ -922,7 +922,7 @@ mod tests {
     fn an_agent_is_found_by_its_short_id() {
         let mut books = Books::default();
         opened(&mut books, "agent:abc", 5);
-        let id = sessions::short_id(&key("agent:abc"));
+        let id = key("agent:abc").short_id();
         assert_eq!(books.session_by_id(&id), Some(key("agent:abc")));
         assert_eq!(books.session_by_id(&AgentId("nope".into())), None);
     }

@@ -30,7 +30,7 @@ impl Extensions {
             .map(String::from)
             .collect();
         Extensions {
-            own: crate::extension::id(),
+            own: crate::shared::extension::id(),
             pinned: Mutex::new(pinned),
             file,
         }
@@ -60,7 +60,7 @@ impl Extensions {
         let over = pinned.len().saturating_sub(MAX_PINNED);
         pinned.drain(..over);
         let text: String = pinned.iter().map(|id| format!("{id}\n")).collect();
-        crate::state::write_private(&self.file, text.as_bytes())
+        crate::shared::state::write_private(&self.file, text.as_bytes())
     }
 
     fn lock(&self) -> std::sync::MutexGuard<'_, Vec<String>> {
@@ -83,9 +83,9 @@ mod tests {
 
     #[test]
     fn our_own_id_is_let_in_and_an_unpaired_one_or_a_web_page_is_not() {
-        let dir = crate::state::test_support::temp_dir("extensions-own");
+        let dir = crate::shared::state::test_support::temp_dir("extensions-own");
         let ext = at(&dir);
-        let own = format!("{SCHEME}{}", crate::extension::id());
+        let own = format!("{SCHEME}{}", crate::shared::extension::id());
         assert!(ext.admits(Some(&own)));
         assert!(!ext.admits(Some(&format!("{SCHEME}{}", "b".repeat(32)))));
         assert!(!ext.admits(Some("https://example.com")));
@@ -95,7 +95,7 @@ mod tests {
 
     #[test]
     fn a_pinned_id_is_let_in_after_a_restart_and_only_the_newest_pins_are_kept() {
-        let dir = crate::state::test_support::temp_dir("extensions-pin");
+        let dir = crate::shared::state::test_support::temp_dir("extensions-pin");
         let ids: Vec<String> = (0..=MAX_PINNED)
             .map(|i| {
                 let letter = |n: usize| (b'a' + n as u8) as char;
@@ -116,7 +116,7 @@ mod tests {
         }
         #[cfg(unix)]
         assert_eq!(
-            crate::state::test_support::mode(&dir.join("paired-extensions")) & 0o777,
+            crate::shared::state::test_support::mode(&dir.join("paired-extensions")) & 0o777,
             0o600
         );
     }

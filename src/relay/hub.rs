@@ -11,12 +11,11 @@ use tokio::sync::{Notify, mpsc, oneshot};
 
 mod asks;
 
-use super::books::{AgentInfo, LEASE_TTL};
+use super::books::{AgentInfo, GRACE, LEASE_TTL};
 use super::pairing::Pairing;
 use super::route::{BrowserRef, Browsers, Reply, Router};
-use super::sessions;
-use crate::error::{Code, ToolError};
-use crate::protocol::{
+use crate::shared::error::{Code, ToolError};
+use crate::shared::protocol::{
     self, AgentKey, Answer, BrowserId, BrowserKind, Call, Frame, HeldTab, PeerInfo, Role, WireError,
 };
 use asks::Asker;
@@ -25,7 +24,7 @@ use asks::Asker;
 /// seals every frame after it (once the peer has proved itself), or a close with a reason.
 pub enum Outgoing {
     Frame(Box<Frame>),
-    Seal(Box<crate::protocol::seal::Sealer>),
+    Seal(Box<crate::shared::protocol::seal::Sealer>),
     Close(u16, &'static str),
 }
 
@@ -159,7 +158,7 @@ impl Hub {
         let mut r = self.roster();
         match role {
             Role::Controller => {
-                let session = sessions::key_of(&info);
+                let session = AgentKey::of(&info);
                 let ttl = info.lease_ttl_ms.map_or(LEASE_TTL, Duration::from_millis);
                 self.router.books().enter(
                     &session,
@@ -222,8 +221,8 @@ impl Hub {
                         // Its throwaway profile holds a copy of the secret: once the browser is
                         // closed, the profile goes.
                         tokio::spawn(async {
-                            tokio::time::sleep(crate::launch::SWEEP_AFTER).await;
-                            tokio::task::spawn_blocking(crate::launch::sweep_throwaway_profiles);
+                            tokio::time::sleep(crate::shared::profiles::SWEEP_AFTER).await;
+                            tokio::task::spawn_blocking(crate::shared::profiles::sweep_throwaway);
                         });
                     }
                     let lost: Vec<u64> = r
@@ -251,7 +250,7 @@ impl Hub {
     fn end_after_grace(self: &Arc<Self>, session: AgentKey) {
         let hub = self.clone();
         tokio::spawn(async move {
-            tokio::time::sleep(sessions::GRACE).await;
+            tokio::time::sleep(GRACE).await;
             hub.end_session(&session);
         });
     }
@@ -264,7 +263,7 @@ impl Hub {
             .controllers
             .values()
             .any(|c| c.session == *session);
-        let named = sessions::is_named(session);
+        let named = session.is_named();
         if !self.router.books().leave(session, named, still_here) {
             return;
         }

@@ -4,7 +4,7 @@
 //! After every step: no tab has two holders, every tab an agent holds was opened by it, handed to
 //! it (`browser_select_tab`) or taken by force, and two live agents never share books.
 //!
-//! The model plays the parts around the books as the code does: keys from `sessions::key_of`
+//! The model plays the parts around the books as the code does: keys from `AgentKey::of`
 //! over the link keys that `link::identity` hands out (real slot files, real locks), the
 //! extension's record of whose each tab is (extension/sw/sharing.js), and the relay's grace.
 
@@ -15,9 +15,8 @@ use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 
 use super::books::{AgentInfo, Books, LEASE_TTL, TabKey};
-use super::sessions;
-use crate::link::identity::{self, Resumable};
-use crate::protocol::{AgentKey, BrowserId, HeldTab, PeerInfo, TabEvent, TabId, auth};
+use crate::controller::link::identity::{self, Resumable};
+use crate::shared::protocol::{AgentKey, BrowserId, HeldTab, PeerInfo, TabEvent, TabId, auth};
 
 const PROCESSES: usize = 8;
 const BROWSERS: [&str; 2] = ["browser-a", "browser-b"];
@@ -165,7 +164,7 @@ impl World {
             session_key: Some(slot.as_ref().map_or_else(auth::nonce, |s| s.key().into())),
             ..PeerInfo::default()
         };
-        let session = sessions::key_of(&info);
+        let session = AgentKey::of(&info);
         self.next_pid += 1;
         let pid = self.next_pid;
         self.enter(&session, p, pid);

@@ -12,8 +12,6 @@ mod pairing;
 mod peer;
 mod release;
 mod route;
-pub use route::CONNECT_A_BROWSER;
-mod sessions;
 
 use std::io::Write;
 use std::sync::Arc;
@@ -25,18 +23,13 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Extension, Router};
 
-use crate::door;
-use crate::platform::private;
-use crate::protocol::{self, Role};
-use crate::settings::Setting;
-use crate::state;
+use crate::shared::platform::private;
+use crate::shared::protocol::{self, Role};
+use crate::shared::serve::door;
+use crate::shared::settings::Setting;
+use crate::shared::state;
 
 pub use hub::Hub;
-
-/// How the relay and the dashboard name the agent a link's peer info makes.
-pub fn agent_id(info: &crate::protocol::PeerInfo) -> crate::protocol::AgentId {
-    sessions::short_id(&sessions::key_of(info))
-}
 
 /// How long the relay lives after its last peer leaves: `TABPILOT_RELAY_IDLE_MS`, else 5 min.
 fn idle_after() -> Duration {

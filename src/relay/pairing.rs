@@ -27,7 +27,9 @@ impl Pairing {
     pub(super) fn load() -> Self {
         Pairing {
             codes: Codes::default(),
-            extensions: Extensions::load(crate::state::state_dir().join("paired-extensions")),
+            extensions: Extensions::load(
+                crate::shared::state::state_dir().join("paired-extensions"),
+            ),
         }
     }
 }

@@ -8,9 +8,9 @@ use futures::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
 use super::hub::{Hub, Outgoing};
-use crate::door::Unproven;
-use crate::protocol::seal::{End, Keys, Opener, Sealer};
-use crate::protocol::{self, Frame, Role, auth, close};
+use crate::shared::protocol::seal::{End, Keys, Opener, Sealer};
+use crate::shared::protocol::{self, Frame, Role, auth, close};
+use crate::shared::serve::door::Unproven;
 
 /// A token bucket over frames: `MAX_FRAMES_PER_SEC` sustained, the same as a burst.
 struct RateLimit {

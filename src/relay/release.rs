@@ -9,8 +9,8 @@
 use std::time::Duration;
 
 use super::route::{Browsers, Router};
-use crate::protocol::wire::tabs::Release;
-use crate::protocol::{AgentKey, Call, TabId, WireOp};
+use crate::shared::protocol::wire::tabs::Release;
+use crate::shared::protocol::{AgentKey, Call, TabId, WireOp};
 
 /// How long a browser has to close a released agent's tabs.
 const RELEASE_TIMEOUT: Duration = Duration::from_secs(10);

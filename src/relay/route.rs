@@ -9,9 +9,9 @@ use serde_json::Value;
 use tokio::sync::oneshot;
 
 use super::books::Books;
-use crate::error::{Code, ToolError};
-use crate::protocol::wire::tabs::TabOpen;
-use crate::protocol::{
+use crate::shared::error::{CONNECT_A_BROWSER, Code, ToolError};
+use crate::shared::protocol::wire::tabs::TabOpen;
+use crate::shared::protocol::{
     AgentKey, Answer, BrowserId, BrowserKind, Call, Scope, TabEvent, TabId, Target,
 };
 
@@ -19,10 +19,6 @@ use crate::protocol::{
 const DEFAULT_CALL_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a browser has to open an agent's first tab.
 const OPEN_TIMEOUT: Duration = Duration::from_secs(15);
-/// With no browser at all, what the agent cannot do itself: ask the person, naming both ways.
-pub const CONNECT_A_BROWSER: &str = "Ask the person to connect their browser (`tabpilot pair` \
-    prints a code for the extension's popup) or to add --launch to this server's command, for a \
-    browser tabpilot starts.";
 /// How long past a call's own timeout (which the browser enforces) its reply counts as lost.
 const BACKSTOP: Duration = Duration::from_secs(2);
 
@@ -74,7 +70,7 @@ pub(super) struct Routed {
     pub(super) value: Value,
     pub(super) target: Target,
     pub(super) url: Option<String>,
-    pub(super) described: Vec<crate::protocol::wire::locate::Target>,
+    pub(super) described: Vec<crate::shared::protocol::wire::locate::Target>,
 }
 
 /// The agents' books, and the routing of their calls by them.
@@ -310,8 +306,8 @@ fn ambiguous<B: std::fmt::Display>(several: &[B], what: &str) -> ToolError {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::error::Outcome;
-    use crate::protocol::Op;
+    use crate::shared::error::Outcome;
+    use crate::shared::protocol::Op;
     use serde_json::json;
 
     fn key(session: &str) -> AgentKey {

@@ -344,7 +344,7 @@ fn a_downloaded_file_never_runs_through_an_interpreters_entry() {
     let local = project.join("run.py");
     std::fs::write(&local, &script).unwrap();
     // Where the managed browser puts what a page downloads.
-    let downloads = tabpilot::policy::paths::temp_folder()
+    let downloads = tabpilot::controller::policy::paths::temp_folder()
         .unwrap()
         .join("downloads");
     std::fs::create_dir_all(&downloads).unwrap();

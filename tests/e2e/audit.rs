@@ -196,7 +196,7 @@ fn any_argument_an_agent_sends_leaves_the_person_s_view_of_the_trail_whole_and_e
     assert!(lines[0].contains("ref={x=1}"), "{out}");
     assert!(
         !out.chars()
-            .any(|c| c != '\n' && tabpilot::terminal::is_unsafe(c)),
+            .any(|c| c != '\n' && tabpilot::shared::terminal::is_unsafe(c)),
         "{out:?}"
     );
 }

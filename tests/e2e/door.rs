@@ -2,7 +2,7 @@
 //! bound on connections that had not proved anything. Another local user holding about 1,100
 //! half-open connections (saying nothing, or half a request's head) took every descriptor a
 //! server with the system's usual limit (1,024) has, and the person's own requests went
-//! unanswered. Behind the relay's door (src/door.rs) a request with the token is answered
+//! unanswered. Behind the relay's door (src/shared/serve/door.rs) a request with the token is answered
 //! within a second all the same.
 
 use std::io::{Read, Write};

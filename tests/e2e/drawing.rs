@@ -52,9 +52,9 @@ pub(crate) fn headed_persons_browser(
     let (code, _) = pair(env);
     let (ok, out, err) = env.cli(&["extension", "path"]);
     assert!(ok, "{err}");
-    let exe = tabpilot::launch::find_chromium().expect("a Chromium for the tests");
+    let exe = tabpilot::controller::launch::find_chromium().expect("a Chromium for the tests");
     let profile = env.state_dir.join("persons-browser");
-    let mut cmd = tabpilot::launch::chromium_command(
+    let mut cmd = tabpilot::controller::launch::chromium_command(
         &exe,
         &profile,
         std::path::Path::new(out.trim()),

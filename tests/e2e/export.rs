@@ -140,7 +140,7 @@ fn playwright_passes(spec: &str, base: &str, name: &str) {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("recorded.spec.ts"), spec).unwrap();
-    let chromium = tabpilot::launch::find_chromium().expect("a Chromium");
+    let chromium = tabpilot::controller::launch::find_chromium().expect("a Chromium");
     let config = format!(
         "export default {{ testDir: '.', timeout: 30000, reporter: 'line', workers: 1,\n  use: {{ \
          headless: true, launchOptions: {{ executablePath: {}, args: ['--no-sandbox'] }} }} }};\n",
@@ -242,7 +242,7 @@ fn an_agents_session_exports_to_a_playwright_test_and_a_replay_that_pass_on_othe
         spec.contains("expect(page.getByText(\"Order confirmed\")"),
         "{spec}"
     );
-    let recording = tabpilot::record::file();
+    let recording = tabpilot::controller::record::file();
     let recorded =
         std::fs::read_to_string(env.state_dir.join(recording.file_name().unwrap())).unwrap();
     for text in [

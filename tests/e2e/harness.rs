@@ -178,7 +178,7 @@ impl Mcp {
         let r = self.request("tools/call", params);
         assert!(r.get("error").is_none(), "{tool} got a protocol error: {r}");
         let result = r["result"].clone();
-        if let Some(t) = tabpilot::tools::registry::get(tool)
+        if let Some(t) = tabpilot::controller::tools::registry::get(tool)
             && result["isError"] != true
         {
             let validator = jsonschema::validator_for(&t.spec.output_schema)
@@ -253,7 +253,7 @@ pub(crate) fn no_group_write() {
 /// A fresh folder for this test's files inside tabpilot's temp folder, one of the path
 /// sandbox's roots (the whole temp directory is not).
 pub(crate) fn sandbox_dir(name: &str) -> PathBuf {
-    let root = tabpilot::policy::paths::temp_folder().expect("tabpilot's temp folder");
+    let root = tabpilot::controller::policy::paths::temp_folder().expect("tabpilot's temp folder");
     let dir = root.join(format!("e2e-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();

@@ -13,7 +13,7 @@ use serde_json::json;
 use crate::harness::Env;
 use crate::http::{HttpServer, initialize};
 
-/// The server's bound (src/mcp/http/sessions.rs).
+/// The server's bound (src/controller/mcp/http/sessions.rs).
 const MOST: usize = 64;
 
 /// Opens the session's standalone stream (GET); returns its status and, when it is open, the

@@ -47,7 +47,7 @@ fn another_agent_s_name_reaches_an_agent_as_one_bounded_quoted_line() {
         assert!(
             !text
                 .chars()
-                .any(|c| c != '\n' && tabpilot::terminal::is_unsafe(c))
+                .any(|c| c != '\n' && tabpilot::shared::terminal::is_unsafe(c))
         );
     }
     let (code, refused) = other.fails("browser_select_tab", json!({"tabId": tab}));

@@ -54,12 +54,13 @@ pub(crate) fn hand_loaded_browser(env: &Env, name: &str) -> (Kill, PathBuf) {
 
 /// A Chromium loading the extension in `ext` by hand, with DevTools on a port of its choosing.
 pub(crate) fn browser_loading(env: &Env, name: &str, ext: &std::path::Path) -> (Kill, PathBuf) {
-    let exe = tabpilot::launch::find_chromium().expect("a Chromium for the tests");
+    let exe = tabpilot::controller::launch::find_chromium().expect("a Chromium for the tests");
     let profile = env.state_dir.join(name);
-    let child = tabpilot::launch::chromium_command(&exe, &profile, ext, true, "about:blank")
-        .arg("--remote-debugging-port=0")
-        .spawn()
-        .unwrap();
+    let child =
+        tabpilot::controller::launch::chromium_command(&exe, &profile, ext, true, "about:blank")
+            .arg("--remote-debugging-port=0")
+            .spawn()
+            .unwrap();
     (Kill(child), profile)
 }
 

@@ -636,7 +636,7 @@ fn catalog(agent: &mut Mcp) -> Vec<(String, bool, bool)> {
         .iter()
         .map(|t| {
             let name = t["name"].as_str().unwrap().to_string();
-            let navigates = tabpilot::tools::registry::get(&name)
+            let navigates = tabpilot::controller::tools::registry::get(&name)
                 .expect("the library has the tool")
                 .spec
                 .hints
@@ -693,7 +693,7 @@ fn read_only_holds_with_no_browser_to_reach() {
     let tools = catalog(&mut agent);
     for (tool, ..) in tools.iter().filter(|(_, ro, nav)| !ro && !nav) {
         // Decided before the arguments are read, but for a tool whose actions differ.
-        let mixed = tabpilot::tools::registry::get(tool)
+        let mixed = tabpilot::controller::tools::registry::get(tool)
             .unwrap()
             .spec
             .hints

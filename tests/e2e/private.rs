@@ -35,7 +35,7 @@ fn allow_incognito(env: &Env) {
         let data_dir = env.state_dir.join("profiles/managed/data");
         let mut cdp = Cdp::connect(&browser_url(&data_dir, DEVTOOLS_WITHIN)).await;
         let (_, page) = cdp.open("chrome://extensions", true).await.unwrap();
-        let id = tabpilot::extension::id();
+        let id = tabpilot::shared::extension::id();
         // Chromium reloads the extension to apply it, and keeps a reloaded unpacked extension
         // only in developer mode, which the person has on to have loaded it at all.
         let allow = format!(

@@ -259,8 +259,8 @@ fn tunnel(
             if is_relay && frames == 3 && injected.load(Ordering::SeqCst) == 0 {
                 let call = crate::peers::call(
                     9_999,
-                    tabpilot::protocol::Op::TabOpen,
-                    tabpilot::protocol::Target::default(),
+                    tabpilot::shared::protocol::Op::TabOpen,
+                    tabpilot::shared::protocol::Target::default(),
                     json!({"url": bait, "active": false}),
                 );
                 let text = serde_json::to_string(&call).unwrap();

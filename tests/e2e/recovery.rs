@@ -153,7 +153,7 @@ fn a_stopped_service_worker_comes_back_and_the_agent_keeps_its_tab_and_its_netwo
     let mut agent = Agent::start("recovery-worker", "--remote-debugging-port=0");
     let data_dir = agent.env.state_dir.join("profiles/managed/data");
     let rt = runtime();
-    let origin = format!("chrome-extension://{}/", tabpilot::extension::id());
+    let origin = format!("chrome-extension://{}/", tabpilot::shared::extension::id());
     let page = agent.url.clone();
     rt.block_on(async {
         let mut cdp = Cdp::connect(&browser_url(&data_dir, Duration::from_secs(15))).await;
@@ -277,7 +277,7 @@ async fn old_welcome(
     secret: &[u8],
 ) -> Option<()> {
     use futures::{SinkExt, StreamExt};
-    use tabpilot::protocol::{Frame, auth};
+    use tabpilot::shared::protocol::{Frame, auth};
     use tokio_tungstenite::tungstenite::Message;
     let text = |f: &Frame| Message::Text(serde_json::to_string(f).unwrap().into());
     let nonce = auth::nonce();

@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use tabpilot::protocol::{
+use tabpilot::shared::protocol::{
     self, Answer, BrowserId, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, TabId, Target,
     auth, close,
 };
@@ -734,7 +734,7 @@ async fn a_tab_call_opens_the_agents_tab_and_routes_the_reply_back() {
     let error = protocol::WireError {
         code: "STALE_REF".into(),
         message: "no element e9 on the page".into(),
-        outcome: Some(tabpilot::error::Outcome::Refused),
+        outcome: Some(tabpilot::shared::error::Outcome::Refused),
     };
     send(
         &mut browser,

@@ -53,7 +53,7 @@ impl Tour {
             self.listed.iter().any(|name| name == tool),
             "{tool} is not in tools/list"
         );
-        let schema = &tabpilot::tools::registry::get(tool)
+        let schema = &tabpilot::controller::tools::registry::get(tool)
             .expect("the library has the tool")
             .spec
             .output_schema;
@@ -240,7 +240,7 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
         tour.called.insert(tool.into());
     }
     // Every tool the library has, listed here or not.
-    let every: BTreeSet<String> = tabpilot::tools::registry::all()
+    let every: BTreeSet<String> = tabpilot::controller::tools::registry::all()
         .iter()
         .map(|t| t.spec.name.to_string())
         .collect();

@@ -4,7 +4,7 @@
 //! through a controller of its own on the shared browser's relay.
 
 use serde_json::{Value, json};
-use tabpilot::protocol::{Op, PeerInfo, Role};
+use tabpilot::shared::protocol::{Op, PeerInfo, Role};
 
 use crate::harness::{runtime, shared};
 use crate::peers::{Ws, connect, result, send, tab_call};

@@ -1,5 +1,5 @@
 // The link's sealing (extension/sw/seal.js), under node's own WebCrypto: the same sealed bytes
-// as the relay's Rust (src/protocol/seal.rs holds the same vector), and a channel that keeps
+// as the relay's Rust (src/shared/protocol/seal.rs holds the same vector), and a channel that keeps
 // frames in order and refuses one in clear, altered, replayed or dropped.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use futures::{SinkExt, StreamExt};
 use serde_json::{Value, json};
-use tabpilot::protocol::seal::{End, Keys};
-use tabpilot::protocol::{
+use tabpilot::shared::protocol::seal::{End, Keys};
+use tabpilot::shared::protocol::{
     self, AgentKey, Answer, Call, Frame, Op, PeerInfo, RelayOp, Role, Scope, TabEvent, TabId,
     Target, WireError, auth,
 };

@@ -3,7 +3,7 @@
 
 /// The ref on the first snapshot line with this role and name.
 pub(crate) fn ref_of(snapshot: &str, role: &str, name: &str) -> String {
-    tabpilot::tools::snapshot::ref_of(snapshot, role, name)
+    tabpilot::controller::tools::snapshot::ref_of(snapshot, role, name)
         .unwrap_or_else(|| panic!("no {role} {name:?} with a ref in the snapshot:\n{snapshot}"))
         .to_string()
 }

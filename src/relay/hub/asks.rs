@@ -7,12 +7,11 @@ use std::time::Duration;
 use serde_json::Value;
 
 use super::super::route::{Browsers, named};
-use super::super::sessions;
 use super::{Hub, kind_of};
-use crate::error::{Code, ToolError};
-use crate::protocol::ask::{self, Claimed, Paired};
-use crate::protocol::wire::tabs::{Released, TabInfo};
-use crate::protocol::{
+use crate::shared::error::{Code, ToolError};
+use crate::shared::protocol::ask::{self, Claimed, Paired};
+use crate::shared::protocol::wire::tabs::{Released, TabInfo};
+use crate::shared::protocol::{
     self, AgentEntry, AgentKey, BrowserEntry, Call, RelayInfo, RelayOp, RelayStatus, Target,
 };
 
@@ -64,7 +63,7 @@ impl Hub {
             }
             RelayOp::Status => {
                 let status = RelayStatus {
-                    you: asker.agent().ok().map(sessions::short_id),
+                    you: asker.agent().ok().map(AgentKey::short_id),
                     ..self.status()
                 };
                 Ok(serde_json::to_value(status).expect("a status serializes"))
@@ -152,7 +151,7 @@ impl Hub {
         let agents = view
             .into_iter()
             .map(|a| AgentEntry {
-                id: sessions::short_id(a.session),
+                id: a.session.short_id(),
                 name: a.info.name.clone(),
                 pid: a.info.pid,
                 connected: r.controllers.values().any(|c| c.session == *a.session),

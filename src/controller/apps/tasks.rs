@@ -1,0 +1,144 @@
+//! Whether a task names a desktop application, for resolve_task_capabilities: by words that say
+//! so (`desktop app`, `the dialog of the desktop client`) or by the name of an application
+//! installed here (`the calculator`), browsers left out (the browser tools are theirs).
+
+use schemars::JsonSchema;
+use serde::Serialize;
+
+use super::desktop::Entry;
+use crate::shared::settings::Setting;
+
+/// The local-application tools a task calls for, and why.
+#[derive(Clone, Debug, Serialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct AppTools {
+    /// What in the task names a desktop application.
+    pub because: String,
+    pub tools: Vec<&'static str>,
+    /// This server lists them (`TABPILOT_APPS`); otherwise the person turns them on.
+    pub listed: bool,
+}
+
+const TOOLS: [&str; 4] = [
+    "list_local_applications",
+    "open_local_application",
+    "inspect_local_application",
+    "operate_local_application",
+];
+
+/// Words that name a desktop application whatever it is called.
+const CUES: &[&str] = &[
+    "desktop app",
+    "desktop application",
+    "desktop client",
+    "native app",
+    "native application",
+    "local app",
+    "local application",
+    "installed app",
+    "installed application",
+    "gui app",
+    "gtk app",
+    "qt app",
+];
+
+/// Names too short or too common to stand for an application by themselves.
+const MIN_NAME: usize = 4;
+
+/// The tools, when `task` names a desktop application (`entries`: those installed).
+pub fn for_task(task: &str, entries: &[Entry], listed: bool) -> Option<AppTools> {
+    let task = format!(" {} ", words(task));
+    let because = CUES
+        .iter()
+        .find(|c| task.contains(&format!(" {c}")))
+        .map(|c| format!("the task says {c:?}"))
+        .or_else(|| {
+            entries
+                .iter()
+                .filter(|e| !e.categories.iter().any(|c| c == "WebBrowser"))
+                .find_map(|e| {
+                    let names = [Some(&e.name), e.generic_name.as_ref()];
+                    names.into_iter().flatten().find_map(|n| {
+                        let n = words(n);
+                        (n.len() >= MIN_NAME && task.contains(&format!(" {n} ")))
+                            .then(|| format!("the task names {} ({})", e.name, e.id))
+                    })
+                })
+        })?;
+    Some(AppTools {
+        because,
+        tools: TOOLS.to_vec(),
+        listed,
+    })
+}
+
+/// Whether this server lists the tools.
+pub fn listed() -> bool {
+    Setting::Apps.is_on()
+        || Setting::Tools.get().is_some_and(|t| {
+            t.split(',')
+                .any(|w| w.trim() == "apps" || TOOLS.contains(&w.trim()))
+        })
+}
+
+/// Lowercase words separated by single spaces.
+fn words(text: &str) -> String {
+    text.to_lowercase()
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str, name: &str, generic: Option<&str>, categories: &[&str]) -> Entry {
+        Entry {
+            id: id.into(),
+            name: name.into(),
+            generic_name: generic.map(String::from),
+            categories: categories.iter().map(|c| c.to_string()).collect(),
+            exec: "x".into(),
+            icon: None,
+            hidden: false,
+            path: "/x".into(),
+        }
+    }
+
+    #[test]
+    fn a_task_naming_an_installed_application_or_saying_desktop_app_gets_the_tools() {
+        let installed = [
+            entry("org.gnome.Calculator", "Calculator", None, &["Utility"]),
+            entry(
+                "org.gnome.Evince",
+                "Document Viewer",
+                Some("PDF Viewer"),
+                &["Office"],
+            ),
+            entry(
+                "chromium",
+                "Chromium",
+                Some("Web Browser"),
+                &["Network", "WebBrowser"],
+            ),
+            entry("vim", "Vim", None, &["Utility"]),
+        ];
+        let hit = |task: &str| for_task(task, &installed, false);
+        let calc = hit("read the value the Calculator shows").unwrap();
+        assert!(
+            calc.because.contains("org.gnome.Calculator"),
+            "{}",
+            calc.because
+        );
+        assert_eq!(calc.tools.len(), 4);
+        assert!(hit("check the exported file in the PDF viewer").is_some());
+        assert!(hit("fill this dialog of the desktop client we are testing").is_some());
+        // Browsers are the browser tools' own; short names and parts of words are not names.
+        assert!(hit("open the page in chromium").is_none());
+        assert!(hit("run vim on the file").is_none());
+        assert!(hit("fix the calculators module").is_none());
+        assert!(hit("write the release notes for version 2").is_none());
+    }
+}

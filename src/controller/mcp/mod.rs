@@ -1,0 +1,289 @@
+//! The MCP server (`tabpilot mcp`): the tool catalog over rmcp, on stdio (calls run one at a time
+//! in the order they arrive, and an exit within seconds of the client going away) or over
+//! Streamable HTTP (http.rs).
+
+pub mod http;
+mod order;
+
+pub use http::token::current as http_token;
+pub use http::{HttpOptions, serve_http};
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ContentBlock as Content, Implementation,
+    InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
+    ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
+use serde_json::Value;
+
+use crate::controller::context::{self, ContextEnv};
+use crate::controller::launch::LaunchOptions;
+use crate::controller::link::identity;
+use crate::controller::tools::{self, Session, profile::Profile, spec::ToolOutput};
+use crate::shared::error::ToolError;
+use crate::shared::protocol::PeerInfo;
+use crate::shared::settings::Setting;
+
+const INSTRUCTIONS: &str = "tabpilot drives real browser tabs. You work in your own tab, in a \
+window of its own that never takes the person's focus, opened on your first page action. With no \
+browser connected (NO_BROWSER), ask the person to connect theirs (`tabpilot pair`) or to add \
+--launch to this server's command for one tabpilot starts. Start with browser_navigate; act on elements by the refs \
+in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs, and an action's \
+include: \"diff\" answers with only the snapshot lines that changed. Every result's \
+structuredContent says its outcome (refused, done, partial, failed, unknown); every failure \
+names its code and the tool that recovers. Page-changing tools take waitUntil (when the call \
+counts as finished: auto by default, load for navigations), settleMs, and include (one or several \
+of snapshot, diff, console, network, comma-separated: what the action changed, logged or \
+requested); their reply \
+ends with a line naming browser_get_console_logs or browser_issues when the page logged an error \
+or a request failed meanwhile. `element` is the element in words, for messages. The project's \
+own instructions, skills and commands: session_bootstrap, agent_context, resolve_task_capabilities.";
+
+/// How much of the project's context goes into `initialize`; the rest is a tool call away.
+const PROJECT_CHARS: usize = 16_000;
+
+pub struct Server {
+    session: Arc<Session>,
+    profile: Profile,
+    catalog: Vec<Tool>,
+}
+
+/// A tool as clients see it: name, description, input schema, and annotations only where they
+/// differ from MCP's defaults (not read-only, destructive, not idempotent, open world). No output
+/// schema: MCP makes it optional, every client pays for the tool list in tokens on every
+/// connection (an output schema cost more than the descriptions of all tools together), and
+/// every result's `structuredContent` carries its outcome and data all the same. The tests
+/// hold each result to the schema the tool derives (`ToolSpec::output_schema`).
+fn to_tool(spec: &tools::spec::ToolSpec) -> Tool {
+    let schema = Arc::new(spec.input_schema.as_object().cloned().unwrap_or_default());
+    let h = spec.hints;
+    let mut notes = ToolAnnotations::new();
+    notes.read_only_hint = h.read_only.then_some(true);
+    notes.destructive_hint = (!h.read_only && !h.destructive).then_some(false);
+    notes.idempotent_hint = (!h.read_only && h.idempotent).then_some(true);
+    notes.open_world_hint = (!h.open_world).then_some(false);
+    let tool = Tool::new(spec.name, spec.description, schema);
+    if notes == ToolAnnotations::new() {
+        tool
+    } else {
+        tool.with_annotations(notes)
+    }
+}
+
+/// The tool list as clients see it, under a profile.
+pub fn catalog(profile: &Profile) -> Vec<Tool> {
+    profile.listed().map(|t| to_tool(&t.spec)).collect()
+}
+
+/// Shapes a tool's answer as MCP content: text, images, and `structuredContent` with the outcome.
+pub fn to_result(answer: Result<ToolOutput, ToolError>) -> CallToolResult {
+    match answer {
+        Ok(out) => {
+            // Page text and the like, as a terminal may show it (the client's, or the CLI's).
+            let mut content = vec![Content::text(crate::shared::terminal::text(&out.text))];
+            content.extend(
+                out.images
+                    .into_iter()
+                    .map(|i| Content::image(i.data, i.mime_type)),
+            );
+            let mut result = CallToolResult::success(content);
+            result.structured_content = Some(out.structured);
+            result
+        }
+        Err(e) => {
+            let text = crate::shared::terminal::text(&e.text()).into_owned();
+            let mut result = CallToolResult::error(vec![Content::text(text)]);
+            result.structured_content = Some(e.structured());
+            result
+        }
+    }
+}
+
+impl ServerHandler for Server {
+    /// The instructions carry the project's own guidance, discovered afresh for each client;
+    /// when there is none, or discovery fails, the static text alone.
+    fn get_info(&self) -> ServerConfig {
+        let project = context::bootstrap_instructions(&ContextEnv::from_process(), PROJECT_CHARS);
+        let text = match project {
+            Some(p) => format!("{INSTRUCTIONS}\n\n{p}"),
+            None => INSTRUCTIONS.to_string(),
+        };
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new("tabpilot", env!("CARGO_PKG_VERSION")))
+            .with_instructions(text)
+    }
+
+    /// The client says its name here; the audit trail records each call under it.
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, McpError> {
+        self.session.set_client(&request.client_info.name);
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, McpError> {
+        Ok(ListToolsResult::with_all_items(self.catalog.clone()))
+    }
+
+    /// Runs the call, telling a client that asked (a `progressToken`) every second that it
+    /// still runs, and ending it when the client cancels it: the wait stops there, and a call
+    /// cancelled before it was sent to the browser never acts.
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<rmcp::model::CallToolResponse, McpError> {
+        let args = request.arguments.map(Value::Object).unwrap_or(Value::Null);
+        let listed = tools::registry::get(&request.name).is_none_or(|t| self.profile.lists(t));
+        let answer = if listed {
+            // rmcp sends no answer to a cancelled call (the spec's SHOULD): the answer made here
+            // is for the audit trail.
+            let call = self
+                .session
+                .call_until(&request.name, args, context.ct.cancelled());
+            tokio::select! {
+                answer = call => answer,
+                () = progress(&context, &request.name) => {
+                    unreachable!("progress reports until the call ends")
+                }
+            }
+        } else if tools::registry::get(&request.name).is_some_and(|t| t.spec.group == "apps") {
+            Err(ToolError::bad_args(format!(
+                "{} reaches the applications on this machine, and is on only when the person \
+                 sets {}=1 (or names the group apps in {})",
+                request.name,
+                Setting::Apps,
+                Setting::Tools
+            )))
+        } else {
+            Err(ToolError::bad_args(format!(
+                "{} is not in this server's tools ({}={}); tools/list names them",
+                request.name,
+                Setting::Tools,
+                self.profile.name
+            )))
+        };
+        Ok(to_result(answer).into())
+    }
+}
+
+/// How often a running call tells a client that asked that it still runs.
+const PROGRESS_EVERY: Duration = Duration::from_secs(1);
+
+/// Reports a call's progress (seconds it has run, and what) to a client that asked for it, for
+/// as long as it is polled; pending for ever when the client did not ask.
+async fn progress(context: &RequestContext<RoleServer>, tool: &str) {
+    let Some(token) = context.meta.get_progress_token() else {
+        return std::future::pending().await;
+    };
+    let mut ticks = tokio::time::interval(PROGRESS_EVERY);
+    ticks.tick().await; // the first tick is now
+    for seconds in 1u32.. {
+        ticks.tick().await;
+        let note = ProgressNotificationParam::new(token.clone(), f64::from(seconds))
+            .with_message(format!("{tool} has run {seconds} s"));
+        // A client that stopped listening still gets its answer.
+        let _ = context.peer.notify_progress(note).await;
+    }
+}
+
+pub struct McpOptions {
+    pub launch: Option<LaunchOptions>,
+    /// The process that started us, read as early as possible: when it goes, so do we.
+    pub parent: i32,
+}
+
+/// Serves MCP on stdio until the client closes stdin or the process that started us is gone.
+pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
+    // Who this agent is: its client's restarted server takes the key it had; a second server of
+    // that client in that directory, running beside it, gets a key of its own. Held (and so
+    // locked) until we exit.
+    // An orphan (its starter gone before it looked) has no evidence, and takes a fresh key.
+    let (_, evidence) = identity::evidence(opts.parent);
+    let resumable = evidence.and_then(|evidence| {
+        identity::take(&evidence).unwrap_or_else(|e| {
+            tracing::warn!("cannot keep this agent's key for its restarts: {e}");
+            None
+        })
+    });
+    let info = PeerInfo {
+        name: "tabpilot mcp".into(),
+        pid: std::process::id(),
+        session_key: resumable.as_ref().map(|r| r.key().to_string()),
+        ..Default::default()
+    };
+    let launch = opts.launch.map(|o| LaunchOptions {
+        tied_to_us: true,
+        ..o
+    });
+    let profile = Profile::from_env().map_err(anyhow::Error::msg)?;
+    let session = Arc::new(Session::new(info, launch)?.recording());
+    let server = Server {
+        session: session.clone(),
+        catalog: catalog(&profile),
+        profile,
+    };
+    let parent = opts.parent;
+    let orphaned = async move {
+        loop {
+            tokio::time::sleep(Duration::from_millis(500)).await;
+            if crate::shared::platform::me::parent() != parent {
+                return;
+            }
+        }
+    };
+    // Watched from the start: a parent can go before the client ever initializes.
+    let serve = async {
+        let running = server
+            .serve(order::ordered(tokio::io::stdin(), tokio::io::stdout()))
+            .await?;
+        running.waiting().await?;
+        anyhow::Ok(())
+    };
+    tokio::select! {
+        r = serve => r?,
+        _ = orphaned => tracing::info!("the process that started tabpilot mcp is gone; exiting"),
+    }
+    session.end().await;
+    let s = session.clone();
+    tokio::task::spawn_blocking(move || s.shutdown()).await?;
+    drop(resumable);
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every client pays for the tool list on every connection; this holds each profile's size
+    /// to the budget issue 12 set for it.
+    #[test]
+    fn each_profile_s_tool_list_stays_within_its_budget() {
+        let o200k = tiktoken_rs::o200k_base().unwrap();
+        for (name, budget) in [("full", 6_500), ("core", 2_500), ("slim", 800)] {
+            let tools = catalog(&Profile::parse(name).unwrap());
+            let text = serde_json::to_string(&tools).unwrap();
+            let tokens = o200k.encode_with_special_tokens(&text).len();
+            println!(
+                "{name}: {} tools, {} bytes, {tokens} o200k tokens",
+                tools.len(),
+                text.len()
+            );
+            assert!(
+                tokens <= budget,
+                "the {name} tool list is {tokens} o200k tokens, over {budget}"
+            );
+        }
+    }
+}

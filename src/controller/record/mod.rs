@@ -1,0 +1,519 @@
+//! The recording of an agent's page actions: for each acting call, the page it acted on, the
+//! action and its arguments, and each target as locators computed in the page at that moment
+//! (extension/page/locate.js), so it can be exported as a Playwright test or replayed with no
+//! model (`tabpilot export`, `tabpilot replay`, `browser_export`).
+//!
+//! The MCP server keeps its session's recording in memory, bounded. Unlike the audit trail it
+//! keeps what was typed (a replay needs it), so it goes to disk only with `TABPILOT_RECORD=1`:
+//! owner-only, beside the audit trail, rotated as it is. A secret filled by name is kept by its
+//! name, and what went into a field the secret rules hide (a password, a one-time code, a card's)
+//! is never kept: it is a placeholder the export asks the environment for.
+
+pub mod describe;
+pub mod playwright;
+pub mod replay;
+
+use std::collections::VecDeque;
+use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
+
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value, json};
+
+use crate::controller::audit::{Agent, Ending};
+use crate::shared::error::Outcome;
+use crate::shared::protocol::wire::locate::Target;
+use crate::shared::settings::Setting;
+
+/// Steps kept in memory per session; the oldest go first.
+const MAX_STEPS: usize = 2000;
+/// Past this, the file on disk is rotated (as the audit trail is, 3 old files kept).
+const MAX_BYTES: u64 = 10 << 20;
+
+/// One recorded call.
+#[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
+pub struct Step {
+    pub time: String,
+    #[serde(default)]
+    pub agent: Agent,
+    pub tool: String,
+    /// The agent as the relay and the dashboard name it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub agent_id: Option<String>,
+    /// The page acted on: its origin and path (a query may carry what was typed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// The page afterwards, the same way.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub after: Option<String>,
+    /// The arguments, refs taken out (`targets` stands for them), a secret by name
+    /// (`secret`), a hidden field's value as the variable that gives it (`env`).
+    #[serde(default)]
+    pub args: Map<String, Value>,
+    /// Each ref's element, in the order of the arguments (`ref`, or each field's).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub targets: Vec<Target>,
+    pub outcome: Outcome,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+}
+
+/// The tools a recording keeps: those that act on a page, and the waits a test asserts.
+const RECORDED: &[&str] = &[
+    "browser_navigate",
+    "browser_go_back",
+    "browser_go_forward",
+    "browser_click",
+    "browser_hover",
+    "browser_type",
+    "browser_fill_form",
+    "browser_select_option",
+    "browser_press_key",
+    "browser_wait_for",
+];
+
+/// Where recordings go on disk: `recording.jsonl` beside the audit trail.
+pub fn file() -> PathBuf {
+    let audit = crate::controller::audit::configured_file();
+    audit.with_file_name("recording.jsonl")
+}
+
+/// A page's address as a step keeps it: origin and path, no query or credentials.
+fn place(url: Option<String>) -> Option<String> {
+    let mut parsed = url::Url::parse(&url?).ok()?;
+    parsed.set_query(None);
+    parsed.set_fragment(None);
+    let _ = parsed.set_password(None);
+    let _ = parsed.set_username("");
+    Some(parsed.to_string())
+}
+
+/// The environment variable a value is asked of: a secret's name, or a hidden field's label,
+/// in upper snake case (`app-password` → `APP_PASSWORD`).
+pub fn env_name(name: &str) -> String {
+    let mut out: String = name
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_uppercase()
+            } else {
+                '_'
+            }
+        })
+        .collect::<String>()
+        .split('_')
+        .filter(|w| !w.is_empty())
+        .collect::<Vec<_>>()
+        .join("_");
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert_str(0, "FIELD_");
+    }
+    out
+}
+
+/// The words a hidden field is known by, for its variable's name.
+fn field_words(target: &Target) -> String {
+    let l = target.locators.first().cloned().unwrap_or_default();
+    let words = [l.label, l.name, l.placeholder, l.test_id]
+        .into_iter()
+        .flatten()
+        .next();
+    words.unwrap_or_else(|| "secret field".into())
+}
+
+/// A value as the step keeps it: a secret by name, a hidden field's as its variable, else as
+/// given. A call that did not act is never replayed, and its elements come back undescribed
+/// (they ride on the action's answer): what it was given is not kept, since it may have been a
+/// hidden field's.
+fn kept(
+    value: Option<&Value>,
+    secret: Option<&Value>,
+    target: Option<&Target>,
+    acted: bool,
+) -> Map<String, Value> {
+    let mut out = Map::new();
+    if let Some(name) = secret.and_then(Value::as_str) {
+        out.insert("secret".into(), json!(name));
+    } else if let Some(t) = target.filter(|t| t.secret) {
+        out.insert("env".into(), json!(env_name(&field_words(t))));
+    } else if let Some(v) = value.filter(|_| acted || target.is_some()) {
+        out.insert("value".into(), v.clone());
+    }
+    out
+}
+
+/// The arguments as a step keeps them.
+fn kept_args(tool: &str, args: &Value, targets: &[Target], outcome: Outcome) -> Map<String, Value> {
+    let acted = matches!(outcome, Outcome::Done | Outcome::Partial);
+    let mut out = args.as_object().cloned().unwrap_or_default();
+    out.remove("ref");
+    out.remove("timeout");
+    if tool == "browser_type" {
+        let text = out.remove("text");
+        let secret = out.remove("secret");
+        out.extend(kept(text.as_ref(), secret.as_ref(), targets.first(), acted));
+    }
+    if let Some(Value::Array(fields)) = out.remove("fields") {
+        let fields = fields.iter().enumerate().map(|(i, f)| {
+            let mut one = kept(f.get("value"), f.get("secret"), targets.get(i), acted);
+            if let Some(e) = f.get("element") {
+                one.insert("element".into(), e.clone());
+            }
+            Value::Object(one)
+        });
+        out.insert("fields".into(), Value::Array(fields.collect()));
+    }
+    out
+}
+
+/// Whether recording is on, and where: `TABPILOT_RECORD` off records nothing, `1` (any other
+/// word for on) keeps the recording on disk too, unset keeps it in memory only.
+#[derive(Clone, Debug, PartialEq)]
+enum Keep {
+    Nothing,
+    Memory,
+    Disk(PathBuf),
+}
+
+/// One session's recording.
+pub struct Recorder {
+    keep: Keep,
+    /// The agent as the relay names it.
+    id: Option<String>,
+    steps: Mutex<VecDeque<Step>>,
+}
+
+impl Recorder {
+    /// Records nothing (the CLI's one-shot calls).
+    pub fn off() -> Recorder {
+        Recorder {
+            keep: Keep::Nothing,
+            id: None,
+            steps: Mutex::default(),
+        }
+    }
+
+    /// As `TABPILOT_RECORD` says (the MCP server's sessions), for the agent the relay calls `id`.
+    pub fn from_env(id: String) -> Recorder {
+        let keep = if Setting::Record.is_off() {
+            Keep::Nothing
+        } else if Setting::Record.is_on() {
+            Keep::Disk(file())
+        } else {
+            Keep::Memory
+        };
+        Recorder {
+            keep,
+            id: Some(id),
+            steps: Mutex::default(),
+        }
+    }
+
+    /// Whether this session records calls of `tool`.
+    pub fn records(&self, tool: &str) -> bool {
+        self.keep != Keep::Nothing && RECORDED.contains(&tool)
+    }
+
+    /// Keeps the call's step, in memory and, when asked, on disk (a line that cannot be written
+    /// is said on stderr, without its content, and does not fail the call).
+    pub async fn keep(&self, call: Call<'_>, ended: Ending) {
+        let (outcome, code) = (ended.outcome, ended.code.map(|c| c.as_str().to_string()));
+        let step = Step {
+            time: chrono::Utc::now().to_rfc3339_opts(chrono::SecondsFormat::Millis, true),
+            agent: call.agent,
+            agent_id: self.id.clone(),
+            tool: call.tool.to_string(),
+            url: place(call.before),
+            after: place(call.after),
+            args: kept_args(call.tool, call.args, &call.targets, outcome),
+            targets: call.targets,
+            outcome,
+            code,
+        };
+        if let Keep::Disk(path) = &self.keep {
+            let mut line = serde_json::to_string(&step).expect("a step serializes");
+            line.push('\n');
+            let path = path.clone();
+            let written = tokio::task::spawn_blocking(move || {
+                crate::controller::audit::file::append(&path, line.as_bytes(), MAX_BYTES)
+            })
+            .await;
+            if !matches!(written, Ok(Ok(()))) {
+                tracing::warn!(
+                    "could not write a step to the recording {}",
+                    file().display()
+                );
+            }
+        }
+        let mut steps = self.steps.lock().unwrap_or_else(PoisonError::into_inner);
+        if steps.len() == MAX_STEPS {
+            steps.pop_front();
+        }
+        steps.push_back(step);
+    }
+
+    /// The session's steps so far, oldest first.
+    pub fn steps(&self) -> Vec<Step> {
+        let steps = self.steps.lock().unwrap_or_else(PoisonError::into_inner);
+        steps.iter().cloned().collect()
+    }
+}
+
+/// A call as the recorder is told of it.
+pub struct Call<'a> {
+    pub agent: Agent,
+    pub tool: &'a str,
+    pub args: &'a Value,
+    pub targets: Vec<Target>,
+    pub before: Option<String>,
+    pub after: Option<String>,
+}
+
+/// Which steps of the recording on disk to take.
+#[derive(Default)]
+pub struct Filter {
+    /// The MCP client's name.
+    pub agent: Option<String>,
+    /// The session (as the audit trail names it).
+    pub session: Option<String>,
+    /// The agent as the relay and the dashboard name it.
+    pub agent_id: Option<String>,
+    /// From this time on (RFC 3339, or its start: `2026-12-01`).
+    pub since: Option<String>,
+}
+
+/// The steps on disk (the rotated files first) that `filter` takes; with neither agent nor
+/// session named, the session of the last step.
+pub fn read(path: &Path, filter: &Filter) -> Vec<Step> {
+    let mut steps: Vec<Step> = crate::controller::audit::file::in_order(path)
+        .iter()
+        .filter_map(|f| std::fs::read_to_string(f).ok())
+        .flat_map(|text| {
+            text.lines()
+                .filter_map(|l| serde_json::from_str::<Step>(l).ok())
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    steps.sort_by(|a, b| a.time.cmp(&b.time));
+    let any = filter.agent.is_none() && filter.agent_id.is_none();
+    let session = filter.session.clone().or_else(|| {
+        any.then(|| steps.last().map(|s| s.agent.session.clone()))
+            .flatten()
+    });
+    steps.retain(|s| {
+        session.as_ref().is_none_or(|w| &s.agent.session == w)
+            && filter.agent.as_ref().is_none_or(|w| &s.agent.client == w)
+            && filter
+                .agent_id
+                .as_ref()
+                .is_none_or(|w| s.agent_id.as_ref() == Some(w))
+            && filter
+                .since
+                .as_ref()
+                .is_none_or(|w| s.time.as_str() >= w.as_str())
+    });
+    steps
+}
+
+/// What a recording is exported as.
+#[derive(Clone, Copy, Debug, PartialEq, clap::ValueEnum, Deserialize, schemars::JsonSchema)]
+#[serde(rename_all = "lowercase")]
+pub enum Format {
+    // Help for the CLI only: the tool's schema says it once, in the argument's own words.
+    #[value(help = "A Playwright Test file (TypeScript)")]
+    Playwright,
+    #[value(help = "A replay file for `tabpilot replay` (JSON lines)")]
+    Tabpilot,
+}
+
+/// The file's text for these steps in this format.
+pub fn render(steps: &[Step], format: Format) -> String {
+    match format {
+        Format::Playwright => playwright::script(steps),
+        Format::Tabpilot => lines(steps),
+    }
+}
+
+/// Steps as the `tabpilot` format writes them: one JSON line each.
+pub fn lines(steps: &[Step]) -> String {
+    steps
+        .iter()
+        .map(|s| serde_json::to_string(s).expect("a step serializes") + "\n")
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::shared::protocol::wire::locate::Locator;
+    use crate::shared::state::test_support::temp_dir;
+
+    fn field(label: &str, secret: bool) -> Target {
+        Target {
+            locators: vec![Locator {
+                label: Some(label.into()),
+                ..Default::default()
+            }],
+            frames: vec![],
+            kind: "text".into(),
+            secret,
+        }
+    }
+
+    fn done() -> Ending {
+        Ending::of(Outcome::Done)
+    }
+
+    fn recorder(keep: Keep) -> Recorder {
+        Recorder {
+            keep,
+            id: Some("ab12cd34".into()),
+            steps: Mutex::default(),
+        }
+    }
+
+    async fn keep(r: &Recorder, tool: &str, args: Value, targets: Vec<Target>) {
+        let call = Call {
+            agent: Agent {
+                client: "claude-code".into(),
+                session: "agent:0123".into(),
+            },
+            tool,
+            args: &args,
+            targets,
+            before: Some("https://shop.test/login?user=ada&pw=hunter2".into()),
+            after: Some("https://shop.test/form?pw=hunter2#x".into()),
+        };
+        r.keep(call, done()).await;
+    }
+
+    #[tokio::test]
+    async fn a_hidden_fields_value_is_never_kept_a_secret_by_name_and_the_rest_as_typed() {
+        let path = temp_dir("record-keep").join("recording.jsonl");
+        let r = recorder(Keep::Disk(path.clone()));
+        let typed = json!({"ref": "e1abc", "text": "hunter2"});
+        keep(&r, "browser_type", typed, vec![field("Password", true)]).await;
+        let form = json!({"fields": [
+            {"ref": "e2abc", "value": "ada"},
+            {"ref": "f3:e3abc", "secret": "app-password"},
+            {"ref": "e4abc", "value": "hunter2"},
+        ]});
+        let targets = vec![
+            field("User", false),
+            field("Pin", true),
+            field("Card code", true),
+        ];
+        keep(&r, "browser_fill_form", form, targets).await;
+
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(!text.contains("hunter2"), "{text}");
+        #[cfg(unix)]
+        assert_eq!(crate::shared::state::test_support::mode(&path), 0o600);
+        let steps = r.steps();
+        assert_eq!(
+            steps[0].args,
+            *json!({"env": "PASSWORD"}).as_object().unwrap()
+        );
+        assert_eq!(
+            steps[1].args["fields"],
+            json!([{"value": "ada"}, {"secret": "app-password"}, {"env": "CARD_CODE"}])
+        );
+        assert_eq!(steps[0].url.as_deref(), Some("https://shop.test/login"));
+        assert_eq!(steps[0].after.as_deref(), Some("https://shop.test/form"));
+        assert_eq!(read(&path, &Filter::default()), steps);
+    }
+
+    /// An action that did not act comes back with no elements described (they ride on its
+    /// answer): what it was to type is not kept, since its field may have been a password.
+    #[tokio::test]
+    async fn a_failed_actions_values_are_not_kept_without_their_elements() {
+        let r = recorder(Keep::Memory);
+        let failed = Ending::failed(&crate::shared::error::ToolError::refused(
+            crate::shared::error::Code::NotActionable,
+            "covered",
+        ));
+        let typed = json!({"ref": "e1abc", "text": "hunter2"});
+        let form = json!({"fields": [{"ref": "e2abc", "value": "hunter2"}]});
+        for (tool, args) in [("browser_type", &typed), ("browser_fill_form", &form)] {
+            let call = Call {
+                agent: Agent::default(),
+                tool,
+                args,
+                targets: vec![],
+                before: None,
+                after: None,
+            };
+            r.keep(call, failed).await;
+        }
+        let kept = serde_json::to_string(&r.steps()).unwrap();
+        assert!(!kept.contains("hunter2"), "{kept}");
+        // Done, an element that could not be described keeps its value, as the call typed it.
+        keep(&r, "browser_type", typed, vec![]).await;
+        assert_eq!(r.steps()[2].args["value"], "hunter2");
+    }
+
+    #[tokio::test]
+    async fn memory_holds_the_last_steps_only_and_only_acting_calls_are_recorded() {
+        let r = recorder(Keep::Memory);
+        for i in 0..MAX_STEPS + 5 {
+            keep(
+                &r,
+                "browser_press_key",
+                json!({"key": format!("k{i}")}),
+                vec![],
+            )
+            .await;
+        }
+        let steps = r.steps();
+        assert_eq!(steps.len(), MAX_STEPS);
+        assert_eq!(steps[0].args["key"], "k5");
+        assert!(!r.records("browser_snapshot"));
+        assert!(r.records("browser_fill_form"));
+        assert!(!recorder(Keep::Nothing).records("browser_click"));
+    }
+
+    #[test]
+    fn the_file_is_read_for_one_session_or_agent_the_last_by_default() {
+        let path = temp_dir("record-read").join("recording.jsonl");
+        let step = |session: &str, id: &str, time: &str| Step {
+            time: time.into(),
+            agent: Agent {
+                client: "c".into(),
+                session: session.into(),
+            },
+            agent_id: Some(id.into()),
+            tool: "browser_go_back".into(),
+            url: None,
+            after: None,
+            args: Map::new(),
+            targets: vec![],
+            outcome: Outcome::Done,
+            code: None,
+        };
+        let all = [
+            step("s1", "i1", "1"),
+            step("s2", "i2", "2"),
+            step("s1", "i1", "3"),
+        ];
+        std::fs::write(&path, lines(&all)).unwrap();
+        let last = read(&path, &Filter::default());
+        assert_eq!(last, vec![all[0].clone(), all[2].clone()]);
+        let by_id = Filter {
+            agent_id: Some("i2".into()),
+            ..Default::default()
+        };
+        assert_eq!(read(&path, &by_id), vec![all[1].clone()]);
+        let since = Filter {
+            since: Some("2".into()),
+            ..Default::default()
+        };
+        assert_eq!(read(&path, &since), vec![all[2].clone()]);
+    }
+
+    #[test]
+    fn names_become_environment_variables() {
+        assert_eq!(env_name("app-password"), "APP_PASSWORD");
+        assert_eq!(env_name("Card  code:"), "CARD_CODE");
+        assert_eq!(env_name("2fa"), "FIELD_2FA");
+    }
+}
