@@ -2,29 +2,7 @@
 //! so (`desktop app`, `the dialog of the desktop client`) or by the name of an application
 //! installed here (`the calculator`), browsers left out (the browser tools are theirs).
 
-use schemars::JsonSchema;
-use serde::Serialize;
-
 use super::desktop::Entry;
-use crate::shared::settings::Setting;
-
-/// The local-application tools a task calls for, and why.
-#[derive(Clone, Debug, Serialize, JsonSchema)]
-#[serde(rename_all = "camelCase")]
-pub struct AppTools {
-    /// What in the task names a desktop application.
-    pub because: String,
-    pub tools: Vec<&'static str>,
-    /// This server lists them (`TABPILOT_APPS`); otherwise the person turns them on.
-    pub listed: bool,
-}
-
-const TOOLS: [&str; 4] = [
-    "list_local_applications",
-    "open_local_application",
-    "inspect_local_application",
-    "operate_local_application",
-];
 
 /// Words that name a desktop application whatever it is called.
 const CUES: &[&str] = &[
@@ -45,11 +23,11 @@ const CUES: &[&str] = &[
 /// Names too short or too common to stand for an application by themselves.
 const MIN_NAME: usize = 4;
 
-/// The tools, when `task` names a desktop application (`entries`: those installed).
-pub fn for_task(task: &str, entries: &[Entry], listed: bool) -> Option<AppTools> {
+/// Why the task calls for the local-application tools, when it names a desktop application
+/// (`entries`: those installed).
+pub fn for_task(task: &str, entries: &[Entry]) -> Option<String> {
     let task = format!(" {} ", words(task));
-    let because = CUES
-        .iter()
+    CUES.iter()
         .find(|c| task.contains(&format!(" {c}")))
         .map(|c| format!("the task says {c:?}"))
         .or_else(|| {
@@ -64,20 +42,6 @@ pub fn for_task(task: &str, entries: &[Entry], listed: bool) -> Option<AppTools>
                             .then(|| format!("the task names {} ({})", e.name, e.id))
                     })
                 })
-        })?;
-    Some(AppTools {
-        because,
-        tools: TOOLS.to_vec(),
-        listed,
-    })
-}
-
-/// Whether this server lists the tools.
-pub fn listed() -> bool {
-    Setting::Apps.is_on()
-        || Setting::Tools.get().is_some_and(|t| {
-            t.split(',')
-                .any(|w| w.trim() == "apps" || TOOLS.contains(&w.trim()))
         })
 }
 
@@ -125,14 +89,9 @@ mod tests {
             ),
             entry("vim", "Vim", None, &["Utility"]),
         ];
-        let hit = |task: &str| for_task(task, &installed, false);
+        let hit = |task: &str| for_task(task, &installed);
         let calc = hit("read the value the Calculator shows").unwrap();
-        assert!(
-            calc.because.contains("org.gnome.Calculator"),
-            "{}",
-            calc.because
-        );
-        assert_eq!(calc.tools.len(), 4);
+        assert!(calc.contains("org.gnome.Calculator"), "{calc}");
         assert!(hit("check the exported file in the PDF viewer").is_some());
         assert!(hit("fill this dialog of the desktop client we are testing").is_some());
         // Browsers are the browser tools' own; short names and parts of words are not names.

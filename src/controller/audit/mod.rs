@@ -19,7 +19,7 @@ use sha2::Digest;
 use crate::shared::error::{Code, Outcome, ToolError};
 use crate::shared::protocol::{PeerInfo, TabId};
 use crate::shared::settings::Setting;
-pub use redact::Target;
+pub use redact::{Keeps, Target};
 
 /// Longest agent name kept (the MCP client says its own).
 const MAX_NAME: usize = 100;
@@ -218,9 +218,9 @@ impl Audit {
     }
 
     /// Notes a call before it runs; none when the trail is off.
-    pub fn begin(&self, tool: &str, args: &Value) -> Option<Pending> {
+    pub fn begin(&self, tool: &str, keeps: &Keeps, args: &Value) -> Option<Pending> {
         self.file.as_ref()?;
-        let (target, args) = redact::split(tool, args);
+        let (target, args) = redact::split(keeps, args);
         Some(Pending {
             tool: clean(tool),
             target,
@@ -336,7 +336,9 @@ mod tests {
         };
         let audit = Audit::new(Some(path.clone()), agent);
         let args = json!({"ref": "e1abc", "element": "Password", "text": "hunter2-secret"});
-        let pending = audit.begin("browser_type", &args).unwrap();
+        let pending = audit
+            .begin("browser_type", &Keeps::default(), &args)
+            .unwrap();
         let place = Place {
             browser: Some("b1".into()),
             tab: Some(TabId(7)),
@@ -345,7 +347,9 @@ mod tests {
         };
         audit.finish(pending, place, done()).await;
         let refused = ToolError::refused(Code::ReadOnly, "no");
-        let pending = audit.begin("browser_click", &json!({"ref": "e2"})).unwrap();
+        let pending = audit
+            .begin("browser_click", &Keeps::default(), &json!({"ref": "e2"}))
+            .unwrap();
         audit
             .finish(pending, Place::default(), Ending::failed(&refused))
             .await;
@@ -392,7 +396,11 @@ mod tests {
     #[test]
     fn off_records_nothing() {
         let audit = Audit::new(None, Agent::default());
-        assert!(audit.begin("browser_type", &json!({"text": "x"})).is_none());
+        assert!(
+            audit
+                .begin("browser_type", &Keeps::default(), &json!({"text": "x"}))
+                .is_none()
+        );
     }
 
     #[test]
@@ -427,7 +435,11 @@ mod tests {
             .collect();
         let audit = Audit::new(Some(PathBuf::from("/unused")), Agent::default());
         let pending = audit
-            .begin("browser_fill_form", &json!({ "fields": fields }))
+            .begin(
+                "browser_fill_form",
+                &Keeps::default(),
+                &json!({ "fields": fields }),
+            )
             .unwrap();
         let text = line(audit.record(pending, Place::default(), done()));
         assert!(text.len() < 1000, "{}", text.len());
@@ -441,7 +453,9 @@ mod tests {
         let path = dir.join("audit.jsonl");
         std::fs::create_dir(&path).unwrap();
         let audit = Audit::new(Some(path), Agent::default());
-        let pending = audit.begin("browser_snapshot", &json!({})).unwrap();
+        let pending = audit
+            .begin("browser_snapshot", &Keeps::default(), &json!({}))
+            .unwrap();
         audit.finish(pending, Place::default(), done()).await;
     }
 }

@@ -57,68 +57,36 @@ const KEPT: &[&str] = &[
     "registered",
 ];
 
-/// Kept in one tool only: what the agent looks for, where the same name elsewhere is what it
-/// enters (`text` is found text in browser_find, typed text in browser_type).
-const KEPT_IN: &[(&str, &[&str])] = &[
-    ("browser_find", &["text"]),
-    ("browser_wait_for", &["text", "textGone"]),
-    ("list_local_skills", &["query"]),
-    (
-        "resolve_task_capabilities",
-        &["task", "knownRefreshFingerprint"],
-    ),
-    ("load_local_skill", &["skill"]),
-    ("run_local_command", &["name"]),
-    ("browser_page_tools", &["toolRef", "offset"]),
-    ("browser_downloads", &["wait"]),
-    (
-        "browser_emulate",
-        &[
-            "clear",
-            "viewport",
-            "userAgent",
-            "colorScheme",
-            "reducedMotion",
-            "network",
-            "cpu",
-        ],
-    ),
-    ("browser_proxy", &["mode", "server", "bypass", "clear"]),
-    ("browser_advanced_mode", &["mode"]),
-    ("browser_navigate", &["handleBeforeUnload"]),
-    ("browser_handle_dialog", &["answer"]),
-    // Cookies and storage keys by name, and a cookie's attributes; values are lengths.
-    ("browser_get_cookies", &["name"]),
-    (
-        "browser_set_cookie",
-        &[
-            "name", "delete", "domain", "secure", "httpOnly", "sameSite", "expires",
-        ],
-    ),
-    ("browser_storage", &["key", "area"]),
-    ("list_local_applications", &["query"]),
-    ("open_local_application", &["app"]),
-    (
-        "inspect_local_application",
-        &["app", "pid", "window", "maxNodes"],
-    ),
-];
+/// What the trail keeps of one tool's arguments beyond [`KEPT`], declared by the tool itself (a
+/// field of its `About`): what it looks for or names, never what it enters.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Keeps {
+    /// Kept as sent in this tool only: `text` is what browser_find looks for, and what
+    /// browser_type enters, so only browser_find keeps it.
+    pub args: &'static [&'static str],
+    /// An object whose keys are names the trail keeps and whose values it records as lengths
+    /// (the headers an agent sets: `{"x-api-key": {"len": 32}}`).
+    pub names_only: Option<&'static str>,
+    /// Local files the tool reads: each kept as its name and size, never its path or contents.
+    pub files: Option<&'static str>,
+}
 
-/// Objects whose keys are names the trail keeps, and whose values it records as lengths (the
-/// headers an agent sets: `{"x-api-key": {"len": 32}}`).
-const NAMES_ONLY: &[(&str, &str)] = &[("browser_emulate", "headers")];
+impl Keeps {
+    /// Keeps these arguments as sent, in this tool only.
+    pub const fn args(args: &'static [&'static str]) -> Keeps {
+        Keeps {
+            args,
+            names_only: None,
+            files: None,
+        }
+    }
+}
 
 /// Lists of objects whose own keys go through the same lists (a form's fields: each `ref` and
 /// `element` kept, each `value` a length).
 const EACH: &[&str] = &["fields"];
 /// Most items of such a list recorded one by one (browser_fill_form takes 200 fields).
 const MAX_ITEMS: usize = 200;
-
-/// Local files a tool uploads: each kept as its name and size, never its path or contents.
-const FILES: &[(&str, &str)] = &[
-    ("browser_upload_file", "paths"),
-    ("open_local_application", "files"),
-];
 
 /// Longest text kept verbatim; longer is cut, and a list or object longer than this as JSON is
 /// recorded by its length.
@@ -143,7 +111,7 @@ pub(super) fn length(value: &Value) -> Value {
 }
 
 /// The call's target and the rest of its arguments as the trail records them.
-pub(super) fn split(tool: &str, args: &Value) -> (Option<Target>, Map<String, Value>) {
+pub(super) fn split(keeps: &Keeps, args: &Value) -> (Option<Target>, Map<String, Value>) {
     let Value::Object(args) = args else {
         let mut rest = Map::new();
         if !args.is_null() {
@@ -163,17 +131,17 @@ pub(super) fn split(tool: &str, args: &Value) -> (Option<Target>, Map<String, Va
     let rest = args
         .iter()
         .filter(|(k, v)| !(matches!(k.as_str(), "ref" | "element") && v.is_string()))
-        .map(|(k, v)| (k.clone(), redact(tool, k, v)))
+        .map(|(k, v)| (k.clone(), redact(keeps, k, v)))
         .collect();
     let target = (target != Target::default()).then_some(target);
     (target, rest)
 }
 
-fn redact(tool: &str, key: &str, value: &Value) -> Value {
-    if FILES.contains(&(tool, key)) {
+fn redact(keeps: &Keeps, key: &str, value: &Value) -> Value {
+    if keeps.files == Some(key) {
         return files(value);
     }
-    if NAMES_ONLY.contains(&(tool, key)) {
+    if keeps.names_only == Some(key) {
         return match value {
             Value::Object(named) if named.len() <= MAX_ITEMS => named
                 .iter()
@@ -190,7 +158,7 @@ fn redact(tool: &str, key: &str, value: &Value) -> Value {
                 .map(|item| match item {
                     Value::Object(fields) => fields
                         .iter()
-                        .map(|(k, v)| (k.clone(), redact(tool, k, v)))
+                        .map(|(k, v)| (k.clone(), redact(keeps, k, v)))
                         .collect::<Map<_, _>>()
                         .into(),
                     other => length(other),
@@ -199,10 +167,7 @@ fn redact(tool: &str, key: &str, value: &Value) -> Value {
             other => length(other),
         };
     }
-    let kept = KEPT.contains(&key)
-        || KEPT_IN
-            .iter()
-            .any(|(t, names)| *t == tool && names.contains(&key));
+    let kept = KEPT.contains(&key) || keeps.args.contains(&key);
     match value {
         _ if !kept => length(value),
         Value::String(s) => Value::String(cut(s.clone())),
@@ -245,6 +210,14 @@ mod tests {
     use super::*;
     use crate::controller::tools::registry;
     use crate::shared::state::test_support::temp_dir;
+
+    /// As the trail splits a call of `tool` (a name no tool has keeps only what every tool does).
+    fn split(tool: &str, args: &Value) -> (Option<Target>, Map<String, Value>) {
+        let keeps = registry::get(tool)
+            .map(|t| t.spec.keeps)
+            .unwrap_or_default();
+        super::split(&keeps, args)
+    }
 
     #[test]
     fn emulated_headers_are_recorded_by_name_never_by_value() {
@@ -384,8 +357,8 @@ mod tests {
         assert_eq!(rest["modifiers"], json!({"len": 8001}));
     }
 
-    /// Every name the lists keep is an argument of some tool (of that tool, where the list names
-    /// one): the lists say what is there, nothing stale.
+    /// Every name the lists keep is an argument of some tool (of that tool, where the tool's
+    /// declaration names it): the lists say what is there, nothing stale.
     #[test]
     fn every_kept_name_is_an_argument_of_its_tools() {
         let args_of = |tool: &str| -> Vec<String> {
@@ -422,19 +395,17 @@ mod tests {
                 "{name} is no tool's argument"
             );
         }
-        for (tool, names) in KEPT_IN {
-            for name in *names {
+        for tool in registry::all() {
+            let keeps = tool.spec.keeps;
+            let named = keeps.names_only.iter().chain(&keeps.files);
+            for name in keeps.args.iter().chain(named) {
+                let name = name.to_string();
                 assert!(
-                    args_of(tool).iter().any(|a| a == name),
-                    "{tool} has no {name}"
+                    args_of(tool.spec.name).contains(&name),
+                    "{} has no {name}",
+                    tool.spec.name
                 );
             }
-        }
-        for (tool, name) in FILES {
-            assert!(
-                args_of(tool).iter().any(|a| a == name),
-                "{tool} has no {name}"
-            );
         }
     }
 }

@@ -45,7 +45,11 @@ pub(super) fn run(a: &ExportArgs) -> anyhow::Result<ExitCode> {
             path.display()
         );
     }
-    let text = record::render(&steps, a.format);
+    let text = record::render(
+        &steps,
+        a.format,
+        &crate::controller::tools::registry::recordable(),
+    );
     match &a.out {
         Some(out) => {
             std::fs::write(out, text)?;

@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 
 use crate::controller::record::replay::{check, origin_of};
 use crate::controller::record::{Step, env_name};
-use crate::controller::tools::Session;
+use crate::controller::tools::{Session, registry};
 use crate::shared::error::{Code, Outcome, ToolError};
 
 /// How long a step's element is waited for.
@@ -63,7 +63,8 @@ pub(super) async fn run(a: &ReplayArgs) -> anyhow::Result<ExitCode> {
         .map(serde_json::from_str)
         .collect::<Result<_, _>>()?;
     let rebase = Rebase::new(&steps, a.base_url.as_deref());
-    let plan = check(&steps, |u| rebase.url(u)).map_err(|e| anyhow::anyhow!(e.text()))?;
+    let plan = check(&steps, |u| rebase.url(u), &registry::recordable())
+        .map_err(|e| anyhow::anyhow!(e.text()))?;
     if !agreed(&plan.summary(steps.len()), a.yes)? {
         eprintln!("Not run.");
         return Ok(ExitCode::FAILURE);

@@ -130,7 +130,10 @@ async fn export(axum::extract::Path(agent): axum::extract::Path<String>) -> Resp
     ];
     (
         headers,
-        crate::controller::record::playwright::script(&steps),
+        crate::controller::record::playwright::script(
+            &steps,
+            &crate::controller::tools::registry::recordable(),
+        ),
     )
         .into_response()
 }

@@ -158,7 +158,9 @@ impl ServerHandler for Server {
                     unreachable!("progress reports until the call ends")
                 }
             }
-        } else if tools::registry::get(&request.name).is_some_and(|t| t.spec.group == "apps") {
+        } else if tools::registry::get(&request.name)
+            .is_some_and(|t| t.spec.group == tools::registry::APPS)
+        {
             Err(ToolError::bad_args(format!(
                 "{} reaches the applications on this machine, and is on only when the person \
                  sets {}=1 (or names the group apps in {})",

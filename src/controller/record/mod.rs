@@ -58,19 +58,40 @@ pub struct Step {
     pub code: Option<String>,
 }
 
-/// The tools a recording keeps: those that act on a page, and the waits a test asserts.
-const RECORDED: &[&str] = &[
-    "browser_navigate",
-    "browser_go_back",
-    "browser_go_forward",
-    "browser_click",
-    "browser_hover",
-    "browser_type",
-    "browser_fill_form",
-    "browser_select_option",
-    "browser_press_key",
-    "browser_wait_for",
-];
+/// What a recording keeps of a tool, declared by the tool itself (a field of its `About`): the
+/// kind of step it is, which says how the export writes it. The tools that act on a page have
+/// one, and the waits a test asserts; a tool with none is not recorded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Replayed {
+    Navigate,
+    Back,
+    Forward,
+    Click,
+    Hover,
+    Type,
+    FillForm,
+    Select,
+    PressKey,
+    WaitFor,
+}
+
+/// The tools a recording keeps, by name, each with its kind of step: what the registry's
+/// declarations say, handed to the export and the replay check.
+pub struct Recordable(pub Vec<(&'static str, Replayed)>);
+
+impl Recordable {
+    /// The kind of step a tool's call is, if a recording keeps it.
+    pub fn kind(&self, tool: &str) -> Option<Replayed> {
+        self.0
+            .iter()
+            .find(|(name, _)| *name == tool)
+            .map(|(_, k)| *k)
+    }
+
+    fn names(&self) -> Vec<&'static str> {
+        self.0.iter().map(|(name, _)| *name).collect()
+    }
+}
 
 /// Where recordings go on disk: `recording.jsonl` beside the audit trail.
 pub fn file() -> PathBuf {
@@ -143,12 +164,17 @@ fn kept(
 }
 
 /// The arguments as a step keeps them.
-fn kept_args(tool: &str, args: &Value, targets: &[Target], outcome: Outcome) -> Map<String, Value> {
+fn kept_args(
+    kind: Replayed,
+    args: &Value,
+    targets: &[Target],
+    outcome: Outcome,
+) -> Map<String, Value> {
     let acted = matches!(outcome, Outcome::Done | Outcome::Partial);
     let mut out = args.as_object().cloned().unwrap_or_default();
     out.remove("ref");
     out.remove("timeout");
-    if tool == "browser_type" {
+    if kind == Replayed::Type {
         let text = out.remove("text");
         let secret = out.remove("secret");
         out.extend(kept(text.as_ref(), secret.as_ref(), targets.first(), acted));
@@ -209,9 +235,9 @@ impl Recorder {
         }
     }
 
-    /// Whether this session records calls of `tool`.
-    pub fn records(&self, tool: &str) -> bool {
-        self.keep != Keep::Nothing && RECORDED.contains(&tool)
+    /// Whether this session records (the tool says whether its calls are kept).
+    pub fn is_on(&self) -> bool {
+        self.keep != Keep::Nothing
     }
 
     /// Keeps the call's step, in memory and, when asked, on disk (a line that cannot be written
@@ -225,7 +251,7 @@ impl Recorder {
             tool: call.tool.to_string(),
             url: place(call.before),
             after: place(call.after),
-            args: kept_args(call.tool, call.args, &call.targets, outcome),
+            args: kept_args(call.kind, call.args, &call.targets, outcome),
             targets: call.targets,
             outcome,
             code,
@@ -263,6 +289,8 @@ impl Recorder {
 pub struct Call<'a> {
     pub agent: Agent,
     pub tool: &'a str,
+    /// The kind of step the tool declares.
+    pub kind: Replayed,
     pub args: &'a Value,
     pub targets: Vec<Target>,
     pub before: Option<String>,
@@ -327,9 +355,9 @@ pub enum Format {
 }
 
 /// The file's text for these steps in this format.
-pub fn render(steps: &[Step], format: Format) -> String {
+pub fn render(steps: &[Step], format: Format, recordable: &Recordable) -> String {
     match format {
-        Format::Playwright => playwright::script(steps),
+        Format::Playwright => playwright::script(steps, recordable),
         Format::Tabpilot => lines(steps),
     }
 }
@@ -379,6 +407,9 @@ mod tests {
                 session: "agent:0123".into(),
             },
             tool,
+            kind: crate::controller::tools::registry::recordable()
+                .kind(tool)
+                .unwrap_or(Replayed::Click),
             args: &args,
             targets,
             before: Some("https://shop.test/login?user=ada&pw=hunter2".into()),
@@ -434,10 +465,15 @@ mod tests {
         ));
         let typed = json!({"ref": "e1abc", "text": "hunter2"});
         let form = json!({"fields": [{"ref": "e2abc", "value": "hunter2"}]});
-        for (tool, args) in [("browser_type", &typed), ("browser_fill_form", &form)] {
+        let kinds = [Replayed::Type, Replayed::FillForm];
+        for ((tool, args), kind) in [("browser_type", &typed), ("browser_fill_form", &form)]
+            .into_iter()
+            .zip(kinds)
+        {
             let call = Call {
                 agent: Agent::default(),
                 tool,
+                kind,
                 args,
                 targets: vec![],
                 before: None,
@@ -467,9 +503,13 @@ mod tests {
         let steps = r.steps();
         assert_eq!(steps.len(), MAX_STEPS);
         assert_eq!(steps[0].args["key"], "k5");
-        assert!(!r.records("browser_snapshot"));
-        assert!(r.records("browser_fill_form"));
-        assert!(!recorder(Keep::Nothing).records("browser_click"));
+        let recordable = crate::controller::tools::registry::recordable();
+        assert_eq!(recordable.kind("browser_snapshot"), None);
+        assert_eq!(
+            recordable.kind("browser_fill_form"),
+            Some(Replayed::FillForm)
+        );
+        assert!(r.is_on() && !recorder(Keep::Nothing).is_on());
     }
 
     #[test]

@@ -7,7 +7,7 @@ use std::fmt::Write;
 
 use serde_json::{Map, Value};
 
-use super::{Step, env_name};
+use super::{Recordable, Replayed, Step, env_name};
 use crate::shared::error::Outcome;
 use crate::shared::protocol::wire::locate::{Locator, Target};
 
@@ -105,8 +105,25 @@ fn fill(target: &str, kind: &str, kept: &Map<String, Value>) -> String {
     }
 }
 
+/// A click on `target` as the step made it: the button, and double or not.
+fn click(target: &str, a: &Map<String, Value>) -> String {
+    let how = if a.get("doubleClick") == Some(&Value::Bool(true)) {
+        "dblclick"
+    } else {
+        "click"
+    };
+    let button = a
+        .get("button")
+        .and_then(Value::as_str)
+        .filter(|b| *b != "left");
+    let opts = button
+        .map(|b| format!("{{ button: {} }}", js(b)))
+        .unwrap_or_default();
+    format!("await {target}.{how}({opts});")
+}
+
 /// The lines a done step becomes; an error when it cannot be written (no locator).
-fn action(step: &Step, base: Option<&str>) -> Result<Vec<String>, String> {
+fn action(step: &Step, kind: Option<Replayed>, base: Option<&str>) -> Result<Vec<String>, String> {
     let a = &step.args;
     let s = |k: &str| a.get(k).and_then(Value::as_str).unwrap_or_default();
     let target = |i: usize| {
@@ -116,35 +133,22 @@ fn action(step: &Step, base: Option<&str>) -> Result<Vec<String>, String> {
             .ok_or("its element has no locator")
     };
     let mut out = Vec::new();
-    match step.tool.as_str() {
-        "browser_navigate" => out.push(format!("await page.goto({});", address(s("url"), base))),
-        "browser_go_back" => out.push("await page.goBack();".into()),
-        "browser_go_forward" => out.push("await page.goForward();".into()),
-        "browser_click" => {
-            let (t, _) = target(0)?;
-            let how = if a.get("doubleClick") == Some(&Value::Bool(true)) {
-                "dblclick"
-            } else {
-                "click"
-            };
-            let button = a
-                .get("button")
-                .and_then(Value::as_str)
-                .filter(|b| *b != "left");
-            let opts = button
-                .map(|b| format!("{{ button: {} }}", js(b)))
-                .unwrap_or_default();
-            out.push(format!("await {t}.{how}({opts});"));
+    match kind {
+        Some(Replayed::Navigate) => {
+            out.push(format!("await page.goto({});", address(s("url"), base)))
         }
-        "browser_hover" => out.push(format!("await {}.hover();", target(0)?.0)),
-        "browser_type" => {
+        Some(Replayed::Back) => out.push("await page.goBack();".into()),
+        Some(Replayed::Forward) => out.push("await page.goForward();".into()),
+        Some(Replayed::Click) => out.push(click(&target(0)?.0, a)),
+        Some(Replayed::Hover) => out.push(format!("await {}.hover();", target(0)?.0)),
+        Some(Replayed::Type) => {
             let (t, kind) = target(0)?;
             out.push(fill(&t, kind, a));
             if a.get("submit") == Some(&Value::Bool(true)) {
                 out.push(format!("await {t}.press('Enter');"));
             }
         }
-        "browser_fill_form" => {
+        Some(Replayed::FillForm) => {
             let fields = a
                 .get("fields")
                 .and_then(Value::as_array)
@@ -155,18 +159,20 @@ fn action(step: &Step, base: Option<&str>) -> Result<Vec<String>, String> {
                 out.push(fill(&t, kind, f.as_object().unwrap_or(&Map::new())));
             }
         }
-        "browser_select_option" => {
+        Some(Replayed::Select) => {
             let values = a.get("values").cloned().unwrap_or(Value::Array(vec![]));
             out.push(format!("await {}.selectOption({values});", target(0)?.0));
         }
-        "browser_press_key" => out.push(format!("await page.keyboard.press({});", js(s("key")))),
-        "browser_wait_for" if a.get("text").is_some() => {
+        Some(Replayed::PressKey) => {
+            out.push(format!("await page.keyboard.press({});", js(s("key"))))
+        }
+        Some(Replayed::WaitFor) if a.get("text").is_some() => {
             out.push(format!(
                 "await expect(page.getByText({}).first()).toBeVisible();",
                 js(s("text"))
             ));
         }
-        "browser_wait_for" if a.get("textGone").is_some() => {
+        Some(Replayed::WaitFor) if a.get("textGone").is_some() => {
             out.push(format!(
                 "await expect(page.getByText({})).toHaveCount(0);",
                 js(s("textGone"))
@@ -174,7 +180,8 @@ fn action(step: &Step, base: Option<&str>) -> Result<Vec<String>, String> {
         }
         _ => return Err("it is not something a test repeats".into()),
     }
-    let moved = step.after.is_some() && (step.after != step.url || step.tool == "browser_navigate");
+    let moved =
+        step.after.is_some() && (step.after != step.url || kind == Some(Replayed::Navigate));
     if let (true, Some(after)) = (moved, &step.after) {
         out.push(format!(
             "await expect(page).toHaveURL(path({}));",
@@ -199,7 +206,7 @@ const missing = (name: string): string => {
 ";
 
 /// The test file for these steps.
-pub fn script(steps: &[Step]) -> String {
+pub fn script(steps: &[Step], recordable: &Recordable) -> String {
     let base = base_of(steps);
     let mut out = String::new();
     let who = steps
@@ -222,17 +229,19 @@ pub fn script(steps: &[Step]) -> String {
             .map(|c| format!(" ({c})"))
             .unwrap_or_default();
         match step.outcome {
-            Outcome::Done | Outcome::Partial => match action(step, base.as_deref()) {
-                Ok(lines) => lines.iter().for_each(|l| {
-                    let _ = writeln!(out, "  {l}");
-                }),
-                Err(why) => out.push_str(&said(&format!("not repeated: {why}"))),
-            },
+            Outcome::Done | Outcome::Partial => {
+                match action(step, recordable.kind(&step.tool), base.as_deref()) {
+                    Ok(lines) => lines.iter().for_each(|l| {
+                        let _ = writeln!(out, "  {l}");
+                    }),
+                    Err(why) => out.push_str(&said(&format!("not repeated: {why}"))),
+                }
+            }
             other => {
                 let word = serde_json::to_value(other).ok();
                 let word = word.as_ref().and_then(Value::as_str).unwrap_or("failed");
                 out.push_str(&said(&format!("{word}{code}; not repeated")));
-                if let Ok(lines) = action(step, base.as_deref()) {
+                if let Ok(lines) = action(step, recordable.kind(&step.tool), base.as_deref()) {
                     lines.iter().for_each(|l| {
                         let _ = writeln!(out, "  // {l}");
                     });
@@ -248,6 +257,7 @@ pub fn script(steps: &[Step]) -> String {
 mod tests {
     use super::*;
     use crate::controller::audit::Agent;
+    use crate::controller::tools::registry;
     use serde_json::json;
 
     fn step(tool: &str, args: &Value, targets: Vec<Target>, outcome: Outcome) -> Step {
@@ -322,7 +332,7 @@ mod tests {
             ),
             click,
         ];
-        let text = script(&steps);
+        let text = script(&steps, &registry::recordable());
         for line in [
             "const BASE = process.env.BASE_URL ?? \"http://app.test:8080\";",
             "await page.goto(at(\"/login\"));",

@@ -8,7 +8,7 @@ use std::collections::BTreeSet;
 
 use serde_json::{Map, Value};
 
-use super::{RECORDED, Step, env_name, field_words};
+use super::{Recordable, Step, env_name, field_words};
 use crate::shared::error::ToolError;
 
 /// What a checked file will do: the variables it reads, the origins it visits.
@@ -49,17 +49,21 @@ fn refuse(n: usize, why: &str) -> ToolError {
 
 /// Checks the steps (their addresses as `rebase` moves them) and says what they will do; the
 /// first step that asks for more than a recording holds refuses the whole file.
-pub fn check(steps: &[Step], rebase: impl Fn(&str) -> String) -> Result<Plan, ToolError> {
+pub fn check(
+    steps: &[Step],
+    rebase: impl Fn(&str) -> String,
+    recordable: &Recordable,
+) -> Result<Plan, ToolError> {
     let mut plan = Plan::default();
     for (i, step) in steps.iter().enumerate() {
         let n = i + 1;
-        if !RECORDED.contains(&step.tool.as_str()) {
+        if recordable.kind(&step.tool).is_none() {
             return Err(refuse(
                 n,
                 &format!(
                     "{} is not a tool a recording holds (replay runs only {})",
                     step.tool,
-                    RECORDED.join(", ")
+                    recordable.names().join(", ")
                 ),
             ));
         }
@@ -116,6 +120,7 @@ fn values(step: &Step) -> Vec<(usize, Map<String, Value>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::controller::tools::registry;
     use crate::shared::error::Outcome;
     use crate::shared::protocol::wire::locate::{Locator, Target};
     use serde_json::json;
@@ -176,7 +181,12 @@ mod tests {
                 Some(true),
             ),
         ];
-        let plan = check(&steps, |u| u.replace(":4000", ":5000")).unwrap();
+        let plan = check(
+            &steps,
+            |u| u.replace(":4000", ":5000"),
+            &registry::recordable(),
+        )
+        .unwrap();
         assert_eq!(
             plan.origins.iter().collect::<Vec<_>>(),
             ["http://127.0.0.1:5000"]
@@ -197,7 +207,7 @@ mod tests {
             json!({"expression": "1"}),
             None,
         );
-        let e = check(&[eval], same).unwrap_err();
+        let e = check(&[eval], same, &registry::recordable()).unwrap_err();
         assert_eq!(e.code, crate::shared::error::Code::BadArgs);
         assert!(e.message.contains("browser_eval"), "{}", e.message);
     }
@@ -219,7 +229,12 @@ mod tests {
             } else {
                 "browser_type"
             };
-            let e = check(&[step(tool, url, args.clone(), hidden)], same).unwrap_err();
+            let e = check(
+                &[step(tool, url, args.clone(), hidden)],
+                same,
+                &registry::recordable(),
+            )
+            .unwrap_err();
             assert!(e.message.contains("declares no hidden field"), "{args}");
         }
     }
@@ -233,6 +248,6 @@ mod tests {
             Some(true),
         );
         s.url = None;
-        assert!(check(&[s], same).is_err());
+        assert!(check(&[s], same, &registry::recordable()).is_err());
     }
 }

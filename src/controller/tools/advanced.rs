@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::args::hints_of;
 use super::ctx::Ctx;
-use super::spec::{Cli, Out};
+use super::spec::{Cli, Keeps, Out};
 use super::tool::{About, Tool};
 use crate::shared::error::ToolError;
 use crate::shared::protocol::Op;
@@ -40,6 +40,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 positional: &["mode"],
                 ..Cli::default()
             },
+            keeps: Keeps::args(&["mode"]),
+            ..About::default()
         },
         |cx, a| advanced(cx, a).boxed(),
     )]

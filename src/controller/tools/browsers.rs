@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::args::{NoArgs, moves, read_only};
 use super::ctx::Ctx;
-use super::spec::{Cli, Hints, Out};
+use super::spec::{Cli, Hints, Out, Tier};
 use super::tool::{About, Tool};
 use crate::controller::link::LinkState;
 use crate::controller::policy::PolicyView;
@@ -48,7 +48,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_status",
                 description: "Relay link state, connected browsers, and agents with their tabs.",
                 hints: read_only(),
-                cli: Cli::default(),
+                tier: Tier::Core,
+                ..About::default()
             },
             |cx, _: NoArgs| status(cx).boxed(),
         ),
@@ -64,6 +65,7 @@ pub(super) fn tools() -> Vec<Tool> {
                     positional: &["browser"],
                     ..Cli::default()
                 },
+                ..About::default()
             },
             |cx, a| select_browser(cx, a).boxed(),
         ),
@@ -76,6 +78,7 @@ pub(super) fn tools() -> Vec<Tool> {
                     positional: &["tabId", "reason"],
                     ..Cli::default()
                 },
+                ..About::default()
             },
             |cx, a| force_claim(cx, a).boxed(),
         ),
@@ -87,7 +90,7 @@ pub(super) fn tools() -> Vec<Tool> {
                     destructive: true,
                     ..moves()
                 },
-                cli: Cli::default(),
+                ..About::default()
             },
             |cx, a| release(cx, a).boxed(),
         ),
@@ -321,8 +324,8 @@ fn roster_text(link: Link, status: &RelayStatus) -> String {
                     "tab {}{}{}{} idle {} s{}",
                     t.tab,
                     if t.current { "*" } else { "" },
-                    super::tabs::private_mark(t.private),
-                    super::tabs::advanced_mark(t.advanced),
+                    super::tab_list::private_mark(t.private),
+                    super::tab_list::advanced_mark(t.advanced),
                     t.idle_ms / 1000,
                     if t.lapsed { " (lapsed)" } else { "" }
                 )

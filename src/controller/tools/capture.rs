@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::args::{read_only, ref_arg};
 use super::ctx::Ctx;
 use super::image::{self as shot, Shrunk};
-use super::spec::{Cli, Image, Out};
+use super::spec::{Cli, Image, Out, Tier};
 use super::tool::{About, Tool};
 use crate::controller::policy::paths::{OutputFile, Sandbox};
 use crate::shared::error::ToolError;
@@ -69,6 +69,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 positional: &["filePath"],
                 ..Cli::default()
             },
+            tier: Tier::Core,
+            ..About::default()
         },
         |cx, a| screenshot(cx, a).boxed(),
     )]

@@ -12,7 +12,7 @@ use serde_json::json;
 use super::args::read_only;
 use super::ctx::Ctx;
 use super::paging::{footer, page_arg, page_of, pages};
-use super::spec::{Cli, Out};
+use super::spec::{Cli, Out, Tier};
 use super::tool::{About, Tool};
 use crate::shared::error::ToolError;
 use crate::shared::protocol::wire::act::ConsoleSince;
@@ -96,6 +96,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 aliases: &["console"],
                 ..Cli::default()
             },
+            tier: Tier::Core,
+            ..About::default()
         },
         |cx, a| console_logs(cx, a).boxed(),
     )]

@@ -10,7 +10,7 @@ use serde::Deserialize;
 use super::args::{acts, check_url, read_only};
 use super::ctx::Ctx;
 use super::network::reveal::Credentials;
-use super::spec::{Cli, Out};
+use super::spec::{Cli, Keeps, Out};
 use super::tool::{About, Tool};
 use crate::controller::policy::cookies::CookieScope;
 use crate::shared::error::{Code, ToolError};
@@ -62,6 +62,8 @@ pub(super) fn tools() -> Vec<Tool> {
                     aliases: &["cookies"],
                     ..Cli::default()
                 },
+                keeps: Keeps::args(&["name"]),
+                ..About::default()
             },
             |cx, a| get_cookies(cx, a).boxed(),
         ),
@@ -70,7 +72,10 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_set_cookie",
                 description: "Set or delete a cookie in this tab's jar for its page (or url).",
                 hints: acts(),
-                cli: Cli::default(),
+                keeps: Keeps::args(&[
+                    "name", "delete", "domain", "secure", "httpOnly", "sameSite", "expires",
+                ]),
+                ..About::default()
             },
             |cx, a| set_cookie(cx, a).boxed(),
         ),

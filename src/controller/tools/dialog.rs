@@ -6,7 +6,7 @@ use serde::Deserialize;
 
 use super::args::acts;
 use super::ctx::Ctx;
-use super::spec::{Cli, Hints, Out};
+use super::spec::{Hints, Keeps, Out, Tier};
 use super::tool::{About, Tool};
 use crate::shared::error::{Outcome, ToolError};
 use crate::shared::protocol::wire::dialog::{Action, DialogsOut, ReadDialogs, SetDialogs};
@@ -34,7 +34,9 @@ pub(super) fn tools() -> Vec<Tool> {
                 open_world: false,
                 ..acts()
             },
-            cli: Cli::default(),
+            keeps: Keeps::args(&["answer"]),
+            tier: Tier::Core,
+            ..About::default()
         },
         |cx, a| handle_dialog(cx, a).boxed(),
     )]

@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::args::{hints_of, timeout};
 use super::ctx::Ctx;
-use super::spec::{Cli, Out};
+use super::spec::{Keeps, Out};
 use super::tool::{About, Tool};
 use crate::controller::policy::paths::Sandbox;
 use crate::shared::error::ToolError;
@@ -33,7 +33,8 @@ pub(super) fn tools() -> Vec<Tool> {
             name: "browser_downloads",
             description: "Downloads your tabs started (path, URL, type, size, state, danger); wait for one.",
             hints: hints_of(Op::Downloads),
-            cli: Cli::default(),
+            keeps: Keeps::args(&["wait"]),
+            ..About::default()
         },
         |cx, a| downloads(cx, a).boxed(),
     )]

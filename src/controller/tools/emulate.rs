@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use super::args::acts;
 use super::ctx::Ctx;
-use super::spec::{Cli, Hints, Out};
+use super::spec::{Hints, Keeps, Out};
 use super::tool::{About, Tool};
 use crate::shared::error::ToolError;
 use crate::shared::protocol::wire::emulate::{
@@ -86,7 +86,20 @@ pub(super) fn tools() -> Vec<Tool> {
                 idempotent: true,
                 ..acts()
             },
-            cli: Cli::default(),
+            keeps: Keeps {
+                args: &[
+                    "clear",
+                    "viewport",
+                    "userAgent",
+                    "colorScheme",
+                    "reducedMotion",
+                    "network",
+                    "cpu",
+                ],
+                names_only: Some("headers"),
+                ..Keeps::default()
+            },
+            ..About::default()
         },
         |cx, a| emulate(cx, a).boxed(),
     )]

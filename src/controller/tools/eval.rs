@@ -49,6 +49,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 positional: &["expression"],
                 ..Cli::default()
             },
+            ..About::default()
         },
         |cx, a| eval(cx, a).boxed(),
     )]

@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::args::read_only;
 use super::ctx::Ctx;
-use super::spec::{Cli, Out};
+use super::spec::Out;
 use super::tool::{About, Tool};
 use crate::controller::policy::paths::{Sandbox, temp_folder};
 use crate::controller::record::{self, Format};
@@ -34,7 +34,7 @@ pub(super) fn tools() -> Vec<Tool> {
             name: "browser_export",
             description: "Write your page actions so far as a Playwright test or a replay file.",
             hints: read_only(),
-            cli: Cli::default(),
+            ..About::default()
         },
         |cx, a| export(cx, a).boxed(),
     )]
@@ -64,7 +64,7 @@ async fn export(cx: &Ctx, a: ExportArgs) -> Result<Out<Exported>, ToolError> {
             "nothing recorded yet: no page action in this session (or TABPILOT_RECORD=off)",
         ));
     }
-    let text = record::render(&steps, a.format);
+    let text = record::render(&steps, a.format, &super::registry::recordable());
     let path = file.write_off_runtime(text.into_bytes()).await?;
     let shown = path.display().to_string();
     let n = steps.len();

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::args::{read_only, ref_arg, timeout};
 use super::ctx::Ctx;
-use super::spec::{Cli, Out};
+use super::spec::{Keeps, Out, Replayed, Tier};
 use super::tool::{About, Tool};
 use crate::shared::error::{Code, ToolError};
 use crate::shared::protocol::wire::page::{Find, Html, HtmlOut, Visibility, WaitFor};
@@ -74,7 +74,9 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_find",
                 description: "Find elements by text, role and/or CSS selector, in every frame; returns them with refs.",
                 hints: read_only(),
-                cli: Cli::default(),
+                keeps: Keeps::args(&["text"]),
+                tier: Tier::Core,
+                ..About::default()
             },
             |cx, a| find(cx, a).boxed(),
         ),
@@ -83,7 +85,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_get_html",
                 description: "HTML of the document or of one element, capped.",
                 hints: read_only(),
-                cli: Cli::default(),
+                ..About::default()
             },
             |cx, a| html(cx, a).boxed(),
         ),
@@ -92,7 +94,10 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_wait_for",
                 description: "Wait until text appears or disappears, an element shows or hides, or the URL matches.",
                 hints: read_only(),
-                cli: Cli::default(),
+                keeps: Keeps::args(&["text", "textGone"]),
+                recorded: Some(Replayed::WaitFor),
+                tier: Tier::Core,
+                ..About::default()
             },
             |cx, a| wait_for(cx, a).boxed(),
         ),
@@ -101,7 +106,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_wait",
                 description: "Wait a fixed time.",
                 hints: read_only(),
-                cli: Cli::default(),
+                ..About::default()
             },
             |_, a| wait(a).boxed(),
         ),

@@ -12,7 +12,7 @@ use super::a11y::{self, A11yOut};
 use super::args::read_only;
 use super::ctx::Ctx;
 use super::paging::{PAGE_SIZE, footer, page_arg};
-use super::spec::{Cli, Out};
+use super::spec::Out;
 use super::tool::{About, Tool};
 use crate::shared::error::{Code, ToolError};
 use crate::shared::protocol::wire::act::NetworkSince;
@@ -87,7 +87,7 @@ pub(super) fn tools() -> Vec<Tool> {
             name: NAME,
             description: "Problems with no console error: CSP, mixed content, CORS, failed/4xx/5xx requests, deprecations; audit: a11y (axe-core).",
             hints: read_only(),
-            cli: Cli::default(),
+            ..About::default()
         },
         |cx, a| issues(cx, a).boxed(),
     )]

@@ -148,10 +148,15 @@ impl Session {
         args: Value,
         cancelled: impl std::future::Future<Output = ()>,
     ) -> Result<ToolOutput, ToolError> {
-        let noted = self.audit.begin(name, &args);
         let tool = registry::get(name).ok_or_else(|| registry::unknown_tool(name));
-        let recorded = (tool.is_ok() && self.ctx.recorder().records(name))
-            .then(|| (self.ctx.place().url, args.clone()));
+        let spec = tool.as_ref().ok().map(|t| &t.spec);
+        let noted = self
+            .audit
+            .begin(name, &spec.map(|s| s.keeps).unwrap_or_default(), &args);
+        let recorded = spec
+            .and_then(|s| s.recorded)
+            .filter(|_| self.ctx.recorder().is_on())
+            .map(|kind| (kind, self.ctx.place().url, args.clone()));
         let run = async {
             match tool {
                 Ok(tool) => tokio::select! {
@@ -172,16 +177,17 @@ impl Session {
             (run.await, Vec::new())
         };
         if let Some(noted) = noted {
-            let place = match registry::get(name) {
-                Some(t) if t.spec.group == "apps" => self.ctx.app_place(),
+            let place = match spec {
+                Some(s) if s.group == registry::APPS => self.ctx.app_place(),
                 _ => self.ctx.place(),
             };
             self.audit.finish(noted, place, spec::ending(&result)).await;
         }
-        if let Some((before, args)) = recorded {
+        if let Some((kind, before, args)) = recorded {
             let call = record::Call {
                 agent: self.audit.agent(),
                 tool: name,
+                kind,
                 args: &args,
                 targets,
                 before,
@@ -201,7 +207,7 @@ impl Session {
         let hints = tool.spec.hints;
         if !hints.read_only && !hints.navigates && !hints.mixed {
             let checked = self.ctx.policy().check_read_only(tool.spec.name);
-            if tool.spec.group == "apps" {
+            if tool.spec.group == registry::APPS {
                 checked.map_err(|_| apps::read_only(tool.spec.name))?;
             } else {
                 checked?;

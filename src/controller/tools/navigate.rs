@@ -7,7 +7,7 @@ use serde::{Deserialize, Serialize};
 
 use super::args::{AfterAction, SNAPSHOT_TOKENS, moves, timeout};
 use super::ctx::Ctx;
-use super::spec::{Cli, Hints, Out};
+use super::spec::{Cli, Hints, Keeps, Out, Replayed, Tier};
 use super::tool::{About, Tool};
 use crate::shared::error::{Outcome, ToolError};
 use crate::shared::protocol::wire::nav::{
@@ -62,6 +62,9 @@ pub(super) fn tools() -> Vec<Tool> {
                     positional: &["url"],
                     ..Cli::default()
                 },
+                keeps: Keeps::args(&["handleBeforeUnload"]),
+                recorded: Some(Replayed::Navigate),
+                tier: Tier::Slim,
             },
             |cx, a, after| navigate(cx, a, after).boxed(),
         ),
@@ -70,7 +73,9 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_go_back",
                 description: "Go back in your tab's history.",
                 hints: moves(),
-                cli: Cli::default(),
+                recorded: Some(Replayed::Back),
+                tier: Tier::Core,
+                ..About::default()
             },
             |cx, a, after| history(cx, Direction::Back, a, after).boxed(),
         ),
@@ -79,7 +84,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_go_forward",
                 description: "Go forward in your tab's history.",
                 hints: moves(),
-                cli: Cli::default(),
+                recorded: Some(Replayed::Forward),
+                ..About::default()
             },
             |cx, a, after| history(cx, Direction::Forward, a, after).boxed(),
         ),

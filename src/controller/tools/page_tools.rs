@@ -17,7 +17,7 @@ use serde_json::{Map, Value};
 
 use super::args::{acts, timeout};
 use super::ctx::Ctx;
-use super::spec::{Cli, Hints, Out};
+use super::spec::{Cli, Hints, Keeps, Out};
 use super::tool::{About, Tool};
 use crate::shared::error::{Code, ToolError};
 use crate::shared::protocol::wire::script::{PageToolCall, PageTools, PageToolsOut};
@@ -68,6 +68,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 positional: &["action"],
                 ..Cli::default()
             },
+            keeps: Keeps::args(&["toolRef", "offset"]),
+            ..About::default()
         },
         |cx, a| page_tools(cx, a).boxed(),
     )]

@@ -2,46 +2,17 @@
 //! Every client pays for the tool list in tokens on every connection, so a client that needs
 //! less can list less. The CLI keeps every tool.
 
-use super::registry::{self, GROUPS};
+use super::registry::{self, APPS, GROUPS};
+use super::spec::Tier;
 use super::tool::Tool;
 use crate::shared::settings::Setting;
 
-/// The tools that do most of the work: open a page, read it, act on it, wait, see it.
-const CORE: &[&str] = &[
-    "browser_status",
-    "browser_list_tabs",
-    "browser_new_tab",
-    "browser_navigate",
-    "browser_go_back",
-    "browser_snapshot",
-    "browser_read_page",
-    "browser_find",
-    "browser_click",
-    "browser_type",
-    "browser_select_option",
-    "browser_press_key",
-    "browser_fill_form",
-    "browser_wait_for",
-    "browser_screenshot",
-    "browser_handle_dialog",
-    // An action's reply names it when the action made a console error.
-    "browser_get_console_logs",
+/// The named profiles: each lists the tools whose declared tier is its own or smaller.
+const PROFILES: &[(&str, Tier)] = &[
+    ("full", Tier::Full),
+    ("core", Tier::Core),
+    ("slim", Tier::Slim),
 ];
-
-/// The fewest tools an agent can still complete a form task with.
-const SLIM: &[&str] = &[
-    "browser_navigate",
-    "browser_snapshot",
-    "browser_click",
-    "browser_fill_form",
-];
-
-const PROFILES: &[(&str, Option<&[&str]>)] =
-    &[("full", None), ("core", Some(CORE)), ("slim", Some(SLIM))];
-
-/// The group that only the person's word lists (`TABPILOT_APPS`, or naming it or its tools):
-/// it reaches past the browser, to the applications on the machine.
-const APPS: &str = "apps";
 
 /// The tools one server lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -81,16 +52,19 @@ impl Profile {
         let mut tools: Vec<&'static str> = Vec::new();
         let mut apps = false;
         for word in value.split(',').map(str::trim).filter(|w| !w.is_empty()) {
-            if let Some((_, listed)) = PROFILES.iter().find(|(p, _)| *p == word) {
-                match listed {
-                    None => {
-                        return Ok(Profile {
-                            apps,
-                            ..Profile::default()
-                        });
-                    }
-                    Some(names) => tools.extend(names.iter()),
+            if let Some((_, tier)) = PROFILES.iter().find(|(p, _)| *p == word) {
+                if *tier == Tier::Full {
+                    return Ok(Profile {
+                        apps,
+                        ..Profile::default()
+                    });
                 }
+                tools.extend(
+                    registry::all()
+                        .iter()
+                        .filter(|t| t.spec.tier <= *tier)
+                        .map(|t| t.spec.name),
+                );
             } else if GROUPS.iter().any(|(g, _)| *g == word) {
                 tools.extend(
                     registry::all()
@@ -146,13 +120,30 @@ fn unknown(word: &str) -> String {
 mod tests {
     use super::*;
 
+    /// The tiers the tools declare make the profiles: slim the four a form task needs, core
+    /// those and the rest of the everyday work.
     #[test]
-    fn every_name_in_a_profile_is_a_tool() {
-        for (profile, names) in PROFILES {
-            for name in names.unwrap_or_default() {
-                assert!(registry::get(name).is_some(), "{profile} names {name}");
-            }
-        }
+    fn the_declared_tiers_make_the_profiles() {
+        let names = |p: &str| {
+            let mut n: Vec<&str> = Profile::parse(p)
+                .unwrap()
+                .listed()
+                .map(|t| t.spec.name)
+                .collect();
+            n.sort();
+            n
+        };
+        let slim = [
+            "browser_click",
+            "browser_fill_form",
+            "browser_navigate",
+            "browser_snapshot",
+        ];
+        assert_eq!(names("slim"), slim);
+        let core = names("core");
+        assert_eq!(core.len(), 17, "{core:?}");
+        assert!(slim.iter().all(|t| core.contains(t)));
+        assert!(core.contains(&"browser_get_console_logs") && !core.contains(&"browser_drag"));
     }
 
     #[test]

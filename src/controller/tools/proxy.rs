@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::args::{acts, check_url};
 use super::ctx::Ctx;
-use super::spec::{Cli, Hints, Out};
+use super::spec::{Hints, Keeps, Out};
 use super::tool::{About, Tool};
 use crate::shared::error::ToolError;
 use crate::shared::protocol::BrowserId;
@@ -43,7 +43,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 idempotent: true,
                 ..acts()
             },
-            cli: Cli::default(),
+            keeps: Keeps::args(&["mode", "server", "bypass", "clear"]),
+            ..About::default()
         },
         |cx, a| proxy(cx, a).boxed(),
     )]

@@ -6,7 +6,7 @@ use serde::{Deserialize, Serialize};
 
 use super::args::{SNAPSHOT_TOKENS, read_only, ref_arg};
 use super::ctx::Ctx;
-use super::spec::{Cli, Out};
+use super::spec::{Cli, Out, Tier};
 use super::tool::{About, Tool};
 use crate::controller::policy::paths::Sandbox;
 use crate::shared::error::ToolError;
@@ -48,7 +48,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_snapshot",
                 description: "Lean outline of the page and its frames: interactive elements with refs, headings, landmarks, short text.",
                 hints: read_only(),
-                cli: Cli::default(),
+                tier: Tier::Slim,
+                ..About::default()
             },
             |cx, a| snapshot(cx, a).boxed(),
         ),
@@ -61,6 +62,8 @@ pub(super) fn tools() -> Vec<Tool> {
                     aliases: &["read"],
                     ..Cli::default()
                 },
+                tier: Tier::Core,
+                ..About::default()
             },
             |cx, a| read(cx, a).boxed(),
         ),

@@ -8,7 +8,12 @@ use super::{
     act, advanced, apps, browsers, capture, console, context, cookies, dialog, downloads, emulate,
     eval, export, find, issues, navigate, network, page_tools, perf, proxy, read, storage, tabs,
 };
+use crate::controller::record::Recordable;
 use crate::shared::error::ToolError;
+
+/// The group that only the person's word lists (`TABPILOT_APPS`, or naming it or its tools):
+/// it reaches past the browser, to the applications on the machine.
+pub const APPS: &str = "apps";
 
 /// A module's tools, made when the registry collects them.
 type Group = fn() -> Vec<Tool>;
@@ -31,7 +36,7 @@ pub const GROUPS: &[(&str, Group)] = &[
     ("issues", issues::tools),
     ("state", state),
     ("context", context::tools),
-    ("apps", apps::tools),
+    (APPS, apps::tools),
     ("export", export::tools),
 ];
 
@@ -69,6 +74,16 @@ pub fn all() -> &'static [Tool] {
 /// A tool by its full name.
 pub fn get(name: &str) -> Option<&'static Tool> {
     all().iter().find(|t| t.spec.name == name)
+}
+
+/// The tools a recording keeps, with their kind of step, as their declarations say.
+pub fn recordable() -> Recordable {
+    Recordable(
+        all()
+            .iter()
+            .filter_map(|t| Some((t.spec.name, t.spec.recorded?)))
+            .collect(),
+    )
 }
 
 /// A tool as the terminal names it: its full name, one of its aliases, or its name without the

@@ -6,6 +6,8 @@ use serde::Serialize;
 use serde_json::{Value, json};
 
 use crate::controller::audit::Ending;
+pub use crate::controller::audit::Keeps;
+pub use crate::controller::record::Replayed;
 use crate::shared::error::{Code, Outcome, ToolError};
 
 /// The MCP annotations of a tool.
@@ -36,6 +38,19 @@ pub struct Cli {
     pub rest: Option<&'static str>,
 }
 
+/// The smallest profile (`TABPILOT_TOOLS`) that lists a tool; each profile lists the ones of
+/// its tier and below, in the registry's order.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Tier {
+    /// The fewest tools an agent can still complete a form task with.
+    Slim,
+    /// The tools that do most of the work: open a page, read it, act on it, wait, see it.
+    Core,
+    /// Every other tool.
+    #[default]
+    Full,
+}
+
 /// A tool as the MCP catalog and the CLI list it.
 #[derive(Clone, Debug)]
 pub struct ToolSpec {
@@ -49,6 +64,12 @@ pub struct ToolSpec {
     pub output_schema: Value,
     pub hints: Hints,
     pub cli: Cli,
+    /// What the audit trail keeps of its arguments beyond what every tool's keeps.
+    pub keeps: Keeps,
+    /// What a recording keeps of it: its kind of step, or none (not recorded).
+    pub recorded: Option<Replayed>,
+    /// The smallest profile that lists it.
+    pub tier: Tier,
 }
 
 /// An image in a result (MCP image content).

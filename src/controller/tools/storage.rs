@@ -11,7 +11,7 @@ use super::args::{acts, ref_arg};
 use super::cookies::ask_values;
 use super::ctx::Ctx;
 use super::network::reveal::Credentials;
-use super::spec::{Cli, Hints, Out};
+use super::spec::{Cli, Hints, Keeps, Out};
 use super::tool::{About, Tool};
 use crate::shared::error::ToolError;
 use crate::shared::protocol::wire::state::{Area, Change, StorageOut, StorageRead, StorageWrite};
@@ -55,6 +55,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 positional: &["action", "key", "value"],
                 ..Cli::default()
             },
+            keeps: Keeps::args(&["key", "area"]),
+            ..About::default()
         },
         |cx, a| storage(cx, a).boxed(),
     )]
@@ -116,7 +118,7 @@ async fn storage(cx: &Ctx, a: StorageArgs) -> Result<Out<StorageOut>, ToolError>
     let text = format!(
         "{what} {name} of {}{}; it holds {} key(s)",
         r.origin,
-        super::tabs::private_mark(r.private),
+        super::tab_list::private_mark(r.private),
         r.total
     );
     Ok(Out::new(text, r))
@@ -147,7 +149,7 @@ async fn get(
     let mut lines = vec![format!(
         "{name} of {}{}: {} key(s), {} shown",
         r.origin,
-        super::tabs::private_mark(r.private),
+        super::tab_list::private_mark(r.private),
         r.total,
         r.items.len()
     )];

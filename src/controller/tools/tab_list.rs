@@ -8,7 +8,6 @@ use serde_json::json;
 use super::ctx::Ctx;
 use super::paging::{PAGE_SIZE, footer, page_arg, page_of};
 use super::spec::Out;
-use super::tabs::{advanced_mark, private_mark};
 use crate::shared::error::{Code, ToolError};
 use crate::shared::protocol::wire::tabs::{self as wire, Tab};
 use crate::shared::protocol::{RelayStatus, TabId, ask};
@@ -213,6 +212,16 @@ fn origin_of(url: &str) -> String {
     // Credentials in the address go too.
     let host = host.rsplit_once('@').map_or(host, |(_, h)| h);
     format!("{scheme}://{host}")
+}
+
+/// How every line naming a tab marks a private one.
+pub(super) fn private_mark(private: bool) -> &'static str {
+    if private { " (private)" } else { "" }
+}
+
+/// How a line naming a tab marks one in advanced mode (the debugger attached, its banner shown).
+pub(super) fn advanced_mark(advanced: bool) -> &'static str {
+    if advanced { " (advanced mode)" } else { "" }
 }
 
 #[cfg(test)]

@@ -6,8 +6,8 @@ use serde::{Deserialize, Serialize};
 
 use super::args::{moves, read_only};
 use super::ctx::Ctx;
-use super::spec::{Cli, Hints, Out};
-use super::tab_list::{Indexed, all_tabs, list_tabs};
+use super::spec::{Cli, Hints, Out, Tier};
+use super::tab_list::{Indexed, all_tabs, list_tabs, private_mark};
 use super::tool::{About, Tool};
 use crate::shared::error::{Code, ToolError};
 use crate::shared::protocol::TabId;
@@ -57,6 +57,14 @@ struct SwitchTabArgs {
     tab_id: Option<TabId>,
 }
 
+/// A tool that makes a tab the agent's: asked twice, the same tab.
+fn picks() -> Hints {
+    Hints {
+        idempotent: true,
+        ..moves()
+    }
+}
+
 pub(super) fn tools() -> Vec<Tool> {
     vec![
         Tool::new(
@@ -68,6 +76,8 @@ pub(super) fn tools() -> Vec<Tool> {
                     aliases: &["tabs"],
                     ..Cli::default()
                 },
+                tier: Tier::Core,
+                ..About::default()
             },
             |cx, a| list_tabs(cx, a).boxed(),
         ),
@@ -81,6 +91,8 @@ pub(super) fn tools() -> Vec<Tool> {
                     positional: &["url"],
                     ..Cli::default()
                 },
+                tier: Tier::Core,
+                ..About::default()
             },
             |cx, a| new_tab(cx, a).boxed(),
         ),
@@ -88,14 +100,12 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_select_tab",
                 description: "Work in this tab from now on, by id, url, title or index; refused while another agent holds it.",
-                hints: Hints {
-                    idempotent: true,
-                    ..moves()
-                },
+                hints: picks(),
                 cli: Cli {
                     positional: &["tabId"],
                     ..Cli::default()
                 },
+                ..About::default()
             },
             |cx, a| select_tab(cx, a).boxed(),
         ),
@@ -103,14 +113,12 @@ pub(super) fn tools() -> Vec<Tool> {
             About {
                 name: "browser_switch_tab",
                 description: "Bring a tab to the front and work in it: the one tool that takes the person's focus.",
-                hints: Hints {
-                    idempotent: true,
-                    ..moves()
-                },
+                hints: picks(),
                 cli: Cli {
                     positional: &["tabId"],
                     ..Cli::default()
                 },
+                ..About::default()
             },
             |cx, a| switch_tab(cx, a).boxed(),
         ),
@@ -127,20 +135,11 @@ pub(super) fn tools() -> Vec<Tool> {
                     positional: &["tabId"],
                     ..Cli::default()
                 },
+                ..About::default()
             },
             |cx, a| close_tab(cx, a).boxed(),
         ),
     ]
-}
-
-/// How every line naming a tab marks a private one.
-pub(super) fn private_mark(private: bool) -> &'static str {
-    if private { " (private)" } else { "" }
-}
-
-/// How a line naming a tab marks one in advanced mode (the debugger attached, its banner shown).
-pub(super) fn advanced_mark(advanced: bool) -> &'static str {
-    if advanced { " (advanced mode)" } else { "" }
 }
 
 #[derive(Serialize, JsonSchema)]

@@ -9,16 +9,27 @@ use serde_json::Value;
 
 use super::args::{output_schema, parse, schema};
 use super::ctx::Ctx;
-use super::spec::{Cli, Hints, Out, ToolOutput, ToolSpec};
+use super::spec::{Cli, Hints, Out, Tier, ToolOutput, ToolSpec};
+use crate::controller::audit::Keeps;
+use crate::controller::record::Replayed;
 use crate::shared::error::ToolError;
 
-/// What a tool says about itself; its schemas come from its types.
-#[derive(Clone, Copy)]
+/// What a tool says about itself, all in one place: adding a tool is this declaration in its own
+/// file and its module in the registry's list. Its schemas come from its types; its group is its
+/// module's entry in the registry.
+#[derive(Clone, Copy, Default)]
 pub struct About {
     pub name: &'static str,
     pub description: &'static str,
     pub hints: Hints,
     pub cli: Cli,
+    /// What the audit trail keeps of its arguments as sent, beyond the names every tool shares
+    /// (what it looks for or names, never what it enters); the rest are lengths.
+    pub keeps: Keeps,
+    /// What a recording keeps of it (`browser_export`, `tabpilot replay`): its kind of step.
+    pub recorded: Option<Replayed>,
+    /// The smallest profile that lists it (`TABPILOT_TOOLS=slim`, `core`); `Full` by default.
+    pub tier: Tier,
 }
 
 /// A tool's function, its typed input parsed from the call's JSON.
@@ -87,5 +98,8 @@ pub(super) fn spec<O: JsonSchema>(about: About, input_schema: Value) -> ToolSpec
         output_schema: output_schema::<O>(),
         hints: about.hints,
         cli: about.cli,
+        keeps: about.keeps,
+        recorded: about.recorded,
+        tier: about.tier,
     }
 }

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use super::secret;
 use crate::controller::tools::args::{AfterAction, hints_of, ref_arg, timeout};
 use crate::controller::tools::ctx::Ctx;
-use crate::controller::tools::spec::{Cli, Out};
+use crate::controller::tools::spec::{Out, Replayed, Tier};
 use crate::controller::tools::tool::{About, Tool};
 use crate::shared::error::{Code, Outcome, ToolError};
 use crate::shared::protocol::Op;
@@ -24,7 +24,9 @@ pub(super) fn tool() -> Tool {
             name: "browser_fill_form",
             description: "Fill many fields at once (text, select, checkbox, radio), across frames.",
             hints: hints_of(Op::FillForm),
-            cli: Cli::default(),
+            recorded: Some(Replayed::FillForm),
+            tier: Tier::Slim,
+            ..About::default()
         },
         |cx, a, after| fill_form(cx, a, after).boxed(),
     )

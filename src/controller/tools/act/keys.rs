@@ -7,7 +7,7 @@ use serde::Deserialize;
 use super::ActionOut;
 use crate::controller::tools::args::{AfterAction, hints_of, timeout};
 use crate::controller::tools::ctx::Ctx;
-use crate::controller::tools::spec::{Cli, Out};
+use crate::controller::tools::spec::{Out, Replayed, Tier};
 use crate::controller::tools::tool::{About, Tool};
 use crate::shared::error::{Code, ToolError};
 use crate::shared::protocol::Op;
@@ -19,7 +19,9 @@ pub(super) fn tool() -> Tool {
             name: "browser_press_key",
             description: "Press a key or combo on the focused element.",
             hints: hints_of(Op::Press),
-            cli: Cli::default(),
+            recorded: Some(Replayed::PressKey),
+            tier: Tier::Core,
+            ..About::default()
         },
         |cx, a, after| press(cx, a, after).boxed(),
     )

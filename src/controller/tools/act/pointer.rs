@@ -7,7 +7,7 @@ use serde::Deserialize;
 use super::ActionOut;
 use crate::controller::tools::args::{AfterAction, hints_of, ref_arg, timeout};
 use crate::controller::tools::ctx::Ctx;
-use crate::controller::tools::spec::{Cli, Out};
+use crate::controller::tools::spec::{Cli, Out, Replayed, Tier};
 use crate::controller::tools::tool::{About, Tool};
 use crate::shared::error::ToolError;
 use crate::shared::protocol::Op;
@@ -28,6 +28,9 @@ pub(super) fn tools() -> Vec<Tool> {
                     positional: &["ref"],
                     ..Cli::default()
                 },
+                recorded: Some(Replayed::Click),
+                tier: Tier::Slim,
+                ..About::default()
             },
             |cx, a, after| click(cx, a, after).boxed(),
         ),
@@ -36,7 +39,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_hover",
                 description: "Move the mouse over an element.",
                 hints: hints_of(Op::Hover),
-                cli: Cli::default(),
+                recorded: Some(Replayed::Hover),
+                ..About::default()
             },
             |cx, a, after| hover(cx, a, after).boxed(),
         ),
@@ -45,7 +49,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_drag",
                 description: "Drag one element onto another (same frame).",
                 hints: hints_of(Op::Drag),
-                cli: Cli::default(),
+                ..About::default()
             },
             |cx, a, after| drag(cx, a, after).boxed(),
         ),
@@ -54,7 +58,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_scroll",
                 description: "Scroll the page, a container, or an element into view.",
                 hints: hints_of(Op::Scroll),
-                cli: Cli::default(),
+                ..About::default()
             },
             |cx, a| scroll(cx, a).boxed(),
         ),

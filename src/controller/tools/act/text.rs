@@ -10,7 +10,7 @@ use super::pointer::RefArgs;
 use super::secret;
 use crate::controller::tools::args::{AfterAction, hints_of, ref_arg, timeout};
 use crate::controller::tools::ctx::Ctx;
-use crate::controller::tools::spec::{Cli, Out};
+use crate::controller::tools::spec::{Cli, Out, Replayed, Tier};
 use crate::controller::tools::tool::{About, Tool};
 use crate::shared::error::ToolError;
 use crate::shared::protocol::Op;
@@ -28,6 +28,9 @@ pub(super) fn tools() -> Vec<Tool> {
                     positional: &["ref", "text"],
                     ..Cli::default()
                 },
+                recorded: Some(Replayed::Type),
+                tier: Tier::Core,
+                ..About::default()
             },
             |cx, a, after| type_text(cx, a, after).boxed(),
         ),
@@ -36,7 +39,9 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_select_option",
                 description: "Choose options in a <select> by value or label.",
                 hints: hints_of(Op::Select),
-                cli: Cli::default(),
+                recorded: Some(Replayed::Select),
+                tier: Tier::Core,
+                ..About::default()
             },
             |cx, a, after| select(cx, a, after).boxed(),
         ),
@@ -45,7 +50,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_clear",
                 description: "Empty a text field.",
                 hints: hints_of(Op::Clear),
-                cli: Cli::default(),
+                ..About::default()
             },
             |cx, a, after| clear(cx, a, after).boxed(),
         ),

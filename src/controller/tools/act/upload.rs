@@ -12,7 +12,7 @@ use super::{ActionOut, secret};
 use crate::controller::policy::paths::{self, Sandbox};
 use crate::controller::tools::args::{AfterAction, Wait, hints_of, ref_arg, timeout};
 use crate::controller::tools::ctx::Ctx;
-use crate::controller::tools::spec::{Cli, Out};
+use crate::controller::tools::spec::{Keeps, Out};
 use crate::controller::tools::tool::{About, Tool};
 use crate::shared::error::ToolError;
 use crate::shared::protocol::Op;
@@ -28,7 +28,11 @@ pub(super) fn tool() -> Tool {
             name: "browser_upload_file",
             description: "Set local files on a file input.",
             hints: hints_of(Op::Upload),
-            cli: Cli::default(),
+            keeps: Keeps {
+                files: Some("paths"),
+                ..Keeps::default()
+            },
+            ..About::default()
         },
         |cx, a, after| upload(cx, a, after).boxed(),
     )

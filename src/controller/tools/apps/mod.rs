@@ -15,7 +15,7 @@ use serde_json::json;
 use super::args::acts;
 use super::ctx::Ctx;
 use super::paging::{footer, page_arg, page_of, pages};
-use super::spec::{Cli, Hints, Out};
+use super::spec::{Hints, Keeps, Out};
 use super::tool::{About, Tool};
 use crate::controller::apps::desktop::{self, Entry};
 use crate::controller::apps::{self, Running, launch};
@@ -38,7 +38,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "list_local_applications",
                 description: "Installed desktop applications (id, name) and running ones with an accessibility tree (pid, windows).",
                 hints: reads,
-                cli: Cli::default(),
+                keeps: Keeps::args(&["query"]),
+                ..About::default()
             },
             |cx, a| list(cx, a).boxed(),
         ),
@@ -47,7 +48,12 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "open_local_application",
                 description: "Launch an application by desktop id (files, http(s) urls optional); waits for its first window.",
                 hints: acts(),
-                cli: Cli::default(),
+                keeps: Keeps {
+                    args: &["app"],
+                    files: Some("files"),
+                    ..Keeps::default()
+                },
+                ..About::default()
             },
             |cx, a| open(cx, a).boxed(),
         ),
@@ -56,7 +62,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "inspect_local_application",
                 description: "A window's accessibility tree as an outline with refs (app by id or name, or pid).",
                 hints: reads,
-                cli: Cli::default(),
+                keeps: Keeps::args(&["app", "pid", "window", "maxNodes"]),
+                ..About::default()
             },
             |cx, a| inspect::inspect(cx, a).boxed(),
         ),
@@ -65,7 +72,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "operate_local_application",
                 description: "Act on an element by ref: click, focus, set_text, set_value, select, toggle, press_key. Says what changed.",
                 hints: acts(),
-                cli: Cli::default(),
+                ..About::default()
             },
             |cx, a| operate::operate(cx, a).boxed(),
         ),

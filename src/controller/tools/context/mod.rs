@@ -3,6 +3,7 @@
 //! Every call discovers afresh, so an edit made a moment ago is in the next answer. The data is
 //! each tool's output type; `render` writes the short human text from it.
 
+mod apps;
 mod old_names;
 mod render;
 
@@ -13,7 +14,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::args::{acts, read_only};
-use super::spec::{Cli, Hints, Out};
+use super::spec::{Cli, Hints, Keeps, Out};
 use super::tool::{About, Tool};
 use crate::controller::context::{
     self, Command, Context, ContextEnv, DEFAULT_SKILL_BUDGET, Instructions, LOAD_THRESHOLD,
@@ -41,7 +42,7 @@ fn context_tools() -> Vec<Tool> {
                 name: "session_bootstrap",
                 description: "The project's AGENTS.md instructions, skill and command names, and a refresh fingerprint.",
                 hints: read_only(),
-                cli: Cli::default(),
+                ..About::default()
             },
             |cx, a| session_bootstrap(cx.context_env(), a).boxed(),
         ),
@@ -55,6 +56,7 @@ fn context_tools() -> Vec<Tool> {
                     positional: &["path"],
                     rest: None,
                 },
+                ..About::default()
             },
             |cx, a| agent_context(cx.context_env(), a).boxed(),
         ),
@@ -63,7 +65,8 @@ fn context_tools() -> Vec<Tool> {
                 name: "resolve_task_capabilities",
                 description: "Rank local skills and commands for a task; loads the leading skill when relevant enough.",
                 hints: read_only(),
-                cli: Cli::default(),
+                keeps: Keeps::args(&["task", "knownRefreshFingerprint"]),
+                ..About::default()
             },
             |cx, a| resolve(cx.context_env(), a).boxed(),
         ),
@@ -83,6 +86,8 @@ fn skill_and_command_tools() -> Vec<Tool> {
                     positional: &["query"],
                     rest: None,
                 },
+                keeps: Keeps::args(&["query"]),
+                ..About::default()
             },
             |cx, a| list_skills(cx.context_env(), a).boxed(),
         ),
@@ -91,7 +96,8 @@ fn skill_and_command_tools() -> Vec<Tool> {
                 name: "load_local_skill",
                 description: "One skill's SKILL.md and file list. Nothing is run.",
                 hints: read_only(),
-                cli: Cli::default(),
+                keeps: Keeps::args(&["skill"]),
+                ..About::default()
             },
             |cx, a| load_skill(cx.context_env(), a).boxed(),
         ),
@@ -104,6 +110,7 @@ fn skill_and_command_tools() -> Vec<Tool> {
                     aliases: &["commands"],
                     ..Cli::default()
                 },
+                ..About::default()
             },
             |cx, a| list_commands(cx.context_env(), a).boxed(),
         ),
@@ -117,6 +124,8 @@ fn skill_and_command_tools() -> Vec<Tool> {
                     positional: &["name"],
                     rest: Some("args"),
                 },
+                keeps: Keeps::args(&["name"]),
+                ..About::default()
             },
             |cx, a| run_command(cx.context_env(), a).boxed(),
         ),
@@ -327,7 +336,7 @@ struct ResolveOut {
     instructions_truncated: bool,
     /// The local-application tools, when the task names a desktop application.
     #[serde(skip_serializing_if = "Option::is_none")]
-    local_apps: Option<crate::controller::apps::tasks::AppTools>,
+    local_apps: Option<apps::AppTools>,
 }
 
 async fn resolve(env: &ContextEnv, a: ResolveArgs) -> Result<Out<OldNames<ResolveOut>>, ToolError> {
@@ -356,22 +365,9 @@ async fn resolve(env: &ContextEnv, a: ResolveArgs) -> Result<Out<OldNames<Resolv
         context_unchanged: unchanged,
         instructions: (!unchanged).then(|| ctx.instructions.text.clone()),
         instructions_truncated: ctx.instructions.truncated,
-        local_apps: local_apps(&a.task).await,
+        local_apps: apps::local_apps(&a.task).await,
     };
     Ok(Out::new(render::resolve(&data), OldNames(data)))
-}
-
-/// The local-application tools, when the task names a desktop application installed here or
-/// says it is one.
-async fn local_apps(task: &str) -> Option<crate::controller::apps::tasks::AppTools> {
-    let entries = tokio::task::spawn_blocking(crate::controller::apps::desktop::entries)
-        .await
-        .unwrap_or_default();
-    crate::controller::apps::tasks::for_task(
-        task,
-        &entries,
-        crate::controller::apps::tasks::listed(),
-    )
 }
 
 /// A skill as a list shows it, with its match score for a query.

@@ -115,7 +115,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: LIST,
                 description: "Requests of this tab's page, newest first, with status or failure reason.",
                 hints: read_only(),
-                cli: Cli::default(),
+                ..About::default()
             },
             |cx, a| list(cx, a).boxed(),
         ),
@@ -133,6 +133,7 @@ pub(super) fn tools() -> Vec<Tool> {
                     positional: &["url"],
                     ..Cli::default()
                 },
+                ..About::default()
             },
             |cx, a| one(cx, a).boxed(),
         ),

@@ -55,6 +55,7 @@ pub(super) fn tools() -> Vec<Tool> {
                 positional: &["action"],
                 ..Cli::default()
             },
+            ..About::default()
         },
         |cx, a| perf(cx, a).boxed(),
     )]
