@@ -375,7 +375,7 @@ async fn churn(watcher: &Link, lock: &Path, ports: (u16, u16)) -> Churn {
     let port =
         tabpilot::shared::state::recorded_relay_port(&(ports.0..=ports.1)).unwrap_or(ports.0);
     let secret = tabpilot::shared::state::secret().expect("the relay secret");
-    // An ended agent's books go a grace period (10 s, src/relay/sessions.rs) after it leaves:
+    // An ended agent's books go a grace period (10 s, src/relay/hub.rs) after it leaves:
     // memory is read once they have.
     let settle = Duration::from_secs(12);
     for _ in 0..20 {

@@ -1,17 +1,18 @@
 //! Every `TABPILOT_*` environment variable, with its meaning and default, in one list (as
 //! `error.rs` lists the error codes). Code reads a variable only through [`Setting::get`] or
-//! [`Setting::get_os`]; README's table of settings is checked against this list by a test.
+//! [`Setting::get_os`]. docs/settings.md, the table people read, is made from this list by a
+//! test (`cargo test --locked --lib` writes it anew when it is stale, and fails once).
 //!
 //! The list also holds the names the shared contract fixes for settings still to come. Those are
-//! `Use::Reserved`: nothing reads them yet and README does not offer them; whoever makes one work
-//! marks it `Use::InUse` here and adds its row to README.
+//! `Use::Reserved`: nothing reads them yet and docs/settings.md names them only as reserved;
+//! whoever makes one work marks it `Use::InUse` here, and the test gives it its row.
 
 use std::ffi::OsString;
 
 /// Whether the code reads a setting today.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Use {
-    /// Read by the code and documented in README.
+    /// Read by the code and documented in docs/settings.md.
     InUse,
     /// Fixed by name in the contract; not read yet.
     Reserved,
@@ -41,7 +42,7 @@ macro_rules! settings {
                 match self { $(Setting::$variant => $meaning,)* }
             }
 
-            /// What applies when it is unset, in words (as README shows it).
+            /// What applies when it is unset, in words (as docs/settings.md shows it).
             pub fn default_text(self) -> &'static str {
                 match self { $(Setting::$variant => $default,)* }
             }
@@ -49,7 +50,7 @@ macro_rules! settings {
     };
 }
 
-// Variant = name, use, meaning, default (README's table shows the InUse rows as they are here).
+// Variant = name, use, meaning, default (docs/settings.md shows the InUse rows as they are here).
 settings! {
     Browser = "TABPILOT_BROWSER", InUse, "the Chromium to launch (a path)", "the first of `chromium`, `chromium-browser`, `google-chrome-for-testing` on `PATH`";
     Ports = "TABPILOT_PORTS", InUse, "the relay's port range on loopback, `FIRST-LAST` or one port", "`47311-47315`";
@@ -137,8 +138,8 @@ impl Setting {
     fn check_in_use(self) {
         debug_assert!(
             self.usage() == Use::InUse,
-            "{} is reserved by the contract and not read yet: mark it InUse in settings.rs and \
-             add its row to README",
+            "{} is reserved by the contract and not read yet: mark it InUse in settings.rs (the \
+             tests then give it its row in docs/settings.md)",
             self.name()
         );
     }
@@ -161,15 +162,34 @@ impl std::fmt::Display for Setting {
 mod tests {
     use super::*;
 
-    const README: &str = include_str!("../../README.md");
-
-    /// README's table row for a setting.
-    fn row(s: Setting) -> String {
+    /// docs/settings.md: the settings in use as a table, then the names reserved.
+    fn page() -> String {
+        let with = |usage| Setting::ALL.iter().filter(move |s| s.usage() == usage);
+        let rows: Vec<String> = with(Use::InUse)
+            .map(|s| {
+                format!(
+                    "| `{}` | {} | {} |",
+                    s.name(),
+                    s.meaning(),
+                    s.default_text()
+                )
+            })
+            .collect();
+        let reserved: Vec<String> = with(Use::Reserved)
+            .map(|s| format!("`{}`", s.name()))
+            .collect();
         format!(
-            "| `{}` | {} | {} |",
-            s.name(),
-            s.meaning(),
-            s.default_text()
+            "# Settings\n\n\
+             The environment variables tabpilot reads. Set them in the MCP client's\n\
+             configuration for the server (`env`), or in the shell for the command line; a\n\
+             server reads them once at start, and a malformed one stops it with a message that\n\
+             names it. Made from src/shared/settings.rs, the one list, by\n\
+             `cargo test --locked --lib`: edit that list, not this page. What the safety\n\
+             switches guard is in [safety.md](safety.md).\n\n\
+             | variable | meaning | default |\n|---|---|---|\n{}\n\n\
+             The contract reserves more names for settings to come; nothing reads them yet: {}.\n",
+            rows.join("\n"),
+            reserved.join(", ")
         )
     }
 
@@ -246,26 +266,9 @@ mod tests {
         );
     }
 
+    /// docs/settings.md lists exactly the settings in use, as they are declared here.
     #[test]
-    fn readme_lists_exactly_the_settings_in_use() {
-        let expected: Vec<String> = Setting::ALL
-            .iter()
-            .filter(|s| s.usage() == Use::InUse)
-            .map(|&s| row(s))
-            .collect();
-        // The settings table only: the Safety section has rows of its own about some of them.
-        let table: Vec<&str> = README
-            .lines()
-            .skip_while(|l| !l.starts_with("| variable | meaning | default |"))
-            .take_while(|l| !l.is_empty())
-            .filter(|l| l.starts_with("| `TABPILOT_"))
-            .collect();
-        assert_eq!(
-            table,
-            expected,
-            "README's table of settings differs from src/shared/settings.rs; it should read:\n\
-             | variable | meaning | default |\n|---|---|---|\n{}",
-            expected.join("\n")
-        );
+    fn the_settings_page_is_current() {
+        crate::shared::generated::keep_current("docs/settings.md", &page(), "");
     }
 }

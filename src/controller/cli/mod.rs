@@ -7,6 +7,7 @@ mod demo;
 mod doctor;
 mod export;
 mod install;
+mod reference;
 mod replay;
 mod secret;
 mod skill;

@@ -15,6 +15,8 @@ use std::process::ExitCode;
 
 use anyhow::{Context, bail};
 
+use super::reference::tool_reference;
+
 pub(super) const SKILL: &str = include_str!("../../../skill/SKILL.md");
 
 /// The reference pages SKILL.md links, by their path in the skill's folder.
@@ -48,27 +50,6 @@ const REFERENCES: [(&str, &str); 6] = [
 /// Where the tool reference goes in the skill's folder (made from the registry at install; the
 /// copy in skill/ is held to it by a test).
 const TOOLS_PAGE: &str = "references/tools.md";
-
-/// Every tool in one line, by group, from the registry: what a reader of the skill looks up.
-fn tool_reference() -> String {
-    let mut out = String::from(
-        "# Tool reference\n\n\
-         Every tool tabpilot has, in one line each, by group (made from its tool registry; the MCP\n\
-         server lists those `TABPILOT_TOOLS` names). Each tool's arguments are in its schema.\n",
-    );
-    let mut group = "";
-    for tool in crate::controller::tools::registry::all() {
-        if tool.spec.group != group {
-            group = tool.spec.group;
-            out.push_str(&format!("\n## {group}\n\n"));
-        }
-        out.push_str(&format!(
-            "- `{}`: {}\n",
-            tool.spec.name, tool.spec.description
-        ));
-    }
-    out
-}
 
 pub(super) fn install() -> anyhow::Result<ExitCode> {
     let file = path()?;
@@ -241,20 +222,6 @@ mod tests {
                 "{}",
                 tool.spec.name
             );
-        }
-    }
-
-    /// skill/references/tools.md, for whoever reads the skill in the repository, is the one an
-    /// install makes; a run that finds it stale writes it anew and fails, like the contract.
-    #[test]
-    fn the_repositorys_tool_reference_is_current() {
-        let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("skill")
-            .join(TOOLS_PAGE);
-        let made = tool_reference();
-        if fs::read_to_string(&path).ok().as_deref() != Some(made.as_str()) {
-            fs::write(&path, &made).unwrap();
-            panic!("{} was stale; written anew: commit it", path.display());
         }
     }
 }

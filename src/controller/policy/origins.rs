@@ -386,10 +386,10 @@ mod tests {
         );
     }
 
-    /// README's ready-made configuration for a real profile is one a server starts with.
+    /// docs/safety.md's ready-made configuration for a real profile is one a server starts with.
     #[test]
-    fn the_readme_s_configuration_parses() {
-        let readme = include_str!("../../../README.md");
+    fn the_documented_configuration_parses() {
+        let doc = include_str!("../../../docs/safety.md");
         let mut seen = 0;
         for setting in [
             Setting::AllowOrigins,
@@ -397,12 +397,15 @@ mod tests {
             Setting::SensitiveOrigins,
         ] {
             let key = format!("\"{}\": \"", setting.name());
-            for line in readme.lines().filter(|l| l.contains(&key)) {
+            for line in doc.lines().filter(|l| l.contains(&key)) {
                 let value = line.split(&key).nth(1).unwrap().split('"').next().unwrap();
                 parse_list(value).unwrap_or_else(|e| panic!("{setting}: {e}"));
                 seen += 1;
             }
         }
-        assert_eq!(seen, 3, "README's configuration sets the three lists");
+        assert_eq!(
+            seen, 3,
+            "docs/safety.md's configuration sets the three lists"
+        );
     }
 }

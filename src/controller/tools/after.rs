@@ -2,7 +2,7 @@
 //! caller asked for after it, and `include`: one or several of `snapshot`, `diff`, `console`
 //! and `network` (include.rs), answered here for every such tool, and a reply that ends with
 //! what went wrong in the page meanwhile (footer.rs). What the action's own call found travels
-//! on its `Out` (findings.rs).
+//! on its `Out` (`Findings`, declared with the wire in src/shared/protocol/wire/act.rs).
 
 use schemars::JsonSchema;
 use serde::Serialize;

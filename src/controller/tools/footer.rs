@@ -1,7 +1,7 @@
 //! What an action's reply says unasked about what went wrong in the page since the action began,
 //! and the downloads it started: one line per kind, from the probes that rode on the action's own
-//! call (findings.rs), nothing when all is well or a probe did not answer (the action stands
-//! either way).
+//! call (`Findings`, src/shared/protocol/wire/act.rs), nothing when all is well or a probe did not
+//! answer (the action stands either way).
 
 use crate::shared::protocol::wire::act::{ConsoleSince, Findings};
 use crate::shared::protocol::wire::downloads::Started;

@@ -80,17 +80,10 @@ mod tests {
     /// this side that the extension has not seen fails until the new file is committed.
     #[test]
     fn the_extensions_copy_of_the_contract_is_current() {
-        let path =
-            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("extension/sw/contract.js");
-        let now = contract_js();
-        let was = std::fs::read_to_string(&path).unwrap_or_default();
-        if was != now {
-            std::fs::write(&path, &now).expect("extension/sw/contract.js is writable");
-        }
-        assert!(
-            was == now,
-            "extension/sw/contract.js was stale: written anew; commit it, and run the extension's \
-             tests (node --test tests/extension/)"
+        crate::shared::generated::keep_current(
+            "extension/sw/contract.js",
+            &contract_js(),
+            ", and run the extension's tests (node --test tests/extension/)",
         );
     }
 }

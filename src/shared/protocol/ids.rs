@@ -23,7 +23,7 @@ pub struct TabId(pub i64);
 #[serde(transparent)]
 pub struct BrowserId(pub String);
 
-/// The key the relay files an agent's books under (src/relay/sessions.rs): it lets a process
+/// The key the relay files an agent's books under (src/relay/books.rs): it lets a process
 /// join those books, so it goes only to the browsers (as a call's owner), never to other agents.
 #[derive(Clone, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 #[serde(transparent)]

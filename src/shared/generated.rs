@@ -1,0 +1,17 @@
+//! Files in the repository that the code writes: the extension's contract
+//! (extension/sw/contract.js), the tool pages (docs/tools.md, skill/references/tools.md) and the
+//! settings page (docs/settings.md). A test holds each to what the code makes now: a run that finds
+//! one stale writes it anew and fails, so the next run passes once the new file is there to commit.
+
+use std::path::Path;
+
+/// Holds the repository's file at `relative` to `made`: writes it anew and fails when it differs,
+/// `then` saying what else to do (after "commit it").
+pub fn keep_current(relative: &str, made: &str, then: &str) {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(relative);
+    let was = std::fs::read_to_string(&path).unwrap_or_default();
+    if was != made {
+        std::fs::write(&path, made).unwrap_or_else(|e| panic!("writing {relative}: {e}"));
+        panic!("{relative} was stale: written anew; commit it{then}");
+    }
+}
