@@ -52,19 +52,21 @@ mod tests {
         refs, budgets, the path sandbox) is in [tool-behaviour.md](tool-behaviour.md).\n\n\
         Effect: `reads`; `moves` (between pages, or opens or closes a tab: read-only mode allows\n\
         it); `acts` (changes a page or the browser: refused in read-only mode); `mixed` (refuses\n\
-        its acting parts in read-only mode itself).\n";
+        its acting parts in read-only mode itself). Profile: the smallest `TABPILOT_TOOLS`\n\
+        profile that lists the tool (`slim` is also in `core`, and both in `full`).\n";
 
     /// docs/tools.md: every tool with its command line, its effect and its description.
     fn tools_page() -> String {
         page(
             TOOLS_OPENING,
-            "| tool | command line | effect | what it does |\n|---|---|---|---|\n",
+            "| tool | command line | effect | profile | what it does |\n|---|---|---|---|---|\n",
             |t| {
                 format!(
-                    "| `{}` | {} | {} | {} |",
+                    "| `{}` | {} | {} | {} | {} |",
                     t.name,
                     command_line(t),
                     effect(&t.hints),
+                    format!("{:?}", t.tier).to_lowercase(),
                     cell(t.description)
                 )
             },
