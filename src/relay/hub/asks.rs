@@ -13,6 +13,7 @@ use crate::shared::protocol::ask::{self, Claimed, Paired};
 use crate::shared::protocol::wire::tabs::{Released, TabInfo};
 use crate::shared::protocol::{
     self, AgentEntry, AgentKey, BrowserEntry, Call, RelayInfo, RelayOp, RelayStatus, Target,
+    handshake,
 };
 
 /// Who asks the relay: an agent, by the key to its books, or a person in a browser's popup, who
@@ -45,7 +46,7 @@ impl Hub {
     ) -> Result<Value, ToolError> {
         match op {
             RelayOp::Pair => {
-                let url = format!("http://127.0.0.1:{}/pair", self.port);
+                let url = format!("http://127.0.0.1:{}{}", self.port, handshake::PAIR_PATH);
                 let paired = Paired {
                     url,
                     code: self.pairing.codes.issue(),
