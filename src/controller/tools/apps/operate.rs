@@ -142,7 +142,7 @@ pub(super) async fn operate(cx: &Ctx, a: OperateArgs) -> Result<Out<OperateOut>,
         .recovered_by("inspect_local_application"));
     };
     cx.apps().state().last_app = Some(app.clone());
-    let id = desktop::find(&app).map(|e| e.id);
+    let id = desktop::find(&app).await?.map(|e| e.id);
     apps::check_allowed(id.as_deref(), &app)?;
     let bus = cx.apps().bus().await?;
     let node = bus.node(&obj).await?;

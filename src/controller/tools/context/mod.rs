@@ -6,7 +6,7 @@
 mod old_names;
 mod render;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use futures::FutureExt;
 use schemars::JsonSchema;
@@ -19,7 +19,7 @@ use crate::controller::context::{
     self, Command, Context, ContextEnv, DEFAULT_SKILL_BUDGET, Instructions, LOAD_THRESHOLD,
     LoadedSkill, Ranked, RunResult, SkillSummary,
 };
-use crate::shared::error::{Code, Outcome, ToolError};
+use crate::shared::error::{Outcome, ToolError};
 use old_names::OldNames;
 
 const DEFAULT_BOOTSTRAP_CHARS: usize = 40_000;
@@ -223,12 +223,9 @@ fn bounded(
     }
 }
 
-/// Discovery reads files, so it runs off the async workers.
+/// Discovery reads files, so it runs off the async workers (`context::discovered`).
 async fn discover(env: &ContextEnv, path: Option<String>) -> Result<Context, ToolError> {
-    let env = env.clone();
-    tokio::task::spawn_blocking(move || context::discover(&env, path.as_deref().map(Path::new)))
-        .await
-        .map_err(|e| ToolError::failed(Code::Internal, format!("context discovery stopped: {e}")))?
+    context::discovered(env, path.map(PathBuf::from)).await
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -364,7 +361,7 @@ async fn resolve(env: &ContextEnv, a: ResolveArgs) -> Result<Out<OldNames<Resolv
 /// The local-application tools, when the task names a desktop application installed here or
 /// says it is one.
 async fn local_apps(task: &str) -> Option<crate::controller::apps::tasks::AppTools> {
-    let entries = tokio::task::spawn_blocking(crate::controller::apps::desktop::entries)
+    let entries = crate::controller::apps::desktop::entries()
         .await
         .unwrap_or_default();
     crate::controller::apps::tasks::for_task(
@@ -500,6 +497,7 @@ mod tests {
     use super::*;
     use crate::controller::tools::ctx::Ctx;
     use crate::controller::tools::spec::ToolOutput;
+    use crate::shared::error::Code;
     use serde_json::{Value, json};
 
     struct Tree(std::path::PathBuf);
