@@ -2,7 +2,7 @@
 
 use std::time::{Duration, Instant};
 
-use tabpilot::controller::context::{ContextEnv, discover};
+use tabpilot::controller::context::{ContextEnv, discovered};
 
 use crate::{ms, quantile};
 
@@ -48,13 +48,19 @@ pub(crate) fn context_figures() {
         workspaces: Vec::new(),
         cwd: project.clone(),
     };
+    // As agent_context runs it: through the blocking pool, from async code.
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let discover = |env: &ContextEnv| runtime.block_on(discovered(env, None));
     let cold = Instant::now();
-    let ctx = discover(&env, None).expect("the tree is valid");
+    let ctx = discover(&env).expect("the tree is valid");
     let cold = cold.elapsed();
     let mut warm: Vec<Duration> = (0..30)
         .map(|_| {
             let t = Instant::now();
-            discover(&env, None).unwrap();
+            discover(&env).unwrap();
             t.elapsed()
         })
         .collect();

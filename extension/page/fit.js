@@ -19,7 +19,7 @@
   // piece costs what such pieces cost on snapshot text. Checked against real o200k counts in the
   // end-to-end tests; it errs high.
   // A ref's random letters and digits split unpredictably: 5 to 10 tokens, 7.4 on average.
-  const REF = / \[ref=(?:f\d+:)?e[0-9a-z]{4}(\.\d+)?\]/g;
+  const REF = new RegExp(` \\[ref=${globalThis.__tabpilotContract.REF.pattern}\\]`, 'g');
   const PIECES = /[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}| ?[^\s\p{L}\p{N}]+[\r\n]*|\s+/gu;
   // A word: one token when common and short; long ones split. What the page cannot tell from
   // a common word costs more: a name (capitalised) or a piece glued to punctuation (an email's
@@ -50,8 +50,8 @@
 
   function tokens(text) {
     let n = 0;
-    text = text.replace(REF, (_, twin) => {
-      n += twin ? 9.5 : 7.5;
+    text = text.replace(REF, (...found) => {
+      n += found.at(-1).twin ? 9.5 : 7.5;
       return '';
     });
     for (const [p] of text.matchAll(PIECES)) {

@@ -5,6 +5,8 @@
   const T = globalThis.__tabpilot;
   if (T.tagAll) return;
   const { Refusal, squash, cut, walkElements, role, name, labelledBy, INTERACTIVE, NAME_MAX } = T;
+  // A ref inside this document (the service worker took off any frame's prefix): the contract's.
+  const LOCAL_REF = new RegExp(`^(?:${globalThis.__tabpilotContract.REF.local})$`);
 
   // A ref is a hash of what the element is (tag, id, name, type, role, label, own text), not
   // where it is, so a re-render of the same elements yields the same refs.
@@ -114,7 +116,7 @@
 
   // Finds the element for a ref; when the node was replaced, tags the document afresh once.
   function resolve(ref, look = false) {
-    if (typeof ref !== 'string' || !/^e[0-9a-z]{4}(\.\d+)?$/.test(ref)) {
+    if (typeof ref !== 'string' || !LOCAL_REF.test(ref)) {
       throw new Refusal('BAD_ARGS', `ref ${JSON.stringify(ref)} is not a ref from a snapshot (like e7k2f)`);
     }
     const known = refs.get(ref)?.deref() || extras.get(ref)?.deref();

@@ -1,7 +1,7 @@
 // The accessibility audit: axe-core (vendor/axe/, MPL-2.0, unmodified) run in the isolated world
 // of each frame of the tab, where the page's CSP and globals cannot reach it; page/a11y.js maps
 // each violation's elements to the refs a snapshot gives.
-import { inject, runInPage } from './page.js';
+import { framePrefix, inject, runInPage } from './page.js';
 
 const AXE = 'vendor/axe/axe.min.js';
 const MAX_FRAMES = 10; // frames audited besides the top one
@@ -9,7 +9,7 @@ const MAX_FRAMES = 10; // frames audited besides the top one
 async function auditFrame(tabId, frameId) {
   const [loaded] = await inject(tabId, frameId, { func: () => typeof globalThis.axe?.run === 'function' });
   if (!loaded?.result) await inject(tabId, frameId, { files: [AXE] });
-  const { version, violations } = await runInPage(tabId, 'a11y', { prefix: frameId ? `f${frameId}:` : '' }, frameId);
+  const { version, violations } = await runInPage(tabId, 'a11y', { prefix: framePrefix(frameId) }, frameId);
   return { version, violations, frame: frameId };
 }
 

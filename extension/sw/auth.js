@@ -1,5 +1,10 @@
 // The extension's half of the relay's HMAC-SHA256 challenge-response.
+import { HANDSHAKE } from './contract.js';
+
 const enc = new TextEncoder();
+
+// The text `who` signs to prove it holds the secret, on a socket to `port`, over `nonce`.
+export const proofText = (who, port, nonce) => `${HANDSHAKE.proof} ${who} ${port} ${nonce}`;
 
 export function randomHex(bytes) {
   const b = crypto.getRandomValues(new Uint8Array(bytes));

@@ -1,6 +1,8 @@
-// The contract between the controller and this extension: its operations, error codes and
-// outcomes. Written by the controller's test (src/shared/protocol/contract.rs) from its own
-// declarations: not edited by hand; `cargo test` writes it anew.
+// The contract between the controller and this extension. Written by the controller's test
+// (src/shared/protocol/contract.rs) from its own declarations: not edited by hand; `cargo test`
+// writes it anew.
+
+// Its operations, error codes and outcomes.
 export const CONTRACT = {
   "codes": [
     "BAD_ARGS",
@@ -9667,3 +9669,59 @@ export const CONTRACT = {
     "unknown"
   ]
 };
+
+// Element refs (src/shared/protocol/refs.rs): regular-expression sources, unanchored; the groups
+// `frame` (a frame's id), `local` (the ref inside its document) and `twin` (a twin's number).
+export const REF = Object.freeze({
+  "frame": "f(?<frame>[0-9]+):",
+  "local": "e[0-9a-z]{4}(?:\\.(?<twin>[0-9]+))?",
+  "pattern": "(?:f(?<frame>[0-9]+):)?(?<local>e[0-9a-z]{4}(?:\\.(?<twin>[0-9]+))?)"
+});
+
+// Each frame's `t` on the link to the relay, and a `tab` frame's `kind` (protocol/kinds.rs).
+export const FRAME = Object.freeze({
+  "about": "about",
+  "ask": "ask",
+  "call": "call",
+  "challenge": "challenge",
+  "hello": "hello",
+  "part": "part",
+  "ping": "ping",
+  "pong": "pong",
+  "result": "result",
+  "roster": "roster",
+  "tab": "tab",
+  "welcome": "welcome"
+});
+export const TAB_EVENT = Object.freeze({
+  "closed": "closed",
+  "opened": "opened",
+  "replaced": "replaced"
+});
+
+// The words of the handshake and of pairing (protocol/handshake.rs).
+export const HANDSHAKE = Object.freeze({
+  "browser": "browser",
+  "browserPath": "/browser",
+  "claimPath": "/pair/claim",
+  "controller": "controller",
+  "controllerPath": "/controller",
+  "pairPath": "/pair",
+  "pairingMark": "tabpilot-pairing",
+  "proof": "tabpilot/2",
+  "relay": "relay",
+  "seal": "tabpilot/3",
+  "sealSalt": "tabpilot/3 seal"
+});
+
+// The codes the relay closes a link with, each saying why (protocol::close).
+export const CLOSE = Object.freeze({
+  "authFailed": 4001,
+  "flood": 4008,
+  "malformed": 4000,
+  "replaced": 4009,
+  "shutdown": 1001,
+  "tooBig": 1009,
+  "unsealed": 4010,
+  "wrongEnvelope": 4002
+});

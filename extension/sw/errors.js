@@ -13,6 +13,14 @@ export class ToolError extends Error {
   }
 }
 
+// An issue as it leaves (issues.js): its code from the contract's closed set, or INTERNAL naming
+// the code it had, as a ToolError's is.
+export function inContract(issue) {
+  if (CODES.has(issue.code)) return issue;
+  const said = `the extension said ${issue.code}, a code outside the contract`;
+  return { ...issue, code: 'INTERNAL', message: issue.message ? `${issue.message} (${said})` : said };
+}
+
 export async function getTab(tabId) {
   try {
     return await chrome.tabs.get(tabId);

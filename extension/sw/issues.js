@@ -1,10 +1,10 @@
 // The browser issues of an agent's tab: problems that log no console error. From the tab's
 // network log (failed requests, CORS, HTTP errors) and from each frame's own notes, made from
 // its document's start (issue-watch.js: content a CSP blocked, deprecations, interventions).
-import { getTab } from './errors.js';
+import { getTab, inContract } from './errors.js';
 import { isTracked } from './tracking.js';
 import { entriesOf, entriesSince, summary } from './netlog.js';
-import { runInPage } from './page.js';
+import { framePrefix, runInPage } from './page.js';
 import { perTab } from './tabstate.js';
 
 // When a frame of the tab last noted a problem, newest last: what the after-action footer counts.
@@ -45,7 +45,7 @@ async function pageIssues(tabId) {
   const each = await Promise.all(
     frames.map(({ frameId }) =>
       runInPage(tabId, 'issues', {}, frameId).then(
-        (r) => r.issues.map((i) => ({ ...i, frameId, ...(i.ref && frameId ? { ref: `f${frameId}:${i.ref}` } : {}) })),
+        (r) => r.issues.map((i) => ({ ...i, frameId, ...(i.ref ? { ref: framePrefix(frameId) + i.ref } : {}) })),
         () => [],
       ),
     ),
@@ -59,7 +59,7 @@ export async function issues(tabId, { page = 1, pageSize = 20 }) {
   const fromNetwork = entriesOf(tabId).map(issueOf).filter(Boolean);
   const all = [...fromPage.sort((a, b) => (b.at || 0) - (a.at || 0)), ...fromNetwork];
   const from = (page - 1) * pageSize;
-  return { total: all.length, issues: all.slice(from, from + pageSize).map(({ at, ...i }) => i) };
+  return { total: all.length, issues: all.slice(from, from + pageSize).map(({ at, ...i }) => inContract(i)) };
 }
 
 // What the tab met since `since` (epoch ms): how many requests failed or were answered with an

@@ -3,7 +3,7 @@
 // its element in its parent. An action describes its own elements in the page as it acts
 // (page/kit.js); here they get their frames.
 import { ToolError } from './errors.js';
-import { locate as splitRef, runInPage } from './page.js';
+import { framePrefix, locate as splitRef, runInPage } from './page.js';
 
 const framesOf = async (tabId) => (await chrome.webNavigation.getAllFrames({ tabId })) || [];
 
@@ -74,5 +74,5 @@ export async function resolveLocator(tabId, { frames = [], locators, timeout }) 
     frameId = kid.frameId;
   }
   const { ref } = await runInPage(tabId, 'resolveLocator', { locators, timeout }, frameId);
-  return { ref: frameId ? `f${frameId}:${ref}` : ref };
+  return { ref: framePrefix(frameId) + ref };
 }

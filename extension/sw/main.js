@@ -1,7 +1,8 @@
 // Service worker: the link to the tabpilot relay. Calls are run from the one table in ops.js;
 // DOM work lives in the page scripts (page/); this file never runs code a caller supplies.
 import { answer } from './ops.js';
-import { hmacHex, randomHex } from './auth.js';
+import { hmacHex, proofText, randomHex } from './auth.js';
+import { FRAME, HANDSHAKE, TAB_EVENT } from './contract.js';
 import { channel, linkKeys } from './seal.js';
 import { claim, offeredPort, pairingPage } from './pairing.js';
 import { anyTab, closed, held, isShared, replaced, setAnyTab, sharedByPerson } from './sharing.js';
@@ -145,7 +146,7 @@ function tryPort(port, secret, info) {
   return new Promise((resolve) => {
     let ws;
     try {
-      ws = new WebSocket(`ws://127.0.0.1:${port}/browser`);
+      ws = new WebSocket(`ws://127.0.0.1:${port}${HANDSHAKE.browserPath}`);
     } catch (_) {
       resolve(false);
       return;
@@ -157,8 +158,8 @@ function tryPort(port, secret, info) {
     // The relay's welcome, the first sealed frame: its proof names our nonce and the port
     // dialled (one passed on from another port fails here).
     const welcome = async (frame, cnonce) => {
-      const expected = await hmacHex(secret, `tabpilot/2 relay ${port} ${cnonce}`);
-      if (frame.t !== 'welcome' || frame.proof !== expected || frame.port !== port) {
+      const expected = await hmacHex(secret, proofText(HANDSHAKE.relay, port, cnonce));
+      if (frame.t !== FRAME.welcome || frame.proof !== expected || frame.port !== port) {
         ws.close();
         return;
       }
@@ -181,13 +182,13 @@ function tryPort(port, secret, info) {
       } catch (_) {
         frame = null;
       }
-      if (frame?.t !== 'challenge') {
+      if (frame?.t !== FRAME.challenge) {
         ws.close();
         return;
       }
       const cnonce = randomHex(32);
-      const proof = await hmacHex(secret, `tabpilot/2 browser ${port} ${frame.nonce}`);
-      const keys = await linkKeys(secret, 'browser', port, frame.nonce, cnonce);
+      const proof = await hmacHex(secret, proofText(HANDSHAKE.browser, port, frame.nonce));
+      const keys = await linkKeys(secret, HANDSHAKE.browser, port, frame.nonce, cnonce);
       chan = channel(ws, keys, {
         // Frames are handed on as they open, not waited for: calls run side by side.
         onText: (text) => {
@@ -200,8 +201,8 @@ function tryPort(port, secret, info) {
       // Who this browser is goes sealed right after the hello, with the agents' tabs still open:
       // a relay that restarted has empty books, and has them back before any agent's call can
       // reach this browser.
-      const about = JSON.stringify({ t: 'about', info, held: await held() });
-      ws.send(JSON.stringify({ t: 'hello', role: 'browser', proof, cnonce }));
+      const about = JSON.stringify({ t: FRAME.about, info, held: await held() });
+      ws.send(JSON.stringify({ t: FRAME.hello, role: HANDSHAKE.browser, proof, cnonce }));
       chan.send(about);
     };
     ws.onclose = () => {
@@ -239,7 +240,7 @@ function send(frame) {
     let end = Math.min(at + PART, text.length);
     const code = text.charCodeAt(end - 1);
     if (end < text.length && code >= 0xd800 && code <= 0xdbff) end -= 1;
-    chan.send(JSON.stringify({ t: 'part', data: text.slice(at, end), last: end === text.length }));
+    chan.send(JSON.stringify({ t: FRAME.part, data: text.slice(at, end), last: end === text.length }));
     at = end;
   }
 }
@@ -259,7 +260,7 @@ function askRelay(op) {
       reject(new Error('the relay did not answer'));
     }, ASK_TIMEOUT);
     asks.set(id, { resolve, reject, timer });
-    send({ t: 'ask', id, op });
+    send({ t: FRAME.ask, id, op });
   });
 }
 
@@ -292,17 +293,17 @@ async function setLabel(text) {
 
 async function onFrame(ws, frame) {
   switch (frame.t) {
-    case 'call':
+    case FRAME.call:
       send(await answer(frame));
       break;
-    case 'result':
+    case FRAME.result:
       settleAsk(frame);
       break;
-    case 'roster':
+    case FRAME.roster:
       link.controllers = frame.controllers || [];
       break;
-    case 'ping':
-      send({ t: 'pong' });
+    case FRAME.ping:
+      send({ t: FRAME.pong });
       break;
     default:
       break;
@@ -312,11 +313,11 @@ async function onFrame(ws, frame) {
 // Tab events nobody asked for (those a call causes go back with its result).
 onTabGone((tabId) => {
   closed(tabId);
-  send({ t: 'tab', kind: 'closed', tab: tabId });
+  send({ t: FRAME.tab, kind: TAB_EVENT.closed, tab: tabId });
 });
 chrome.tabs.onReplaced.addListener((added, removed) => {
   replaced(removed, added);
-  send({ t: 'tab', kind: 'replaced', old: removed, tab: added });
+  send({ t: FRAME.tab, kind: TAB_EVENT.replaced, old: removed, tab: added });
 });
 
 // Chrome stops a service worker it finds idle (or when told to); the alarm wakes it within 30 s,

@@ -19,12 +19,14 @@
 // run would let it find a piece (ten thousand guesses for four digits) and grow it a character at
 // a time, where sixteen characters of even a digits-only secret are 10^16 guesses. And sixteen
 // characters of a secret meet ordinary text by chance practically never.
+import { REF as REF_FORMAT } from './contract.js';
+
 export const MIN_WHOLE = 6;
 export const MIN_RUN = 16;
 
 // A tabpilot ref in a text (`[ref=f3:e7k2f.2]`) or a string that is one: never rewritten.
-const REF = /\bref=((?:f\d{1,6}:)?e[0-9a-z]{4}(?:\.\d{1,4})?)(?![\w.])/g;
-const WHOLE_REF = /^(?:f\d{1,6}:)?e[0-9a-z]{4}(?:\.\d{1,4})?$/;
+const REF = new RegExp(`\\bref=(${REF_FORMAT.pattern})(?![\\w.])`, 'g');
+const WHOLE_REF = new RegExp(`^(?:${REF_FORMAT.pattern})$`);
 
 // The named character references pages and servers write for ASCII and the no-break space.
 const NAMED = {

@@ -32,7 +32,7 @@ import { issues, issuesSince } from './issues.js';
 import { consoleLogs, sinceAction } from './console.js';
 import { cookies, setCookie } from './cookies.js';
 import { storageRead, storageWrite } from './storage.js';
-import { CONTRACT } from './contract.js';
+import { CONTRACT, FRAME } from './contract.js';
 import { noteFills, scrub } from './secrets.js';
 import { downloads, startedSince } from './downloads.js';
 import { emulate, emulation, emulationHeldBy } from './emulate.js';
@@ -169,7 +169,7 @@ export async function answer(frame) {
     const chains = describe ? await framesOfRefs(call.tab, call.args) : null;
     if (describe) call.args = { ...call.args, describe: true };
     const began = Date.now();
-    result = { t: 'result', id: frame.id, value: await run(frame.op, call) };
+    result = { t: FRAME.result, id: frame.id, value: await run(frame.op, call) };
     if (describe) {
       const described = targetsOf(result.value?.described, chains);
       if (described) result.described = described;
@@ -180,7 +180,7 @@ export async function answer(frame) {
     if (url) result.url = url;
   } catch (e) {
     const err = e instanceof ToolError ? e : new ToolError('INTERNAL', String(e?.message || e));
-    result = { t: 'result', id: frame.id, error: { code: err.code, message: err.message, outcome: err.outcome } };
+    result = { t: FRAME.result, id: frame.id, error: { code: err.code, message: err.message, outcome: err.outcome } };
   }
   if (call.tabs.length) result.tabs = call.tabs;
   return scrubbed(result);

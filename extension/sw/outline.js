@@ -1,6 +1,6 @@
 // The snapshot of a whole tab: each frame's document walked once, in parallel, and stitched
 // together where its <iframe> stands, as a `- frame <url>` block with `fN:` refs.
-import { locate, runInPage } from './page.js';
+import { framePrefix, locate, runInPage } from './page.js';
 import { sameUrl } from './navigation.js';
 
 const MAX_FRAMES = 10; // frames walked besides the top one
@@ -25,8 +25,6 @@ export async function snapshotTab(tabId, args) {
   return { ...stitched, frames: frames.length, framesCapped: frames.length > MAX_FRAMES };
 }
 
-const prefixOf = (id) => (id ? `f${id}:` : '');
-
 // Each frame's snapshot, by frame id: the walked frames in parallel within their share of the
 // budget, and the frame the snapshot starts in walked again with what they left when they took
 // more.
@@ -36,14 +34,14 @@ async function walk(tabId, args, region, start, walked) {
   const base = { verbose: !!args.verbose };
   const own = (maxTokens) => {
     const where = region ? { ref: region.ref, offset: args.offset || 0 } : {};
-    return runInPage(tabId, 'snapshot', { ...base, ...where, maxTokens, prefix: prefixOf(start) }, start);
+    return runInPage(tabId, 'snapshot', { ...base, ...where, maxTokens, prefix: framePrefix(start) }, start);
   };
   const results = new Map();
   const top = own(budget);
   await Promise.all(
     walked.map(async (f) => {
       try {
-        const mine = { ...base, maxTokens: share, prefix: prefixOf(f.frameId) };
+        const mine = { ...base, maxTokens: share, prefix: framePrefix(f.frameId) };
         results.set(f.frameId, await runInPage(tabId, 'snapshot', mine, f.frameId));
       } catch (_) {
         // A frame the browser does not let us into (or one that just went away) is left out.
@@ -113,7 +111,7 @@ export async function findInTab(tabId, args) {
   const ids = [0, ...frames.map((f) => f.frameId)];
   const results = await Promise.all(
     ids.map((id) =>
-      runInPage(tabId, 'find', { ...args, prefix: id ? `f${id}:` : '' }, id).catch((e) => {
+      runInPage(tabId, 'find', { ...args, prefix: framePrefix(id) }, id).catch((e) => {
         if (id === 0) throw e;
         return { lines: [], total: 0 }; // a frame we may not enter
       }),

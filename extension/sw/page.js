@@ -1,10 +1,13 @@
 // Running the packaged page scripts in a tab's frames.
 import { ToolError, getTab } from './errors.js';
 import { perTab } from './tabstate.js';
+import { REF as REF_FORMAT } from './contract.js';
 
-// The page scripts, in order: the kit first (kit.js makes the shared bag, each other kit file
-// uses the ones before it), then the operation files, which add operations to it.
-const PAGE_FILES = [
+// The page scripts, in order: the contract's part for them (generated), the kit (kit.js makes the
+// shared bag, each other kit file uses the ones before it), then the operation files, which add
+// operations to it.
+export const PAGE_FILES = [
+  'page/contract.js',
   'page/kit.js',
   'page/names.js',
   'page/secrets.js',
@@ -131,6 +134,7 @@ export async function runInPage(tabId, op, args, frameId = 0) {
     if (out?.result?.missing) {
       await run({ files: PAGE_FILES });
       [out] = await run({ func: call, args: [op, args] });
+      if (out?.result?.missing) throw new ToolError('INTERNAL', `the page scripts have no operation ${op}`);
     }
     if (known.size >= MAX_KNOWN) known.clear(); // a long-lived tab's past documents
     if (doc.documentId) known.add(doc.documentId);
@@ -147,7 +151,10 @@ export async function runInPage(tabId, op, args, frameId = 0) {
   return r.value;
 }
 
-const REF = /^(?:f(\d+):)?(e[0-9a-z]{4}(?:\.\d+)?)$/;
+const REF = new RegExp(`^(?:${REF_FORMAT.pattern})$`);
+
+// What a ref in frame `frameId` begins with (the contract's `fN:`; nothing in the top frame).
+export const framePrefix = (frameId) => (frameId ? `f${frameId}:` : '');
 
 // Splits a ref into its frame and the ref inside that frame's document. A malformed frame prefix
 // is refused, never looked up in another document; a frame that is gone makes the ref stale.
@@ -160,14 +167,14 @@ export async function locate(tabId, ref) {
       'refused',
     );
   }
-  const frameId = m[1] ? Number(m[1]) : 0;
+  const frameId = m.groups.frame ? Number(m.groups.frame) : 0;
   if (frameId !== 0) {
     const frames = (await chrome.webNavigation.getAllFrames({ tabId })) || [];
     if (!frames.some((f) => f.frameId === frameId)) {
       throw new ToolError('STALE_REF', `frame f${frameId} of ref ${ref} is no longer in the page`, 'refused');
     }
   }
-  return { frameId, ref: m[2] };
+  return { frameId, ref: m.groups.local };
 }
 
 // Runs a page operation on the element `args.ref` names, in that element's frame.

@@ -4,26 +4,28 @@
 // the path sees ciphertext, and a frame it adds, alters, drops or replays does not open: the link
 // closes. The relay and the controller do the same in Rust (src/shared/protocol/seal.rs), over the same
 // texts.
+import { CLOSE, HANDSHAKE } from './contract.js';
+
 const enc = new TextEncoder();
 const dec = new TextDecoder('utf-8', { fatal: true });
-const SALT = enc.encode('tabpilot/3 seal');
-// The close code the relay also uses for a frame that does not open (protocol::close::UNSEALED).
-export const UNSEALED = 4010;
+const SALT = enc.encode(HANDSHAKE.sealSalt);
+// The close code the relay also uses for a frame that does not open.
+export const UNSEALED = CLOSE.unsealed;
 
 // The two directions of the socket to the relay's `port`, as the peer of `role` holds them.
 export async function linkKeys(secret, role, port, nonce, cnonce) {
   const base = await crypto.subtle.importKey('raw', enc.encode(secret), 'HKDF', false, ['deriveKey']);
   const key = (info, use) =>
     crypto.subtle.deriveKey(
-      { name: 'HKDF', hash: 'SHA-256', salt: SALT, info: enc.encode(`tabpilot/3 ${info}`) },
+      { name: 'HKDF', hash: 'SHA-256', salt: SALT, info: enc.encode(`${HANDSHAKE.seal} ${info}`) },
       base,
       { name: 'AES-GCM', length: 256 },
       false,
       [use],
     );
   const [up, down] = await Promise.all([
-    key(`${role} relay ${port} ${nonce} ${cnonce}`, 'encrypt'),
-    key(`relay ${role} ${port} ${nonce} ${cnonce}`, 'decrypt'),
+    key(`${role} ${HANDSHAKE.relay} ${port} ${nonce} ${cnonce}`, 'encrypt'),
+    key(`${HANDSHAKE.relay} ${role} ${port} ${nonce} ${cnonce}`, 'decrypt'),
   ]);
   return { seal: sealer(up), open: opener(down) };
 }

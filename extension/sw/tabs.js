@@ -9,6 +9,7 @@ import { track } from './tracking.js';
 import { endEmulation } from './emulate.js';
 import { advancedOf, endAdvanced } from './debugger.js';
 import { endProxyOf } from './proxy.js';
+import { TAB_EVENT } from './contract.js';
 
 const FIRST_LOAD_MAX_MS = 15000;
 
@@ -72,7 +73,7 @@ export async function openTab({ args, timeoutMs, tabs, owner, guard }) {
   // Tracked before its first document commits, so that document gets our pieces from its start.
   track(t.id);
   await openedForAgent(t.id, owner);
-  tabs.push({ kind: 'opened', tab: t.id });
+  tabs.push({ kind: TAB_EVENT.opened, tab: t.id });
   // The first page's events end first, so they never pass for the next navigation's.
   await loaded(t.id, timeoutMs);
   if (guard) await guardTab(t.id, owner, guard);
@@ -124,7 +125,7 @@ export async function release({ owner, args, tabs }) {
   if (args.closeOpened) {
     for (const tab of opened) {
       // One already gone is what was wanted.
-      if (await chrome.tabs.remove(tab).then(() => true, () => false)) tabs.push({ kind: 'closed', tab });
+      if (await chrome.tabs.remove(tab).then(() => true, () => false)) tabs.push({ kind: TAB_EVENT.closed, tab });
     }
   }
   await releaseOwner(owner);
@@ -144,6 +145,6 @@ export async function focusTab(tabId) {
 export async function closeTab({ tab, tabs }) {
   await getTab(tab);
   await chrome.tabs.remove(tab);
-  tabs.push({ kind: 'closed', tab });
+  tabs.push({ kind: TAB_EVENT.closed, tab });
   return { closed: tab };
 }

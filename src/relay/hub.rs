@@ -222,7 +222,8 @@ impl Hub {
                         // closed, the profile goes.
                         tokio::spawn(async {
                             tokio::time::sleep(crate::shared::profiles::SWEEP_AFTER).await;
-                            tokio::task::spawn_blocking(crate::shared::profiles::sweep_throwaway);
+                            let sweep = crate::shared::profiles::sweep_throwaway;
+                            let _ = crate::shared::blocking::call("sweeping profiles", sweep).await;
                         });
                     }
                     let lost: Vec<u64> = r

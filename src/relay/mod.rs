@@ -24,7 +24,7 @@ use axum::routing::{get, post};
 use axum::{Extension, Router};
 
 use crate::shared::platform::private;
-use crate::shared::protocol::{self, Role};
+use crate::shared::protocol::{self, Role, handshake};
 use crate::shared::serve::door;
 use crate::shared::settings::Setting;
 use crate::shared::state;
@@ -75,10 +75,10 @@ pub async fn run() -> anyhow::Result<()> {
     lock.write_all(format!("{port} {}", std::process::id()).as_bytes())?;
     let hub = Arc::new(Hub::new(secret, port, (*ports.start(), *ports.end())));
     let app = Router::new()
-        .route("/browser", get(browser_endpoint))
-        .route("/controller", get(controller_endpoint))
-        .route("/pair", get(pairing::page))
-        .route("/pair/claim", post(pairing::claim))
+        .route(handshake::BROWSER_PATH, get(browser_endpoint))
+        .route(handshake::CONTROLLER_PATH, get(controller_endpoint))
+        .route(handshake::PAIR_PATH, get(pairing::page))
+        .route(handshake::CLAIM_PATH, post(pairing::claim))
         .with_state(hub.clone());
     let idle = idle_after();
     let server = door::serve(listener, app);

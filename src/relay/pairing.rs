@@ -16,6 +16,7 @@ use serde_json::json;
 use super::Hub;
 use super::codes::Codes;
 use super::extensions::Extensions;
+use crate::shared::protocol::handshake;
 
 /// What pairing keeps: the open codes, and the extensions that paired.
 pub(super) struct Pairing {
@@ -35,7 +36,7 @@ impl Pairing {
 }
 
 const PAGE: &str = r#"<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><meta name="tabpilot-pairing" content="1">
+<html lang="en"><head><meta charset="utf-8"><meta name="MARK" content="1">
 <title>Pair with tabpilot</title>
 <style>body{font:16px system-ui,sans-serif;max-width:36rem;margin:3rem auto}</style></head>
 <body><h1>Pair this browser with tabpilot</h1>
@@ -48,7 +49,9 @@ Load unpacked in chrome://extensions.</p>
 
 /// The page `tabpilot pair` opens: what to do, and the port to check. It carries no secret.
 pub(super) async fn page(State(hub): State<Arc<Hub>>) -> Response {
-    let page = PAGE.replace("PORT", &hub.port().to_string());
+    let page = PAGE
+        .replace("PORT", &hub.port().to_string())
+        .replace("MARK", handshake::PAIRING_MARK);
     ([(header::CACHE_CONTROL, "no-store")], Html(page)).into_response()
 }
 

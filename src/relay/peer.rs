@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 
 use super::hub::{Hub, Outgoing};
 use crate::shared::protocol::seal::{End, Keys, Opener, Sealer};
-use crate::shared::protocol::{self, Frame, Role, auth, close};
+use crate::shared::protocol::{self, Frame, Role, auth, close, handshake};
 use crate::shared::serve::door::Unproven;
 
 /// A token bucket over frames: `MAX_FRAMES_PER_SEC` sustained, the same as a burst.
@@ -177,7 +177,7 @@ async fn handshake(
     }
     let id = hub.join(role, info.bounded(), &held, tx.clone());
     let welcome = Frame::Welcome {
-        proof: auth::proof(hub.secret(), "relay", hub.port(), &cnonce),
+        proof: auth::proof(hub.secret(), handshake::RELAY, hub.port(), &cnonce),
         peer_id: id,
         version: protocol::VERSION.into(),
         port: hub.port(),

@@ -164,6 +164,9 @@ fn the_dashboard_shows_an_agents_tab_and_calls_and_releases_it() {
         // The person sees which tab has the debugger attached, and the proxy an agent set.
         format!("tab {tab} (advanced mode)"),
         "set by an agent: http://127.0.0.1:9".into(),
+        // The card links the agent's recording as a Playwright test (export.rs reads it there).
+        "link \"Export test\"".into(),
+        format!("url=api/export/{id}"),
     ] {
         assert!(
             page.contains(&shown),

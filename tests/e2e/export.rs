@@ -268,8 +268,8 @@ fn an_agents_session_exports_to_a_playwright_test_and_a_replay_that_pass_on_othe
     replay_passes(&env, &replay_path, &changed);
 }
 
-/// The dashboard's card for the agent links its recording's export: the same test, to the holder
-/// of the dashboard's cookie only.
+/// The dashboard serves the agent's recording's export: the same test, to the holder of the
+/// dashboard's cookie only.
 fn dashboard_links(env: &Env, agent: &mut Mcp, spec: &str) {
     let agents = crate::dashboard::holding(agent);
     let id = agents[0]["id"].as_str().unwrap().to_string();
@@ -285,6 +285,5 @@ fn dashboard_links(env: &Env, agent: &mut Mcp, spec: &str) {
     let (status, head, body) = d.request("GET", &path, &[("Cookie", cookie)]);
     assert_eq!(status, 200, "{head}{body}");
     assert_eq!(body, spec);
-    let (_, _, script) = d.request("GET", &format!("{base}dashboard.js"), &[("Cookie", cookie)]);
-    assert!(script.contains("api/export/"), "the card links the export");
+    // That the card links it is seen on the page a person's browser renders (dashboard.rs).
 }

@@ -15,7 +15,7 @@ const EXTENSION = new URL('../../extension/', import.meta.url);
 function kit(...files) {
   const context = vm.createContext({ console });
   context.globalThis = context;
-  for (const file of ['page/kit.js', 'page/names.js', ...files]) {
+  for (const file of ['page/contract.js', 'page/kit.js', 'page/names.js', ...files]) {
     vm.runInContext(readFileSync(new URL(file, EXTENSION), 'utf8'), context, { filename: file });
   }
   return { T: context.__tabpilot, context };

@@ -45,8 +45,14 @@ fn data_dirs() -> Vec<PathBuf> {
 const MAX_FILES: usize = 5000;
 
 /// Every application entry, by id; an id found in an earlier directory hides later ones, and an
-/// entry marked `Hidden` hides the id altogether (the spec's way to delete one).
-pub fn entries() -> Vec<Entry> {
+/// entry marked `Hidden` hides the id altogether (the spec's way to delete one). A scan of up to
+/// `MAX_FILES` files a directory, so it runs through `shared::blocking`, off the async workers.
+pub async fn entries() -> Result<Vec<Entry>, ToolError> {
+    crate::shared::blocking::call("reading the desktop entries", scan).await
+}
+
+/// The scan itself, which blocks: `entries` runs it for async code.
+fn scan() -> Vec<Entry> {
     let mut seen: HashMap<String, Option<Entry>> = HashMap::new();
     for dir in data_dirs() {
         let mut files = Vec::new();
@@ -66,10 +72,10 @@ pub fn entries() -> Vec<Entry> {
     all
 }
 
-/// One entry by id (`org.gnome.Calculator` or with `.desktop`).
-pub fn find(id: &str) -> Option<Entry> {
+/// One entry by id (`org.gnome.Calculator` or with `.desktop`), from a scan as `entries`.
+pub async fn find(id: &str) -> Result<Option<Entry>, ToolError> {
     let id = id.strip_suffix(".desktop").unwrap_or(id);
-    entries().into_iter().find(|e| e.id == id)
+    Ok(entries().await?.into_iter().find(|e| e.id == id))
 }
 
 /// The `.desktop` files under `dir`, each with its id: its path below `root`, `/` as `-`.

@@ -238,7 +238,7 @@ impl Audit {
         };
         let line = line(self.record(call, place, ended));
         let shown = path.display().to_string();
-        let written = tokio::task::spawn_blocking(move || {
+        let written = crate::shared::blocking::call("writing the audit trail", move || {
             file::append(&path, line.as_bytes(), file::MAX_BYTES)
         })
         .await;

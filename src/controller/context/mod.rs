@@ -119,8 +119,18 @@ pub struct Context {
     pub refresh_fingerprint: String,
 }
 
-/// Discovers the context for `path` (default: the working directory).
-pub fn discover(env: &ContextEnv, path: Option<&Path>) -> Result<Context, ToolError> {
+/// Discovers the context for `path` (default: the working directory), off the async workers: a
+/// scan of the files, run through `shared::blocking`, the one way async code reaches the disk.
+pub async fn discovered(env: &ContextEnv, path: Option<PathBuf>) -> Result<Context, ToolError> {
+    let env = env.clone();
+    crate::shared::blocking::run("discovering the project's context", move || {
+        discover(&env, path.as_deref())
+    })
+    .await
+}
+
+/// The scan itself, which blocks: `discovered` runs it for async code.
+fn discover(env: &ContextEnv, path: Option<&Path>) -> Result<Context, ToolError> {
     let started = Instant::now();
     let target = resolve_target(env, path)?;
     let scope_root = scope_root(&target, &env.workspaces);
@@ -229,8 +239,13 @@ impl Context {
 
 /// The text for the MCP `initialize` instructions, at most `max_chars` characters; `None` when
 /// there is nothing to say or discovery failed, so the caller falls back to its static text.
-pub fn bootstrap_instructions(env: &ContextEnv, max_chars: usize) -> Option<String> {
-    match discover(env, None) {
+pub async fn bootstrap_instructions(env: &ContextEnv, max_chars: usize) -> Option<String> {
+    bootstrap_of(discovered(env, None).await, max_chars)
+}
+
+/// The bootstrap text of what discovery found.
+fn bootstrap_of(found: Result<Context, ToolError>, max_chars: usize) -> Option<String> {
+    match found {
         Ok(ctx) => bootstrap_text(&ctx, max_chars),
         Err(e) => {
             tracing::warn!(error = %e, "project context unavailable for initialize");
@@ -406,9 +421,9 @@ mod tests {
             &format!("Use pnpm, never npm.\n{}", "x".repeat(5000)),
         );
         let env = t.env("p");
-        let text = bootstrap_instructions(&env, 100_000).unwrap();
+        let text = bootstrap_of(discover(&env, None), 100_000).unwrap();
         assert!(text.contains("Use pnpm, never npm."));
-        let short = bootstrap_instructions(&env, 300).unwrap();
+        let short = bootstrap_of(discover(&env, None), 300).unwrap();
         assert!(short.chars().count() <= 300);
         assert!(short.ends_with("[truncated; call agent_context for the rest]"));
     }
@@ -417,10 +432,10 @@ mod tests {
     fn bootstrap_is_none_when_there_is_nothing_or_discovery_fails() {
         let t = Tree::new("bootnone");
         t.mkdir("p/.git");
-        assert_eq!(bootstrap_instructions(&t.env("p"), 1000), None);
+        assert_eq!(bootstrap_of(discover(&t.env("p"), None), 1000), None);
         t.write("p/.tabpilot/agent.json", r#"{"version": 1, "bogus": true}"#);
         t.write("p/AGENTS.md", "hello");
-        assert_eq!(bootstrap_instructions(&t.env("p"), 1000), None);
+        assert_eq!(bootstrap_of(discover(&t.env("p"), None), 1000), None);
     }
 
     fn chmod(path: &Path, mode: u32) {
@@ -452,7 +467,7 @@ mod tests {
             err.message
         );
         assert!(err.message.contains(why), "{}", err.message);
-        assert_eq!(bootstrap_instructions(&t.env(cwd), 10_000), None);
+        assert_eq!(bootstrap_of(discover(&t.env(cwd), None), 10_000), None);
     }
 
     #[test]

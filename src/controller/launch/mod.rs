@@ -158,8 +158,14 @@ pub async fn start(
             ),
         ));
     }
-    let mut pending = CloseUnlessJoined(Some(launch(opts)?));
-    let label = pending.0.as_ref().expect("just launched").label.clone();
+    // Finding Chromium and sweeping old profiles read the disk: off the async workers.
+    let launched = crate::shared::blocking::run("starting a browser", {
+        let opts = opts.clone();
+        move || launch(&opts)
+    })
+    .await?;
+    let label = launched.label.clone();
+    let mut pending = CloseUnlessJoined(Some(launched));
     let browser_id = wait_joined(link, &label, wait).await?;
     let mut browser = pending.0.take().expect("still ours");
     browser.browser_id = browser_id;

@@ -9,7 +9,7 @@ use tokio_tungstenite::tungstenite::Message;
 
 use super::{Failure, Mismatch, Shared, Socket};
 use crate::shared::protocol::seal::{End, Keys, Opener};
-use crate::shared::protocol::{self, Frame, PeerInfo, Role, auth};
+use crate::shared::protocol::{self, Frame, PeerInfo, Role, auth, handshake};
 use crate::shared::state;
 
 /// A relay on loopback answers its challenge in milliseconds; whatever else holds a port in the
@@ -60,7 +60,7 @@ impl Shared {
     /// The socket, proven both ways, and its keys: from our hello on, every frame is sealed (the
     /// welcome included).
     async fn handshake(&self, port: u16) -> Result<(Socket, Keys), Refused> {
-        let url = format!("ws://127.0.0.1:{port}/controller");
+        let url = format!("ws://127.0.0.1:{port}{}", handshake::CONTROLLER_PATH);
         let (mut ws, _) = tokio_tungstenite::connect_async(&url)
             .await
             .map_err(|e| Refused::Other(e.to_string()))?;
@@ -107,7 +107,9 @@ impl Shared {
                 port: said,
                 version,
                 ..
-            } if said == port && auth::verify(&self.secret, "relay", port, &cnonce, &proof) => {
+            } if said == port
+                && auth::verify(&self.secret, handshake::RELAY, port, &cnonce, &proof) =>
+            {
                 if version != protocol::VERSION || !sealed {
                     let _ = ws.close(None).await;
                     // One of our version that welcomes in clear is a build from before sealed

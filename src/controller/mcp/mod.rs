@@ -12,7 +12,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ContentBlock as Content, Implementation,
+    CallToolRequestParams, CallToolResult, ContentBlock as Content, DiscoverResult, Implementation,
     InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
     ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
@@ -103,18 +103,24 @@ pub fn to_result(answer: Result<ToolOutput, ToolError>) -> CallToolResult {
     }
 }
 
+/// The instructions a client is given: the static text, then the project's own guidance,
+/// discovered afresh for each client (off the async workers, `context::bootstrap_instructions`);
+/// when there is none, or discovery fails, the static text alone.
+async fn instructions() -> String {
+    match context::bootstrap_instructions(&ContextEnv::from_process(), PROJECT_CHARS).await {
+        Some(p) => format!("{INSTRUCTIONS}\n\n{p}"),
+        None => INSTRUCTIONS.to_string(),
+    }
+}
+
 impl ServerHandler for Server {
-    /// The instructions carry the project's own guidance, discovered afresh for each client;
-    /// when there is none, or discovery fails, the static text alone.
+    /// What the server is and can do, asked for by rmcp on every request it checks: no files
+    /// read here. The instructions a client reads (`initialize`, `discover`) carry the project's
+    /// guidance as well.
     fn get_info(&self) -> ServerConfig {
-        let project = context::bootstrap_instructions(&ContextEnv::from_process(), PROJECT_CHARS);
-        let text = match project {
-            Some(p) => format!("{INSTRUCTIONS}\n\n{p}"),
-            None => INSTRUCTIONS.to_string(),
-        };
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new("tabpilot", env!("CARGO_PKG_VERSION")))
-            .with_instructions(text)
+            .with_instructions(INSTRUCTIONS)
     }
 
     /// The client says its name here; the audit trail records each call under it.
@@ -125,7 +131,18 @@ impl ServerHandler for Server {
     ) -> Result<InitializeResult, McpError> {
         self.session.set_client(&request.client_info.name);
         context.peer.set_peer_info(request.clone());
-        self.negotiate_initialize(&request)
+        let mut result = self.negotiate_initialize(&request)?;
+        result.instructions = Some(instructions().await);
+        Ok(result)
+    }
+
+    async fn discover(
+        &self,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<DiscoverResult, McpError> {
+        let info = self.get_info().with_instructions(instructions().await);
+        let versions = self.supported_protocol_versions().into_owned();
+        Ok(DiscoverResult::from_server_info(versions, info))
     }
 
     async fn list_tools(
@@ -212,13 +229,18 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
     // that client in that directory, running beside it, gets a key of its own. Held (and so
     // locked) until we exit.
     // An orphan (its starter gone before it looked) has no evidence, and takes a fresh key.
-    let (_, evidence) = identity::evidence(opts.parent);
-    let resumable = evidence.and_then(|evidence| {
-        identity::take(&evidence).unwrap_or_else(|e| {
-            tracing::warn!("cannot keep this agent's key for its restarts: {e}");
-            None
+    // Both read files (the parent's, the slots'), so off the async workers.
+    let parent = opts.parent;
+    let resumable = crate::shared::blocking::call("taking this agent's key", move || {
+        let (_, evidence) = identity::evidence(parent);
+        evidence.and_then(|evidence| {
+            identity::take(&evidence).unwrap_or_else(|e| {
+                tracing::warn!("cannot keep this agent's key for its restarts: {e}");
+                None
+            })
         })
-    });
+    })
+    .await?;
     let info = PeerInfo {
         name: "tabpilot mcp".into(),
         pid: std::process::id(),
@@ -259,7 +281,7 @@ pub async fn serve_stdio(opts: McpOptions) -> anyhow::Result<()> {
     }
     session.end().await;
     let s = session.clone();
-    tokio::task::spawn_blocking(move || s.shutdown()).await?;
+    crate::shared::blocking::call("closing the session", move || s.shutdown()).await?;
     drop(resumable);
     Ok(())
 }

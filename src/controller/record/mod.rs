@@ -260,7 +260,7 @@ impl Recorder {
             let mut line = serde_json::to_string(&step).expect("a step serializes");
             line.push('\n');
             let path = path.clone();
-            let written = tokio::task::spawn_blocking(move || {
+            let written = crate::shared::blocking::call("writing the recording", move || {
                 crate::controller::audit::file::append(&path, line.as_bytes(), MAX_BYTES)
             })
             .await;

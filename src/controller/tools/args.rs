@@ -11,6 +11,7 @@ use serde_json::{Value, json};
 use super::include::{Include, Includes};
 use super::spec::Hints;
 use crate::shared::error::ToolError;
+use crate::shared::protocol::refs::{self, NotARef};
 use crate::shared::protocol::wire::act::{After, ConsoleProbe, NetworkProbe, WaitUntil};
 use crate::shared::protocol::{Effect, Op};
 
@@ -185,37 +186,20 @@ pub(super) fn check_url(url: &str) -> Result<(), ToolError> {
     }
 }
 
-/// A ref as snapshots write it: an optional frame prefix `fN:`, then `e` and four base-36
-/// characters, then `.N` (N >= 2) for a twin. Checked here so a malformed one never reaches a page.
+/// A ref as snapshots write it (`protocol::refs`: an optional frame prefix `fN:`, then `e` and
+/// four base-36 characters, then `.N` for a twin). Checked here so a malformed one never reaches
+/// a page.
 pub(super) fn ref_arg(reference: &str) -> Result<(), ToolError> {
-    let (frame, local) = match reference.split_once(':') {
-        Some((f, rest)) => (Some(f), rest),
-        None => (None, reference),
-    };
-    let frame_ok = frame.is_none_or(|f| {
-        f.len() > 1 && f.starts_with('f') && f[1..].chars().all(|c| c.is_ascii_digit())
-    });
-    let (hash, twin) = match local.split_once('.') {
-        Some((h, n)) => (h, Some(n)),
-        None => (local, None),
-    };
-    let hash_ok = hash.len() == 5
-        && hash.starts_with('e')
-        && hash[1..]
-            .chars()
-            .all(|c| c.is_ascii_digit() || c.is_ascii_lowercase());
-    let twin_ok = twin.is_none_or(|n| n.parse::<u32>().is_ok_and(|n| n >= 2));
-    if frame_ok && hash_ok && twin_ok {
-        Ok(())
-    } else if !frame_ok {
-        Err(ToolError::bad_args(format!(
-            "{reference:?} has a malformed frame prefix; frame refs look like f3:e7k2f"
-        )))
-    } else {
-        Err(ToolError::bad_args(format!(
-            "{reference:?} is not a ref from a snapshot (like e7k2f, e7k2f.2 or f3:e7k2f)"
-        )))
-    }
+    refs::check(reference).map_err(|wrong| {
+        ToolError::bad_args(match wrong {
+            NotARef::FramePrefix => {
+                format!("{reference:?} has a malformed frame prefix; frame refs look like f3:e7k2f")
+            }
+            NotARef::Malformed => format!(
+                "{reference:?} is not a ref from a snapshot (like e7k2f, e7k2f.2 or f3:e7k2f)"
+            ),
+        })
+    })
 }
 
 pub(super) const fn read_only() -> Hints {
@@ -423,6 +407,8 @@ mod tests {
         assert!(ref_arg("e7k2f").is_ok());
         assert!(ref_arg("e7k2f.2").is_ok());
         assert!(ref_arg("f12:e7k2f.3").is_ok());
+        // The contract's `.N` for a twin: any number, as the extension reads it.
+        assert!(ref_arg("e7k2f.1").is_ok());
         for bad in ["f:e7k2f", "fx:e7k2f", "12:e7k2f", "f1:f2:e7k2f", "f1:"] {
             let e = ref_arg(bad).unwrap_err();
             assert_eq!(e.code, Code::BadArgs, "{bad}");
@@ -433,7 +419,7 @@ mod tests {
                 .message
                 .contains("frame prefix")
         );
-        for bad in ["", "e1", "x7k2fa", "e7k2f.1", "e7k2f.x", "E7K2F"] {
+        for bad in ["", "e1", "x7k2fa", "e7k2f.x", "E7K2F"] {
             assert!(ref_arg(bad).is_err(), "{bad}");
         }
     }

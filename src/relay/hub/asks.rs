@@ -13,6 +13,7 @@ use crate::shared::protocol::ask::{self, Claimed, Paired};
 use crate::shared::protocol::wire::tabs::{Released, TabInfo};
 use crate::shared::protocol::{
     self, AgentEntry, AgentKey, BrowserEntry, Call, RelayInfo, RelayOp, RelayStatus, Target,
+    handshake,
 };
 
 /// Who asks the relay: an agent, by the key to its books, or a person in a browser's popup, who
@@ -36,6 +37,14 @@ impl<'a> Asker<'a> {
     }
 }
 
+/// An answer as it goes on the wire. The relay's own answers are plain data (no map with
+/// other keys than strings, no number JSON lacks), so this never fails; were one to, the ask
+/// gets INTERNAL, and the relay goes on.
+fn reply(answer: impl serde::Serialize) -> Result<Value, ToolError> {
+    serde_json::to_value(answer)
+        .map_err(|e| ToolError::failed(Code::Internal, format!("the relay's answer: {e}")))
+}
+
 impl Hub {
     /// The operations the relay answers itself, for the agent or the popup that asks.
     pub(super) async fn relay_op(
@@ -45,13 +54,13 @@ impl Hub {
     ) -> Result<Value, ToolError> {
         match op {
             RelayOp::Pair => {
-                let url = format!("http://127.0.0.1:{}/pair", self.port);
+                let url = format!("http://127.0.0.1:{}{}", self.port, handshake::PAIR_PATH);
                 let paired = Paired {
                     url,
                     code: self.pairing.codes.issue(),
                     port: self.port,
                 };
-                Ok(serde_json::to_value(paired).expect("a pairing serializes"))
+                reply(paired)
             }
             RelayOp::MyTab => {
                 let current = self.router.books().current(asker.agent()?).cloned();
@@ -59,14 +68,14 @@ impl Hub {
                     browser: Some(browser.to_string()),
                     tab: Some(tab),
                 });
-                Ok(serde_json::to_value(target).expect("a target serializes"))
+                reply(target)
             }
             RelayOp::Status => {
                 let status = RelayStatus {
                     you: asker.agent().ok().map(AgentKey::short_id),
                     ..self.status()
                 };
-                Ok(serde_json::to_value(status).expect("a status serializes"))
+                reply(status)
             }
             RelayOp::Browser(ask::Browser { name }) => {
                 let id = named(&self.connected(), &name)?.id.clone();
@@ -75,7 +84,7 @@ impl Hub {
                     .browsers
                     .into_iter()
                     .find(|b| b.browser_id == id);
-                Ok(serde_json::to_value(entry).expect("a browser serializes"))
+                reply(entry)
             }
             RelayOp::ForceClaim(ask::ForceClaim {
                 browser,
@@ -93,7 +102,7 @@ impl Hub {
                     tab,
                     from,
                 };
-                Ok(serde_json::to_value(claimed).expect("a claim serializes"))
+                reply(claimed)
             }
             RelayOp::Release(ask::Release {
                 agent,
@@ -114,7 +123,7 @@ impl Hub {
                     .router
                     .release(&**self, &session, close_opened, by)
                     .await;
-                Ok(serde_json::to_value(Released { closed }).expect("a release serializes"))
+                reply(Released { closed })
             }
         }
     }

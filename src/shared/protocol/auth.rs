@@ -6,6 +6,8 @@
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 
+use super::handshake;
+
 type HmacSha256 = Hmac<Sha256>;
 
 /// A fresh random nonce, hex.
@@ -15,11 +17,11 @@ pub fn nonce() -> String {
 
 fn mac(secret: &[u8], who: &str, port: u16, nonce: &str) -> HmacSha256 {
     let mut mac = HmacSha256::new_from_slice(secret).expect("HMAC takes any key length");
-    mac.update(format!("tabpilot/2 {who} {port} {nonce}").as_bytes());
+    mac.update(handshake::proof_text(who, port, nonce).as_bytes());
     mac
 }
 
-/// The proof that `who` ("controller", "browser" or "relay") holds `secret`, over `nonce`, on a
+/// The proof that `who` ("controller", "browser" or `handshake::RELAY`) holds `secret`, over `nonce`, on a
 /// socket to the relay's `port`.
 pub fn proof(secret: &[u8], who: &str, port: u16, nonce: &str) -> String {
     hex::encode(mac(secret, who, port, nonce).finalize().into_bytes())
@@ -49,7 +51,8 @@ mod tests {
         assert!(!verify(b"secret", "browser", 47311, &n, "zz"));
     }
 
-    /// The extension computes the same proof with WebCrypto over this exact text.
+    /// The extension computes the same proof with WebCrypto over the same text: its test
+    /// (tests/extension/handshake.test.js) holds it to this same vector.
     #[test]
     fn the_proof_is_an_hmac_of_a_fixed_text() {
         use hmac::Mac;
@@ -57,11 +60,9 @@ mod tests {
         mac.update(b"tabpilot/2 relay 47312 abc");
         let expected = hex::encode(mac.finalize().into_bytes());
         assert_eq!(proof(b"s", "relay", 47312, "abc"), expected);
-        let sw = crate::shared::extension::FILES
-            .get_file("sw/main.js")
-            .and_then(|f| f.contents_utf8())
-            .unwrap();
-        assert!(sw.contains("`tabpilot/2 browser ${port} ${frame.nonce}`"));
-        assert!(sw.contains("`tabpilot/2 relay ${port} ${cnonce}`"));
+        assert_eq!(
+            expected,
+            "e18e95d58fdb5139aa64ce112f0afc2d7a4826ee1ddf4065a86e906e7f6f7230"
+        );
     }
 }

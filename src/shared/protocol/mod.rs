@@ -5,8 +5,11 @@
 pub mod ask;
 pub mod auth;
 pub mod contract;
+pub mod handshake;
 pub mod ids;
+pub mod kinds;
 mod op;
+pub mod refs;
 pub mod replies;
 pub mod seal;
 pub mod wire;

@@ -303,46 +303,6 @@ pub enum TabEvent {
 mod tests {
     use super::*;
 
-    /// The extension's dispatch table, read the way it is written: one op per line, two spaces
-    /// in, between `export const OPS = {` and `};`.
-    fn extension_ops() -> Vec<String> {
-        let file = crate::shared::extension::FILES
-            .get_file("sw/ops.js")
-            .and_then(|f| f.contents_utf8())
-            .expect("the extension has sw/ops.js");
-        let body = file
-            .split_once("export const OPS = {")
-            .and_then(|(_, rest)| rest.split_once("\n};"))
-            .map(|(body, _)| body)
-            .expect("ops.js declares `export const OPS = {` ... `};`");
-        body.lines()
-            .filter_map(|line| line.strip_prefix("  "))
-            .filter(|line| !line.starts_with(' ') && !line.starts_with("//"))
-            .filter_map(|line| {
-                line.split_once(':')
-                    .map(|(name, _)| name.trim().to_string())
-            })
-            .collect()
-    }
-
-    #[test]
-    fn every_operation_has_a_handler_in_the_extension_and_back() {
-        let handled = extension_ops();
-        for op in Op::ALL {
-            assert!(
-                handled.iter().any(|h| h == op.name()),
-                "the extension has no handler for {}",
-                op.name()
-            );
-        }
-        for h in &handled {
-            assert!(
-                Op::ALL.iter().any(|op| op.name() == h),
-                "the extension handles {h}, which the Rust side never sends"
-            );
-        }
-    }
-
     #[test]
     fn ops_go_on_the_wire_by_their_names() {
         for op in Op::ALL {

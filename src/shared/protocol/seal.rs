@@ -14,9 +14,7 @@ use hkdf::Hkdf;
 use sha2::Sha256;
 
 use super::Role;
-
-/// The HKDF salt: names the scheme, so these keys can be nothing else's.
-const SALT: &[u8] = b"tabpilot/3 seal";
+use super::handshake::{self, RELAY};
 /// What AES-GCM's tag adds to each frame.
 pub const OVERHEAD: usize = 16;
 
@@ -47,11 +45,11 @@ impl Keys {
     ) -> Keys {
         let up = key(
             secret,
-            &format!("{} relay {port} {nonce} {cnonce}", role.as_str()),
+            &handshake::key_info(role.as_str(), RELAY, port, nonce, cnonce),
         );
         let down = key(
             secret,
-            &format!("relay {} {port} {nonce} {cnonce}", role.as_str()),
+            &handshake::key_info(RELAY, role.as_str(), port, nonce, cnonce),
         );
         let (seal, open) = match end {
             End::Peer => (up, down),
@@ -64,11 +62,11 @@ impl Keys {
     }
 }
 
-/// The key of one direction: `from to port nonce cnonce` as HKDF's info.
+/// The key of one direction, `info` naming it (`handshake::key_info`).
 fn key(secret: &[u8], info: &str) -> [u8; 32] {
     let mut key = [0; 32];
-    Hkdf::<Sha256>::new(Some(SALT), secret)
-        .expand(format!("tabpilot/3 {info}").as_bytes(), &mut key)
+    Hkdf::<Sha256>::new(Some(handshake::SEAL_SALT.as_bytes()), secret)
+        .expand(info.as_bytes(), &mut key)
         .expect("32 bytes is a valid HKDF length");
     key
 }

@@ -94,7 +94,9 @@ pub(super) async fn run() -> anyhow::Result<ExitCode> {
     }
     checks.push(skill());
     // Asking the keyring whether it answers is a D-Bus (or OS) call that blocks.
-    let secrets = tokio::task::spawn_blocking(crate::controller::secrets::status).await;
+    let secrets =
+        crate::shared::blocking::call("asking the keyring", crate::controller::secrets::status)
+            .await;
     checks.push(match secrets {
         Ok(status) => secrets_check(status),
         Err(e) => Check::fail("secrets", format!("the look stopped unfinished: {e}"), None),

@@ -164,7 +164,7 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
     if let Some(browser) = launched {
         browser.close();
     }
-    tokio::task::spawn_blocking(move || first.shutdown()).await?;
+    crate::shared::blocking::call("closing the session", move || first.shutdown()).await?;
     Ok(())
 }
 
@@ -217,13 +217,21 @@ async fn bind(
     }
     match tokio::net::TcpListener::bind(addr).await {
         Ok(listener) => Ok(listener),
-        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => Err(ListenError::PortTaken {
-            addr,
-            holder: crate::shared::serve::holder::of_port(addr.port()).map_or_else(
-                || "a program the system does not name (another user's?)".to_string(),
-                |h| h.to_string(),
-            ),
-        }),
+        Err(e) if e.kind() == std::io::ErrorKind::AddrInUse => {
+            // Who holds it is a scan of every process's descriptors: off the async workers.
+            let port = addr.port();
+            let holder =
+                crate::shared::blocking::call("looking up who holds the port", move || {
+                    crate::shared::serve::holder::of_port(port)
+                });
+            Err(ListenError::PortTaken {
+                addr,
+                holder: holder.await.ok().flatten().map_or_else(
+                    || "a program the system does not name (another user's?)".to_string(),
+                    |h| h.to_string(),
+                ),
+            })
+        }
         Err(source) => Err(ListenError::Io { addr, source }),
     }
 }

@@ -87,9 +87,7 @@ async fn target(
         return Err(ToolError::bad_args("name one of app and pid"));
     }
     let running = cx.apps().bus().await?.running().await?;
-    let entries = tokio::task::spawn_blocking(desktop::entries)
-        .await
-        .map_err(|e| ToolError::failed(Code::Internal, e.to_string()))?;
+    let entries = desktop::entries().await?;
     let mut fits: Vec<(Running, String)> = running
         .into_iter()
         .filter_map(|r| {

@@ -145,9 +145,7 @@ fn id_of(cx: &Ctx, app: &Running, entries: &[Entry]) -> Option<String> {
 async fn list(cx: &Ctx, a: ListArgs) -> Result<Out<ListOut>, ToolError> {
     let page = page_arg(a.page)?;
     let query = a.query.unwrap_or_default();
-    let entries = tokio::task::spawn_blocking(desktop::entries)
-        .await
-        .map_err(|e| ToolError::failed(Code::Internal, e.to_string()))?;
+    let entries = desktop::entries().await?;
     let shown: Vec<&Entry> = entries
         .iter()
         .filter(|e| !e.hidden && matches(e, &query))
@@ -275,7 +273,9 @@ async fn open(cx: &Ctx, a: OpenArgs) -> Result<Out<OpenOut>, ToolError> {
         Some(ms) => Duration::from_millis(ms),
         None => OPEN_WAIT,
     };
-    let entry = desktop::find(&a.app).ok_or_else(|| not_installed(&a.app))?;
+    let entry = desktop::find(&a.app)
+        .await?
+        .ok_or_else(|| not_installed(&a.app))?;
     cx.apps().state().last_app = Some(entry.id.clone());
     apps::check_allowed(Some(&entry.id), &entry.name)?;
     let argv = launch::command(

@@ -18,6 +18,7 @@ use crate::shared::error::{Code, ToolError};
 /// action from their main loop, after the call that asked for it has answered.
 const SETTLE: Duration = Duration::from_millis(150);
 
+// The actions, by name: what the schema lists and messages say.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize, Serialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 enum Action {
@@ -30,9 +31,11 @@ enum Action {
     PressKey,
 }
 
+// The input as clients write it, and its schema: one flat object, `value` a string whose meaning
+// is the action's. (No doc comment: it would be the schema's description, paid by every client.)
 #[derive(Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields, rename_all = "camelCase")]
-pub(super) struct OperateArgs {
+struct Given {
     /// From inspect_local_application.
     #[serde(rename = "ref")]
     reference: String,
@@ -42,6 +45,78 @@ pub(super) struct OperateArgs {
     value: Option<String>,
     /// What the element is, for the audit trail.
     element: Option<String>,
+}
+
+// The input as the tool reads it: each action with what it needs, checked as it is parsed
+// (before anything is sent), so nothing downstream checks it again.
+#[derive(Deserialize, JsonSchema)]
+#[serde(try_from = "Given")]
+#[schemars(with = "Given")]
+pub(super) struct OperateArgs {
+    reference: String,
+    operation: Operation,
+    element: Option<String>,
+}
+
+/// One action on an element, with its value.
+#[derive(Clone, Debug, PartialEq)]
+enum Operation {
+    Click,
+    Focus,
+    SetText(String),
+    SetValue(f64),
+    /// An item of a list by its name; none: the element itself.
+    Select(Option<String>),
+    /// Checked or not; none: flip it.
+    Toggle(Option<bool>),
+    /// A key (Enter, Tab, Escape...) or text; never empty.
+    PressKey(String),
+}
+
+impl Operation {
+    /// The operation `action` names with `value`: what each action needs, said once.
+    fn of(action: Action, value: Option<String>) -> Result<Operation, String> {
+        let name = json!(action);
+        Ok(match (action, value) {
+            (Action::Click, None) => Operation::Click,
+            (Action::Focus, None) => Operation::Focus,
+            (Action::Click | Action::Focus, Some(_)) => {
+                return Err(format!("{name} takes no value"));
+            }
+            (Action::SetText, Some(text)) => Operation::SetText(text),
+            (Action::SetValue, Some(v)) => Operation::SetValue(
+                v.trim()
+                    .parse()
+                    .map_err(|_| format!("set_value takes a number, not {v:?}"))?,
+            ),
+            (Action::Select, item) => Operation::Select(item),
+            (Action::Toggle, None) => Operation::Toggle(None),
+            (Action::Toggle, Some(w)) => Operation::Toggle(Some(match w.as_str() {
+                "true" => true,
+                "false" => false,
+                _ => return Err("toggle takes \"true\" or \"false\"".into()),
+            })),
+            (Action::PressKey, Some(key)) if key.is_empty() => {
+                return Err("press_key needs a key".into());
+            }
+            (Action::PressKey, Some(key)) => Operation::PressKey(key),
+            (Action::SetText | Action::SetValue | Action::PressKey, None) => {
+                return Err(format!("{name} needs a value"));
+            }
+        })
+    }
+}
+
+impl TryFrom<Given> for OperateArgs {
+    type Error = String;
+
+    fn try_from(given: Given) -> Result<Self, String> {
+        Ok(OperateArgs {
+            operation: Operation::of(given.action, given.value)?,
+            reference: given.reference,
+            element: given.element,
+        })
+    }
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -55,7 +130,6 @@ pub(super) struct OperateOut {
 }
 
 pub(super) async fn operate(cx: &Ctx, a: OperateArgs) -> Result<Out<OperateOut>, ToolError> {
-    let value = check_value(a.action, a.value.as_deref())?;
     let found = cx.apps().state().refs.get(&a.reference);
     let Some((obj, app)) = found else {
         return Err(ToolError::refused(
@@ -68,7 +142,7 @@ pub(super) async fn operate(cx: &Ctx, a: OperateArgs) -> Result<Out<OperateOut>,
         .recovered_by("inspect_local_application"));
     };
     cx.apps().state().last_app = Some(app.clone());
-    let id = desktop::find(&app).map(|e| e.id);
+    let id = desktop::find(&app).await?.map(|e| e.id);
     apps::check_allowed(id.as_deref(), &app)?;
     let bus = cx.apps().bus().await?;
     let node = bus.node(&obj).await?;
@@ -78,7 +152,7 @@ pub(super) async fn operate(cx: &Ctx, a: OperateArgs) -> Result<Out<OperateOut>,
         _ => node.name,
     };
     let what = format!("{} {}", node.role, json!(name));
-    let done = act(bus, &obj, a.action, value, &what).await?;
+    let done = act(bus, &obj, &a.operation, &what).await?;
     let window = cx.apps().state().window_of(&a.reference);
     let changes = match window {
         Some((w, before, max)) => {
@@ -98,82 +172,44 @@ pub(super) async fn operate(cx: &Ctx, a: OperateArgs) -> Result<Out<OperateOut>,
     Ok(Out::new(format!("{done}\n\n{changes}"), data))
 }
 
-/// The value an action needs, checked before anything is sent.
-fn check_value(action: Action, value: Option<&str>) -> Result<Option<&str>, ToolError> {
-    let needs = matches!(
-        action,
-        Action::SetText | Action::SetValue | Action::PressKey
-    );
-    let takes = needs || matches!(action, Action::Select | Action::Toggle);
-    match value {
-        None if needs => Err(ToolError::bad_args(format!(
-            "{} needs a value",
-            json!(action)
-        ))),
-        Some(_) if !takes => Err(ToolError::bad_args(format!(
-            "{} takes no value",
-            json!(action)
-        ))),
-        Some(v) if action == Action::SetValue && v.trim().parse::<f64>().is_err() => Err(
-            ToolError::bad_args(format!("set_value takes a number, not {v:?}")),
-        ),
-        Some(v) if action == Action::Toggle && !matches!(v, "true" | "false") => {
-            Err(ToolError::bad_args("toggle takes \"true\" or \"false\""))
-        }
-        Some("") if action == Action::PressKey => Err(ToolError::bad_args("press_key needs a key")),
-        v => Ok(v),
-    }
-}
-
 /// Runs the action; says what was done, never the text entered.
-async fn act(
-    bus: &Bus,
-    obj: &Obj,
-    action: Action,
-    value: Option<&str>,
-    what: &str,
-) -> Result<String, ToolError> {
-    Ok(match (action, value) {
-        (Action::Click, _) => {
+async fn act(bus: &Bus, obj: &Obj, operation: &Operation, what: &str) -> Result<String, ToolError> {
+    Ok(match operation {
+        Operation::Click => {
             let name = bus.click(obj).await?;
             format!("Ran the {} action of {what}.", name.to_lowercase())
         }
-        (Action::Focus, _) => {
+        Operation::Focus => {
             bus.focus(obj).await?;
             format!("Focused {what}.")
         }
-        (Action::SetText, Some(text)) => {
+        Operation::SetText(text) => {
             bus.set_text(obj, text).await?;
             format!("Set the text of {what}.")
         }
-        (Action::SetValue, Some(v)) => {
-            let n: f64 = v
-                .trim()
-                .parse()
-                .map_err(|_| ToolError::bad_args("not a number"))?;
-            bus.set_value(obj, n).await?;
+        Operation::SetValue(n) => {
+            bus.set_value(obj, *n).await?;
             format!("Set {what} to {n}.")
         }
-        (Action::Select, item) => {
-            bus.select(obj, item).await?;
+        Operation::Select(item) => {
+            bus.select(obj, item.as_deref()).await?;
             match item {
                 Some(item) => format!("Selected {} in {what}.", json!(item)),
                 None => format!("Selected {what}."),
             }
         }
-        (Action::Toggle, want) => toggle(bus, obj, want, what).await?,
-        (Action::PressKey, Some(key)) => {
+        Operation::Toggle(want) => toggle(bus, obj, *want, what).await?,
+        Operation::PressKey(key) => {
             bus.press_key(obj, key).await?;
             format!("Pressed keys in {what}.")
         }
-        (_, None) => return Err(ToolError::bad_args("this action needs a value")),
     })
 }
 
 /// Flips a check box or toggle button, or sets it to `want`: no action when it already is.
-async fn toggle(bus: &Bus, obj: &Obj, want: Option<&str>, what: &str) -> Result<String, ToolError> {
+async fn toggle(bus: &Bus, obj: &Obj, want: Option<bool>, what: &str) -> Result<String, ToolError> {
     let now = bus.checked(obj).await?;
-    let want = want.map_or(!now, |w| w == "true");
+    let want = want.unwrap_or(!now);
     if now == want {
         let state = if now { "checked" } else { "not checked" };
         return Ok(format!("{what} is already {state}; nothing done."));
@@ -187,21 +223,53 @@ async fn toggle(bus: &Bus, obj: &Obj, want: Option<&str>, what: &str) -> Result<
 mod tests {
     use super::*;
 
+    fn parse(v: serde_json::Value) -> Result<Operation, ToolError> {
+        crate::controller::tools::args::parse::<OperateArgs>("operate_local_application", v)
+            .map(|a| a.operation)
+    }
+
     #[test]
-    fn each_action_s_value_is_checked_before_anything_is_sent() {
-        assert!(check_value(Action::SetText, None).is_err());
-        assert!(check_value(Action::Click, Some("x")).is_err());
-        assert!(check_value(Action::SetValue, Some("ten")).is_err());
-        assert!(check_value(Action::Toggle, Some("yes")).is_err());
-        assert!(check_value(Action::PressKey, Some("")).is_err());
+    fn each_action_s_value_is_checked_as_it_is_parsed() {
+        let of = |action: &str, value: Option<&str>| {
+            parse(json!({"ref": "e1abc", "action": action, "value": value}))
+        };
+        for (action, value) in [
+            ("set_text", None),
+            ("click", Some("x")),
+            ("set_value", Some("ten")),
+            ("toggle", Some("yes")),
+            ("press_key", Some("")),
+            ("press_key", None),
+        ] {
+            let e = of(action, value).unwrap_err();
+            assert_eq!(e.code, Code::BadArgs, "{action} {value:?}");
+            assert!(e.message.contains(action), "{}", e.message);
+        }
         assert_eq!(
-            check_value(Action::SetValue, Some("2.5")).unwrap(),
-            Some("2.5")
+            of("set_value", Some(" 2.5")).unwrap(),
+            Operation::SetValue(2.5)
         );
-        assert_eq!(check_value(Action::Select, None).unwrap(), None);
+        assert_eq!(of("select", None).unwrap(), Operation::Select(None));
         assert_eq!(
-            check_value(Action::Toggle, Some("true")).unwrap(),
-            Some("true")
+            of("toggle", Some("true")).unwrap(),
+            Operation::Toggle(Some(true))
         );
+        assert_eq!(of("toggle", None).unwrap(), Operation::Toggle(None));
+        assert_eq!(
+            of("set_text", Some("")).unwrap(),
+            Operation::SetText(String::new())
+        );
+        let e = parse(json!({"ref": "e1abc", "action": "click", "bogus": 1})).unwrap_err();
+        assert_eq!(e.code, Code::BadArgs);
+    }
+
+    /// The input schema clients see is the flat object it always was.
+    #[test]
+    fn the_schema_is_one_flat_object() {
+        let schema = crate::controller::tools::args::schema::<OperateArgs>();
+        assert_eq!(schema, crate::controller::tools::args::schema::<Given>());
+        assert_eq!(schema["required"], json!(["ref", "action"]));
+        assert_eq!(schema["additionalProperties"], json!(false));
+        assert_eq!(schema["properties"]["value"]["type"], "string");
     }
 }

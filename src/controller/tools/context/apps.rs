@@ -19,7 +19,7 @@ pub(super) struct AppTools {
 /// The local-application tools, when the task names a desktop application installed here or
 /// says it is one.
 pub(super) async fn local_apps(task: &str) -> Option<AppTools> {
-    let entries = tokio::task::spawn_blocking(crate::controller::apps::desktop::entries)
+    let entries = crate::controller::apps::desktop::entries()
         .await
         .unwrap_or_default();
     let because = crate::controller::apps::tasks::for_task(task, &entries)?;

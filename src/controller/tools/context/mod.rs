@@ -7,7 +7,7 @@ mod apps;
 mod old_names;
 mod render;
 
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use futures::FutureExt;
 use schemars::JsonSchema;
@@ -20,7 +20,7 @@ use crate::controller::context::{
     self, Command, Context, ContextEnv, DEFAULT_SKILL_BUDGET, Instructions, LOAD_THRESHOLD,
     LoadedSkill, Ranked, RunResult, SkillSummary,
 };
-use crate::shared::error::{Code, Outcome, ToolError};
+use crate::shared::error::{Outcome, ToolError};
 use old_names::OldNames;
 
 const DEFAULT_BOOTSTRAP_CHARS: usize = 40_000;
@@ -232,12 +232,9 @@ fn bounded(
     }
 }
 
-/// Discovery reads files, so it runs off the async workers.
+/// Discovery reads files, so it runs off the async workers (`context::discovered`).
 async fn discover(env: &ContextEnv, path: Option<String>) -> Result<Context, ToolError> {
-    let env = env.clone();
-    tokio::task::spawn_blocking(move || context::discover(&env, path.as_deref().map(Path::new)))
-        .await
-        .map_err(|e| ToolError::failed(Code::Internal, format!("context discovery stopped: {e}")))?
+    context::discovered(env, path.map(PathBuf::from)).await
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -496,6 +493,7 @@ mod tests {
     use super::*;
     use crate::controller::tools::ctx::Ctx;
     use crate::controller::tools::spec::ToolOutput;
+    use crate::shared::error::Code;
     use serde_json::{Value, json};
 
     struct Tree(std::path::PathBuf);

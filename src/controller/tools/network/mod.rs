@@ -333,36 +333,6 @@ mod tests {
         serde_json::from_value(v).unwrap()
     }
 
-    /// The debugger is for what nothing else can do: a screenshot of a background tab, a response
-    /// body, a DevTools trace; the popup only asks the browser which tabs have one attached.
-    /// Advanced mode's users reach it through `advancedSend`, which refuses while the mode is
-    /// off. Any other file of the extension that reaches for it is a finding.
-    #[test]
-    fn only_the_screenshot_the_body_call_and_the_trace_use_the_debugger() {
-        fn walk(dir: &include_dir::Dir, users: &mut Vec<String>) {
-            for file in dir.files() {
-                let js = file.contents_utf8().unwrap_or("");
-                if js.contains("chrome.debugger") || js.contains("withDebugger") {
-                    users.push(file.path().display().to_string());
-                }
-            }
-            dir.dirs().for_each(|d| walk(d, users));
-        }
-        let mut users = Vec::new();
-        walk(&crate::shared::extension::FILES, &mut users);
-        users.sort();
-        assert_eq!(
-            users,
-            [
-                "sw/capture.js",
-                "sw/debugger.js",
-                "sw/netbody.js",
-                "sw/perf.js",
-                "ui/popup.js"
-            ]
-        );
-    }
-
     #[test]
     fn filters_are_checked_before_anything_is_sent() {
         assert_eq!(status_class("4XX").unwrap(), "4xx");

@@ -12,7 +12,7 @@ use crate::controller::tools::spec::Out;
 use crate::shared::error::ToolError;
 use crate::shared::protocol::wire::act::After;
 use crate::shared::protocol::wire::diagnostics::{
-    self as wire, Lcp, LongFrame, Named, VitalsReply,
+    self as wire, Cls, Inp, Lcp, LongFrame, Named, VitalsReply,
 };
 use crate::shared::protocol::wire::nav::Navigate;
 
@@ -59,6 +59,10 @@ struct Metric {
     rating: Option<Rating>,
     #[serde(skip_serializing_if = "Option::is_none")]
     missing: Option<String>,
+    /// What the page says caused the value (its element, its interaction), read from the same
+    /// entry as the value: `: ...` after it in the line, or nothing.
+    #[serde(skip)]
+    cause: String,
 }
 
 #[derive(Serialize, JsonSchema)]
@@ -93,16 +97,22 @@ impl VitalsReply {
     }
 
     fn metrics(&self) -> Vec<Metric> {
-        let rated = |name, value: Option<f64>, limits, missing: String| Metric {
-            name,
-            value,
-            rating: value.map(|v| Rating::of(v, limits)),
-            missing: value.is_none().then_some(missing),
+        // A value comes with its cause, from one entry: there is no value without it.
+        let rated = |name, measured: Option<(f64, String)>, limits, missing: String| {
+            let (value, cause) = measured.unzip();
+            Metric {
+                name,
+                value,
+                rating: value.map(|v| Rating::of(v, limits)),
+                missing: value.is_none().then_some(missing),
+                cause: cause.unwrap_or_default(),
+            }
         };
+        let plain = |value: Option<f64>| value.map(|v| (v, String::new()));
         let hidden_from_start = self.hidden_at.is_some_and(|t| t <= 0.0);
         let cls = match (&self.cls, hidden_from_start) {
             (None, _) => None,
-            (Some(c), false) => Some(c.value),
+            (Some(c), false) => Some((c.value, cls_cause(c))),
             // No shift is measured in a page never drawn: that is not a CLS of 0.
             (Some(_), true) => None,
         };
@@ -116,7 +126,7 @@ impl VitalsReply {
         vec![
             rated(
                 "LCP",
-                self.lcp.as_ref().map(|l| l.ms),
+                self.lcp.as_ref().map(|l| (l.ms, lcp_cause(l))),
                 (2500.0, 4000.0),
                 why(self.supported.lcp, self.unpainted()),
             ),
@@ -128,14 +138,14 @@ impl VitalsReply {
             ),
             rated(
                 "INP",
-                self.inp.as_ref().map(|i| i.ms),
+                self.inp.as_ref().map(|i| (i.ms, inp_cause(i))),
                 (200.0, 500.0),
                 why(self.supported.inp, NO_INPUT.to_string()),
             ),
-            rated("FCP", self.fcp, (1800.0, 3000.0), self.unpainted()),
+            rated("FCP", plain(self.fcp), (1800.0, 3000.0), self.unpainted()),
             rated(
                 "TTFB",
-                self.ttfb,
+                plain(self.ttfb),
                 (800.0, 1800.0),
                 "no navigation timing for this document".to_string(),
             ),
@@ -145,7 +155,7 @@ impl VitalsReply {
 
 /// The lines of a vitals result after its first: one per metric, then the long frames.
 fn vitals_lines(r: &VitalsReply, metrics: &[Metric]) -> Vec<String> {
-    let mut lines: Vec<String> = metrics.iter().map(|m| metric_line(r, m)).collect();
+    let mut lines: Vec<String> = metrics.iter().map(metric_line).collect();
     lines.push(long_frames_line(r));
     lines
 }
@@ -155,7 +165,7 @@ fn named(n: &Named) -> String {
 }
 
 /// One metric: its value and rating, and what the page says caused it.
-fn metric_line(r: &VitalsReply, m: &Metric) -> String {
+fn metric_line(m: &Metric) -> String {
     let (Some(v), Some(rating)) = (m.value, m.rating) else {
         let why = m.missing.as_deref().unwrap_or_default();
         return format!("{} missing: {why}", m.name);
@@ -165,53 +175,49 @@ fn metric_line(r: &VitalsReply, m: &Metric) -> String {
     } else {
         format!("{v:.0} ms")
     };
-    let mut line = format!("{} {value} {}", m.name, rating.word());
-    match m.name {
-        "LCP" => {
-            let lcp = r.lcp.as_ref().expect("an LCP value comes with its entry");
-            let what = lcp
-                .element
-                .as_ref()
-                .map_or("an element since removed".into(), named);
-            line.push_str(&format!(": {what}"));
-            if let Some(url) = &lcp.url {
-                line.push_str(&format!(" ({url})"));
-            }
-            if let Some(b) = &lcp.breakdown {
-                line.push_str(&format!(
-                    "; first byte {:.0} ms, load delay {:.0} ms, load time {:.0} ms, render delay {:.0} ms",
-                    b.ttfb_ms, b.load_delay_ms, b.load_time_ms, b.render_delay_ms
-                ));
-            }
-        }
-        "CLS" => {
-            let c = r.cls.as_ref().expect("a CLS value comes with its shifts");
-            if c.shifts == 0 {
-                line.push_str(": no layout shift");
-            } else {
-                let moved: Vec<String> = c.shifted.iter().map(named).collect();
-                let moved = if moved.is_empty() {
-                    "elements since removed".to_string()
-                } else {
-                    moved.join(", ")
-                };
-                line.push_str(&format!(": {} shift(s) moved {moved}", c.shifts));
-            }
-        }
-        "INP" => {
-            let i = r
-                .inp
-                .as_ref()
-                .expect("an INP value comes with its interaction");
-            let on = i.target.as_ref().map(named).unwrap_or_default();
-            line.push_str(&format!(
-                ": {} {on}, worst of {} interaction(s) the browser kept (over 104 ms, and the first)",
-                i.event, i.interactions
-            ));
-        }
-        _ => {}
+    format!("{} {value} {}{}", m.name, rating.word(), m.cause)
+}
+
+/// The largest contentful paint's element, image and phases.
+fn lcp_cause(lcp: &Lcp) -> String {
+    let what = lcp
+        .element
+        .as_ref()
+        .map_or("an element since removed".into(), named);
+    let mut cause = format!(": {what}");
+    if let Some(url) = &lcp.url {
+        cause.push_str(&format!(" ({url})"));
     }
-    line
+    if let Some(b) = &lcp.breakdown {
+        cause.push_str(&format!(
+            "; first byte {:.0} ms, load delay {:.0} ms, load time {:.0} ms, render delay {:.0} ms",
+            b.ttfb_ms, b.load_delay_ms, b.load_time_ms, b.render_delay_ms
+        ));
+    }
+    cause
+}
+
+/// The layout shifts and what they moved.
+fn cls_cause(c: &Cls) -> String {
+    if c.shifts == 0 {
+        return ": no layout shift".into();
+    }
+    let moved: Vec<String> = c.shifted.iter().map(named).collect();
+    let moved = if moved.is_empty() {
+        "elements since removed".to_string()
+    } else {
+        moved.join(", ")
+    };
+    format!(": {} shift(s) moved {moved}", c.shifts)
+}
+
+/// The interaction that took longest, and on what.
+fn inp_cause(i: &Inp) -> String {
+    let on = i.target.as_ref().map(named).unwrap_or_default();
+    format!(
+        ": {} {on}, worst of {} interaction(s) the browser kept (over 104 ms, and the first)",
+        i.event, i.interactions
+    )
 }
 
 /// The long frames (or tasks): how many, and the longest with the scripts that ran in it.
