@@ -73,6 +73,18 @@ impl Agent {
     }
 }
 
+/// A browser tabpilot launched is tied to the thread that started it (it dies with its parent):
+/// started from a blocking-pool thread, it died once that thread had idled 10 s and exited.
+#[test]
+fn a_launched_browser_outlives_the_thread_that_started_it() {
+    let mut agent = Agent::start("outlives", "");
+    // Past the blocking pool's keep-alive (10 s) with nothing else to run.
+    std::thread::sleep(Duration::from_secs(13));
+    agent.still_in_its_tab();
+    let (link, browsers, text) = agent.status();
+    assert_eq!((link.as_str(), browsers), ("CONNECTED", 1), "{text}");
+}
+
 #[test]
 fn after_the_relay_is_killed_the_link_comes_back_by_itself_and_the_agent_keeps_its_tab() {
     let mut agent = Agent::start("recovery-relay", "");

@@ -158,12 +158,15 @@ pub async fn start(
             ),
         ));
     }
-    // Finding Chromium and sweeping old profiles read the disk: off the async workers.
-    let launched = crate::shared::blocking::run("starting a browser", {
+    // Finding Chromium, sweeping old profiles and writing the new one read and write the disk:
+    // off the async workers. The spawn is not: a browser tied to us dies with the thread that
+    // forked it (PR_SET_PDEATHSIG), and a blocking-pool thread exits once it has idled 10 s.
+    let prepared = crate::shared::blocking::run("preparing a browser", {
         let opts = opts.clone();
-        move || launch(&opts)
+        move || prepare(&opts)
     })
     .await?;
+    let launched = prepared.spawn()?;
     let label = launched.label.clone();
     let mut pending = CloseUnlessJoined(Some(launched));
     let browser_id = wait_joined(link, &label, wait).await?;
@@ -183,9 +186,18 @@ impl Drop for CloseUnlessJoined {
     }
 }
 
-/// Starts Chromium with the extension, paired with the relay of this state dir and port range.
-/// Callers use [`start`]; public only until `tools` moves to it.
-fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
+/// A browser ready to start: its command, with the profile and the extension written.
+struct Prepared {
+    cmd: Command,
+    exe: PathBuf,
+    label: String,
+    profile: PathBuf,
+    isolated: bool,
+    tied_to_us: bool,
+}
+
+/// Prepares Chromium with the extension, paired with the relay of this state dir and port range.
+fn prepare(opts: &LaunchOptions) -> Result<Prepared, ToolError> {
     let exe = find_chromium()?;
     let ports = protocol::port_range().map_err(ToolError::bad_args)?;
     let secret = state::secret().map_err(|e| {
@@ -241,26 +253,40 @@ fn launch(opts: &LaunchOptions) -> Result<Launched, ToolError> {
         "--disable-renderer-backgrounding",
         "--disable-backgrounding-occluded-windows",
     ]);
-    let spawned = if opts.tied_to_us {
-        crate::shared::platform::child::spawn_tied(&mut cmd)
-    } else {
-        crate::shared::platform::child::detach(&mut cmd);
-        cmd.spawn()
-    };
-    let child = spawned.map_err(|e| {
-        ToolError::refused(
-            Code::NoBrowser,
-            format!("cannot start {}: {e}", exe.display()),
-        )
-    })?;
-    tracing::info!(pid = child.id(), %label, "started a managed Chromium");
-    Ok(Launched {
-        child,
+    Ok(Prepared {
+        cmd,
+        exe,
         label,
         profile,
-        browser_id: String::new(),
         isolated: opts.isolated,
+        tied_to_us: opts.tied_to_us,
     })
+}
+
+impl Prepared {
+    /// Starts the browser from this thread, which it is tied to when `tied_to_us`.
+    fn spawn(mut self) -> Result<Launched, ToolError> {
+        let spawned = if self.tied_to_us {
+            crate::shared::platform::child::spawn_tied(&mut self.cmd)
+        } else {
+            crate::shared::platform::child::detach(&mut self.cmd);
+            self.cmd.spawn()
+        };
+        let child = spawned.map_err(|e| {
+            ToolError::refused(
+                Code::NoBrowser,
+                format!("cannot start {}: {e}", self.exe.display()),
+            )
+        })?;
+        tracing::info!(pid = child.id(), label = %self.label, "started a managed Chromium");
+        Ok(Launched {
+            child,
+            label: self.label,
+            profile: self.profile,
+            browser_id: String::new(),
+            isolated: self.isolated,
+        })
+    }
 }
 
 /// Waits until the browser labelled `label` has joined the relay; returns its browserId. (No
