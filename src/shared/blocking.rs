@@ -9,6 +9,10 @@
 //! order they came, so a burst of calls (each scanning a project, say) cannot fill the blocking
 //! pool with scans of one disk. A piece of work keeps its place until it ends, even when the
 //! caller stopped waiting for it.
+//!
+//! Never start a child process tied to us here: it dies with the thread that forked it
+//! (`PR_SET_PDEATHSIG`), and a blocking-pool thread exits once it has idled 10 s. Prepare the
+//! command here and spawn it from the async caller (`launch::start` does).
 
 use tokio::sync::Semaphore;
 
