@@ -68,27 +68,50 @@
     return { summary, scrolled: to !== Math.round(from), target: what, from: Math.round(from), to, max };
   }
 
-  function scroll({ ref, direction, amount }) {
-    if (ref !== undefined && ref !== null) {
-      const { el } = resolve(ref);
-      if (!direction) {
-        el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
-        const r = el.getBoundingClientRect();
-        const shown = visible(el) && r.bottom > 0 && r.top < innerHeight;
-        return {
-          summary: `Scrolled ${describeEl(el)} into view${shown ? '' : ' (it is still not visible)'}`,
-          scrolled: true,
-          target: describeEl(el),
-        };
-      }
-      const box = scroller(el, AXIS[direction]);
-      if (!box && !pageScrolls(AXIS[direction])) {
-        throw new Refusal('NOT_ACTIONABLE', `nothing around ${describeEl(el)} scrolls ${direction}`);
-      }
-      return by(box, direction, amount);
+  // To a position: `x`, `y` or both, in px of the page or of `el`.
+  function at(el, x, y) {
+    const box = el || document.scrollingElement || document.documentElement;
+    const axis = y !== undefined ? 'y' : 'x';
+    const pos = () => Math.round(axis === 'y' ? box.scrollTop : box.scrollLeft);
+    const from = pos();
+    box.scrollTo({ left: x ?? box.scrollLeft, top: y ?? box.scrollTop, behavior: 'instant' });
+    const to = pos();
+    const max = Math.round(axis === 'y' ? box.scrollHeight - box.clientHeight : box.scrollWidth - box.clientWidth);
+    const what = el ? describeEl(el) : 'the page';
+    const now = `x ${Math.round(box.scrollLeft)}, y ${Math.round(box.scrollTop)}`;
+    const off = (asked, now) => asked !== undefined && Math.round(now) !== asked;
+    const short = off(x, box.scrollLeft) || off(y, box.scrollTop);
+    const asked = [x !== undefined && `x ${x}`, y !== undefined && `y ${y}`].filter(Boolean).join(', ');
+    const summary = `Scrolled ${what} to ${now}${short ? ` (as far as it goes; asked ${asked})` : ''}`;
+    return { summary, scrolled: to !== from, target: what, from, to, max };
+  }
+
+  function intoView(el) {
+    el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+    const r = el.getBoundingClientRect();
+    const shown = visible(el) && r.bottom > 0 && r.top < innerHeight;
+    return {
+      summary: `Scrolled ${describeEl(el)} into view${shown ? '' : ' (it is still not visible)'}`,
+      scrolled: true,
+      target: describeEl(el),
+    };
+  }
+
+  function bySelector(selector) {
+    let el;
+    try {
+      el = document.querySelector(selector);
+    } catch {
+      throw new Refusal('BAD_ARGS', `${JSON.stringify(selector)} is not a CSS selector`);
     }
-    const axis = AXIS[direction];
-    if (pageScrolls(axis)) return by(null, direction, amount);
+    if (!el) throw new Refusal('NOT_FOUND', `nothing on the page matches ${JSON.stringify(selector)}`);
+    return intoView(el);
+  }
+
+  // The page, or the one panel that dominates it, that scrolls on `axis` (null for the page);
+  // undefined when nothing does.
+  function dominant(axis) {
+    if (pageScrolls(axis)) return null;
     const found = [];
     walkElements(document.body || document.documentElement, (el) => {
       if (el !== document.body && visible(el) && scrolls(el, axis)) {
@@ -96,13 +119,10 @@
         if (area > 0) found.push({ el, area });
       }
     });
-    if (!found.length) {
-      const way = direction === 'up' || direction === 'down' ? 'vertically' : 'sideways';
-      return { summary: `Nothing on the page scrolls ${way}`, scrolled: false, target: null };
-    }
+    if (!found.length) return undefined;
     found.sort((a, b) => b.area - a.area);
     // One panel dominates when it shows at least twice the area of the next one.
-    if (found.length === 1 || found[0].area >= 2 * found[1].area) return by(found[0].el, direction, amount);
+    if (found.length === 1 || found[0].area >= 2 * found[1].area) return found[0].el;
     const tags = tagAll(document.documentElement);
     const listed = found.slice(0, 5).map(({ el, area }) => {
       const ref = handle(el, tags);
@@ -113,6 +133,27 @@
       `the page does not scroll and ${found.length} panels do, none dominant: ${listed.join('; ')}; ` +
         "nothing was scrolled. Give browser_scroll one's ref (or a ref inside it) with the direction",
     );
+  }
+
+  function scroll({ ref, direction, amount, x, y, selector }) {
+    if (selector !== undefined) return bySelector(selector);
+    const axis = direction ? AXIS[direction] : y !== undefined ? 'y' : 'x';
+    const move = (box) => (direction ? by(box, direction, amount) : at(box, x, y));
+    if (ref !== undefined && ref !== null) {
+      const { el } = resolve(ref);
+      if (!direction && x === undefined && y === undefined) return intoView(el);
+      const box = scroller(el, axis);
+      if (!box && !pageScrolls(axis)) {
+        throw new Refusal('NOT_ACTIONABLE', `nothing around ${describeEl(el)} scrolls ${direction || 'there'}`);
+      }
+      return move(box);
+    }
+    const box = dominant(axis);
+    if (box === undefined) {
+      const way = axis === 'y' ? 'vertically' : 'sideways';
+      return { summary: `Nothing on the page scrolls ${way}`, scrolled: false, target: null };
+    }
+    return move(box);
   }
 
   T.ops.scroll = scroll;

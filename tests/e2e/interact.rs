@@ -531,6 +531,50 @@ fn scroll_finds_the_one_dominant_panel_and_refuses_to_guess_between_two() {
 }
 
 #[test]
+fn scroll_goes_to_a_position_or_brings_a_selectors_element_into_view() {
+    let s = shared();
+    let mut agent = s.agent();
+    open(&mut agent, &s.a("long-article.html"));
+    let (text, data) = agent.ok("browser_scroll", json!({"y": 600}));
+    assert_eq!(data["to"], 600, "{text}");
+    assert!(
+        text.starts_with("Scrolled the page to x 0, y 600"),
+        "{text}"
+    );
+    let (text, data) = agent.ok("browser_scroll", json!({"y": 10_000_000}));
+    assert!(text.contains("as far as it goes"), "{text}");
+    assert_eq!(data["to"], data["max"], "{data}");
+    let (_, data) = agent.ok("browser_scroll", json!({"y": 0}));
+    assert_eq!(data["to"], 0);
+    let (text, _) = agent.ok("browser_scroll", json!({"selector": "footer a"}));
+    assert!(
+        text.starts_with("Scrolled <a") && text.contains("into view"),
+        "{text}"
+    );
+    assert!(!text.contains("still not visible"), "{text}");
+    let (code, _) = agent.fails("browser_scroll", json!({"selector": "#nope"}));
+    assert_eq!(code, "NOT_FOUND");
+    let (code, _) = agent.fails("browser_scroll", json!({"selector": "[[["}));
+    assert_eq!(code, "BAD_ARGS");
+    for bad in [
+        json!({"selector": "footer", "direction": "down"}),
+        json!({"y": 10, "direction": "down"}),
+        json!({"x": 10, "amount": 5}),
+    ] {
+        let (code, _) = agent.fails("browser_scroll", bad.clone());
+        assert_eq!(code, "BAD_ARGS", "{bad}");
+    }
+    // A page that does not scroll: the position goes to its one dominant panel.
+    open(&mut agent, &s.a("scroll-panel.html"));
+    let (text, data) = agent.ok("browser_scroll", json!({"y": 50}));
+    assert!(
+        text.starts_with("Scrolled <div#feed>") && text.ends_with("to x 0, y 50"),
+        "{text}"
+    );
+    assert_eq!(data["to"], 50);
+}
+
+#[test]
 fn upload_sets_files_in_the_page_a_frame_and_a_shadow_root_and_keeps_to_the_sandbox() {
     let s = shared();
     let mut agent = s.agent();

@@ -56,7 +56,7 @@ pub(super) fn tools() -> Vec<Tool> {
         Tool::new(
             About {
                 name: "browser_scroll",
-                description: "Scroll the page, a container, or an element into view.",
+                description: "Scroll the page or a container by direction or to x/y, or an element into view.",
                 hints: hints_of(Op::Scroll),
                 ..About::default()
             },
@@ -226,17 +226,40 @@ struct ScrollArgs {
     direction: Option<Direction>,
     /// Pixels (default: most of a screen).
     amount: Option<u32>,
+    /// Scroll to this position (px), instead of a direction.
+    x: Option<u32>,
+    y: Option<u32>,
+    /// Bring the first element this CSS selector matches into view (top frame).
+    selector: Option<String>,
 }
+
+/// Longest CSS selector taken.
+const MAX_SELECTOR: usize = 1000;
 
 /// Scrolling changes nothing on the page, so it waits for nothing after.
 async fn scroll(cx: &Ctx, a: ScrollArgs) -> Result<Out<Scrolled>, ToolError> {
     if let Some(r) = &a.reference {
         ref_arg(r)?;
     }
-    if a.reference.is_none() && a.direction.is_none() {
+    let at = a.x.is_some() || a.y.is_some();
+    if let Some(s) = &a.selector {
+        if a.reference.is_some() || a.direction.is_some() || at {
+            return Err(ToolError::bad_args(
+                "selector stands alone: it brings its element into view",
+            ));
+        }
+        if s.trim().is_empty() || s.chars().count() > MAX_SELECTOR {
+            return Err(ToolError::bad_args(format!(
+                "selector must be 1 to {MAX_SELECTOR} characters"
+            )));
+        }
+    } else if a.reference.is_none() && a.direction.is_none() && !at {
         return Err(ToolError::bad_args(
-            "browser_scroll needs a direction, a ref to bring into view, or both",
+            "browser_scroll needs a direction, x/y, a ref or a selector to bring into view",
         ));
+    }
+    if at && a.direction.is_some() {
+        return Err(ToolError::bad_args("give a direction or x/y, not both"));
     }
     if a.amount.is_some() && a.direction.is_none() {
         return Err(ToolError::bad_args("amount needs a direction"));
@@ -245,6 +268,9 @@ async fn scroll(cx: &Ctx, a: ScrollArgs) -> Result<Out<Scrolled>, ToolError> {
         direction: a.direction,
         amount: a.amount,
         reference: a.reference,
+        x: a.x,
+        y: a.y,
+        selector: a.selector,
     };
     let r = cx.run(call).await?;
     let mut text = r.summary;

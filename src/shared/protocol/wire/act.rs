@@ -273,13 +273,20 @@ pub enum Direction {
     Right,
 }
 
-/// A scroll: of the page or a container in a direction, or an element into view.
+/// A scroll: of the page or a container in a direction or to a position, or an element (by ref
+/// or by a CSS selector in the top frame) into view.
 #[derive(Serialize, JsonSchema)]
 pub struct Scroll {
     pub direction: Option<Direction>,
     pub amount: Option<u32>,
     #[serde(rename = "ref", skip_serializing_if = "Option::is_none")]
     pub reference: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub x: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub y: Option<u32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub selector: Option<String>,
 }
 
 /// What the extension answers a scroll with.
