@@ -6340,6 +6340,12 @@ export const CONTRACT = {
               "null"
             ]
           },
+          "filePath": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
           "url": {
             "type": "string"
           },

@@ -39,6 +39,48 @@ fn eval_answers_with_the_pages_own_values_and_awaits_promises() {
     assert_eq!(data["value"], 6);
 }
 
+/// A large value goes to a file in the sandbox instead of the reply; a path outside the sandbox
+/// is refused before the script runs.
+#[test]
+fn eval_writes_its_value_to_a_file_in_the_sandbox_and_runs_nothing_for_a_path_outside() {
+    let s = shared();
+    let mut agent = s.agent();
+    agent.ok("browser_navigate", json!({"url": s.a("eval.html")}));
+    let dir = crate::harness::sandbox_dir("eval-file");
+    let path = dir.join("state.json");
+    let expression = "({state: appState, rows: Array.from({length: 3000}, (_, i) => 'row ' + i)})";
+    let (text, data) = agent.ok(
+        "browser_eval",
+        json!({"expression": expression, "filePath": path.to_str().unwrap()}),
+    );
+    assert!(text.contains(&format!("to {}", path.display())), "{text}");
+    assert!(
+        !text.contains("row 2999") && data["value"].is_null(),
+        "{text}"
+    );
+    assert_eq!(data["filePath"], path.to_str().unwrap());
+    let written: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    assert_eq!(written["state"], json!({"user": "ada", "items": [1, 2, 3]}));
+    assert_eq!(
+        written["rows"][2999], "row 2999",
+        "past the inline cap of 20,000"
+    );
+    let (code, _) = agent.fails(
+        "browser_eval",
+        json!({"expression": "window.ranAnyway = 1", "filePath": "/etc/tabpilot-eval.json"}),
+    );
+    assert_eq!(code, "PATH_OUTSIDE_SANDBOX");
+    let (_, data) = agent.ok(
+        "browser_eval",
+        json!({"expression": "typeof window.ranAnyway"}),
+    );
+    assert_eq!(
+        data["value"], "undefined",
+        "the refused call ran its script"
+    );
+}
+
 #[test]
 fn eval_calls_a_function_with_a_refs_element_in_a_cross_origin_frame_and_a_shadow_root() {
     let s = shared();

@@ -18,6 +18,7 @@ use super::args::{acts, ref_arg, timeout};
 use super::ctx::Ctx;
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
+use crate::controller::policy::paths::Sandbox;
 use crate::shared::error::ToolError;
 use crate::shared::protocol::wire::script::{Eval, EvalOut, Script};
 
@@ -37,6 +38,8 @@ struct EvalArgs {
     element: Option<String>,
     max_chars: Option<usize>,
     timeout: Option<u64>,
+    /// Write the value to this file instead (path sandbox; maxChars 500000).
+    file_path: Option<String>,
 }
 
 pub(super) fn tools() -> Vec<Tool> {
@@ -58,7 +61,16 @@ pub(super) fn tools() -> Vec<Tool> {
 async fn eval(cx: &Ctx, a: EvalArgs) -> Result<Out<EvalOut>, ToolError> {
     cx.policy().check_eval("browser_eval")?;
     let wait = timeout(Some(a.timeout.unwrap_or(DEFAULT_TIMEOUT_MS)))?;
-    let max = a.max_chars.unwrap_or(DEFAULT_MAX_CHARS);
+    // A path outside the sandbox is refused before the script runs.
+    let file = match &a.file_path {
+        Some(p) => Some(Sandbox::from_process().output(p)?),
+        None => None,
+    };
+    let max = a.max_chars.unwrap_or(if file.is_some() {
+        MAX_CHARS
+    } else {
+        DEFAULT_MAX_CHARS
+    });
     if max == 0 || max > MAX_CHARS {
         return Err(ToolError::bad_args(format!(
             "maxChars must be between 1 and {MAX_CHARS}"
@@ -86,13 +98,26 @@ async fn eval(cx: &Ctx, a: EvalArgs) -> Result<Out<EvalOut>, ToolError> {
         reference: a.reference.clone(),
         max_chars: max,
     };
-    let r = cx.run(call).within(wait).await?;
+    let mut r = cx.run(call).within(wait).await?;
     let on = match (&a.element, &r.element) {
         (Some(words), Some(found)) => format!(" on {words} ({found})"),
         (None, Some(found)) => format!(" on {found}"),
         _ => String::new(),
     };
-    let mut text = format!("Ran{on} in the main world of {}\n{}", r.url, r.value);
+    let mut text = format!("Ran{on} in the main world of {}\n", r.url);
+    match file {
+        Some(file) => {
+            let json = std::mem::take(&mut r.value).to_string();
+            let chars = json.chars().count();
+            let path = file.write_off_runtime(json.into_bytes()).await?;
+            text.push_str(&format!(
+                "Wrote its value ({chars} characters of JSON) to {}",
+                path.display()
+            ));
+            r.file_path = Some(path.display().to_string());
+        }
+        None => text.push_str(&r.value.to_string()),
+    }
     if let Some(at) = &r.cut {
         text.push_str(&format!(
             "\n[cut at {max} characters, at {at}; raise maxChars to read more]"

@@ -43,6 +43,10 @@ pub struct EvalOut {
     /// Where the writer stopped at the cap, as a path like `$.items[812]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cut: Option<String>,
+    /// The file the value was written to instead (`filePath`); `value` is then null. The
+    /// controller sets it; the extension never sends it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_path: Option<String>,
 }
 
 /// The tools the page declares: a page of them matching words, or one described.
