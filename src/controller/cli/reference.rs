@@ -66,7 +66,7 @@ mod tests {
                     t.name,
                     command_line(t),
                     effect(&t.hints),
-                    format!("{:?}", t.tier).to_lowercase(),
+                    t.tier.name(),
                     cell(t.description)
                 )
             },

@@ -236,9 +236,9 @@ impl Policy {
     }
 }
 
-impl std::fmt::Display for PolicyView {
-    /// One line: only what is set, and the audit trail.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+impl PolicyView {
+    /// What is set, a few words each (nothing when nothing is).
+    pub fn parts(&self) -> Vec<String> {
         let mut parts = Vec::new();
         if let Some(allow) = &self.allow {
             parts.push(format!("allow {}", allow.join(",")));
@@ -263,7 +263,7 @@ impl std::fmt::Display for PolicyView {
         if self.allow_proxy {
             parts.push("allow-proxy".into());
         }
-        write!(f, "policy: {}", parts.join("; "))
+        parts
     }
 }
 

@@ -409,7 +409,7 @@ mod tests {
             tool,
             kind: crate::controller::tools::registry::recordable()
                 .kind(tool)
-                .unwrap_or(Replayed::Click),
+                .expect("a tool a recording keeps"),
             args: &args,
             targets,
             before: Some("https://shop.test/login?user=ada&pw=hunter2".into()),

@@ -140,10 +140,11 @@ struct PolicyShown {
 }
 
 impl std::fmt::Display for PolicyShown {
+    /// One line: only what is set, and the audit trail.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let rules = self.rules.to_string();
-        let sep = if rules == "policy: " { "" } else { "; " };
-        write!(f, "{rules}{sep}audit {}", self.audit)
+        let mut parts = self.rules.parts();
+        parts.push(format!("audit {}", self.audit));
+        write!(f, "policy: {}", parts.join("; "))
     }
 }
 

@@ -7,13 +7,6 @@ use super::spec::Tier;
 use super::tool::Tool;
 use crate::shared::settings::Setting;
 
-/// The named profiles: each lists the tools whose declared tier is its own or smaller.
-const PROFILES: &[(&str, Tier)] = &[
-    ("full", Tier::Full),
-    ("core", Tier::Core),
-    ("slim", Tier::Slim),
-];
-
 /// The tools one server lists.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Profile {
@@ -52,8 +45,8 @@ impl Profile {
         let mut tools: Vec<&'static str> = Vec::new();
         let mut apps = false;
         for word in value.split(',').map(str::trim).filter(|w| !w.is_empty()) {
-            if let Some((_, tier)) = PROFILES.iter().find(|(p, _)| *p == word) {
-                if *tier == Tier::Full {
+            if let Some(tier) = Tier::ALL.into_iter().find(|t| t.name() == word) {
+                if tier == Tier::Full {
                     return Ok(Profile {
                         apps,
                         ..Profile::default()
@@ -62,7 +55,7 @@ impl Profile {
                 tools.extend(
                     registry::all()
                         .iter()
-                        .filter(|t| t.spec.tier <= *tier)
+                        .filter(|t| t.spec.tier <= tier)
                         .map(|t| t.spec.name),
                 );
             } else if GROUPS.iter().any(|(g, _)| *g == word) {
@@ -105,7 +98,7 @@ impl Profile {
 }
 
 fn unknown(word: &str) -> String {
-    let profiles: Vec<&str> = PROFILES.iter().map(|(p, _)| *p).collect();
+    let profiles: Vec<&str> = Tier::ALL.iter().map(|t| t.name()).collect();
     let groups: Vec<&str> = GROUPS.iter().map(|(g, _)| *g).collect();
     format!(
         "{}: {word:?} is not a profile, group or tool; profiles: {}; groups: {}; or any tool name \

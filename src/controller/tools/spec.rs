@@ -51,6 +51,20 @@ pub enum Tier {
     Full,
 }
 
+impl Tier {
+    /// Every tier, largest first, as `TABPILOT_TOOLS` names them.
+    pub const ALL: [Tier; 3] = [Tier::Full, Tier::Core, Tier::Slim];
+
+    /// The profile's name in `TABPILOT_TOOLS` and the docs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Tier::Slim => "slim",
+            Tier::Core => "core",
+            Tier::Full => "full",
+        }
+    }
+}
+
 /// A tool as the MCP catalog and the CLI list it.
 #[derive(Clone, Debug)]
 pub struct ToolSpec {
