@@ -101,6 +101,8 @@ fn a_tool_profile_lists_its_tools_and_refuses_the_others() {
     assert_eq!(
         names,
         [
+            "browser_status",
+            "browser_select_browser",
             "browser_navigate",
             "browser_snapshot",
             "browser_click",
@@ -108,6 +110,18 @@ fn a_tool_profile_lists_its_tools_and_refuses_the_others() {
             "browser_handle_dialog"
         ]
     );
+    // Built on slim, the list leaves the tuning arguments out; the tools still take them.
+    let click = &r["result"]["tools"][4]["inputSchema"]["properties"];
+    assert!(
+        click["ref"].is_object() && click["waitUntil"].is_object(),
+        "{click}"
+    );
+    assert!(
+        click["settleMs"].is_null() && click["timeout"].is_null(),
+        "{click}"
+    );
+    let (code, r) = mcp.fails("browser_click", json!({"ref": "e1abc", "settleMs": 100}));
+    assert_ne!(code, "BAD_ARGS", "{r}");
     let (code, r) = mcp.fails("browser_drag", json!({}));
     assert_eq!(code, "BAD_ARGS");
     assert!(text(&r).contains("TABPILOT_TOOLS=slim,dialog"), "{r}");

@@ -53,7 +53,9 @@ mod tests {
         Effect: `reads`; `moves` (between pages, or opens or closes a tab: read-only mode allows\n\
         it); `acts` (changes a page or the browser: refused in read-only mode); `mixed` (refuses\n\
         its acting parts in read-only mode itself). Profile: the smallest `TABPILOT_TOOLS`\n\
-        profile that lists the tool (`slim` is also in `core`, and both in `full`).\n";
+        profile that lists the tool (`slim` is also in `core`, and both in `full`). A profile\n\
+        built on `slim` leaves `settleMs` and `timeout` out of the schemas it lists; the tools\n\
+        still take them.\n";
 
     /// docs/tools.md: every tool with its command line, its effect and its description.
     fn tools_page() -> String {

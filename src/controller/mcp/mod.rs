@@ -35,8 +35,9 @@ browser connected (NO_BROWSER), ask the person to connect theirs (`tabpilot pair
 in its snapshot (browser_click, browser_type); browser_snapshot refreshes refs, and an action's \
 include: \"diff\" answers with only the snapshot lines that changed. Every result's \
 structuredContent says its outcome (refused, done, partial, failed, unknown); every failure \
-names its code and the tool that recovers. Page-changing tools take waitUntil (when the call \
-counts as finished: auto by default, load for navigations), settleMs, and include (one or several \
+names its code and the tool that recovers. A timeout is milliseconds, 30000 by default. \
+Page-changing tools take waitUntil (when the call counts as finished: none, auto (the default), \
+load (navigations' default) or networkidle), settleMs, and include (one or several \
 of snapshot, diff, console, network, comma-separated: what the action changed, logged or \
 requested); their reply \
 ends with a line naming browser_get_console_logs or browser_issues when the page logged an error \
@@ -58,8 +59,12 @@ pub struct Server {
 /// connection (an output schema cost more than the descriptions of all tools together), and
 /// every result's `structuredContent` carries its outcome and data all the same. The tests
 /// hold each result to the schema the tool derives (`ToolSpec::output_schema`).
-fn to_tool(spec: &tools::spec::ToolSpec) -> Tool {
-    let schema = Arc::new(spec.input_schema.as_object().cloned().unwrap_or_default());
+fn to_tool(spec: &tools::spec::ToolSpec, profile: &Profile) -> Tool {
+    let mut schema = spec.input_schema.as_object().cloned().unwrap_or_default();
+    if let Some(Value::Object(props)) = schema.get_mut("properties") {
+        props.retain(|name, _| profile.shows_argument(name));
+    }
+    let schema = Arc::new(schema);
     let h = spec.hints;
     let mut notes = ToolAnnotations::new();
     notes.read_only_hint = h.read_only.then_some(true);
@@ -76,7 +81,10 @@ fn to_tool(spec: &tools::spec::ToolSpec) -> Tool {
 
 /// The tool list as clients see it, under a profile.
 pub fn catalog(profile: &Profile) -> Vec<Tool> {
-    profile.listed().map(|t| to_tool(&t.spec)).collect()
+    profile
+        .listed()
+        .map(|t| to_tool(&t.spec, profile))
+        .collect()
 }
 
 /// Shapes a tool's answer as MCP content: text, images, and `structuredContent` with the outcome.
@@ -292,6 +300,22 @@ mod tests {
 
     /// Every client pays for the tool list on every connection; this holds each profile's size
     /// to the budget issue 12 set for it.
+    /// The schemas list waitUntil as a string: the instructions are where its values are named.
+    #[test]
+    fn the_instructions_name_every_wait_until_value() {
+        use crate::shared::protocol::wire::act::WaitUntil;
+        for w in [
+            WaitUntil::None,
+            WaitUntil::Auto,
+            WaitUntil::Load,
+            WaitUntil::Networkidle,
+        ] {
+            let name = serde_json::to_value(w).unwrap();
+            let name = name.as_str().unwrap();
+            assert!(INSTRUCTIONS.contains(&format!(" {name}")), "{name}");
+        }
+    }
+
     #[test]
     fn each_profile_s_tool_list_stays_within_its_budget() {
         let o200k = tiktoken_rs::o200k_base().unwrap();

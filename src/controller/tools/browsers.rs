@@ -48,7 +48,8 @@ pub(super) fn tools() -> Vec<Tool> {
                 name: "browser_status",
                 description: "Relay link state, connected browsers, and agents with their tabs.",
                 hints: read_only(),
-                tier: Tier::Core,
+                // Slim too: without it an agent cannot see why no browser answers.
+                tier: Tier::Slim,
                 ..About::default()
             },
             |cx, _: NoArgs| status(cx).boxed(),
@@ -65,6 +66,8 @@ pub(super) fn tools() -> Vec<Tool> {
                     positional: &["browser"],
                     ..Cli::default()
                 },
+                // Slim too: the way out of AMBIGUOUS_BROWSER.
+                tier: Tier::Slim,
                 ..About::default()
             },
             |cx, a| select_browser(cx, a).boxed(),

@@ -56,7 +56,7 @@ struct WaitForArgs {
     state: Option<Visibility>,
     /// URL substring, pattern with *, or /regex/.
     url: Option<String>,
-    /// Milliseconds (default 30000).
+    // Milliseconds, 30000 by default: said once, in the server's instructions.
     timeout: Option<u64>,
 }
 

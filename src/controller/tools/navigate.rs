@@ -34,7 +34,7 @@ struct NavigateArgs {
     ignore_cache: Option<bool>,
     /// Default true.
     include_snapshot: Option<bool>,
-    /// ms (default 30000).
+    // Milliseconds, 30000 by default: said once, in the server's instructions.
     timeout: Option<u64>,
     /// JS run first, this load only.
     init_script: Option<String>,

@@ -16,7 +16,14 @@ pub struct Profile {
     tools: Option<Vec<&'static str>>,
     /// The local-application tools are turned on (`TABPILOT_APPS`).
     apps: bool,
+    /// Built on `slim`: the schemas leave out the tuning arguments (`TUNING`).
+    lean: bool,
 }
+
+/// Arguments a profile built on `slim` leaves out of the schemas it lists: knobs whose defaults
+/// serve a form task. The tools still take them; without them slim's list fits its 800 tokens
+/// with the tools that say why no browser answers and choose one.
+const TUNING: [&str; 2] = ["settleMs", "timeout"];
 
 impl Default for Profile {
     fn default() -> Self {
@@ -24,6 +31,7 @@ impl Default for Profile {
             name: "full".into(),
             tools: None,
             apps: false,
+            lean: false,
         }
     }
 }
@@ -43,7 +51,7 @@ impl Profile {
     /// `full`, `core`, `slim`, or a comma list of profiles, groups and tool names.
     pub fn parse(value: &str) -> Result<Self, String> {
         let mut tools: Vec<&'static str> = Vec::new();
-        let mut apps = false;
+        let (mut apps, mut lean) = (false, false);
         for word in value.split(',').map(str::trim).filter(|w| !w.is_empty()) {
             if let Some(tier) = Tier::ALL.into_iter().find(|t| t.name() == word) {
                 if tier == Tier::Full {
@@ -52,6 +60,7 @@ impl Profile {
                         ..Profile::default()
                     });
                 }
+                lean |= tier == Tier::Slim;
                 tools.extend(
                     registry::all()
                         .iter()
@@ -80,7 +89,13 @@ impl Profile {
             name: value.trim().to_string(),
             tools: Some(tools),
             apps,
+            lean,
         })
+    }
+
+    /// Whether the schemas this profile lists show the argument `name`.
+    pub fn shows_argument(&self, name: &str) -> bool {
+        !(self.lean && TUNING.contains(&name))
     }
 
     pub fn lists(&self, tool: &Tool) -> bool {
@@ -113,7 +128,8 @@ fn unknown(word: &str) -> String {
 mod tests {
     use super::*;
 
-    /// The tiers the tools declare make the profiles: slim the four a form task needs, core
+    /// The tiers the tools declare make the profiles: slim the four a form task needs and the two
+    /// that say why no browser answers and choose one, core
     /// those and the rest of the everyday work.
     #[test]
     fn the_declared_tiers_make_the_profiles() {
@@ -130,13 +146,28 @@ mod tests {
             "browser_click",
             "browser_fill_form",
             "browser_navigate",
+            "browser_select_browser",
             "browser_snapshot",
+            "browser_status",
         ];
         assert_eq!(names("slim"), slim);
         let core = names("core");
-        assert_eq!(core.len(), 17, "{core:?}");
+        assert_eq!(core.len(), 18, "{core:?}");
         assert!(slim.iter().all(|t| core.contains(t)));
         assert!(core.contains(&"browser_get_console_logs") && !core.contains(&"browser_drag"));
+    }
+
+    #[test]
+    fn only_a_profile_built_on_slim_leaves_the_tuning_arguments_out() {
+        for p in ["slim", "slim,dialog"] {
+            let p = Profile::parse(p).unwrap();
+            assert!(!p.shows_argument("settleMs") && !p.shows_argument("timeout"));
+            assert!(p.shows_argument("waitUntil") && p.shows_argument("ref"));
+        }
+        for p in ["full", "core", "browser_click"] {
+            let p = Profile::parse(p).unwrap();
+            assert!(p.shows_argument("settleMs") && p.shows_argument("timeout"));
+        }
     }
 
     #[test]
