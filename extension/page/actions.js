@@ -1,4 +1,4 @@
-// Page script: pointer actions (click, hover, drag), typing, and the viewport.
+// Page script: pointer actions (click, hover, drag), focus, typing, and the viewport.
 (() => {
   const T = globalThis.__tabpilot;
   if (T.ops.click) return;
@@ -129,6 +129,18 @@
       mouse(el, type, x, y, enterLeave ? { bubbles: false, cancelable: false } : {});
     }
     return { element: describeEl(el), retagged, navigation: null };
+  }
+
+  // Focus as a click or a Tab key gives it, for the keys that follow (browser_press_key): an
+  // element that takes none (a plain div, a disabled field) is refused rather than left
+  // unfocused in silence.
+  async function focus({ ref, dispatch }) {
+    const { el, retagged } = resolve(ref);
+    await actionable(el, 'input');
+    const done = watchNavigate(dispatch, el);
+    T.focusOn(el, { leave: true });
+    if (T.focused() !== el) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} does not take focus`);
+    return { element: describeEl(el), retagged, navigation: await done() };
   }
 
   // HTML5 drag and drop when the source is draggable (dragstart ... drop, dragend, with one
@@ -349,7 +361,7 @@
     return { width: innerWidth, height: innerHeight, dpr: devicePixelRatio, scrollY };
   }
 
-  Object.assign(T.ops, { click, hover, drag, type, viewport });
+  Object.assign(T.ops, { click, hover, focus, drag, type, viewport });
   Object.assign(T.ops, { frameListen, framePost, framePoint, frameUnder, describeAt });
   Object.assign(T, { watchNavigate, real });
 })();

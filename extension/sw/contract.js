@@ -3456,6 +3456,412 @@ export const CONTRACT = {
           },
           "ref": {
             "type": "string"
+          }
+        },
+        "required": [
+          "ref",
+          "after"
+        ],
+        "title": "Focus",
+        "type": "object"
+      },
+      "mutates": true,
+      "name": "focus",
+      "relayOnly": false,
+      "reply": {
+        "$defs": {
+          "ConsoleSince": {
+            "properties": {
+              "entries": {
+                "items": {
+                  "$ref": "#/$defs/LogEntry"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              },
+              "errors": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              }
+            },
+            "required": [
+              "errors"
+            ],
+            "type": "object"
+          },
+          "Kind": {
+            "oneOf": [
+              {
+                "enum": [
+                  "console",
+                  "exception",
+                  "rejection"
+                ],
+                "type": "string"
+              },
+              {
+                "const": "worker",
+                "type": "string"
+              }
+            ]
+          },
+          "Level": {
+            "enum": [
+              "debug",
+              "log",
+              "info",
+              "warn",
+              "error"
+            ],
+            "type": "string"
+          },
+          "LogEntry": {
+            "properties": {
+              "at": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "current": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "type": "boolean"
+              },
+              "frame": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "kind": {
+                "$ref": "#/$defs/Kind"
+              },
+              "level": {
+                "$ref": "#/$defs/Level"
+              },
+              "stack": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "text": {
+                "type": "string"
+              },
+              "url": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "kind",
+              "level",
+              "text",
+              "current"
+            ],
+            "type": "object"
+          },
+          "NetworkSince": {
+            "properties": {
+              "failed": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "noted": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "requests": {
+                "default": null,
+                "items": {
+                  "$ref": "#/$defs/Request"
+                },
+                "type": [
+                  "array",
+                  "null"
+                ]
+              }
+            },
+            "required": [
+              "failed",
+              "noted"
+            ],
+            "type": "object"
+          },
+          "Request": {
+            "properties": {
+              "cached": {
+                "type": [
+                  "boolean",
+                  "null"
+                ]
+              },
+              "duplicate": {
+                "type": "boolean"
+              },
+              "earlier": {
+                "format": "uint32",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "error": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "frameId": {
+                "format": "int64",
+                "type": "integer"
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "method": {
+                "type": "string"
+              },
+              "ms": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "reason": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "redirect": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "size": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "status": {
+                "format": "uint16",
+                "maximum": 65535,
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "type": {
+                "type": "string"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "method",
+              "url",
+              "type"
+            ],
+            "type": "object"
+          },
+          "Started": {
+            "properties": {
+              "id": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "name": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "id",
+              "name"
+            ],
+            "type": "object"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "console": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/ConsoleSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "downloads": {
+            "default": null,
+            "items": {
+              "$ref": "#/$defs/Started"
+            },
+            "type": [
+              "array",
+              "null"
+            ]
+          },
+          "element": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "inFrame": {
+            "default": false,
+            "type": "boolean"
+          },
+          "navigated": {
+            "default": false,
+            "type": "boolean"
+          },
+          "navigationError": {
+            "type": [
+              "string",
+              "null"
+            ]
+          },
+          "network": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/NetworkSince"
+              },
+              {
+                "type": "null"
+              }
+            ]
+          },
+          "retagged": {
+            "default": false,
+            "type": "boolean"
+          },
+          "settled": {
+            "type": [
+              "boolean",
+              "null"
+            ]
+          },
+          "url": {
+            "type": [
+              "string",
+              "null"
+            ]
+          }
+        },
+        "title": "ActReply",
+        "type": "object"
+      },
+      "scope": "tab"
+    },
+    {
+      "args": {
+        "$defs": {
+          "After": {
+            "properties": {
+              "console": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/ConsoleProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "network": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/NetworkProbe"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              },
+              "settleMs": {
+                "format": "uint64",
+                "minimum": 0,
+                "type": [
+                  "integer",
+                  "null"
+                ]
+              },
+              "waitUntil": {
+                "anyOf": [
+                  {
+                    "$ref": "#/$defs/WaitUntil"
+                  },
+                  {
+                    "type": "null"
+                  }
+                ]
+              }
+            },
+            "type": "object"
+          },
+          "ConsoleProbe": {
+            "enum": [
+              "errors",
+              "entries"
+            ],
+            "type": "string"
+          },
+          "NetworkProbe": {
+            "enum": [
+              "issues",
+              "requests"
+            ],
+            "type": "string"
+          },
+          "WaitUntil": {
+            "enum": [
+              "none",
+              "auto",
+              "load",
+              "networkidle"
+            ],
+            "type": "string"
+          }
+        },
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "properties": {
+          "after": {
+            "$ref": "#/$defs/After"
+          },
+          "ref": {
+            "type": "string"
           },
           "values": {
             "items": {

@@ -69,6 +69,7 @@ export const OPS = {
   click: (call) => act(call.tab, 'click', call.args, call.timeoutMs),
   type: (call) => act(call.tab, 'type', call.args, call.timeoutMs),
   hover: (call) => act(call.tab, 'hover', call.args, call.timeoutMs),
+  focus: (call) => act(call.tab, 'focus', call.args, call.timeoutMs),
   select: (call) => act(call.tab, 'select', call.args, call.timeoutMs),
   clear: (call) => act(call.tab, 'clear', call.args, call.timeoutMs),
   upload: (call) => act(call.tab, 'upload', call.args, call.timeoutMs),

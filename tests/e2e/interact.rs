@@ -391,6 +391,27 @@ fn press_key_types_edits_moves_focus_and_submits() {
 }
 
 #[test]
+fn focus_sends_the_keys_that_follow_to_an_element_and_refuses_one_that_takes_none() {
+    let s = shared();
+    let mut agent = s.agent();
+    let snap = open(&mut agent, &s.a("keys.html"));
+    let second = ref_of(&snap, "textbox", "Second");
+    let (text, _) = agent.ok("browser_focus", json!({"ref": second}));
+    assert!(text.starts_with("Focused <input#second>"), "{text}");
+    agent.ok("browser_press_key", json!({"key": "q"}));
+    let log = wait_text(&mut agent, "focused second");
+    assert!(log.contains("keys: q/KeyQ@second"), "{log}");
+    let fake = ref_of(&snap, "button", "Fake");
+    let (code, r) = agent.fails("browser_focus", json!({"ref": fake}));
+    assert_eq!(code, "NOT_ACTIONABLE");
+    assert!(
+        text_of(&r).contains("<div#fake> \"Fake\" does not take focus"),
+        "{}",
+        text_of(&r)
+    );
+}
+
+#[test]
 fn hover_drag_html5_and_pointer_and_refuse_a_drag_across_frames() {
     let s = shared();
     let mut agent = s.agent();

@@ -30,7 +30,7 @@ pub async fn described<F: Future>(call: F) -> (F::Output, Vec<Target>) {
 pub fn wanted(op: Op) -> bool {
     let acts_on_refs = matches!(
         op,
-        Op::Click | Op::Type | Op::Hover | Op::Select | Op::Press | Op::FillForm
+        Op::Click | Op::Type | Op::Hover | Op::Focus | Op::Select | Op::Press | Op::FillForm
     );
     acts_on_refs
         && DESCRIBED

@@ -68,6 +68,7 @@ pub enum Replayed {
     Forward,
     Click,
     Hover,
+    Focus,
     Type,
     FillForm,
     Select,

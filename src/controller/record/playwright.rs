@@ -141,6 +141,7 @@ fn action(step: &Step, kind: Option<Replayed>, base: Option<&str>) -> Result<Vec
         Some(Replayed::Forward) => out.push("await page.goForward();".into()),
         Some(Replayed::Click) => out.push(click(&target(0)?.0, a)),
         Some(Replayed::Hover) => out.push(format!("await {}.hover();", target(0)?.0)),
+        Some(Replayed::Focus) => out.push(format!("await {}.focus();", target(0)?.0)),
         Some(Replayed::Type) => {
             let (t, kind) = target(0)?;
             out.push(fill(&t, kind, a));
@@ -331,6 +332,12 @@ mod tests {
                 Outcome::Done,
             ),
             click,
+            step(
+                "browser_focus",
+                &json!({}),
+                vec![target(label("Go"), vec![])],
+                Outcome::Done,
+            ),
         ];
         let text = script(&steps, &registry::recordable());
         for line in [
@@ -342,6 +349,7 @@ mod tests {
             "await page.locator(\"x-notes\").locator(\"textarea\").fill(\"hi\");",
             "// step 5 browser_click: failed (NOT_ACTIONABLE); not repeated",
             "// await page.getByLabel(\"Go\", { exact: true }).click();",
+            "await page.getByLabel(\"Go\", { exact: true }).focus();",
         ] {
             assert!(text.contains(line), "{line}\nnot in:\n{text}");
         }

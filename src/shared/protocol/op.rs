@@ -174,6 +174,8 @@ ops! {
         => act::Type => act::ActReply<act::Typed>;
     Hover = "hover", Tab, Acts, Caller
         => act::Hover => act::ActReply<Nothing>;
+    Focus = "focus", Tab, Acts, Caller
+        => act::Focus => act::ActReply<Nothing>;
     Select = "select", Tab, Acts, Caller
         => act::Select => act::ActReply<act::Selected>;
     Clear = "clear", Tab, Acts, Caller

@@ -1,19 +1,56 @@
-//! Keys: browser_press_key and the combos it understands.
+//! Keys: browser_press_key and the combos it understands, and browser_focus, which says where
+//! the keys go.
 
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::ActionOut;
-use crate::controller::tools::args::{AfterAction, hints_of, timeout};
+use crate::controller::tools::args::{AfterAction, hints_of, ref_arg, timeout};
 use crate::controller::tools::ctx::Ctx;
 use crate::controller::tools::spec::{Out, Replayed, Tier};
 use crate::controller::tools::tool::{About, Tool};
 use crate::shared::error::{Code, ToolError};
 use crate::shared::protocol::Op;
-use crate::shared::protocol::wire::act::{Modifier, Press, Pressed};
+use crate::shared::protocol::wire::Nothing;
+use crate::shared::protocol::wire::act::{Focus, Modifier, Press, Pressed};
 
-pub(super) fn tool() -> Tool {
+use super::pointer::RefArgs;
+
+pub(super) fn tools() -> [Tool; 2] {
+    [press_tool(), focus_tool()]
+}
+
+fn focus_tool() -> Tool {
+    super::super::after::acting(
+        About {
+            name: "browser_focus",
+            description: "Focus an element by ref, for the keys that follow.",
+            hints: hints_of(Op::Focus),
+            recorded: Some(Replayed::Focus),
+            ..About::default()
+        },
+        |cx, a, after| focus(cx, a, after).boxed(),
+    )
+}
+
+async fn focus(
+    cx: &Ctx,
+    a: RefArgs,
+    after: &AfterAction,
+) -> Result<Out<ActionOut<Nothing>>, ToolError> {
+    ref_arg(&a.reference)?;
+    let wait = timeout(a.timeout)?;
+    let call = Focus {
+        reference: a.reference,
+        after: after.wire(),
+    };
+    let r = cx.run(call).within(wait).await?;
+    let head = format!("Focused {}", r.act.named(&a.element));
+    Ok(r.output(head))
+}
+
+fn press_tool() -> Tool {
     super::super::after::acting(
         About {
             name: "browser_press_key",

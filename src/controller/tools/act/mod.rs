@@ -19,7 +19,7 @@ use crate::shared::protocol::wire::act::{ActReply, Acted};
 pub(super) fn tools() -> Vec<Tool> {
     let mut all = pointer::tools();
     all.extend(text::tools());
-    all.push(keys::tool());
+    all.extend(keys::tools());
     all.push(fill_form::tool());
     all.push(upload::tool());
     all

@@ -174,6 +174,13 @@ pub struct Hover {
 }
 
 #[derive(Serialize, JsonSchema)]
+pub struct Focus {
+    #[serde(rename = "ref")]
+    pub reference: String,
+    pub after: After,
+}
+
+#[derive(Serialize, JsonSchema)]
 pub struct Clear {
     #[serde(rename = "ref")]
     pub reference: String,
