@@ -412,6 +412,40 @@ fn focus_sends_the_keys_that_follow_to_an_element_and_refuses_one_that_takes_non
 }
 
 #[test]
+fn fill_form_submits_with_enter_in_the_last_field_and_not_when_a_field_is_refused() {
+    let s = shared();
+    let mut agent = s.agent();
+    let snap = open(&mut agent, &s.a("keys.html"));
+    let (first, second) = (
+        ref_of(&snap, "textbox", "First"),
+        ref_of(&snap, "textbox", "Second"),
+    );
+    let size = ref_of(&snap, "combobox", "Size");
+    let (text, data) = agent.ok(
+        "browser_fill_form",
+        json!({"fields": [{"ref": first, "value": "Ada"}, {"ref": second, "value": "Lovelace"}], "submit": true}),
+    );
+    assert!(
+        text.contains("then Enter in <input#second>: submitted the form"),
+        "{text}"
+    );
+    assert_eq!(data["submitted"]["effect"], "submitted the form", "{data}");
+    let page = wait_text(&mut agent, "submitted first");
+    assert!(
+        page.contains("submitted first=Ada second=Lovelace size=Small"),
+        "{page}"
+    );
+
+    // A field refused: nothing is filled, and nothing is sent.
+    let (code, _) = agent.fails(
+        "browser_fill_form",
+        json!({"fields": [{"ref": first, "value": "Bea"}, {"ref": size, "value": "Huge"}], "submit": true}),
+    );
+    assert_eq!(code, "BAD_ARGS");
+    assert!(!page_text(&mut agent).contains("first=Bea"));
+}
+
+#[test]
 fn hover_drag_html5_and_pointer_and_refuse_a_drag_across_frames() {
     let s = shared();
     let mut agent = s.agent();

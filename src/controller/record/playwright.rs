@@ -159,6 +159,12 @@ fn action(step: &Step, kind: Option<Replayed>, base: Option<&str>) -> Result<Vec
                 let (t, kind) = target(i)?;
                 out.push(fill(&t, kind, f.as_object().unwrap_or(&Map::new())));
             }
+            if a.get("submit") == Some(&Value::Bool(true)) && !fields.is_empty() {
+                out.push(format!(
+                    "await {}.press('Enter');",
+                    target(fields.len() - 1)?.0
+                ));
+            }
         }
         Some(Replayed::Select) => {
             let values = a.get("values").cloned().unwrap_or(Value::Array(vec![]));
@@ -338,6 +344,12 @@ mod tests {
                 vec![target(label("Go"), vec![])],
                 Outcome::Done,
             ),
+            step(
+                "browser_fill_form",
+                &json!({"fields": [{"ref": "e1", "value": "Ada"}], "submit": true}),
+                vec![target(label("Name"), vec![])],
+                Outcome::Done,
+            ),
         ];
         let text = script(&steps, &registry::recordable());
         for line in [
@@ -350,6 +362,7 @@ mod tests {
             "// step 5 browser_click: failed (NOT_ACTIONABLE); not repeated",
             "// await page.getByLabel(\"Go\", { exact: true }).click();",
             "await page.getByLabel(\"Go\", { exact: true }).focus();",
+            "await page.getByLabel(\"Name\", { exact: true }).fill(\"Ada\");\n  await page.getByLabel(\"Name\", { exact: true }).press('Enter');",
         ] {
             assert!(text.contains(line), "{line}\nnot in:\n{text}");
         }

@@ -53,7 +53,7 @@ pub(super) fn tools() -> Vec<Tool> {
         super::after::acting(
             About {
                 name: "browser_navigate",
-                description: "Load a URL in your tab and wait for it; returns the lean snapshot.",
+                description: "Load a URL in your tab; returns its lean snapshot once loaded.",
                 hints: Hints {
                     idempotent: true,
                     ..moves()

@@ -1,19 +1,21 @@
 //! browser_fill_form: many fields in one call, across frames and shadow roots, every field
-//! checked before the first is written; the fields' outcomes one by one.
+//! checked before the first is written; the fields' outcomes one by one; then, if asked, Enter
+//! in the last field.
 
 use futures::FutureExt;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::secret;
-use crate::controller::tools::args::{AfterAction, hints_of, ref_arg, timeout};
+use super::{ActionOut, secret};
+use crate::controller::tools::args::{AfterAction, Wait, hints_of, ref_arg, timeout};
 use crate::controller::tools::ctx::Ctx;
 use crate::controller::tools::spec::{Out, Replayed, Tier};
 use crate::controller::tools::tool::{About, Tool};
 use crate::shared::error::{Code, Outcome, ToolError};
 use crate::shared::protocol::Op;
 use crate::shared::protocol::wire::act::{
-    FieldError, FieldResult, FieldValue, FillField, FillForm, FillReply,
+    After, FieldError, FieldResult, FieldValue, FillField, FillForm, FillReply, Focus, Press,
+    Pressed, WaitUntil,
 };
 
 const MAX_FIELDS: usize = 200;
@@ -37,6 +39,8 @@ pub(super) fn tool() -> Tool {
 struct FillFormArgs {
     /// Filled in order; all checked before any is written.
     fields: Vec<Field>,
+    /// Then Enter in the last field.
+    submit: Option<bool>,
     timeout: Option<u64>,
 }
 
@@ -71,6 +75,9 @@ struct FilledOut {
     total: usize,
     errors: Vec<FieldFailure>,
     fields: Vec<FieldResult>,
+    /// What the Enter in the last field did (`submit`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    submitted: Option<ActionOut<Pressed>>,
 }
 
 async fn fill_form(
@@ -91,12 +98,72 @@ async fn fill_form(
     for f in &a.fields {
         fields.push(wire_field(f).await?);
     }
+    let submit = a.submit.unwrap_or(false);
+    // With submit, the caller's wait and probes are the Enter's: the fill does not wait.
     let call = FillForm {
         fields,
-        after: after.wire(),
+        after: if submit { no_wait() } else { after.wire() },
     };
     let r = cx.run(call).within(wait).await?;
-    fill_output(&a.fields, r.own)
+    let mut out = fill_output(&a.fields, r.own)?;
+    if submit {
+        submit_last(cx, &a.fields, after, wait, &mut out).await?;
+    }
+    Ok(out)
+}
+
+fn no_wait() -> After {
+    After {
+        wait_until: Some(WaitUntil::None),
+        ..After::default()
+    }
+}
+
+/// `submit`: Enter in the last field, as a person ends a form. The page's own implicit
+/// submission does the rest (its default button, or the form), judged for the secrets the form
+/// holds like any key press. Not when a field failed: half a form is not sent.
+async fn submit_last(
+    cx: &Ctx,
+    asked: &[Field],
+    after: &AfterAction,
+    wait: Wait,
+    out: &mut Out<FilledOut>,
+) -> Result<(), ToolError> {
+    if out.outcome != Outcome::Done {
+        out.text.push_str("; not submitted, as a field failed");
+        return Ok(());
+    }
+    let last = &asked[asked.len() - 1];
+    let focus = Focus {
+        reference: last.reference.clone(),
+        after: no_wait(),
+    };
+    cx.run(focus).within(wait).await?;
+    let enter = Press {
+        key: "Enter".into(),
+        modifiers: Vec::new(),
+        after: after.wire(),
+    };
+    let r = cx.run(enter).within(wait).await?;
+    let effect = r.own.effect.clone();
+    let head = format!(
+        "then Enter in {}: {}",
+        r.act.named(&last.element),
+        effect.as_deref().unwrap_or("no effect the page showed")
+    );
+    let pressed = r.output(head);
+    out.text.push_str("; ");
+    out.text.push_str(&pressed.text);
+    if effect.is_none() && !pressed.data.navigated {
+        // Enter had no default action there and the page did not take it: whether anything
+        // was sent is not known.
+        out.text
+            .push_str(" (if nothing was sent, click the form's button)");
+        out.outcome = Outcome::Unknown;
+    }
+    out.findings = pressed.findings;
+    out.data.submitted = Some(pressed.data);
+    Ok(())
 }
 
 /// A field as the extension takes it: its value, or a secret's with where it may go.
@@ -186,6 +253,7 @@ fn fill_output(asked: &[Field], r: FillReply) -> Result<Out<FilledOut>, ToolErro
         total,
         errors,
         fields: r.fields,
+        submitted: None,
     };
     Ok(Out::new(text, data).with_outcome(outcome))
 }
