@@ -6734,6 +6734,31 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$defs": {
+          "Blocking": {
+            "properties": {
+              "endMs": {
+                "format": "double",
+                "type": "number"
+              },
+              "kind": {
+                "type": "string"
+              },
+              "startMs": {
+                "format": "double",
+                "type": "number"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "url",
+              "kind",
+              "startMs",
+              "endMs"
+            ],
+            "type": "object"
+          },
           "Breakdown": {
             "properties": {
               "loadDelayMs": {
@@ -6829,6 +6854,24 @@ export const CONTRACT = {
               "element": {
                 "type": "string"
               },
+              "fetchPriority": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "loading": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
               "ms": {
                 "format": "double",
                 "type": "number",
@@ -6892,6 +6935,26 @@ export const CONTRACT = {
             "required": [
               "ref",
               "element"
+            ],
+            "type": "object"
+          },
+          "RenderBlocking": {
+            "properties": {
+              "count": {
+                "format": "uint",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "resources": {
+                "items": {
+                  "$ref": "#/$defs/Blocking"
+                },
+                "type": "array"
+              }
+            },
+            "required": [
+              "count",
+              "resources"
             ],
             "type": "object"
           },
@@ -6997,6 +7060,17 @@ export const CONTRACT = {
               "string",
               "null"
             ]
+          },
+          "renderBlocking": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/RenderBlocking"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "default": null
           },
           "supported": {
             "$ref": "#/$defs/Supported"
