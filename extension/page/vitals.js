@@ -11,6 +11,7 @@
   const MAX_SCRIPTS = 3; // scripts named per long frame
   const MAX_SHIFTED = 5; // elements named for the layout shifts that make up CLS
   const MAX_SAMPLES = 600; // heap samples in one memory call
+  const MAX_BLOCKING = 20; // render-blocking resources reported, the last to finish first
   const BUFFER_WAIT_MS = 150; // an empty buffer calls no observer back: how long to give it
 
   const ms = (t) => Math.round(t * 10) / 10;
@@ -99,6 +100,51 @@
     }));
   }
 
+  // The largest contentful paint with the breakdown web-vitals' attribution gives: first byte,
+  // the wait until the resource's request began, its load, and the wait from then until it was
+  // drawn; and what says why the image's request began when it did (how it was found, the
+  // element's loading and fetchpriority attributes).
+  function largest(lcp, nav, since) {
+    const ttfb = nav ? since(nav.responseStart) : 0;
+    const res = lcp.url ? performance.getEntriesByName(lcp.url, 'resource')[0] : null;
+    const reqStart = Math.max(ttfb, res ? since(res.requestStart || res.startTime) : 0);
+    const resEnd = Math.max(reqStart, res ? since(res.responseEnd) : 0);
+    const shown = Math.max(resEnd, since(lcp.startTime));
+    const el = lcp.element;
+    return {
+      ms: since(lcp.startTime),
+      url: lcp.url ? cut(lcp.url, 200) : undefined,
+      breakdown: nav && {
+        ttfbMs: ttfb,
+        loadDelayMs: ms(reqStart - ttfb),
+        loadTimeMs: ms(resEnd - reqStart),
+        renderDelayMs: ms(shown - resEnd),
+      },
+      initiator: res?.initiatorType || undefined,
+      loading: (lcp.url && el?.getAttribute?.('loading')) || undefined,
+      fetchPriority: (lcp.url && el?.getAttribute?.('fetchpriority')) || undefined,
+    };
+  }
+
+  // What held the first render: Resource Timing's render-blocking resources (stylesheets and
+  // synchronous scripts in the head, `blocking=render`), the last to finish first; null where
+  // the browser does not say.
+  function renderBlocking(since) {
+    if (!('renderBlockingStatus' in PerformanceResourceTiming.prototype)) return null;
+    const kinds = { link: 'stylesheet', css: 'stylesheet (@import)', script: 'script' };
+    const all = performance
+      .getEntriesByType('resource')
+      .filter((r) => r.renderBlockingStatus === 'blocking')
+      .map((r) => ({
+        url: cut(r.name, 200),
+        kind: kinds[r.initiatorType] || r.initiatorType,
+        startMs: since(r.startTime),
+        endMs: since(r.responseEnd),
+      }))
+      .sort((a, b) => b.endMs - a.endMs);
+    return { count: all.length, resources: all.slice(0, MAX_BLOCKING) };
+  }
+
   T.ops.vitals = async () => {
     const [lcps, shifts, events, firstInput, loaf, tasks, seen] = await Promise.all([
       buffered('largest-contentful-paint'),
@@ -128,25 +174,7 @@
     const fcp = performance.getEntriesByName('first-contentful-paint').find(before);
     out.fcp = fcp ? since(fcp.startTime) : null;
     const lcp = (lcps || []).filter(before).pop();
-    if (lcp) {
-      // The breakdown web-vitals' attribution gives: first byte, the wait until the resource's
-      // request began, its load, and the wait from then until it was drawn.
-      const res = lcp.url ? performance.getEntriesByName(lcp.url, 'resource')[0] : null;
-      const reqStart = Math.max(ttfb ?? 0, res ? since(res.requestStart || res.startTime) : 0);
-      const resEnd = Math.max(reqStart, res ? since(res.responseEnd) : 0);
-      const shown = Math.max(resEnd, since(lcp.startTime));
-      out.lcp = {
-        ms: since(lcp.startTime),
-        ...named(lcp.element, tags, memo),
-        url: lcp.url ? cut(lcp.url, 200) : undefined,
-        breakdown: nav && {
-          ttfbMs: ttfb,
-          loadDelayMs: ms(reqStart - ttfb),
-          loadTimeMs: ms(resEnd - reqStart),
-          renderDelayMs: ms(shown - resEnd),
-        },
-      };
-    }
+    if (lcp) out.lcp = { ...largest(lcp, nav, since), ...named(lcp.element, tags, memo) };
     if (shifts) {
       const c = cls(shifts);
       const moved = new Map();
@@ -165,6 +193,7 @@
     }
     out.longFrames = longFrames(loaf, tasks);
     out.longFramesKind = loaf ? 'long-animation-frame' : tasks ? 'longtask' : null;
+    out.renderBlocking = renderBlocking(since);
     return out;
   };
 

@@ -7140,6 +7140,31 @@ export const CONTRACT = {
       "relayOnly": false,
       "reply": {
         "$defs": {
+          "Blocking": {
+            "properties": {
+              "endMs": {
+                "format": "double",
+                "type": "number"
+              },
+              "kind": {
+                "type": "string"
+              },
+              "startMs": {
+                "format": "double",
+                "type": "number"
+              },
+              "url": {
+                "type": "string"
+              }
+            },
+            "required": [
+              "url",
+              "kind",
+              "startMs",
+              "endMs"
+            ],
+            "type": "object"
+          },
           "Breakdown": {
             "properties": {
               "loadDelayMs": {
@@ -7235,6 +7260,24 @@ export const CONTRACT = {
               "element": {
                 "type": "string"
               },
+              "fetchPriority": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "initiator": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
+              "loading": {
+                "type": [
+                  "string",
+                  "null"
+                ]
+              },
               "ms": {
                 "format": "double",
                 "type": "number",
@@ -7298,6 +7341,26 @@ export const CONTRACT = {
             "required": [
               "ref",
               "element"
+            ],
+            "type": "object"
+          },
+          "RenderBlocking": {
+            "properties": {
+              "count": {
+                "format": "uint",
+                "minimum": 0,
+                "type": "integer"
+              },
+              "resources": {
+                "items": {
+                  "$ref": "#/$defs/Blocking"
+                },
+                "type": "array"
+              }
+            },
+            "required": [
+              "count",
+              "resources"
             ],
             "type": "object"
           },
@@ -7403,6 +7466,17 @@ export const CONTRACT = {
               "string",
               "null"
             ]
+          },
+          "renderBlocking": {
+            "anyOf": [
+              {
+                "$ref": "#/$defs/RenderBlocking"
+              },
+              {
+                "type": "null"
+              }
+            ],
+            "default": null
           },
           "supported": {
             "$ref": "#/$defs/Supported"

@@ -1,7 +1,9 @@
 //! browser_perf_trace in a real page: web vitals of a page loaded in front (its LCP image by
 //! ref with the breakdown, the elements a late shift moved), what a background tab cannot
-//! produce said as missing, heap samples with a trend, and a DevTools trace written to a file
-//! through the debugger. Only the trace attaches it, as DevTools' own view of the page shows.
+//! produce said as missing, the LCP's cause read off its breakdown (a render-blocking stylesheet
+//! the server holds back, an image a script adds late), heap samples with a trend, and a DevTools
+//! trace written to a file through the debugger. Only the trace attaches it, as DevTools' own
+//! view of the page shows.
 
 use serde_json::{Value, json};
 
@@ -128,6 +130,72 @@ fn vitals_of_a_page_in_front_name_its_lcp_image_and_what_a_late_shift_moved() {
     assert!(inp["value"].is_number(), "{text}");
     assert!(inp["rating"].is_string(), "{text}");
     assert!(text.contains(&format!("[ref={slow}]")), "{text}");
+}
+
+/// The causes given for a page's LCP, by the subpart they explain.
+fn cause<'a>(data: &'a Value, part: &str) -> &'a Value {
+    data["vitals"]["lcpCauses"]
+        .as_array()
+        .and_then(|c| c.iter().find(|c| c["part"] == part))
+        .unwrap_or_else(|| panic!("no {part} cause in {data}"))
+}
+
+#[test]
+fn lcp_causes_name_a_render_blocking_stylesheet_and_an_image_found_late() {
+    // A browser of its own, the page in front: a page hidden while it loads draws nothing.
+    let env = Env::fresh("perf-causes");
+    let fixtures = serve(env.first_port);
+    let mut agent = Mcp::start(&env, &["--launch", "--headless"]);
+
+    // The server holds the stylesheet in the page's head back 800 ms: nothing is drawn until it
+    // arrives, so the LCP (text) waits on it.
+    let url = format!("{}/lcp-blocking.html", fixtures.a);
+    agent.ok("browser_new_tab", json!({"url": url, "active": true}));
+    let (text, data) = agent.ok("browser_perf_trace", json!({"reload": true}));
+    let rb = &data["vitals"]["renderBlocking"];
+    assert_eq!(rb["count"], 1, "{text}");
+    let css = &rb["resources"][0];
+    assert!(
+        css["url"]
+            .as_str()
+            .unwrap()
+            .ends_with("/lcp-blocking.css?delay=800"),
+        "{text}"
+    );
+    assert_eq!(css["kind"], "stylesheet", "{text}");
+    let took = css["endMs"].as_f64().unwrap() - css["startMs"].as_f64().unwrap();
+    assert!(took >= 800.0, "{text}");
+    assert!(
+        text.contains("\n- Render-blocking: 1, the last done at "),
+        "{text}"
+    );
+    assert!(
+        text.contains("/lcp-blocking.css?delay=800 (stylesheet, "),
+        "{text}"
+    );
+    let delay = cause(&data, "renderDelay");
+    assert!(delay["ms"].as_f64().unwrap() >= 700.0, "{text}");
+    assert!(text.contains("\n- LCP cause: render delay "), "{text}");
+    assert!(
+        text.contains("render-blocking resources held the paint until ")
+            && text.contains("after the first byte: /lcp-blocking.css?delay=800"),
+        "{text}"
+    );
+
+    // The hero image is added by script 600 ms in: its request begins late, a load delay, and
+    // nothing blocked this page's render.
+    let url = format!("{}/lcp-late.html", fixtures.a);
+    agent.ok("browser_navigate", json!({"url": url}));
+    let (text, data) = agent.ok("browser_perf_trace", json!({"reload": true}));
+    let lcp = &data["vitals"]["lcp"];
+    assert!(lcp["url"].as_str().unwrap().contains("hero.svg"), "{text}");
+    let delay = cause(&data, "loadDelay");
+    assert!(delay["ms"].as_f64().unwrap() >= 600.0, "{text}");
+    assert!(text.contains("\n- LCP cause: load delay "), "{text}");
+    assert!(text.contains("the LCP image is found late"), "{text}");
+    assert!(text.contains("fetchpriority=high"), "{text}");
+    assert_eq!(data["vitals"]["renderBlocking"]["count"], 0, "{text}");
+    assert!(text.contains("\n- No render-blocking resources"), "{text}");
 }
 
 #[test]

@@ -140,6 +140,7 @@ pub(crate) fn serve(relay_port: u16) -> Fixtures {
                         .replace("{{RELAY_PORT}}", &relay_port.to_string());
                     let kind = match name.rsplit('.').next() {
                         Some("js") => "text/javascript",
+                        Some("css") => "text/css",
                         Some("svg") => "image/svg+xml",
                         Some("woff2") => "font/woff2",
                         _ => "text/html; charset=utf-8",

@@ -7,12 +7,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::PerfOut;
+use super::causes::{Cause, Evidence, blocking_line, lcp_causes};
 use crate::controller::tools::ctx::Ctx;
 use crate::controller::tools::spec::Out;
 use crate::shared::error::ToolError;
 use crate::shared::protocol::wire::act::After;
 use crate::shared::protocol::wire::diagnostics::{
-    self as wire, Cls, Inp, Lcp, LongFrame, Named, VitalsReply,
+    self as wire, Cls, Inp, Lcp, LongFrame, Named, RenderBlocking, VitalsReply,
 };
 use crate::shared::protocol::wire::nav::Navigate;
 
@@ -74,6 +75,12 @@ pub(super) struct Vitals {
     metrics: Vec<Metric>,
     #[serde(skip_serializing_if = "Option::is_none")]
     lcp: Option<Lcp>,
+    /// The subparts of the LCP that stand out, with their cause and fix.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    lcp_causes: Vec<Cause>,
+    /// The resources that held the first render (none where the browser does not say).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    render_blocking: Option<RenderBlocking>,
     /// The elements the layout shifts that make up CLS moved.
     shifted: Vec<Named>,
     /// Frames (or tasks) over 50 ms, longest first.
@@ -153,10 +160,20 @@ impl VitalsReply {
     }
 }
 
-/// The lines of a vitals result after its first: one per metric, then the long frames.
-fn vitals_lines(r: &VitalsReply, metrics: &[Metric]) -> Vec<String> {
-    let mut lines: Vec<String> = metrics.iter().map(metric_line).collect();
+/// The lines of a vitals result after its first: one per metric, the LCP's causes after its
+/// own, then the long frames and the render-blocking resources.
+fn vitals_lines(r: &VitalsReply, metrics: &[Metric], causes: &[Cause]) -> Vec<String> {
+    let mut lines = Vec::new();
+    for m in metrics {
+        lines.push(metric_line(m));
+        if m.name == "LCP" {
+            lines.extend(causes.iter().map(Cause::line));
+        }
+    }
     lines.push(long_frames_line(r));
+    if let Some(rb) = &r.render_blocking {
+        lines.push(blocking_line(rb, &r.url, r.ttfb, r.fcp));
+    }
     lines
 }
 
@@ -251,7 +268,7 @@ fn long_frames_line(r: &VitalsReply) -> String {
             } else {
                 &s.function
             };
-            if s.source.is_empty() {
+            if s.source.is_empty() || s.source == *name {
                 name.clone()
             } else {
                 format!("{name} ({})", s.source)
@@ -285,12 +302,22 @@ pub(super) async fn vitals(cx: &Ctx, reload: bool) -> Result<Out<PerfOut>, ToolE
     }
     let r = cx.run(wire::Vitals { settle_ms: settle }).await?;
     let metrics = r.metrics();
+    let evidence = Evidence {
+        blocking: r.render_blocking.as_ref(),
+        frames: &r.long_frames,
+        page: &r.url,
+    };
+    let causes = r
+        .lcp
+        .as_ref()
+        .map(|l| lcp_causes(l, &evidence))
+        .unwrap_or_default();
     let fresh = if reload { " after a reload" } else { "" };
     let mut text = format!(
         "Web vitals of {}{fresh}, from the page's own performance buffers (no debugger):",
         r.url
     );
-    for line in vitals_lines(&r, &metrics) {
+    for line in vitals_lines(&r, &metrics, &causes) {
         text.push_str("\n- ");
         text.push_str(&line);
     }
@@ -304,6 +331,8 @@ pub(super) async fn vitals(cx: &Ctx, reload: bool) -> Result<Out<PerfOut>, ToolE
         reloaded: reload,
         metrics,
         lcp: r.lcp,
+        lcp_causes: causes,
+        render_blocking: r.render_blocking,
         shifted,
         long_frames: r.long_frames,
     };

@@ -188,6 +188,36 @@ pub struct Lcp {
     pub url: Option<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub breakdown: Option<Breakdown>,
+    /// Resource Timing's `initiatorType` of the image's request: `img`, `css` (a background),
+    /// `link` (a preload), ...
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub initiator: Option<String>,
+    /// The element's `loading` attribute (`lazy`), if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub loading: Option<String>,
+    /// The element's `fetchpriority` attribute, if it has one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fetch_priority: Option<String>,
+}
+
+/// A resource that held the page's first render (Resource Timing's `renderBlockingStatus`).
+#[derive(Serialize, Deserialize, JsonSchema, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct Blocking {
+    pub url: String,
+    /// stylesheet, script, or Resource Timing's `initiatorType` for anything else.
+    pub kind: String,
+    /// Its request's start and its response's end, ms from the page's start.
+    pub start_ms: f64,
+    pub end_ms: f64,
+}
+
+/// The render-blocking resources: how many, and the last to finish first (bounded).
+#[derive(Serialize, Deserialize, JsonSchema, Clone)]
+#[serde(rename_all = "camelCase")]
+pub struct RenderBlocking {
+    pub count: usize,
+    pub resources: Vec<Blocking>,
 }
 
 #[derive(Deserialize, JsonSchema)]
@@ -250,4 +280,7 @@ pub struct VitalsReply {
     pub inp: Option<Inp>,
     pub long_frames: Vec<LongFrame>,
     pub long_frames_kind: Option<String>,
+    /// None where this browser does not say what blocks rendering.
+    #[serde(default)]
+    pub render_blocking: Option<RenderBlocking>,
 }
