@@ -235,6 +235,37 @@ mod tests {
         }
     }
 
+    #[cfg(unix)]
+    #[test]
+    fn a_link_a_file_a_folder_others_may_write_or_another_users_is_unsafe() {
+        use std::os::unix::fs::PermissionsExt;
+        let base = test_support::temp_dir("unsafe-dir");
+        let dir = base.join("state");
+        ensure_private_dir(&dir).unwrap();
+        assert_eq!(unsafe_dir(&dir).unwrap(), None);
+        assert_eq!(unsafe_dir(&base.join("none")).unwrap(), None);
+        std::os::unix::fs::symlink(&dir, base.join("link")).unwrap();
+        let said = unsafe_dir(&base.join("link")).unwrap().unwrap();
+        assert!(said.starts_with("is a symbolic link (to "), "{said}");
+        fs::write(base.join("file"), "").unwrap();
+        assert_eq!(
+            unsafe_dir(&base.join("file")).unwrap().unwrap(),
+            "is not a folder"
+        );
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o770)).unwrap();
+        let said = unsafe_dir(&dir).unwrap().unwrap();
+        assert!(said.contains("writable by its group"), "{said}");
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
+        // Giving a folder to another user takes root.
+        if crate::shared::platform::me::is_root() {
+            std::os::unix::fs::chown(&dir, Some(4242), None).unwrap();
+            let said = unsafe_dir(&dir).unwrap().unwrap();
+            assert!(said.starts_with("belongs to uid 4242, not you"), "{said}");
+        } else {
+            eprintln!("skipped another user's folder: not root");
+        }
+    }
+
     #[test]
     fn a_lock_is_held_by_one_file_at_a_time() {
         let path = test_support::temp_dir("lock").join("l.lock");

@@ -94,8 +94,21 @@ fn uninstall_all_yes_removes_all_but_the_secrets_which_go_only_with_secrets_too(
     let home = home("uninstall-yes");
     let claude = installed(&env, &home);
 
-    let (ok, out, err) = run(command(&env, &home, &["uninstall", "--all", "--yes"]));
+    // A trail the person placed outside the state dir stays theirs.
+    let trail = home.join("trail.jsonl");
+    std::fs::write(&trail, "{}\n").unwrap();
+    let mut all = command(&env, &home, &["uninstall", "--all", "--yes"]);
+    all.env("TABPILOT_AUDIT_FILE", &trail);
+    let (ok, out, err) = run(all);
     assert!(ok, "{out}{err}");
+    assert!(
+        out.contains(&format!(
+            "left as it is: {} (the audit trail",
+            trail.display()
+        )),
+        "{out}"
+    );
+    assert!(trail.exists());
     assert!(!unit(&home).exists(), "{out}");
     assert_eq!(
         std::fs::read_to_string(home.join(".claude.json")).unwrap(),

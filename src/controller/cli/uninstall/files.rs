@@ -235,6 +235,25 @@ mod tests {
 
     #[cfg(unix)]
     #[test]
+    fn another_users_entry_in_the_state_dir_is_left() {
+        if !crate::shared::platform::me::is_root() {
+            eprintln!("skipped: giving a file to another user takes root");
+            return;
+        }
+        let dir = temp_dir("uninstall-foreign");
+        crate::shared::state::ensure_private_dir(&dir).unwrap();
+        std::fs::write(dir.join("secret"), "theirs").unwrap();
+        std::os::unix::fs::chown(dir.join("secret"), Some(4242), None).unwrap();
+        let found = look(&dir).unwrap().unwrap();
+        assert!(found.ours.is_empty());
+        assert_eq!(
+            found.left,
+            [(dir.join("secret"), "belongs to uid 4242".into())]
+        );
+    }
+
+    #[cfg(unix)]
+    #[test]
     fn a_state_dir_that_is_a_link_or_open_to_others_is_refused() {
         use std::os::unix::fs::{PermissionsExt, symlink};
         let outside = temp_dir("uninstall-target");

@@ -27,6 +27,9 @@ struct Plan {
     state: Result<Option<StateDir>, String>,
     /// How many secrets are registered, and where their values are.
     secrets: Option<Result<secrets::Counts, String>>,
+    /// The audit trail, when `TABPILOT_AUDIT_FILE` puts it outside the state dir: left, since
+    /// nothing outside the state dir is taken (a folder of the person's, maybe shared).
+    trail_elsewhere: Option<PathBuf>,
 }
 
 pub(super) fn all(a: &install::UninstallArgs) -> anyhow::Result<ExitCode> {
@@ -91,11 +94,16 @@ impl Plan {
             }
             _ => None,
         };
+        let trail = crate::controller::audit::configured_file();
+        let trail_elsewhere = (trail.parent() != Some(&crate::shared::state::state_dir())
+            && std::fs::symlink_metadata(&trail).is_ok())
+        .then_some(trail);
         Plan {
             service,
             clients,
             state,
             secrets,
+            trail_elsewhere,
         }
     }
 
@@ -174,6 +182,14 @@ impl Plan {
             }
             Ok(None) => {}
             Err(e) => println!("  the state dir: left ({e})"),
+        }
+        if let Some(trail) = &self.trail_elsewhere {
+            println!(
+                "  left as it is: {} (the audit trail {} names, and any recordings beside it: \
+                 outside the state dir, so yours to remove)",
+                trail.display(),
+                crate::shared::settings::Setting::AuditFile
+            );
         }
         if self.has_secrets() {
             println!(
