@@ -46,6 +46,33 @@ pub fn ensure_private_dir(dir: &Path) -> io::Result<()> {
     private::create_dir(dir)
 }
 
+/// What makes `dir` no place to keep (or remove) tabpilot's files, in words: a symbolic link
+/// (whoever placed it chose where it leads), not a folder, another user's, or writable by
+/// others (anyone could have put anything there); none when it is fine or not there yet.
+pub fn unsafe_dir(dir: &Path) -> io::Result<Option<String>> {
+    let meta = match fs::symlink_metadata(dir) {
+        Ok(meta) => meta,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    if meta.file_type().is_symlink() {
+        let to = fs::read_link(dir).map_or_else(|e| e.to_string(), |t| t.display().to_string());
+        return Ok(Some(format!("is a symbolic link (to {to})")));
+    }
+    if !meta.is_dir() {
+        return Ok(Some("is not a folder".into()));
+    }
+    #[cfg(unix)]
+    {
+        let owner = std::os::unix::fs::MetadataExt::uid(&meta);
+        let me = crate::shared::platform::me::uid();
+        if owner != me {
+            return Ok(Some(format!("belongs to uid {owner}, not you (uid {me})")));
+        }
+    }
+    Ok(private::others_may_write(dir)?.map(|who| format!("is {who}")))
+}
+
 /// Writes `bytes` to `path` as an owner-only file, replacing it atomically.
 pub fn write_private(path: &Path, bytes: &[u8]) -> io::Result<()> {
     let tmp = path.with_extension(format!("tmp{}", std::process::id()));
@@ -205,6 +232,37 @@ mod tests {
                 "{}",
                 path.display()
             );
+        }
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_link_a_file_a_folder_others_may_write_or_another_users_is_unsafe() {
+        use std::os::unix::fs::PermissionsExt;
+        let base = test_support::temp_dir("unsafe-dir");
+        let dir = base.join("state");
+        ensure_private_dir(&dir).unwrap();
+        assert_eq!(unsafe_dir(&dir).unwrap(), None);
+        assert_eq!(unsafe_dir(&base.join("none")).unwrap(), None);
+        std::os::unix::fs::symlink(&dir, base.join("link")).unwrap();
+        let said = unsafe_dir(&base.join("link")).unwrap().unwrap();
+        assert!(said.starts_with("is a symbolic link (to "), "{said}");
+        fs::write(base.join("file"), "").unwrap();
+        assert_eq!(
+            unsafe_dir(&base.join("file")).unwrap().unwrap(),
+            "is not a folder"
+        );
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o770)).unwrap();
+        let said = unsafe_dir(&dir).unwrap().unwrap();
+        assert!(said.contains("writable by its group"), "{said}");
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
+        // Giving a folder to another user takes root.
+        if crate::shared::platform::me::is_root() {
+            std::os::unix::fs::chown(&dir, Some(4242), None).unwrap();
+            let said = unsafe_dir(&dir).unwrap().unwrap();
+            assert!(said.starts_with("belongs to uid 4242, not you"), "{said}");
+        } else {
+            eprintln!("skipped another user's folder: not root");
         }
     }
 

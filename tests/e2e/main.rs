@@ -75,6 +75,7 @@ mod sandbox;
 mod schemas;
 mod secret_store;
 mod secrets;
+mod service;
 mod settle;
 #[path = "../support/snapshot.rs"]
 mod snapshot;
@@ -82,3 +83,4 @@ mod storage;
 mod streamlit;
 mod token;
 mod trusted;
+mod uninstall_all;

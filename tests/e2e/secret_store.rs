@@ -270,3 +270,42 @@ fn secret_add_keeps_a_totp_seed_from_a_file_and_registers_a_file_for_uploads() {
     assert!(!err.contains("not-base32!"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `uninstall --all --secrets` takes each value out of the keyring, not only the index that
+/// names it (a left value would stay in the keyring with nothing to find it by). Runs where the
+/// keyring test above does.
+#[cfg(target_os = "linux")]
+#[test]
+fn uninstall_all_with_secrets_removes_their_values_from_the_keyring() {
+    if std::env::var_os("E2E_KEYRING").is_none() {
+        eprintln!("skipped: no E2E_KEYRING (set in .ci/run's private Secret Service)");
+        return;
+    }
+    let env = Env::fresh("secret-store-uninstall");
+    let home = crate::install::home("secret-store-uninstall");
+    let name = format!("e2e_{}_{}", std::process::id(), rand::random::<u32>());
+    let add = [
+        "secret",
+        "add",
+        &name,
+        "--origin",
+        "https://a.example",
+        "--stdin",
+    ];
+    let (ok, out, err) = run_with_stdin(secret(&env, None, &add), "keyring-value");
+    assert!(ok && out.contains("Secret Service keyring"), "{out}{err}");
+    let entry = keyring::Entry::new("tabpilot", &name).unwrap();
+    assert_eq!(entry.get_password().unwrap(), "keyring-value");
+
+    let all = ["uninstall", "--all", "--yes", "--secrets"];
+    let mut cmd = secret(&env, None, &all);
+    cmd.env("HOME", &home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env_remove("CODEX_HOME");
+    let (ok, out, err) = run(cmd);
+    assert!(ok, "{out}{err}");
+    assert!(out.contains("1 in the Secret Service keyring"), "{out}");
+    assert!(out.contains(&format!("removed: secret {name}")), "{out}");
+    assert!(matches!(entry.get_password(), Err(keyring::Error::NoEntry)));
+    assert!(!env.state_dir.exists(), "{out}");
+}

@@ -10,7 +10,9 @@ mod install;
 mod reference;
 mod replay;
 mod secret;
+mod service;
 mod skill;
+mod uninstall;
 
 use std::process::ExitCode;
 
@@ -94,8 +96,14 @@ enum Command {
     Replay(replay::ReplayArgs),
     /// Add tabpilot to an MCP client's config (shows the diff first).
     Install(install::InstallArgs),
-    /// Remove tabpilot's entry from an MCP client's config, and nothing else.
+    /// Remove tabpilot's entry from an MCP client's config, and nothing else; or, with --all,
+    /// everything tabpilot put on this machine (it lists it and asks first).
     Uninstall(install::UninstallArgs),
+    /// `tabpilot mcp --http` as a service of your user, started with your session.
+    Service {
+        #[command(subcommand)]
+        what: service::ServiceCommand,
+    },
     /// The token `mcp --http` asks of every request.
     Token {
         #[command(subcommand)]
@@ -259,7 +267,9 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
         Command::Export(args) => export::run(&args),
         Command::Replay(args) => replay::run(&args).await,
         Command::Install(args) => install::install(&args),
+        Command::Uninstall(args) if args.all => uninstall::all(&args),
         Command::Uninstall(args) => install::uninstall(&args),
+        Command::Service { what } => service::run(what),
         Command::Secret { what } => secret::run(what),
         Command::Skill {
             what: SkillCommand::Install,

@@ -83,10 +83,22 @@ pub(super) struct InstallArgs {
 
 #[derive(Args)]
 pub(super) struct UninstallArgs {
-    client: Client,
-    /// Show the change without writing it.
+    #[arg(required_unless_present = "all")]
+    client: Option<Client>,
+    /// Everything tabpilot put here: every client's entry, the service, the state dir's files
+    /// (pairings, tokens, the audit trail, recordings, logs, profiles). Lists it and asks first;
+    /// secrets only after a second question (or --secrets).
+    #[arg(long, conflicts_with = "client")]
+    pub(super) all: bool,
+    /// With --all: do not ask (for scripts); secrets stay unless --secrets is given too.
+    #[arg(long, requires = "all")]
+    pub(super) yes: bool,
+    /// With --all --yes: remove the secrets too, their values in the keyring included.
+    #[arg(long, requires = "yes")]
+    pub(super) secrets: bool,
+    /// Show the change without writing it (with --all: list what would go, remove nothing).
     #[arg(long)]
-    dry_run: bool,
+    pub(super) dry_run: bool,
 }
 
 /// What the client is told to run or reach.
@@ -117,9 +129,24 @@ pub(super) fn install(a: &InstallArgs) -> anyhow::Result<ExitCode> {
 }
 
 pub(super) fn uninstall(a: &UninstallArgs) -> anyhow::Result<ExitCode> {
-    let path = config_path(a.client, &home()?);
-    change(a.client, &path, None, a.dry_run, None)?;
+    let client = a.client.context("name the client, or pass --all")?;
+    remove_entry(client, a.dry_run)?;
     Ok(ExitCode::SUCCESS)
+}
+
+/// Removes tabpilot's entry from `client`'s config, showing the diff (`uninstall CLIENT`, and
+/// each client of `uninstall --all`).
+pub(super) fn remove_entry(client: Client, dry_run: bool) -> anyhow::Result<()> {
+    let path = config_path(client, &home()?);
+    change(client, &path, None, dry_run, None)
+}
+
+/// The config of `client` when it holds a tabpilot entry (what [`remove_entry`] would remove).
+pub(super) fn entry_in(client: Client) -> anyhow::Result<Option<PathBuf>> {
+    let path = config_path(client, &home()?);
+    let file = Config::read(&path)?;
+    let without = edited(client, &file.text, None).with_context(|| path.display().to_string())?;
+    Ok((without != file.text).then_some(path))
 }
 
 fn entry(a: &InstallArgs) -> anyhow::Result<Entry> {
