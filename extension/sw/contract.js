@@ -7888,6 +7888,14 @@ export const CONTRACT = {
       "args": {
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "properties": {
+          "nth": {
+            "format": "uint32",
+            "minimum": 0,
+            "type": [
+              "integer",
+              "null"
+            ]
+          },
           "url": {
             "type": "string"
           }

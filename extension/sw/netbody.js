@@ -7,7 +7,7 @@
 // matches; the debugger is attached for that call only. A request a click made is not made
 // again by a reload: the agent repeats the click after a reload of its own.
 import { ToolError } from './errors.js';
-import { newestRequest, summary } from './netlog.js';
+import { newestRequest, requestsTo, summary } from './netlog.js';
 import { onDebuggerEvent, withDebugger } from './debugger.js';
 import { frameTarget } from './page.js';
 
@@ -29,10 +29,11 @@ function bounded(content, base64Encoded, mimeType) {
   return { body: content.slice(0, MAX_BODY_CHARS), bodyChars: content.length };
 }
 
-function missing(tabId, url) {
+function missing(tabId, url, found = 0) {
+  const which = found === 0 ? 'no request' : found === 1 ? 'only 1 request' : `only ${found} requests`;
   return new ToolError(
     'REQUEST_NOT_FOUND',
-    `no request in tab ${tabId}'s log has a URL containing ${JSON.stringify(url)}`,
+    `${which} in tab ${tabId}'s log ${found > 1 ? 'have' : 'has'} a URL containing ${JSON.stringify(url)}`,
     'failed',
   );
 }
@@ -45,10 +46,11 @@ const detail = (entry, more) => ({
   ...more,
 });
 
-export async function requestDetail(tabId, { url, reload }, timeoutMs) {
+export async function requestDetail(tabId, { url, nth = 1, reload }, timeoutMs) {
   if (reload) return captureOnReload(tabId, url, timeoutMs);
-  const entry = newestRequest(tabId, url);
-  if (!entry) throw missing(tabId, url);
+  const matches = requestsTo(tabId, url);
+  const entry = matches[nth - 1];
+  if (!entry) throw missing(tabId, url, matches.length);
   return detail(entry, { ...(await pageCopy(tabId, entry)), debugger: false });
 }
 

@@ -207,6 +207,8 @@ export function listRequests(tabId, { url, type, status, preserved, page = 1, pa
 
 // The newest request whose URL holds `url`, headers and all; the earlier documents' too.
 export const newestRequest = (tabId, url) => entriesOf(tabId, true).find((e) => e.url.includes(url)) || null;
+// The logged requests whose URL contains `url`, newest first.
+export const requestsTo = (tabId, url) => entriesOf(tabId, true).filter((e) => e.url.includes(url));
 
 // The requests begun since `since` (epoch ms), oldest first, without headers.
 export const entriesSince = (tabId, since) =>

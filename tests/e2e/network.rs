@@ -185,6 +185,52 @@ fn one_request_in_full_hides_credentials_and_gets_its_body_with_the_debugger() {
 }
 
 #[test]
+fn each_of_several_requests_to_one_url_is_addressed_by_its_place_newest_first() {
+    let mut agent = shared().agent();
+    let snap = load_net_page(&mut agent);
+    agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Many")}),
+    );
+    agent.ok(
+        "browser_wait_for",
+        json!({"text": "Many done", "timeout": 10000}),
+    );
+    let (_, list) = agent.ok(
+        "browser_network_requests",
+        json!({"url": "page2.html?n=", "limit": 100}),
+    );
+    let listed = urls(&list);
+    assert_eq!(listed.len(), 24, "{list}");
+    // The nth newest match is the list's nth, the one the list shows in that place.
+    for (i, url) in listed.iter().enumerate() {
+        let (_, one) = agent.ok(
+            "browser_get_network_request",
+            json!({"url": "page2.html?n=", "nth": i + 1}),
+        );
+        assert_eq!(
+            one["request"]["url"].as_str(),
+            Some(url.as_str()),
+            "nth {}",
+            i + 1
+        );
+    }
+    let (code, r) = agent.fails(
+        "browser_get_network_request",
+        json!({"url": "page2.html?n=", "nth": 25}),
+    );
+    assert_eq!(code, "REQUEST_NOT_FOUND");
+    assert!(text(&r).contains("only 24 requests"), "{}", text(&r));
+    for bad in [
+        json!({"url": "page2", "nth": 0}),
+        json!({"url": "page2", "nth": 2, "reload": true}),
+    ] {
+        let (code, _) = agent.fails("browser_get_network_request", bad);
+        assert_eq!(code, "BAD_ARGS");
+    }
+}
+
+#[test]
 fn content_the_csp_blocked_is_an_issue_with_the_element_s_ref() {
     let s = shared();
     let mut agent = s.agent();

@@ -64,6 +64,8 @@ struct ListArgs {
 struct OneArgs {
     /// Part of its URL (newest match).
     url: String,
+    /// Or the nth newest match, from 1.
+    nth: Option<u32>,
     /// Show cookie/authorization values, where the person allows it.
     reveal_values: Option<bool>,
     /// Reload, debugger on, for the body.
@@ -221,12 +223,21 @@ async fn one(cx: &Ctx, a: OneArgs) -> Result<Out<OneOut>, ToolError> {
         ));
     }
     let reload = a.reload.unwrap_or(false);
+    match a.nth {
+        Some(0) => return Err(ToolError::bad_args("nth counts from 1, the newest match")),
+        Some(_) if reload => {
+            return Err(ToolError::bad_args(
+                "nth picks among logged requests; with reload the first of the fresh load is taken",
+            ));
+        }
+        _ => {}
+    }
     let url = a.url.clone();
     let mut r = if reload {
         cx.policy().check_read_only(&format!("{ONE} with reload"))?;
         cx.run(NetworkReload { url }).await?
     } else {
-        cx.run(NetworkRequest { url }).await?
+        cx.run(NetworkRequest { url, nth: a.nth }).await?
     };
     let place = cx.place().url;
     let credentials = reveal::Credentials::decide(

@@ -74,10 +74,12 @@ fn is_zero(n: &u64) -> bool {
     *n == 0
 }
 
-/// The newest logged request whose URL contains `url`.
+/// The newest logged request whose URL contains `url`, or the `nth` newest (from 1).
 #[derive(Serialize, JsonSchema)]
 pub struct NetworkRequest {
     pub url: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub nth: Option<u32>,
 }
 
 /// The first request of a fresh load whose URL contains `url`, with its body: the tab reloaded
