@@ -70,6 +70,7 @@ mod recorder;
 mod recovery;
 mod relay;
 mod replay;
+mod roots;
 mod round_trip;
 mod sandbox;
 mod schemas;

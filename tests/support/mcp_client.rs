@@ -32,6 +32,8 @@ pub(crate) struct McpClient {
     pub exit_grace: Duration,
     /// The server's notifications (progress, say) seen while waiting for answers, oldest first.
     pub notifications: Vec<Value>,
+    /// The server's requests (`roots/list`) seen while waiting for answers, not yet answered.
+    pub requests: Vec<Value>,
     /// Every line written to the server and read from it, as it crossed the pipe.
     pub wire: Arc<Mutex<Vec<String>>>,
 }
@@ -72,6 +74,7 @@ impl McpClient {
             strict: true,
             exit_grace: Duration::from_secs(1),
             notifications: Vec::new(),
+            requests: Vec::new(),
             wire,
         }
     }
@@ -162,6 +165,8 @@ impl McpClient {
             if msg.get("method").is_some() {
                 if msg.get("id").is_none() {
                     self.notifications.push(msg);
+                } else {
+                    self.requests.push(msg);
                 }
                 continue;
             }
@@ -170,6 +175,26 @@ impl McpClient {
             }
             if msg.get("id").is_some() {
                 self.early.push(msg);
+            }
+        }
+    }
+
+    /// The server's next request of `method`, which may have come while waiting for an answer.
+    pub(crate) fn server_request(&mut self, method: &str) -> Value {
+        let deadline = Instant::now() + ANSWER_WITHIN;
+        loop {
+            if let Some(i) = self.requests.iter().position(|m| m["method"] == method) {
+                return self.requests.remove(i);
+            }
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(Ok(msg)) if msg.get("method").is_some() && msg.get("id").is_some() => {
+                    self.requests.push(msg)
+                }
+                Ok(Ok(msg)) if msg.get("method").is_some() => self.notifications.push(msg),
+                Ok(Ok(msg)) => self.early.push(msg),
+                Ok(Err(line)) => panic!("tabpilot mcp wrote a non-JSON line to stdout: {line}"),
+                Err(_) => panic!("tabpilot mcp sent no {method} request within {ANSWER_WITHIN:?}"),
             }
         }
     }

@@ -8,6 +8,7 @@ mod order;
 pub use http::token::current as http_token;
 pub use http::{HttpOptions, serve_http};
 
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -16,13 +17,14 @@ use rmcp::model::{
     InitializeRequestParams, InitializeResult, ListToolsResult, PaginatedRequestParams,
     ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::service::{NotificationContext, Peer, RequestContext, RoleServer};
 use rmcp::{ErrorData as McpError, ServerHandler, ServiceExt};
 use serde_json::Value;
 
 use crate::controller::context::{self, ContextEnv};
 use crate::controller::launch::LaunchOptions;
 use crate::controller::link::identity;
+use crate::controller::policy::client_roots::path_of;
 use crate::controller::tools::{self, Session, profile::Profile, spec::ToolOutput};
 use crate::shared::error::ToolError;
 use crate::shared::protocol::PeerInfo;
@@ -121,6 +123,33 @@ async fn instructions() -> String {
     }
 }
 
+impl Server {
+    /// Asks the client for its roots, off the message loop (the answer comes through it), and
+    /// hands them to the session's path sandbox. MCP's 2026 revision deprecates roots (SEP-2577);
+    /// the clients people run still offer them, and a sandbox without them leaves such a client
+    /// only tabpilot's temp folder.
+    #[expect(deprecated, reason = "roots: the clients people run still offer them")]
+    fn list_roots(&self, peer: Peer<RoleServer>) {
+        let session = self.session.clone();
+        tokio::spawn(async move {
+            let listed = peer.list_roots().await;
+            let paths = match listed {
+                Ok(list) => {
+                    let paths: Vec<PathBuf> =
+                        list.roots.iter().filter_map(|r| path_of(&r.uri)).collect();
+                    tracing::debug!(roots = ?paths, "the client's roots");
+                    Some(paths)
+                }
+                Err(e) => {
+                    tracing::warn!("the client did not list its roots: {e}");
+                    None
+                }
+            };
+            session.client_roots().answered(paths);
+        });
+    }
+}
+
 impl ServerHandler for Server {
     /// What the server is and can do, asked for by rmcp on every request it checks: no files
     /// read here. The instructions a client reads (`initialize`, `discover`) carry the project's
@@ -138,10 +167,29 @@ impl ServerHandler for Server {
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, McpError> {
         self.session.set_client(&request.client_info.name);
+        // Asked once the client says it is initialized; calls before then wait for the list.
+        if request.capabilities.roots.is_some() {
+            self.session.client_roots().asking();
+        }
         context.peer.set_peer_info(request.clone());
         let mut result = self.negotiate_initialize(&request)?;
         result.instructions = Some(instructions().await);
         Ok(result)
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        let offered = context
+            .peer
+            .peer_info()
+            .is_some_and(|i| i.capabilities.roots.is_some());
+        if offered {
+            self.list_roots(context.peer);
+        }
+    }
+
+    async fn on_roots_list_changed(&self, context: NotificationContext<RoleServer>) {
+        self.session.client_roots().asking();
+        self.list_roots(context.peer);
     }
 
     async fn discover(

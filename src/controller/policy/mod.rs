@@ -1,6 +1,7 @@
 //! What the controller allows before anything is sent, and what it asks the browser to hold to:
 //! the site policy's origin lists, read-only and no-eval, and where files may be written.
 
+pub mod client_roots;
 pub mod cookies;
 pub mod origins;
 pub mod paths;

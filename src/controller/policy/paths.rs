@@ -2,6 +2,8 @@
 //! under one of an explicit list of roots, with symlinks and `..` resolved before the check:
 //!
 //! - each folder `TABPILOT_WORKSPACE` names (a list, separated as `PATH` is);
+//! - each root the MCP client gives (`roots/list`, client_roots.rs), under the working
+//!   directory's rule;
 //! - the working directory, unless it is `/`, the home directory or a folder above it;
 //! - tabpilot's own temp folder, `<temp>/tabpilot-<uid>`: created 0700, and used only while it
 //!   is a real directory owned by this user (never the whole temp directory, where other users
@@ -63,10 +65,7 @@ impl Sandbox {
             }
         }
         if let Ok(cwd) = std::env::current_dir().and_then(|d| d.canonicalize()) {
-            let home = std::env::var_os("HOME")
-                .filter(|h| !h.is_empty())
-                .and_then(|h| Path::new(&h).canonicalize().ok());
-            if cwd_is_a_root(&cwd, home.as_deref()) {
+            if cwd_is_a_root(&cwd, home().as_deref()) {
                 roots.push(Place::new(cwd, "the working directory"));
             } else {
                 notes.push(format!(
@@ -115,6 +114,33 @@ impl Sandbox {
 
     pub fn roots(&self) -> &[Place] {
         &self.roots
+    }
+
+    /// With the MCP client's roots added: each a directory, under the working directory's rule
+    /// (a client that offers `/` or the home directory opens no more than a working directory
+    /// there would); the places never inside stay outside.
+    pub fn with_client_roots(mut self, roots: &[PathBuf]) -> Sandbox {
+        let home = home();
+        for root in roots {
+            match root.canonicalize() {
+                Ok(path) if !path.is_dir() => self.notes.push(format!(
+                    "the client's root {} is not a directory",
+                    root.display()
+                )),
+                Ok(path) if cwd_is_a_root(&path, home.as_deref()) => {
+                    self.roots.push(Place::new(path, "the client's root"))
+                }
+                Ok(path) => self.notes.push(format!(
+                    "the client's root {} is not a root: it is / or holds the home directory",
+                    path.display()
+                )),
+                Err(e) => self.notes.push(format!(
+                    "the client's root {} cannot be used: {e}",
+                    root.display()
+                )),
+            }
+        }
+        self
     }
 
     /// Checks a file to write (relative to the working directory) and opens it, before anything
@@ -307,6 +333,13 @@ impl Sandbox {
         }
         text
     }
+}
+
+/// The home directory, resolved.
+fn home() -> Option<PathBuf> {
+    std::env::var_os("HOME")
+        .filter(|h| !h.is_empty())
+        .and_then(|h| Path::new(&h).canonicalize().ok())
 }
 
 /// Whether the working directory may be a root: not `/`, and not the home directory or a

@@ -11,7 +11,7 @@ use super::ctx::Ctx;
 use super::image::{self as shot, Shrunk};
 use super::spec::{Cli, Image, Out, Tier};
 use super::tool::{About, Tool};
-use crate::controller::policy::paths::{OutputFile, Sandbox};
+use crate::controller::policy::paths::OutputFile;
 use crate::shared::error::ToolError;
 use crate::shared::protocol::wire::page::Screenshot;
 use crate::shared::settings::Setting;
@@ -134,11 +134,10 @@ fn notes_of(r: &crate::shared::protocol::wire::page::CaptureReply) -> String {
 async fn screenshot(cx: &Ctx, a: ScreenshotArgs) -> Result<Out<ShotOut>, ToolError> {
     let (format, call) = capture_of(&a)?;
     let full_page = call.full_page;
-    let file = a
-        .file_path
-        .as_deref()
-        .map(|p| Sandbox::from_process().output(p))
-        .transpose()?;
+    let file = match a.file_path.as_deref() {
+        Some(p) => Some(cx.sandbox().await.output(p)?),
+        None => None,
+    };
     let mut r = cx.run(call).await?;
     let (data, rect, image) = (std::mem::take(&mut r.data), r.rect, format.image());
     let vw = r

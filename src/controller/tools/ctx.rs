@@ -1,11 +1,8 @@
 //! What a tool works through: calls on this agent's tab or its browser, the relay's own asks,
 //! the agent's current tab, and the page's snapshot for a result. One per agent.
 
-use std::future::IntoFuture;
 use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::Duration;
-
-use futures::future::BoxFuture;
 
 use super::args::{SNAPSHOT_TOKENS, Wait};
 use super::spec::Out;
@@ -14,10 +11,12 @@ use crate::controller::context::ContextEnv;
 use crate::controller::launch::{self, LaunchOptions, Launched};
 use crate::controller::link::{Link, LinkState, Reply};
 use crate::controller::policy::Policy;
+use crate::controller::policy::client_roots::ClientRoots;
+use crate::controller::policy::paths::Sandbox;
 use crate::controller::record::Recorder;
 use crate::shared::error::{Code, Outcome, ToolError};
 use crate::shared::protocol::wire::page::{Snapshot, SnapshotReply};
-use crate::shared::protocol::{Call, Op, PeerInfo, RelayAsk, Scope, TabId, WireOp, ask};
+use crate::shared::protocol::{Call, PeerInfo, RelayAsk, Scope, TabId, ask};
 use crate::shared::settings::Setting;
 
 pub struct Ctx {
@@ -38,6 +37,8 @@ pub struct Ctx {
     apps: crate::controller::apps::Apps,
     /// This session's recording of its page actions (crate::controller::record).
     recorder: Recorder,
+    /// The MCP client's roots, for the path sandbox.
+    client_roots: ClientRoots,
 }
 
 /// A session's state, under one lock that is never held across an await and under which no
@@ -137,7 +138,18 @@ impl Ctx {
             policy,
             apps: crate::controller::apps::Apps::default(),
             recorder: Recorder::off(),
+            client_roots: ClientRoots::default(),
         }
+    }
+
+    pub fn client_roots(&self) -> &ClientRoots {
+        &self.client_roots
+    }
+
+    /// Where this session's files may be written and read: the process's sandbox with the
+    /// client's roots.
+    pub async fn sandbox(&self) -> Sandbox {
+        self.client_roots.sandbox().await
     }
 
     /// This session's recording.
@@ -187,53 +199,6 @@ impl Ctx {
         self.policy.check_visit(url)
     }
 
-    /// An operation on this agent's tab (opened in the background on first use), or on its
-    /// browser, as the operation needs; `Run` names another tab or browser, and the wait where
-    /// the tool decides it. Its answer is read as the operation's declared reply.
-    pub fn run<A: WireOp>(&self, args: A) -> Run<'_, A> {
-        Run {
-            cx: self,
-            args,
-            browser: None,
-            tab: None,
-            wait: None,
-        }
-    }
-
-    async fn send<A: WireOp>(&self, run: Run<'_, A>) -> Result<A::Reply, ToolError> {
-        let op = A::OP;
-        let wait = self.wait_of(op, run.wait, run.tab)?;
-        let call = Call::of(&run.args, wait)
-            .on_tab(run.tab)
-            .in_browser(run.browser);
-        let value = self.relay(call).await?.value;
-        #[cfg(debug_assertions)]
-        crate::shared::protocol::replies::check(op, &value)
-            .map_err(|e| ToolError::failed(Code::Internal, e))?;
-        crate::shared::protocol::replies::read(op.name(), value)
-    }
-
-    /// How long a call of `op` on `tab` waits: its class's, or the tool's; a default stretched
-    /// while throttling slows the tab.
-    fn wait_of(
-        &self,
-        op: Op,
-        wait: Option<Wait>,
-        tab: Option<TabId>,
-    ) -> Result<Duration, ToolError> {
-        match (op.timeout().fixed(), wait) {
-            (Some(time), None) => Ok(self.stretched(Wait { time, given: false }, tab)),
-            (None, Some(w)) => Ok(self.stretched(w, tab)),
-            (fixed, given) => Err(ToolError::refused(
-                Code::Internal,
-                format!(
-                    "{} waits {fixed:?} by its declaration, and was given {given:?}",
-                    op.name()
-                ),
-            )),
-        }
-    }
-
     /// A wait for a call on `tab` (none: the agent's): a default stretched while throttling
     /// slows the tab, a caller's own `timeout` as given.
     pub fn stretched(&self, wait: Wait, tab: Option<TabId>) -> Duration {
@@ -267,7 +232,7 @@ impl Ctx {
     /// Sends a call through the relay, launching the managed browser first when asked to and
     /// none is connected. Only a call that did nothing is retried: refused (nothing of it reached
     /// a browser), or a read whose browser left before answering.
-    async fn relay(&self, mut call: Call) -> Result<Reply, ToolError> {
+    pub(super) async fn relay(&self, mut call: Call) -> Result<Reply, ToolError> {
         if call.target.browser.is_none() {
             call.target.browser = self.state().pinned_browser.clone();
         }
@@ -460,44 +425,6 @@ impl Ctx {
     }
 }
 
-/// A typed call on its way: its arguments, and where and how long, as the tool says.
-pub struct Run<'a, A> {
-    cx: &'a Ctx,
-    args: A,
-    browser: Option<String>,
-    tab: Option<TabId>,
-    wait: Option<Wait>,
-}
-
-impl<A: WireOp> Run<'_, A> {
-    /// How long to wait, for an operation whose wait the tool decides (`Timeout::Caller`).
-    pub fn within(mut self, wait: impl Into<Wait>) -> Self {
-        self.wait = Some(wait.into());
-        self
-    }
-
-    /// On the tab the caller named (none: the agent's).
-    pub fn on_tab(mut self, tab: Option<TabId>) -> Self {
-        self.tab = tab;
-        self
-    }
-
-    /// In the browser the caller named, by label or id (none: the agent's).
-    pub fn in_browser(mut self, browser: Option<String>) -> Self {
-        self.browser = browser;
-        self
-    }
-}
-
-impl<'a, A: WireOp + 'a> IntoFuture for Run<'a, A> {
-    type Output = Result<A::Reply, ToolError>;
-    type IntoFuture = BoxFuture<'a, Self::Output>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        Box::pin(self.cx.send(self))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -520,19 +447,5 @@ mod tests {
         assert_eq!(wait_s(None), 300, "capped");
         cx.note_slowdown(1.0);
         assert_eq!(wait_s(None), 30, "throttling ended");
-    }
-
-    #[test]
-    fn a_class_s_wait_and_a_default_are_stretched_and_a_caller_s_timeout_is_not() {
-        let cx = Ctx::offline(ContextEnv::from_process());
-        cx.set_current_tab(Some(TabId(7)));
-        cx.note_slowdown(3.0);
-        let wait = |op, w| cx.wait_of(op, w, None).unwrap().as_secs();
-        assert_eq!(wait(Op::Emulate, None), 30, "the quick class's 10 s");
-        let default = super::super::args::timeout(None).unwrap();
-        assert_eq!(wait(Op::Navigate, Some(default)), 90);
-        let given = super::super::args::timeout(Some(30_000)).unwrap();
-        assert_eq!(wait(Op::Navigate, Some(given)), 30);
-        assert!(cx.wait_of(Op::Emulate, Some(given), None).is_err());
     }
 }

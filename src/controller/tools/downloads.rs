@@ -52,7 +52,7 @@ async fn downloads(cx: &Ctx, a: DownloadsArgs) -> Result<Out<DownloadsOut>, Tool
     };
     let limit = timeout(Some(a.timeout.unwrap_or(30_000)))?;
     let out = cx.run(Downloads { wait }).within(limit).await?;
-    let sandbox = Sandbox::from_process();
+    let sandbox = cx.sandbox().await;
     let mut lines: Vec<String> = out
         .downloads
         .iter()

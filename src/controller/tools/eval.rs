@@ -18,7 +18,6 @@ use super::args::{acts, ref_arg, timeout};
 use super::ctx::Ctx;
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
-use crate::controller::policy::paths::Sandbox;
 use crate::shared::error::ToolError;
 use crate::shared::protocol::wire::script::{Eval, EvalOut, Script};
 
@@ -63,7 +62,7 @@ async fn eval(cx: &Ctx, a: EvalArgs) -> Result<Out<EvalOut>, ToolError> {
     let wait = timeout(Some(a.timeout.unwrap_or(DEFAULT_TIMEOUT_MS)))?;
     // A path outside the sandbox is refused before the script runs.
     let file = match &a.file_path {
-        Some(p) => Some(Sandbox::from_process().output(p)?),
+        Some(p) => Some(cx.sandbox().await.output(p)?),
         None => None,
     };
     let max = a.max_chars.unwrap_or(if file.is_some() {

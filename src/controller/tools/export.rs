@@ -9,7 +9,7 @@ use super::args::read_only;
 use super::ctx::Ctx;
 use super::spec::Out;
 use super::tool::{About, Tool};
-use crate::controller::policy::paths::{Sandbox, temp_folder};
+use crate::controller::policy::paths::temp_folder;
 use crate::controller::record::{self, Format};
 use crate::shared::error::{Code, ToolError};
 
@@ -56,7 +56,7 @@ async fn export(cx: &Ctx, a: ExportArgs) -> Result<Out<Exported>, ToolError> {
         Some(p) => p,
         None => default_path(a.format)?,
     };
-    let file = Sandbox::from_process().output(&path)?;
+    let file = cx.sandbox().await.output(&path)?;
     let steps = cx.recorder().steps();
     if steps.is_empty() {
         return Err(ToolError::refused(

@@ -33,6 +33,7 @@ pub mod profile;
 mod proxy;
 mod read;
 pub mod registry;
+mod run;
 pub mod snapshot;
 pub mod spec;
 mod storage;
@@ -121,6 +122,11 @@ impl Session {
 
     pub fn link(&self) -> &crate::controller::link::Link {
         self.ctx.link()
+    }
+
+    /// The MCP client's roots, which this session's path sandbox adds.
+    pub fn client_roots(&self) -> &crate::controller::policy::client_roots::ClientRoots {
+        self.ctx.client_roots()
     }
 
     /// The address of the page this session's calls last ran in (none before the first).

@@ -8,7 +8,6 @@ use super::args::{SNAPSHOT_TOKENS, read_only, ref_arg};
 use super::ctx::Ctx;
 use super::spec::{Cli, Out, Tier};
 use super::tool::{About, Tool};
-use crate::controller::policy::paths::Sandbox;
 use crate::shared::error::ToolError;
 use crate::shared::protocol::wire::page::{Read, ReadFormat, Snapshot, SnapshotReply};
 
@@ -89,11 +88,10 @@ struct SnapshotOut {
 
 async fn snapshot(cx: &Ctx, a: SnapshotArgs) -> Result<Out<SnapshotOut>, ToolError> {
     // The file is checked and opened before the page is asked, so a bad path acts on nothing.
-    let file = a
-        .file_path
-        .as_deref()
-        .map(|p| Sandbox::from_process().output(p))
-        .transpose()?;
+    let file = match a.file_path.as_deref() {
+        Some(p) => Some(cx.sandbox().await.output(p)?),
+        None => None,
+    };
     let verbose = a.verbose.unwrap_or(false);
     let budget = budget(&a, file.is_some())?;
     let call = Snapshot {

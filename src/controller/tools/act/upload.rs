@@ -75,8 +75,9 @@ async fn upload(
     }
     // Up to 10 MiB read and encoded: off the async runtime's workers.
     let paths = a.paths.clone();
+    let sandbox = cx.sandbox().await;
     let files = crate::shared::blocking::run("reading the files", move || {
-        read_uploads(&paths, &registered, &Sandbox::from_process())
+        read_uploads(&paths, &registered, &sandbox)
     })
     .await?;
     let r = send_files(cx, &a.reference, files, secrets, after, wait).await?;

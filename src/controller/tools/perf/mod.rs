@@ -20,7 +20,6 @@ use super::args::read_only;
 use super::ctx::Ctx;
 use super::spec::{Cli, Out};
 use super::tool::{About, Tool};
-use crate::controller::policy::paths::Sandbox;
 use crate::shared::error::{Code, ToolError};
 use crate::shared::protocol::wire::diagnostics::Trace;
 
@@ -105,7 +104,10 @@ async fn perf(cx: &Ctx, a: PerfArgs) -> Result<Out<PerfOut>, ToolError> {
         Action::Memory => memory(cx, duration(&a, MEMORY_MS)?).await,
         Action::Trace => {
             let ms = duration(&a, TRACE_MS)?;
-            let file = Sandbox::from_process().output(a.file_path.as_deref().unwrap_or(""))?;
+            let file = cx
+                .sandbox()
+                .await
+                .output(a.file_path.as_deref().unwrap_or(""))?;
             trace(cx, ms, file).await
         }
     }
