@@ -47,6 +47,7 @@ mod install_files;
 mod interact;
 mod jupyter;
 mod leases;
+mod manifests;
 mod mcp;
 #[path = "../support/mcp_client.rs"]
 mod mcp_client;

@@ -7,6 +7,8 @@ mod demo;
 mod doctor;
 mod export;
 mod install;
+#[cfg(test)]
+mod manifests;
 mod reference;
 mod replay;
 mod secret;
