@@ -46,6 +46,7 @@
   };
   const reasonOf = getter(PromiseRejectionEvent.prototype, 'reason');
   const dataOf = getter(MessageEvent.prototype, 'data');
+  const detailOf = getter(CustomEvent.prototype, 'detail');
   const hasWorkers = typeof ServiceWorkerContainer === 'function';
   const worker = hasWorkers
     ? {
@@ -304,4 +305,17 @@
   on(window, 'tabpilot-console-ask', () => {
     apply(dispatch, window, [new CustomEv('tabpilot-console-dump', { detail: read(0) })]);
   });
+  // An action's page script asks for what the log gained since the action began (page/kit.js),
+  // so that its answer carries it. Heard in the capture phase, before any listener a page adds:
+  // the answer the asker takes, the first, is this one.
+  on(
+    window,
+    'tabpilot-console-since',
+    (e) => {
+      const since = get(detailOf, e);
+      if (typeof since !== 'number') return;
+      apply(dispatch, window, [new CustomEv('tabpilot-console-read', { detail: read(since) })]);
+    },
+    true,
+  );
 })();

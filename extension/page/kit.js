@@ -211,6 +211,22 @@
     });
   }
 
+  // What the console capture (main/console-capture.js, in the page's main world) logged since
+  // `since`, asked across the worlds by a DOM event, as its JSON text; null when it did not
+  // answer. Only where this document is the tab's whole page (the top frame, no frames in it):
+  // the action's answer then carries the console probe, and no second call into the tab reads it.
+  function consoleSince(since) {
+    if (window !== top || frames.length > 0) return null;
+    let log = null;
+    const take = (e) => {
+      if (log === null && typeof e.detail === 'string') log = e.detail;
+    };
+    addEventListener('tabpilot-console-read', take);
+    dispatchEvent(new CustomEvent('tabpilot-console-since', { detail: since }));
+    removeEventListener('tabpilot-console-read', take);
+    return log;
+  }
+
   // Downloads the document asked for (a link with `download`, clicked by the page or the agent):
   // an action that asked for one says so, and the service worker waits for it to begin.
   let downloadsAsked = 0;
@@ -245,6 +261,10 @@
         // costs a round trip), unless it is leaving the document.
         const leaving = value?.navigation && !value.navigation.sameDocument;
         if (args?.settle && !leaving) value.settle = await ops.settle({ ...args.settle, until: 'auto', since });
+        if (args?.consoleSince !== undefined && !leaving && value && typeof value === 'object') {
+          const log = consoleSince(args.consoleSince);
+          if (log !== null) value.consoleLog = log;
+        }
         if (downloadsAsked > asked && value && typeof value === 'object') value.download = true;
         return { value, described };
       } catch (e) {

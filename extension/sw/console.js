@@ -189,6 +189,21 @@ export async function consoleLogs(tabId, { preserved }) {
 
 const isError = (e) => e.level === 'error';
 
+function probed(entries, mode) {
+  entries.sort(newestFirst);
+  const probe = { errors: entries.filter(isError).length };
+  if (mode === 'entries') probe.entries = entries.slice(0, MAX_ANSWER);
+  return probe;
+}
+
+// The probe from the log the action's own page call read (page/kit.js `consoleSince`: the tab's
+// one document, which the action did not leave), as `sinceAction` answers it; null when the log
+// is not one.
+export function sinceActionFrom(text, mode) {
+  const log = parseLog(text);
+  return log === null ? null : probed(entriesOf(log, 0, log.url, true), mode);
+}
+
 // The probe after an action: what the tab's console gained since the action began (`since`), in
 // every frame and in a document the action left; `mode` "entries" also answers them. Null when
 // it cannot be read: the action's answer goes out without it.
@@ -199,10 +214,7 @@ export async function sinceAction(tabId, since, mode) {
   });
   try {
     const now = await Promise.race([current(tabId, since), late]);
-    const entries = now.entries.concat(earlier(tabId, since, now.documents).entries).sort(newestFirst);
-    const probe = { errors: entries.filter(isError).length };
-    if (mode === 'entries') probe.entries = entries.slice(0, MAX_ANSWER);
-    return probe;
+    return probed(now.entries.concat(earlier(tabId, since, now.documents).entries), mode);
   } catch (_) {
     return null;
   } finally {

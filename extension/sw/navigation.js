@@ -289,6 +289,9 @@ export function history(tabId, { direction, after }, timeoutMs) {
 
 // Runs a page action that may navigate, waits as `args.after` says (`auto` by default: what the
 // action started, then the DOM), and reports where the tab went and how the wait went (`waited`).
+// How long after the page call a console read there still stands for the action's answer.
+const READ_FRESH_MS = 5;
+
 export async function act(tabId, op, args, timeoutMs) {
   const started = Date.now();
   const deadline = started + timeoutMs;
@@ -320,7 +323,13 @@ export async function act(tabId, op, args, timeoutMs) {
     delete out.navigation;
     delete out.settle;
     const here = { frameId: out.frameId, seen, acted };
-    if (!nav) return { ...out, navigated: false, ...report(await settle(tabId, after, deadline, started, here)) };
+    if (!nav) {
+      const s = await settle(tabId, after, deadline, started, here);
+      // The console the page call read (page/kit.js) is the answer's only while nothing was
+      // waited for after it; else the probe reads the tab again (sw/ops.js).
+      if (Date.now() - acted > READ_FRESH_MS) delete out.consoleLog;
+      return { ...out, navigated: false, ...report(s) };
+    }
     if (nav.sameDocument) {
       const s = seen ? await settle(tabId, after, deadline, started, here) : { settled: true };
       const tab = await getTab(tabId);

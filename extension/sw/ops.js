@@ -29,7 +29,7 @@ import { audit } from './a11y.js';
 import { listRequests, restored } from './netlog.js';
 import { requestDetail } from './netbody.js';
 import { issues, issuesSince } from './issues.js';
-import { consoleLogs, sinceAction } from './console.js';
+import { consoleLogs, sinceAction, sinceActionFrom } from './console.js';
 import { cookies, setCookie } from './cookies.js';
 import { storageRead, storageWrite } from './storage.js';
 import { CONTRACT, FRAME } from './contract.js';
@@ -140,8 +140,14 @@ const urlOf = (tab) => (tab === null ? undefined : chrome.tabs.get(tab).then((t)
 async function probe(call, began, value) {
   const after = call.args.after;
   if (!after || call.tab === null || value === null || typeof value !== 'object') return;
+  // The action's own page call read the console where that is the whole answer: the tab is one
+  // document, the action did not navigate, and nothing was waited for after the page call
+  // (sw/navigation.js drops the read otherwise).
+  const inPage = value.consoleLog;
+  delete value.consoleLog;
   if (after.console) {
-    const seen = await sinceAction(call.tab, began, after.console);
+    const read = inPage !== undefined && value.navigated === false;
+    const seen = read ? sinceActionFrom(inPage, after.console) : await sinceAction(call.tab, began, after.console);
     if (seen) value.console = seen;
   }
   // Read from the service worker's memory: nothing here can fail.
@@ -170,14 +176,16 @@ export async function answer(frame) {
     const chains = describe ? await framesOfRefs(call.tab, call.args) : null;
     if (describe) call.args = { ...call.args, describe: true };
     const began = Date.now();
+    // An action whose answer brings the console probe reads it from `began` on (page/kit.js).
+    if (call.args.after?.console) call.args = { ...call.args, consoleSince: began };
     result = { t: FRAME.result, id: frame.id, value: await run(frame.op, call) };
     if (describe) {
       const described = targetsOf(result.value?.described, chains);
       if (described) result.described = described;
       if (result.value && typeof result.value === 'object') delete result.value.described;
     }
-    await probe(call, began, result.value);
-    const url = await urlOf(call.tab);
+    // Two reads of the browser, neither waiting on the other.
+    const [, url] = await Promise.all([probe(call, began, result.value), urlOf(call.tab)]);
     if (url) result.url = url;
   } catch (e) {
     const err = e instanceof ToolError ? e : new ToolError('INTERNAL', String(e?.message || e));

@@ -1,5 +1,5 @@
 // Running the packaged page scripts in a tab's frames.
-import { ToolError, getTab } from './errors.js';
+import { ToolError } from './errors.js';
 import { perTab } from './tabstate.js';
 import { REF as REF_FORMAT } from './contract.js';
 
@@ -61,24 +61,23 @@ export class PageReplaced extends ToolError {
 
 // One chrome.scripting injection into one frame of the tab (into its document `documentId` when
 // one is named); the browser's refusals come back as RESTRICTED_PAGE, a tab that closed as
-// TAB_GONE, a document that is gone as PageReplaced.
+// TAB_GONE, a document that is gone as PageReplaced. The browser itself refuses the pages no
+// extension may script, so the tab is read only once it has, for the message: on every call it
+// would be a round trip to the browser for nothing.
 export async function inject(tabId, frameId, injection, documentId = undefined) {
-  const tab = await getTab(tabId);
-  const url = tab.pendingUrl || tab.url || '';
-  if (RESTRICTED.test(url)) throw restricted(url);
   const target = documentId ? { tabId, documentIds: [documentId] } : { tabId, frameIds: [frameId] };
   try {
     return await chrome.scripting.executeScript({ target, ...injection });
   } catch (e) {
     const msg = String(e?.message || e);
-    if (keptOut(msg)) throw restricted(url);
-    const alive = await chrome.tabs.get(tabId).then(
-      () => true,
-      () => false,
-    );
-    if (!alive || /No tab with id|The tab was closed/i.test(msg)) {
+    const tab = await chrome.tabs.get(tabId).catch(() => null);
+    // A tab gone before the injection ran nothing in it.
+    if (/No tab with id/i.test(msg)) throw new ToolError('TAB_GONE', `tab ${tabId} is closed`, 'refused');
+    if (!tab || /The tab was closed/i.test(msg)) {
       throw new ToolError('TAB_GONE', `tab ${tabId} closed during the call`);
     }
+    const url = tab.pendingUrl || tab.url || '';
+    if (keptOut(msg) || RESTRICTED.test(url)) throw restricted(url);
     // The tab is there, its document is not: the page navigated under the call.
     if (/Frame with ID \d+ was removed|No document with id/i.test(msg)) throw new PageReplaced(tabId);
     // A load that failed or was blocked (the site policy's network rules, say) leaves the

@@ -218,6 +218,40 @@ fn an_earlier_pages_entries_are_kept_for_include_preserved() {
     position(&kept, "from the frame");
 }
 
+/// In a page of one document the action's own page call reads the console (page/kit.js), with no
+/// second call into the tab: the same findings, the settle's included.
+#[test]
+fn in_a_page_of_one_document_the_action_brings_its_console_findings_itself() {
+    let s = shared();
+    let mut agent = s.agent();
+    let (snap, _) = agent.ok("browser_navigate", json!({"url": s.a("console/solo.html")}));
+    let (text, _) = agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Calm")}),
+    );
+    assert!(!text.contains("console"), "{text}");
+    let (text, _) = agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Throw")}),
+    );
+    assert!(
+        text.ends_with(
+            "1 new console error since the action began: browser_get_console_logs shows it."
+        ),
+        "{text}"
+    );
+    let (text, data) = agent.ok(
+        "browser_click",
+        json!({"ref": ref_of(&snap, "button", "Late"), "include": "console"}),
+    );
+    assert!(text.contains("late error after the fetch"), "{text}");
+    assert!(!text.contains("before any action"), "{text}");
+    assert!(
+        data["console"].as_str().unwrap().contains("late error"),
+        "{data}"
+    );
+}
+
 #[test]
 fn a_click_whose_handler_throws_ends_its_reply_with_the_new_console_error() {
     let s = shared();
