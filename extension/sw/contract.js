@@ -10191,6 +10191,7 @@ export const FRAME = Object.freeze({
   "about": "about",
   "ask": "ask",
   "call": "call",
+  "cancel": "cancel",
   "challenge": "challenge",
   "hello": "hello",
   "part": "part",
