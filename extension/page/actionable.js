@@ -122,10 +122,13 @@
 
   // Visible and enabled, and what `need` adds (a key of NEEDS); a failing check is polled for up
   // to ACT_WAIT_MS (a banner fading out, a button enabling) before the refusal names it.
-  async function actionable(el, need, waitMs = ACT_WAIT_MS) {
+  // A call cancelled meanwhile (`call`, its nonce) stops here: its action is never done.
+  async function actionable(el, need, call = undefined, waitMs = ACT_WAIT_MS) {
     const t0 = performance.now();
     for (;;) {
+      T.halt(call, 'the element was still being checked; nothing was done');
       const r = await look(el, NEEDS[need]);
+      T.halt(call, 'the element was still being checked; nothing was done');
       if (!r.why) return r;
       const waited = performance.now() - t0;
       if (waited >= waitMs) {

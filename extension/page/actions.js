@@ -113,7 +113,7 @@
       return { ...out, navigation: await done() };
     }
     const { el, retagged } = resolve(ref);
-    const at = await actionable(el, 'pointer');
+    const at = await actionable(el, 'pointer', dispatch);
     T.judgeSubmit(T.submissionBy(el));
     const done = watchNavigate(dispatch, el);
     if (trusted) await mouseAt(at);
@@ -121,9 +121,9 @@
     return { element: describeEl(el), retagged, navigation: await done() };
   }
 
-  async function hover({ ref }) {
+  async function hover({ ref, dispatch }) {
     const { el, retagged } = resolve(ref);
-    const { x, y } = await actionable(el, 'pointer');
+    const { x, y } = await actionable(el, 'pointer', dispatch);
     for (const type of ['pointerover', 'pointerenter', 'mouseover', 'mouseenter', 'pointermove', 'mousemove']) {
       const enterLeave = type.endsWith('enter');
       mouse(el, type, x, y, enterLeave ? { bubbles: false, cancelable: false } : {});
@@ -136,7 +136,7 @@
   // unfocused in silence.
   async function focus({ ref, dispatch }) {
     const { el, retagged } = resolve(ref);
-    await actionable(el, 'input');
+    await actionable(el, 'input', dispatch);
     const done = watchNavigate(dispatch, el);
     T.focusOn(el, { leave: true });
     if (T.focused() !== el) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} does not take focus`);
@@ -150,8 +150,8 @@
     const { el: src, retagged: r1 } = resolve(ref);
     const { el: dst, retagged: r2 } = resolve(endRef);
     if (src === dst) throw new Refusal('BAD_ARGS', 'startRef and endRef are the same element');
-    await actionable(dst, 'point');
-    await actionable(src, 'pointer');
+    await actionable(dst, 'point', dispatch);
+    await actionable(src, 'pointer', dispatch);
     const ra = src.getBoundingClientRect();
     const rb = dst.getBoundingClientRect();
     const from = { x: ra.left + ra.width / 2, y: ra.top + ra.height / 2 };
@@ -236,7 +236,7 @@
     }
     // A submission is judged before anything is written: the secret goes to its origins only.
     if (submit) T.judgeSubmit(T.submissionBy(el, true), { el, secret: secret || null });
-    await actionable(el, 'input');
+    await actionable(el, 'input', dispatch);
     T.dispatched(dispatch, el);
     T.focusOn(el);
     if (trusted) {

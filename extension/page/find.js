@@ -77,7 +77,8 @@
 
   // Polls until the condition holds or `timeoutMs` passes; `state` is "visible" or "hidden", or
   // "attached" or "detached" (in the document or not, shown or not).
-  async function waitFor({ ref, selector, text, state = 'visible', timeoutMs }) {
+  // A cancelled call (`call`, its nonce: sw/cancel.js) stops waiting at its next look.
+  async function waitFor({ ref, selector, text, state = 'visible', timeoutMs, call }) {
     const t0 = performance.now();
     const inDocument = state === 'attached' || state === 'detached';
     const shown = (el) => inDocument || visible(el);
@@ -97,7 +98,7 @@
       const ok = present() === wanted;
       const waitedMs = Math.round(performance.now() - t0);
       if (ok) return { met: true, waitedMs };
-      if (waitedMs >= timeoutMs) return { met: false, waitedMs };
+      if (waitedMs >= timeoutMs || T.halted(call)) return { met: false, waitedMs };
       await T.sleep(50);
     }
   }

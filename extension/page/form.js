@@ -200,7 +200,7 @@
     return { fields: out };
   }
 
-  async function select({ ref, values }) {
+  async function select({ ref, values, dispatch }) {
     const { el, retagged } = resolve(ref);
     if (el.localName !== 'select') {
       throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is not a <select>; click the option instead`);
@@ -218,19 +218,19 @@
       }
       return o;
     });
-    await actionable(el, 'input');
+    await actionable(el, 'input', dispatch);
     const changed = setSelected(el, wanted);
     return { element: describeEl(el), retagged, selected: wanted.map(optionLabel), changed };
   }
 
-  async function clear({ ref }) {
+  async function clear({ ref, dispatch }) {
     const { el, retagged } = resolve(ref);
     const kind = kindOf(el);
     if (kind !== 'text' && kind !== 'editable') {
       throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is not a text field`);
     }
     if (el.readOnly) throw new Refusal('NOT_ACTIONABLE', `${describeEl(el)} is read-only`);
-    await actionable(el, 'input');
+    await actionable(el, 'input', dispatch);
     let changed;
     if (kind === 'editable') changed = await setEditable(el, '');
     else {

@@ -37,8 +37,15 @@
  * @property {function(): Promise<void>} turn One turn of the page's event loop.
  * @property {function(number, boolean=): ?{pending: number, from: number, quiet?: object}} activity
  *   The main-world observer's answer (activity.js), or null where the document has none.
- * @property {function(?string, Element=): void} dispatched Tells the service worker, once, that
- *   the action of the call with this nonce (`args.dispatch`) reaches the page now (on the element).
+ * @property {function(?string, Element=, boolean=): void} dispatched Tells the service worker,
+ *   once, that the action of the call with this nonce (`args.dispatch`) reaches the page now (on
+ *   the element); a CANCELLED refusal instead when that call was cancelled (unless told false).
+ * @property {function(string[]): boolean} cancel Marks calls cancelled (sw/cancel.js): their
+ *   actions are never dispatched, their waits end; whether one had been dispatched.
+ * @property {function(?string): boolean} halted Whether the call with this nonce was cancelled.
+ * @property {function(?string, string): void} halt A CANCELLED refusal, saying why, when it was.
+ * @property {function(function(): void): function(): void} whenCancelled Runs the function when a
+ *   call is cancelled; returns what stops that.
  * @property {Set<string>} INTERACTIVE Roles that get a ref.
  * @property {Set<string>} LANDMARKS Roles a snapshot shows as a block.
  * @property {function(Element): ?string} role The element's ARIA role, explicit or implicit.
@@ -71,10 +78,10 @@
  * @property {function(Element, Map<Element, string>=, Map=): string} refFor A ref for any
  *   element, tagged or not; a memo Map makes naming many elements of one document cheap.
  * @property {function(Element): boolean} visible Rendered and not hidden by CSS.
- * @property {function(Element, string, number=): Promise<{x: number, y: number}>} actionable
+ * @property {function(Element, string, ?string=, number=): Promise<{x: number, y: number}>} actionable
  *   Waits until the element is visible and enabled, and what the action needs besides
  *   ('pointer': stable and uncovered; 'point': stable; 'input': nothing more); the point to act
- *   at, or a NOT_ACTIONABLE refusal.
+ *   at, or a NOT_ACTIONABLE refusal (CANCELLED when the call with that nonce was cancelled).
  * @property {function(Element, Node): boolean} within Whether the node is the element or inside
  *   it, through shadow roots.
  * @property {function(number, number): ?Element} hitAt The element at a viewport point, through
@@ -188,12 +195,33 @@
   // otherwise take with the answer.
   const told = new Set();
   const describedFor = new Map(); // call nonce -> the call's described elements
-  function dispatched(call, el) {
+  function dispatched(call, el, cancellable = true) {
     if (typeof call !== 'string' || told.has(call)) return;
+    if (cancellable) halt(call, 'its action was never dispatched');
     told.add(call);
     const element = el && T.describeEl ? T.describeEl(el) : undefined;
     const described = describedFor.get(call);
     chrome.runtime.sendMessage({ type: 'dispatched', call, element, described }).catch(() => {});
+  }
+
+  // Calls the service worker cancelled (sw/cancel.js), by nonce: kept where its cancel put them,
+  // in this world, even before this file ran. A cancelled call's action is never dispatched, and
+  // its waits end; `cancel` says whether one of them had been dispatched already.
+  const stopped = (globalThis.__tabpilotStopped ??= new Set());
+  const onCancel = new Set();
+  const halted = (call) => typeof call === 'string' && stopped.has(call);
+  function halt(call, why) {
+    if (halted(call)) throw new Refusal('CANCELLED', `the call was cancelled: ${why}`);
+  }
+  function cancel(nonces) {
+    for (const n of nonces) stopped.add(n);
+    for (const wake of onCancel) wake();
+    return nonces.some((n) => told.has(n));
+  }
+  // Runs `wake` when a call is cancelled; returns what stops that.
+  function whenCancelled(wake) {
+    onCancel.add(wake);
+    return () => onCancel.delete(wake);
   }
 
   // A recorded action's elements, described before it acts (after it, an element may be gone):
@@ -247,6 +275,10 @@
     turn,
     activity,
     dispatched,
+    cancel,
+    halted,
+    halt,
+    whenCancelled,
     async run(op, args) {
       const fn = ops[op];
       if (!fn) return { error: { code: 'BAD_ARGS', message: `no page operation ${op}` } };
@@ -256,11 +288,13 @@
       if (described && typeof args.dispatch === 'string') describedFor.set(args.dispatch, described);
       try {
         const value = await fn(args || {});
-        dispatched(args?.dispatch);
+        dispatched(args?.dispatch, undefined, false);
         // An action asked to settle after itself does so in this same call (each call to the page
         // costs a round trip), unless it is leaving the document.
         const leaving = value?.navigation && !value.navigation.sameDocument;
-        if (args?.settle && !leaving) value.settle = await ops.settle({ ...args.settle, until: 'auto', since });
+        if (args?.settle && !leaving) {
+          value.settle = await ops.settle({ ...args.settle, until: 'auto', since, call: args.dispatch });
+        }
         if (args?.consoleSince !== undefined && !leaving && value && typeof value === 'object') {
           const log = consoleSince(args.consoleSince);
           if (log !== null) value.consoleLog = log;

@@ -8,7 +8,7 @@
   // Resolves { settled } once the DOM has not changed for QUIET_MS, or at `end`: a page that
   // does not change within two turns of its event loop is settled at once, so an action with no
   // visible effect costs no fixed delay.
-  async function domQuiet(end) {
+  async function domQuiet(end, call) {
     let last = null;
     const observer = new MutationObserver(() => {
       last = performance.now();
@@ -16,7 +16,8 @@
     observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
     await T.turn();
     await T.turn();
-    while (last !== null && performance.now() - last < QUIET_MS && performance.now() < end) await T.sleep(10);
+    const waiting = () => last !== null && performance.now() - last < QUIET_MS && performance.now() < end;
+    while (waiting() && !T.halted(call)) await T.sleep(10);
     observer.disconnect();
     return last === null || performance.now() - last >= QUIET_MS;
   }
@@ -25,7 +26,7 @@
   // short timers), then for the DOM; again if the DOM's turn started more. A navigation seen
   // meanwhile is reported; one that leaves the document ends the wait, since the service worker
   // waits for the next document.
-  async function quiet(since, end) {
+  async function quiet(since, end, call) {
     let seen = null;
     let wake = () => {};
     const onNavigate = (e) => {
@@ -35,6 +36,8 @@
       wake();
     };
     const onChange = () => wake();
+    // A cancelled call (sw/cancel.js) stops waiting at once.
+    const unwatch = T.whenCancelled(() => wake());
     const nav = globalThis.navigation;
     nav?.addEventListener('navigate', onNavigate);
     window.addEventListener('tabpilot-activity-change', onChange);
@@ -44,8 +47,9 @@
     try {
       for (let a = look(true); ; a = look()) {
         if (seen && !seen.sameDocument) return { settled: false, from: a.from, navigation: seen };
+        if (T.halted(call)) return { settled: false, from: a.from, navigation: seen, cancelled: true };
         if (a.pending === 0) {
-          const settled = await domQuiet(end);
+          const settled = await domQuiet(end, call);
           const again = look();
           if (again.pending === 0 || performance.now() >= end) {
             return { settled: settled && again.pending === 0, from: a.from, navigation: seen };
@@ -58,6 +62,7 @@
       }
     } finally {
       T.activity(since, false);
+      unwatch();
       nav?.removeEventListener('navigate', onNavigate);
       window.removeEventListener('tabpilot-activity-change', onChange);
     }
@@ -69,7 +74,7 @@
   // the service worker then waits on the browser's reports of requests instead). Bounded by
   // maxMs and by `deadline` (ms since the epoch). Resolves { settled, waitedMs, observed?, from?,
   // navigation? }.
-  async function settle({ until = 'dom', maxMs = 1000, since = 0, deadline = Infinity }) {
+  async function settle({ until = 'dom', maxMs = 1000, since = 0, deadline = Infinity, call }) {
     const t0 = performance.now();
     const end = t0 + Math.max(0, Math.min(maxMs, deadline - Date.now()));
     const waited = (r) => ({ ...r, waitedMs: Math.round(performance.now() - t0) });
@@ -77,8 +82,8 @@
     while (document.readyState !== 'complete' && performance.now() < end) await T.sleep(20);
     if (document.readyState !== 'complete') return waited({ settled: false, observed: until === 'auto' });
     if (until === 'load') return waited({ settled: true });
-    if (until === 'auto') return waited({ ...(await quiet(since, end)), observed: true });
-    return waited({ settled: await domQuiet(end) });
+    if (until === 'auto') return waited({ ...(await quiet(since, end, call)), observed: true });
+    return waited({ settled: await domQuiet(end, call) });
   }
 
   // Goes one step back or forward, as the page's own history does (the browser's back button

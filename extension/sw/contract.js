@@ -10199,6 +10199,7 @@ export const FRAME = Object.freeze({
   "about": "about",
   "ask": "ask",
   "call": "call",
+  "cancel": "cancel",
   "challenge": "challenge",
   "hello": "hello",
   "part": "part",

@@ -1,6 +1,7 @@
 // Service worker: the link to the tabpilot relay. Calls are run from the one table in ops.js;
 // DOM work lives in the page scripts (page/); this file never runs code a caller supplies.
 import { answer } from './ops.js';
+import { cancel } from './cancel.js';
 import { hmacHex, proofText, randomHex } from './auth.js';
 import { FRAME, HANDSHAKE, TAB_EVENT } from './contract.js';
 import { channel, linkKeys } from './seal.js';
@@ -295,6 +296,10 @@ async function onFrame(ws, frame) {
   switch (frame.t) {
     case FRAME.call:
       send(await answer(frame));
+      break;
+    case FRAME.cancel:
+      // The call's client cancelled it: the call answers now, saying what it had done.
+      cancel(frame.id);
       break;
     case FRAME.result:
       settleAsk(frame);

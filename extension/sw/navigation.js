@@ -215,7 +215,8 @@ async function drawn(tabId, deadline) {
   }
 }
 
-async function navigation(tabId, start, url, after, timeoutMs, what, asked = {}) {
+// `run`: the call's cancellation (sw/cancel.js): a navigation not yet started never is.
+async function navigation(tabId, start, url, after, timeoutMs, what, asked = {}, run = null) {
   const urlBefore = (await getTab(tabId)).url || '';
   const t0 = performance.now();
   const deadline = Date.now() + timeoutMs;
@@ -226,7 +227,9 @@ async function navigation(tabId, start, url, after, timeoutMs, what, asked = {})
   // address changing.
   const moved = (now) => ({ urlBefore, navigated: watch.moved(0) || now !== urlBefore });
   try {
+    run?.check();
     await start();
+    run?.at('loading');
     const r = await arrived.until(watch.finished(url, timeoutMs, waitUntil === 'none'));
     if (await becameDownload(tabId, r, deadline - timeoutMs)) {
       const tab = await getTab(tabId);
@@ -253,26 +256,21 @@ async function navigation(tabId, start, url, after, timeoutMs, what, asked = {})
   }
 }
 
-export function navigate(tabId, { url, reload, ignoreCache, after, initScript, handleBeforeUnload }, timeoutMs) {
+export function navigate(tabId, { url, reload, ignoreCache, after, initScript, handleBeforeUnload }, timeoutMs, run) {
   if (reload) {
-    return navigation(
-      tabId,
-      () => chrome.tabs.reload(tabId, { bypassCache: !!ignoreCache }),
-      null,
-      after,
-      timeoutMs,
-      'reload',
-    );
+    const go = () => chrome.tabs.reload(tabId, { bypassCache: !!ignoreCache });
+    return navigation(tabId, go, null, after, timeoutMs, 'reload', {}, run);
   }
   const go = async () => {
     await observeEarly(url);
     await positionEarly(tabId, url);
     await chrome.tabs.update(tabId, { url });
   };
-  return navigation(tabId, go, url, after, timeoutMs, 'navigate', { url, initScript, handleBeforeUnload });
+  const asked = { url, initScript, handleBeforeUnload };
+  return navigation(tabId, go, url, after, timeoutMs, 'navigate', asked, run);
 }
 
-export function history(tabId, { direction, after }, timeoutMs) {
+export function history(tabId, { direction, after }, timeoutMs, run) {
   const go = async () => {
     try {
       await runInPage(tabId, 'go', { direction });
@@ -284,7 +282,7 @@ export function history(tabId, { direction, after }, timeoutMs) {
       });
     }
   };
-  return navigation(tabId, go, null, after, timeoutMs, direction);
+  return navigation(tabId, go, null, after, timeoutMs, direction, {}, run);
 }
 
 // Runs a page action that may navigate, waits as `args.after` says (`auto` by default: what the
@@ -292,7 +290,8 @@ export function history(tabId, { direction, after }, timeoutMs) {
 // How long after the page call a console read there still stands for the action's answer.
 const READ_FRESH_MS = 5;
 
-export async function act(tabId, op, args, timeoutMs) {
+// `run`: the call's cancellation (sw/cancel.js), for the actions whose page script stops when told.
+export async function act(tabId, op, args, timeoutMs, run = null) {
   const started = Date.now();
   const deadline = started + timeoutMs;
   const after = { waitUntil: 'auto', ...args.after };
@@ -302,6 +301,10 @@ export async function act(tabId, op, args, timeoutMs) {
   const call = crypto.randomUUID();
   const mark = { tabId, frameId: null, element: undefined };
   dispatches.set(call, mark);
+  if (run && HALTS.has(op)) {
+    run.at('acting', { dispatched: () => mark.frameId !== null });
+    run.page(call);
+  }
   try {
     // Under `auto` the page settles after the action in the same call (page/kit.js).
     const auto = after.waitUntil === 'auto';
@@ -322,6 +325,9 @@ export async function act(tabId, op, args, timeoutMs) {
     const nav = seen?.navigation || out.navigation;
     delete out.navigation;
     delete out.settle;
+    // Cancelled: its answer is given (sw/cancel.js), and nothing more is waited for.
+    if (run?.cancelled) return out;
+    if (run?.stage === 'acting') run.at('settling', { navigating: !!nav && !nav.sameDocument });
     const here = { frameId: out.frameId, seen, acted };
     if (!nav) {
       const s = await settle(tabId, after, deadline, started, here);
@@ -351,6 +357,10 @@ export async function act(tabId, op, args, timeoutMs) {
     real?.end();
   }
 }
+
+// The actions whose page script stops when their call is cancelled before the action goes
+// (page/actionable.js, page/kit.js `dispatched`).
+const HALTS = new Set(['click', 'type', 'hover', 'focus', 'select', 'clear']);
 
 // Actions the page said it dispatched (page/kit.js `dispatched`), by their call's nonce: the
 // frame the action ran in and the element it went to, once the page has said so.

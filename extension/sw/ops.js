@@ -38,6 +38,7 @@ import { downloads, startedSince } from './downloads.js';
 import { emulate, emulation, emulationHeldBy } from './emulate.js';
 import { setProxy, proxyState } from './proxy.js';
 import { setAdvanced, heldNowBy } from './debugger.js';
+import { begin, end } from './cancel.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -55,30 +56,30 @@ export const OPS = {
   tabFocus: (call) => focusTab(call.tab),
   tabList: () => listTabs(),
   tabClose: (call) => closeTab(call),
-  navigate: (call) => navigate(call.tab, call.args, call.timeoutMs),
-  history: (call) => history(call.tab, call.args, call.timeoutMs),
+  navigate: (call) => navigate(call.tab, call.args, call.timeoutMs, call.run),
+  history: (call) => history(call.tab, call.args, call.timeoutMs, call.run),
   snapshot: (call) => snapshot(call.tab, call.args),
   read: (call) => read(call.tab, call.args),
   find: (call) => findInTab(call.tab, call.args),
   html: (call) => html(call),
-  waitFor: (call) => waitFor(call.tab, call.args),
+  waitFor: (call) => waitFor(call.tab, call.args, call.run),
   resolveLocator: (call) => resolveLocator(call.tab, call.args),
   screenshot: (call) => screenshot(call.tab, call.args),
   dialog: whileBlocked((call) => handleDialog(call.tab, call.args)),
   dialogs: whileBlocked((call) => handleDialog(call.tab, call.args)),
-  click: (call) => act(call.tab, 'click', call.args, call.timeoutMs),
-  type: (call) => act(call.tab, 'type', call.args, call.timeoutMs),
-  hover: (call) => act(call.tab, 'hover', call.args, call.timeoutMs),
-  focus: (call) => act(call.tab, 'focus', call.args, call.timeoutMs),
-  select: (call) => act(call.tab, 'select', call.args, call.timeoutMs),
-  clear: (call) => act(call.tab, 'clear', call.args, call.timeoutMs),
-  upload: (call) => act(call.tab, 'upload', call.args, call.timeoutMs),
+  click: (call) => act(call.tab, 'click', call.args, call.timeoutMs, call.run),
+  type: (call) => act(call.tab, 'type', call.args, call.timeoutMs, call.run),
+  hover: (call) => act(call.tab, 'hover', call.args, call.timeoutMs, call.run),
+  focus: (call) => act(call.tab, 'focus', call.args, call.timeoutMs, call.run),
+  select: (call) => act(call.tab, 'select', call.args, call.timeoutMs, call.run),
+  clear: (call) => act(call.tab, 'clear', call.args, call.timeoutMs, call.run),
+  upload: (call) => act(call.tab, 'upload', call.args, call.timeoutMs, call.run),
   uploadPart: (call) => runOnRef(call.tab, 'uploadPart', call.args),
   drag: (call) => drag(call.tab, call.args, call.timeoutMs),
   press: (call) => press(call.tab, call.args, call.timeoutMs),
   scroll: (call) => scroll(call),
   fillForm: (call) => fillForm(call.tab, call.args, call.timeoutMs),
-  eval: (call) => evaluate(call.tab, call.args, call.timeoutMs),
+  eval: (call) => (call.run.at('script'), evaluate(call.tab, call.args, call.timeoutMs)),
   pageTools: (call) => pageTools(call.tab, call.args, call.timeoutMs),
   pageToolCall: (call) => pageToolCall(call.tab, call.args),
   vitals: (call) => vitals(call.tab, call.args),
@@ -105,8 +106,17 @@ export const OPS = {
 
 const DEFAULT_TIMEOUT_MS = 30000;
 
-// What each operation needs, as the contract declares it (never as a frame says).
+// What each operation needs, as the contract declares it (never as a frame says), and whether it
+// changes the page.
 const SCOPES = new Map(CONTRACT.ops.map((o) => [o.name, o.scope]));
+const MUTATES = new Map(CONTRACT.ops.map((o) => [o.name, o.mutates]));
+
+// The handler, begun unless the call was cancelled before (sw/cancel.js).
+function begun(handler, call) {
+  call.run.check();
+  call.run.at('running');
+  return handler(call);
+}
 
 async function run(op, call) {
   const scope = SCOPES.get(op);
@@ -119,14 +129,14 @@ async function run(op, call) {
     const why = `tab ${call.tab} is the person's and they have not shared it with agents`;
     throw new ToolError('TAB_NOT_SHARED', `${why} (the tabpilot popup shares the tab in front)`, 'refused');
   }
-  if (scope === 'browser') return handler(call);
+  if (scope === 'browser') return begun(handler, call);
   if (call.tab === null) throw new ToolError('BAD_ARGS', `tab operation ${op} came with no tab`, 'refused');
   track(call.tab);
   await heldBy(call.tab, call.owner);
   await heldNowBy(call.tab, call.owner);
   await emulationHeldBy(call.tab, call.owner);
   await guardTab(call.tab, call.owner, call.guard);
-  const judged = () => judge(call.tab, call.guard).then(() => handler(call));
+  const judged = () => judge(call.tab, call.guard).then(() => begun(handler, call));
   return handler.whileBlocked ? judged() : unblocked(call.tab, judged);
 }
 
@@ -169,6 +179,8 @@ export async function answer(frame) {
   };
   // A recorded action (`describe`) describes its elements as it acts: its answer carries them.
   const describe = frame.describe === true && call.tab !== null;
+  // A cancelled call answers at once where it can stop (sw/cancel.js), saying what it had done.
+  call.run = begin(frame.id, frame.op, call.tab, MUTATES.get(frame.op) !== false);
   let result;
   try {
     await restored; // what a worker Chrome stopped kept, back before any call reads it
@@ -178,7 +190,7 @@ export async function answer(frame) {
     const began = Date.now();
     // An action whose answer brings the console probe reads it from `began` on (page/kit.js).
     if (call.args.after?.console) call.args = { ...call.args, consoleSince: began };
-    result = { t: FRAME.result, id: frame.id, value: await run(frame.op, call) };
+    result = { t: FRAME.result, id: frame.id, value: await Promise.race([run(frame.op, call), call.run.stopped]) };
     if (describe) {
       const described = targetsOf(result.value?.described, chains);
       if (described) result.described = described;
@@ -190,6 +202,8 @@ export async function answer(frame) {
   } catch (e) {
     const err = e instanceof ToolError ? e : new ToolError('INTERNAL', String(e?.message || e));
     result = { t: FRAME.result, id: frame.id, error: { code: err.code, message: err.message, outcome: err.outcome } };
+  } finally {
+    end(frame.id);
   }
   if (call.tabs.length) result.tabs = call.tabs;
   return scrubbed(result);

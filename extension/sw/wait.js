@@ -50,10 +50,11 @@ async function waitOnRef(tabId, args) {
 
 // Waits in the page; a wait for text or an element (no ref) that outlives its page goes on in
 // the next one, within the same time.
-async function waitInPage(tabId, args) {
+async function waitInPage(tabId, args, job) {
   if (args.ref) return waitOnRef(tabId, args);
   const t0 = Date.now();
   for (;;) {
+    job?.check();
     const left = args.timeoutMs - (Date.now() - t0);
     // A page that goes into the back/forward cache never answers: its next document ends it.
     const next = nextDocument(tabId, 0);
@@ -74,8 +75,10 @@ async function waitInPage(tabId, args) {
   }
 }
 
-export async function waitFor(tabId, args) {
-  if (args.url == null) return waitInPage(tabId, args);
+// `run`: the call's cancellation (sw/cancel.js); a cancelled wait stops, here and in the page.
+export async function waitFor(tabId, args, run = null) {
+  run?.at('waiting');
+  if (args.url == null) return waitInPage(tabId, run ? { ...args, call: run.page(crypto.randomUUID()) } : args, run);
   const t0 = Date.now();
   const pattern = urlPattern(args.url);
   const plain = !args.url.includes('*') && !isRegex(args.url);
@@ -92,7 +95,9 @@ export async function waitFor(tabId, args) {
       const url = (await getTab(tabId)).url || '';
       const met = matches(url) || framed !== null;
       const waitedMs = Date.now() - t0;
-      if (met || waitedMs >= args.timeoutMs) return { met, waitedMs, url: matches(url) ? url : (framed ?? url) };
+      if (met || waitedMs >= args.timeoutMs || run?.cancelled) {
+        return { met, waitedMs, url: matches(url) ? url : (framed ?? url) };
+      }
       await pause(URL_POLL_MS);
     }
   } finally {

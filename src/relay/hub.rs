@@ -8,15 +8,17 @@ use std::sync::{Arc, Mutex, PoisonError};
 use std::time::Duration;
 
 use tokio::sync::{Notify, mpsc, oneshot};
+use tokio_util::sync::CancellationToken;
 
 mod asks;
+mod calls;
 
 use super::books::{AgentInfo, GRACE, LEASE_TTL};
 use super::pairing::Pairing;
-use super::route::{BrowserRef, Browsers, Reply, Router};
+use super::route::Router;
 use crate::shared::error::{Code, ToolError};
 use crate::shared::protocol::{
-    self, AgentKey, Answer, BrowserId, BrowserKind, Call, Frame, HeldTab, PeerInfo, Role, WireError,
+    self, AgentKey, Answer, BrowserId, BrowserKind, Frame, HeldTab, PeerInfo, Role, WireError,
 };
 use asks::Asker;
 
@@ -43,6 +45,9 @@ struct Controller {
     session: AgentKey,
     tx: Sender,
     pending: usize,
+    /// Its calls in flight, by its own numbers: what its `cancel` frames can reach, and all
+    /// they can.
+    calls: HashMap<u64, CancellationToken>,
 }
 
 struct Browser {
@@ -175,6 +180,7 @@ impl Hub {
                         session,
                         tx,
                         pending: 0,
+                        calls: HashMap::new(),
                     },
                 );
             }
@@ -302,9 +308,14 @@ impl Hub {
         match (role, frame) {
             (Role::Controller, Frame::Call(call)) => {
                 let id = call.id;
-                self.answer_later(peer, id, |hub| async move {
+                let stop = CancellationToken::new();
+                let until = stop.clone();
+                self.answer_later(peer, id, Some(stop), |hub| async move {
                     let session = hub.session_of(peer)?;
-                    let routed = hub.router.route(&*hub, &session, call).await?;
+                    let routed = hub
+                        .router
+                        .route_until(&*hub, &session, call, &until)
+                        .await?;
                     Ok(Answer {
                         value: Some(routed.value),
                         target: Some(routed.target),
@@ -314,8 +325,14 @@ impl Hub {
                     })
                 })
             }
+            // A controller cancels its own calls, named by its own numbers: another's are not in
+            // its book, whatever number it sends. A call that has answered is no longer there.
+            (Role::Controller, Frame::Cancel { id }) => {
+                self.cancel_own(peer, id);
+                Ok(())
+            }
             (Role::Controller, Frame::Ask { id, op }) => {
-                self.answer_later(peer, id, move |hub| async move {
+                self.answer_later(peer, id, None, move |hub| async move {
                     let session = hub.session_of(peer)?;
                     Ok(Answer {
                         value: Some(hub.relay_op(Asker::Agent(&session), op).await?),
@@ -357,41 +374,6 @@ impl Hub {
         }
     }
 
-    /// Runs a controller's request on its own task and sends the answer back under `id`, counting
-    /// it against the controller's calls in flight.
-    fn answer_later<F, Fut>(
-        self: &Arc<Self>,
-        peer: u64,
-        id: u64,
-        work: F,
-    ) -> Result<(), &'static str>
-    where
-        F: FnOnce(Arc<Hub>) -> Fut,
-        Fut: std::future::Future<Output = Result<Answer, ToolError>> + Send + 'static,
-    {
-        let tx = {
-            let mut r = self.roster();
-            let c = r.controllers.get_mut(&peer).ok_or("unknown peer")?;
-            if c.pending >= protocol::MAX_PENDING_CALLS {
-                return Err("too many calls in flight");
-            }
-            c.pending += 1;
-            c.tx.clone()
-        };
-        let hub = self.clone();
-        let work = work(self.clone());
-        tokio::spawn(async move {
-            let answer = work.await;
-            if let Some(c) = hub.roster().controllers.get_mut(&peer) {
-                c.pending -= 1;
-            }
-            let _ = tx
-                .send(Outgoing::frame(Frame::Result(answer_to(id, answer))))
-                .await;
-        });
-        Ok(())
-    }
-
     fn session_of(&self, peer: u64) -> Result<AgentKey, ToolError> {
         self.roster()
             .controllers
@@ -421,60 +403,6 @@ impl Hub {
         if let Some(tx) = tx {
             let _ = tx.try_send(Outgoing::frame(frame));
         }
-    }
-}
-
-impl Browsers for Hub {
-    fn connected(&self) -> Vec<BrowserRef> {
-        let mut all: Vec<BrowserRef> = self
-            .roster()
-            .browsers
-            .iter()
-            .map(|(id, b)| BrowserRef {
-                id: id.clone(),
-                label: b.info.label.clone(),
-                kind: kind_of(&b.info),
-            })
-            .collect();
-        // In one order, so a listing reads the same each time.
-        all.sort_by(|a, b| a.id.cmp(&b.id));
-        all
-    }
-
-    async fn post(&self, browser: &BrowserId, mut call: Call) -> Result<(u64, Reply), ToolError> {
-        let id = self.id();
-        call.id = id;
-        let mutates = call.op.mutates();
-        let (reply, answer) = oneshot::channel();
-        let tx = {
-            let mut r = self.roster();
-            let b = r
-                .browsers
-                .get(browser)
-                .ok_or_else(|| ToolError::refused(Code::NoBrowser, "the browser disconnected"))?;
-            let tx = b.tx.clone();
-            r.pending.insert(
-                id,
-                PendingCall {
-                    browser: browser.clone(),
-                    mutates,
-                    reply,
-                },
-            );
-            tx
-        };
-        if tx.send(Outgoing::frame(Frame::Call(call))).await.is_err() {
-            self.roster().pending.remove(&id);
-            return Err(ToolError::refused(
-                Code::NoBrowser,
-                "the browser disconnected",
-            ));
-        }
-        Ok((id, answer))
-    }
-
-    fn forget(&self, id: u64) {
-        self.roster().pending.remove(&id);
     }
 }
 

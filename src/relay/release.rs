@@ -41,7 +41,9 @@ impl Router {
             let release = Call::of(&release, RELEASE_TIMEOUT);
             // A browser not connected now is not told: what it keeps for the agent stays until
             // the tabs close or the browser's session ends (docs/security.md, known gaps).
-            let answer = self.ask(browsers, session, &browser.id, release).await;
+            let answer = self
+                .ask(browsers, session, &browser.id, release, None)
+                .await;
             let released = answer.ok().and_then(|routed| {
                 serde_json::from_value::<<Release as WireOp>::Reply>(routed.value).ok()
             });

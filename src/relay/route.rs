@@ -7,6 +7,7 @@ use std::time::Duration;
 
 use serde_json::Value;
 use tokio::sync::oneshot;
+use tokio_util::sync::CancellationToken;
 
 use super::books::Books;
 use crate::shared::error::{CONNECT_A_BROWSER, Code, ToolError};
@@ -61,6 +62,10 @@ pub(super) trait Browsers: Sync {
 
     /// Drops a posted call whose answer no longer matters.
     fn forget(&self, id: u64);
+
+    /// Tells `browser` that the posted call `id` is no longer wanted (its caller cancelled it);
+    /// nothing when it has answered already.
+    fn cancel(&self, browser: &BrowserId, id: u64);
 }
 
 /// A routed call's answer: its value, where it ran, the tab's address as it answered, and the
@@ -87,17 +92,41 @@ impl Router {
     }
 
     /// Runs `session`'s call in a browser; returns its value and where it ran.
+    #[cfg(test)]
     pub(super) async fn route(
         &self,
         browsers: &impl Browsers,
         session: &AgentKey,
+        call: Call,
+    ) -> Result<Routed, ToolError> {
+        self.route_until(browsers, session, call, &CancellationToken::new())
+            .await
+    }
+
+    /// As `route`, until `stop` is cancelled (the caller cancelled the call): a call not yet
+    /// passed to its browser never is, and one passed on is cancelled there too, its answer
+    /// (what it had done by then) still awaited and returned.
+    pub(super) async fn route_until(
+        &self,
+        browsers: &impl Browsers,
+        session: &AgentKey,
         mut call: Call,
+        stop: &CancellationToken,
     ) -> Result<Routed, ToolError> {
         if call.op.relay_only() {
             return Err(ToolError::refused(
                 Code::BadArgs,
                 format!("{} is the relay's to send", call.op.name()),
             ));
+        }
+        let not_sent = || {
+            ToolError::refused(
+                Code::Cancelled,
+                "it had not reached the browser; nothing was done",
+            )
+        };
+        if stop.is_cancelled() {
+            return Err(not_sent());
         }
         // The operation says what it needs; a controller's own claim is not trusted.
         call.scope = call.op.scope();
@@ -115,7 +144,10 @@ impl Router {
             (_, None) => None,
         };
         call.target = Target { browser: None, tab };
-        self.ask(browsers, session, &browser, call)
+        if stop.is_cancelled() {
+            return Err(not_sent());
+        }
+        self.ask(browsers, session, &browser, call, Some(stop))
             .await
             .inspect_err(|e| {
                 // A tab the browser says is gone leaves the books, so the agent's next page
@@ -194,7 +226,7 @@ impl Router {
             incognito: false,
         };
         let open = Call::of(&open, OPEN_TIMEOUT);
-        self.ask(browsers, session, browser, open).await?;
+        self.ask(browsers, session, browser, open, None).await?;
         // The answer's `opened` event made the new tab current.
         self.books()
             .current(session)
@@ -204,13 +236,15 @@ impl Router {
     }
 
     /// Passes a call to a browser and waits for its answer (its value, and the address of the
-    /// tab it ran in); the tab events the answer carries go into `session`'s books.
+    /// tab it ran in); the tab events the answer carries go into `session`'s books. Once `stop`
+    /// is cancelled the browser is told, and its answer is still awaited.
     pub(super) async fn ask(
         &self,
         browsers: &impl Browsers,
         session: &AgentKey,
         browser: &BrowserId,
         mut call: Call,
+        stop: Option<&CancellationToken>,
     ) -> Result<Routed, ToolError> {
         let op = call.op;
         let target = Target {
@@ -223,9 +257,18 @@ impl Router {
         // relay that restarts), and the network rules of its site policy are this agent's, to
         // drop when its session ends. (Whatever a controller put here is not trusted.)
         call.owner = Some(session.clone());
-        let (id, reply) = browsers.post(browser, call).await?;
+        let (id, mut reply) = browsers.post(browser, call).await?;
+        let answered = async {
+            if let Some(stop) = stop {
+                tokio::select! {
+                    answer = &mut reply => return answer,
+                    () = stop.cancelled() => browsers.cancel(browser, id),
+                }
+            }
+            reply.await
+        };
         // The browser enforces the call's own timeout; this is the backstop for a lost reply.
-        let mut answer = match tokio::time::timeout(timeout + BACKSTOP, reply).await {
+        let mut answer = match tokio::time::timeout(timeout + BACKSTOP, answered).await {
             Ok(Ok(answer)) => answer?,
             Ok(Err(_)) => return Err(ToolError::failed(Code::Internal, "the call was dropped")),
             Err(_) => {
@@ -317,9 +360,16 @@ mod tests {
     /// Browsers that answer every call on a task of their own, after the caller has had to
     /// wait: `tabOpen` with a fresh tab (from 100 up), a call on tab 13 with TAB_GONE, any
     /// other call with its own op's name (and, on tab N, the address `http://tabN.test/`).
+    /// Where a fake browser's answer goes.
+    type Answering = oneshot::Sender<Result<Answer, ToolError>>;
+
     struct Fake {
         connected: Vec<BrowserRef>,
         posted: Mutex<Vec<Call>>,
+        /// The posted calls it was told were cancelled.
+        cancelled: Mutex<Vec<u64>>,
+        /// A call on tab 14 answers only once it is cancelled, saying so.
+        held: Mutex<Vec<(u64, Answering)>>,
     }
 
     /// Browsers by id, each labelled with its id in upper case.
@@ -334,6 +384,8 @@ mod tests {
                 })
                 .collect(),
             posted: Mutex::default(),
+            cancelled: Mutex::default(),
+            held: Mutex::default(),
         }
     }
 
@@ -376,8 +428,13 @@ mod tests {
                     ..Answer::default()
                 }),
             };
+            let tab = call.target.tab;
             posted.push(call);
             let (tx, rx) = oneshot::channel();
+            if tab == Some(TabId(14)) {
+                self.held.lock().unwrap().push((id, tx));
+                return Ok((id, rx));
+            }
             tokio::spawn(async move {
                 tokio::task::yield_now().await;
                 let _ = tx.send(answer);
@@ -386,6 +443,20 @@ mod tests {
         }
 
         fn forget(&self, _: u64) {}
+
+        fn cancel(&self, _: &BrowserId, id: u64) {
+            self.cancelled.lock().unwrap().push(id);
+            let mut held = self.held.lock().unwrap();
+            if let Some(at) = held.iter().position(|(h, _)| *h == id) {
+                let (_, tx) = held.remove(at);
+                let said = ToolError::failed(Code::Cancelled, "the wait stopped after 5 ms");
+                let _ = tx.send(Ok(Answer {
+                    id,
+                    error: Some(crate::shared::protocol::WireError::from(&said)),
+                    ..Answer::default()
+                }));
+            }
+        }
     }
 
     fn call(op: Op, browser: Option<&str>, tab: Option<TabId>) -> Call {
@@ -618,5 +689,38 @@ mod tests {
             Some(TabId(100)),
             "no second TAB_GONE: a fresh tab"
         );
+    }
+
+    // A call cancelled before the relay passed it on never reaches a browser, not even to open
+    // the agent's first tab; one cancelled while the browser runs it is cancelled there too, and
+    // its answer (what it had done) is what the caller gets.
+    #[tokio::test]
+    async fn a_cancelled_call_is_never_sent_or_is_cancelled_in_its_browser() {
+        let (router, b) = (Router::default(), browsers(&["b1"]));
+        let stop = CancellationToken::new();
+        stop.cancel();
+        let e = router
+            .route_until(&b, &key("a"), call(Op::Click, None, None), &stop)
+            .await
+            .unwrap_err();
+        assert_eq!((e.code, e.outcome), (Code::Cancelled, Outcome::Refused));
+        assert!(b.posted.lock().unwrap().is_empty());
+
+        let stop = CancellationToken::new();
+        let on_14 = call(Op::WaitFor, None, Some(TabId(14)));
+        let a = key("a");
+        let routed = router.route_until(&b, &a, on_14, &stop);
+        let cancel = async {
+            while b.held.lock().unwrap().is_empty() {
+                tokio::task::yield_now().await;
+            }
+            assert!(b.cancelled.lock().unwrap().is_empty());
+            stop.cancel();
+        };
+        let (e, ()) = tokio::join!(routed, cancel);
+        let e = e.unwrap_err();
+        assert_eq!(e.code, Code::Cancelled, "{e:?}");
+        assert_eq!(e.message, "the wait stopped after 5 ms");
+        assert_eq!(*b.cancelled.lock().unwrap(), vec![1]);
     }
 }

@@ -9,6 +9,7 @@ mod audit;
 mod browser;
 mod browsers;
 mod budget;
+mod cancel;
 mod capture;
 #[path = "../support/cdp.rs"]
 mod cdp;

@@ -1190,3 +1190,60 @@ async fn a_recorded_action_sends_the_browser_one_call_and_keeps_the_element_its_
         "{exported}"
     );
 }
+
+// Threat (docs/security.md): a hostile neighbour cancels another agent's call. A controller's
+// `cancel` reaches only its own calls, by its own numbers: another agent replaying the victim's
+// number, or guessing the browser's, reaches nothing, and the victim's call runs on. The caller's
+// own cancel reaches the browser under the browser's number; a cancel for a call that has
+// answered is ignored; and a call cancelled before the relay passed it on never reaches it.
+#[tokio::test]
+async fn only_the_caller_cancels_its_call_and_a_cancel_after_the_answer_is_ignored() {
+    let relay = Relay::start(Env::fresh("relay-cancel"));
+    let mut browser = relay.browser("fake-cancel").await;
+    let mut victim = relay.agent_with_key("the victim's key").await;
+    let mut neighbour = relay.agent_with_key("the neighbour's key").await;
+
+    send(&mut victim, &tab_call(7, Op::WaitFor, json!({"text": "x"}))).await;
+    let open = browser_call(&mut browser).await;
+    opened(&mut browser, open.id, 61).await;
+    let wait = browser_call(&mut browser).await;
+    assert_eq!(wait.op, Op::WaitFor);
+    // The neighbour replays the victim's number, and tries the browser's.
+    for id in [7, wait.id, open.id] {
+        send(&mut neighbour, &Frame::Cancel { id }).await;
+    }
+    // Its socket stays up (a cancel is a controller's frame): its own call is served.
+    send(&mut neighbour, &relay_call(8, RelayOp::Status)).await;
+    let (id, status, _) = result(&mut neighbour).await;
+    assert!(id == 8 && status.is_ok(), "{status:?}");
+    // The victim cancels its own: the browser hears of it under its own number.
+    send(&mut victim, &Frame::Cancel { id: 7 }).await;
+    match recv(&mut browser).await {
+        Frame::Cancel { id } => assert_eq!(id, wait.id, "the neighbour's cancels reached it"),
+        other => panic!("the browser expected the victim's cancel, got {other:?}"),
+    }
+    let said = protocol::WireError {
+        code: "CANCELLED".into(),
+        message: "the wait stopped after 40 ms, not met".into(),
+        outcome: Some(tabpilot::shared::error::Outcome::Failed),
+    };
+    let cancelled = Answer {
+        id: wait.id,
+        error: Some(said.clone()),
+        ..Answer::default()
+    };
+    send(&mut browser, &Frame::Result(cancelled)).await;
+    assert_eq!(result(&mut victim).await.1, Err(said));
+
+    // A cancel after the answer is ignored: the next frame the browser gets is the next call.
+    send(&mut victim, &tab_call(9, Op::Snapshot, Value::Null)).await;
+    let snap = browser_call(&mut browser).await;
+    answer(&mut browser, snap.id, json!({"text": ""})).await;
+    assert_eq!(result(&mut victim).await.0, 9);
+    send(&mut victim, &Frame::Cancel { id: 9 }).await;
+    send(&mut victim, &tab_call(10, Op::Read, Value::Null)).await;
+    let read = browser_call(&mut browser).await;
+    assert_eq!(read.op, Op::Read);
+    answer(&mut browser, read.id, json!({})).await;
+    assert_eq!(result(&mut victim).await.0, 10);
+}

@@ -163,6 +163,9 @@ pub struct Record {
     /// looks for.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub revealed: Option<String>,
+    /// A call the client cancelled (`CANCELLED`): what it had done by then.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cancelled: Option<String>,
     #[serde(default)]
     pub ms: u64,
 }
@@ -184,6 +187,19 @@ pub struct Pending {
     target: Option<Target>,
     args: Map<String, Value>,
     started: std::time::Instant,
+    cancelled: Option<String>,
+}
+
+/// Longest account of what a cancelled call had done.
+const MAX_CANCELLED: usize = 300;
+
+impl Pending {
+    /// The client cancelled the call: `what` it had done by then (the browser's words, or the
+    /// link's for a call never sent), for the line to say.
+    pub fn cancelled(&mut self, what: &str) {
+        let what: String = what.chars().take(MAX_CANCELLED).collect();
+        self.cancelled = Some(crate::shared::terminal::name(&what, MAX_CANCELLED));
+    }
 }
 
 /// One session's audit trail.
@@ -226,6 +242,7 @@ impl Audit {
             target,
             args,
             started: std::time::Instant::now(),
+            cancelled: None,
         })
     }
 
@@ -269,6 +286,7 @@ impl Audit {
             outcome: Some(ended.outcome),
             code: ended.code.map(|c| c.as_str().to_string()),
             revealed: ended.revealed.map(String::from),
+            cancelled: call.cancelled,
             ms: millis(call.started.elapsed()),
         }
     }

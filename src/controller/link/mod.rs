@@ -23,6 +23,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use tokio::sync::{Notify, mpsc, oneshot, watch};
+use tokio_util::sync::CancellationToken;
 
 use crate::shared::error::{Code, ToolError};
 use crate::shared::protocol::{self, Call, Frame, PeerInfo, Target, auth};
@@ -85,6 +86,49 @@ struct Shared {
     phase: watch::Sender<Phase>,
     /// Ends the wait between two attempts: a call wants one now.
     kick: Notify,
+}
+
+/// How long a cancelled call's answer is awaited: the browser answers it at once, saying what
+/// it had done by then.
+const CANCEL_GRACE: Duration = Duration::from_secs(2);
+
+/// What ends the calls made within `cancellable`, and whether one that changes the page had
+/// been sent by then.
+type Stop = (CancellationToken, Arc<std::sync::atomic::AtomicBool>);
+
+tokio::task_local! {
+    static STOP: Stop;
+}
+
+/// The refusal of a call about to be sent (`what`) when its `stop` was cancelled.
+fn stopped(stop: Option<&Stop>, what: &str) -> Option<ToolError> {
+    stop.filter(|(token, _)| token.is_cancelled())
+        .map(|(_, acted)| not_sent(what, acted.load(Ordering::Relaxed)))
+}
+
+/// Runs `work` so that the browser calls it makes end when `stop` is cancelled: one not sent by
+/// then never is (a `CANCELLED` refusal), and one under way is cancelled in the browser too,
+/// whose answer then says what it had done (`CANCELLED`, with the outcome it had come to).
+pub async fn cancellable<F: std::future::Future>(stop: CancellationToken, work: F) -> F::Output {
+    STOP.scope((stop, Arc::default()), work).await
+}
+
+/// The call in hand was cancelled before it was sent: nothing of it was done, though an earlier
+/// call of the same tool may have changed the page.
+fn not_sent(what: &str, acted: bool) -> ToolError {
+    if acted {
+        return ToolError {
+            outcome: crate::shared::error::Outcome::Partial,
+            ..ToolError::refused(
+                Code::Cancelled,
+                format!("an earlier step had reached the page; {what} was not sent"),
+            )
+        };
+    }
+    ToolError::refused(
+        Code::Cancelled,
+        format!("{what} was never sent; nothing was done"),
+    )
 }
 
 pub struct Link {
@@ -212,49 +256,51 @@ impl Link {
         timeout: Duration,
         mut frame: Frame,
     ) -> Result<Reply, ToolError> {
+        // Only a call is cancelled: the relay's own asks answer at once.
+        let stop = matches!(frame, Frame::Call(_))
+            .then(|| STOP.try_with(Clone::clone).ok())
+            .flatten();
         // A frame still queued when the socket dropped never left: it goes again, once, on the
         // next connection.
         for _ in 0..2 {
+            if let Some(refused) = stopped(stop.as_ref(), what) {
+                return Err(refused);
+            }
             let conn = self.connected().await?;
             let id = self.next_id.fetch_add(1, Ordering::Relaxed);
-            match &mut frame {
-                Frame::Call(Call { id: at, .. }) | Frame::Ask { id: at, .. } => *at = id,
-                _ => unreachable!("a link sends calls and asks"),
-            }
-            let text = serde_json::to_string(&frame).expect("frames serialize");
-            // The relay cuts a controller off for a frame past its ceiling, and the cut would
-            // read as a lost reply; an argument that big is refused here, with nothing sent.
-            if text.len() > protocol::CONTROLLER_MAX_FRAME {
-                return Err(ToolError::bad_args(format!(
-                    "the call's arguments come to {} KiB, over the {} KiB one call may carry; nothing was sent",
-                    text.len() >> 10,
-                    protocol::CONTROLLER_MAX_FRAME >> 10
-                )));
-            }
+            let text = numbered(&mut frame, id)?;
             let (reply, answer) = oneshot::channel();
             conn.waiters
                 .lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .insert(id, (mutates, reply));
             if conn.tx.send((id, text)).await.is_err() {
-                conn.waiters
-                    .lock()
-                    .unwrap_or_else(PoisonError::into_inner)
-                    .remove(&id);
+                conn.forget(id);
                 continue;
+            }
+            if let Some((_, acted)) = stop.as_ref().filter(|_| mutates) {
+                acted.store(true, Ordering::Relaxed);
             }
             // The relay has its own backstop past the call's timeout; this one is past the
             // relay's.
             let started = Instant::now();
-            let answer = match tokio::time::timeout(timeout + Duration::from_secs(5), answer).await
-            {
-                Ok(Ok(Some(answer))) => answer,
-                Ok(Ok(None)) => continue,
-                Ok(Err(_)) | Err(_) => {
-                    conn.waiters
-                        .lock()
-                        .unwrap_or_else(PoisonError::into_inner)
-                        .remove(&id);
+            let waited = tokio::time::timeout(
+                timeout + Duration::from_secs(5),
+                answer_or_cancel(&conn, id, answer, stop.as_ref().map(|(t, _)| t)),
+            );
+            let answer = match waited.await {
+                Ok(Waited::Answer(Some(answer))) => answer,
+                Ok(Waited::Answer(None)) => match stopped(stop.as_ref(), what) {
+                    Some(refused) => return Err(refused),
+                    None => continue,
+                },
+                Ok(Waited::Unsaid) => {
+                    conn.forget(id);
+                    let why = format!("the browser did not say how far {what} had got");
+                    Err(ToolError::lost(Code::Cancelled, why, mutates))
+                }
+                Ok(Waited::Lost) | Err(_) => {
+                    conn.forget(id);
                     let why = format!("no reply to {what} came in its time limit");
                     Err(ToolError::lost(Code::Timeout, why, mutates))
                 }
@@ -328,6 +374,70 @@ impl Link {
             let shared = self.shared.clone();
             *task = Some(tokio::spawn(shared.keep_up()).abort_handle());
         }
+    }
+}
+
+/// The frame's text as call (or ask) number `id`. The relay cuts a controller off for a frame
+/// past its ceiling, and the cut would read as a lost reply; an argument that big is refused
+/// here, with nothing sent.
+fn numbered(frame: &mut Frame, id: u64) -> Result<String, ToolError> {
+    match frame {
+        Frame::Call(Call { id: at, .. }) | Frame::Ask { id: at, .. } => *at = id,
+        _ => unreachable!("a link sends calls and asks"),
+    }
+    let text = serde_json::to_string(&frame).expect("frames serialize");
+    if text.len() > protocol::CONTROLLER_MAX_FRAME {
+        return Err(ToolError::bad_args(format!(
+            "the call's arguments come to {} KiB, over the {} KiB one call may carry; nothing was sent",
+            text.len() >> 10,
+            protocol::CONTROLLER_MAX_FRAME >> 10
+        )));
+    }
+    Ok(text)
+}
+
+/// How the wait for one answer ended.
+enum Waited {
+    /// The answer (`None`: the frame never left).
+    Answer(Option<Result<Reply, ToolError>>),
+    /// The waiter went with its connection.
+    Lost,
+    /// The call was cancelled, and no answer came within CANCEL_GRACE.
+    Unsaid,
+}
+
+/// Waits for the answer to call `id`; once `stop` is cancelled, tells the relay (which tells the
+/// browser) and waits a little longer for the answer, which then says what the call had done.
+async fn answer_or_cancel(
+    conn: &Conn,
+    id: u64,
+    mut answer: oneshot::Receiver<Option<Result<Reply, ToolError>>>,
+    stop: Option<&CancellationToken>,
+) -> Waited {
+    let read = |got: Result<_, oneshot::error::RecvError>| got.map_or(Waited::Lost, Waited::Answer);
+    let Some(stop) = stop else {
+        return read(answer.await);
+    };
+    tokio::select! {
+        got = &mut answer => return read(got),
+        () = stop.cancelled() => {}
+    }
+    let cancel = serde_json::to_string(&Frame::Cancel { id }).expect("frames serialize");
+    // A full outbox means the socket is stuck: the grace below ends the wait all the same.
+    let _ = conn.tx.try_send((0, cancel));
+    match tokio::time::timeout(CANCEL_GRACE, answer).await {
+        Ok(got) => read(got),
+        Err(_) => Waited::Unsaid,
+    }
+}
+
+impl Conn {
+    /// No answer to call `id` is awaited any more.
+    fn forget(&self, id: u64) {
+        self.waiters
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&id);
     }
 }
 

@@ -165,14 +165,28 @@ impl Session {
             .map(|kind| (kind, self.ctx.place().url, args.clone()));
         let run = async {
             match tool {
-                Ok(tool) => tokio::select! {
-                    result = self.run(tool, args) => result,
-                    () = cancelled => Err(ToolError::lost(
-                        Code::Cancelled,
-                        format!("the client cancelled {name}"),
-                        !tool.spec.hints.read_only,
-                    )),
-                },
+                Ok(tool) => {
+                    let stop = tokio_util::sync::CancellationToken::new();
+                    let work =
+                        crate::controller::link::cancellable(stop.clone(), self.run(tool, args));
+                    tokio::pin!(work);
+                    tokio::select! {
+                        result = &mut work => result,
+                        () = cancelled => {
+                            // The browser is told, and says what the call had done by then.
+                            stop.cancel();
+                            let mutates = !tool.spec.hints.read_only;
+                            match tokio::time::timeout(CANCEL_GRACE, work).await {
+                                Ok(result) => Err(cancelled_after(result)),
+                                Err(_) => Err(ToolError::lost(
+                                    Code::Cancelled,
+                                    format!("{name} did not say how far it had got"),
+                                    mutates,
+                                )),
+                            }
+                        }
+                    }
+                }
                 Err(unknown) => Err(unknown),
             }
         };
@@ -182,7 +196,12 @@ impl Session {
         } else {
             (run.await, Vec::new())
         };
-        if let Some(noted) = noted {
+        if let Some(mut noted) = noted {
+            if let Err(e) = &result
+                && e.code == Code::Cancelled
+            {
+                noted.cancelled(&e.message);
+            }
             let place = match spec {
                 Some(s) if s.group == registry::APPS => self.ctx.app_place(),
                 _ => self.ctx.place(),
@@ -245,5 +264,29 @@ impl Session {
         {
             tracing::debug!("the relay did not answer our release in time");
         }
+    }
+}
+
+/// How long a cancelled call may take to say what it had done (the link waits for the browser's
+/// word a little less than this).
+const CANCEL_GRACE: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// What a cancelled call's trail line says: `CANCELLED` with what the call had done by then, as
+/// the browser said (or the link, for a call never sent). One that finished before the cancel
+/// reached it is done, and says so.
+fn cancelled_after(result: Result<ToolOutput, ToolError>) -> ToolError {
+    match result {
+        Err(e) if e.code == Code::Cancelled => e,
+        Err(e) => ToolError {
+            code: Code::Cancelled,
+            message: format!("it had ended first, in {}: {}", e.code.as_str(), e.message),
+            ..e
+        },
+        Ok(out) => ToolError {
+            code: Code::Cancelled,
+            message: "it had finished before the cancel reached it".into(),
+            outcome: out.outcome,
+            recovery: None,
+        },
     }
 }

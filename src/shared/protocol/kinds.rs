@@ -39,6 +39,7 @@ kinds! {
         Call = "call",
         Ask = "ask",
         Result = "result",
+        Cancel = "cancel",
         Tab = "tab",
         Part = "part",
         Roster = "roster",
@@ -93,6 +94,7 @@ mod tests {
                 op: RelayOp::Status,
             },
             FrameKind::Result => Frame::Result(Answer::default()),
+            FrameKind::Cancel => Frame::Cancel { id: 1 },
             FrameKind::Tab => Frame::Tab(tab),
             FrameKind::Part => Frame::Part {
                 data: String::new(),

@@ -463,6 +463,14 @@ pub enum Frame {
     },
     /// The answer to a call or an ask.
     Result(Answer),
+    /// controller → relay → browser: the call numbered `id` is no longer wanted (the client
+    /// cancelled it). `id` is the sender's number for it, as in its `call`: a controller names
+    /// only its own calls, and the relay passes it on under the number it gave the browser. The
+    /// call still answers, saying what it had done; a cancel for a call that has answered, or
+    /// that the sender never made, is ignored.
+    Cancel {
+        id: u64,
+    },
     /// browser → relay: something happened to a tab that no call caused.
     Tab(TabEvent),
     /// browser → relay: a piece of a frame too big for one (its JSON text, cut in order); the
