@@ -46,6 +46,9 @@ ends with a line naming browser_get_console_logs or browser_issues when the page
 or a request failed meanwhile. `element` is the element in words, for messages. The project's \
 own instructions, skills and commands: session_bootstrap, agent_context, resolve_task_capabilities.";
 
+/// How long the client has to answer `roots/list` before the sandbox goes on without its roots.
+const ROOTS_ANSWER: Duration = Duration::from_secs(3);
+
 /// How much of the project's context goes into `initialize`; the rest is a tool call away.
 const PROJECT_CHARS: usize = 16_000;
 
@@ -132,16 +135,22 @@ impl Server {
     fn list_roots(&self, peer: Peer<RoleServer>) {
         let session = self.session.clone();
         tokio::spawn(async move {
-            let listed = peer.list_roots().await;
+            // A client that never reads the server's requests (an HTTP client with no stream
+            // open for them) would keep every sandboxed call waiting: it is given up on.
+            let listed = tokio::time::timeout(ROOTS_ANSWER, peer.list_roots()).await;
             let paths = match listed {
-                Ok(list) => {
+                Ok(Ok(list)) => {
                     let paths: Vec<PathBuf> =
                         list.roots.iter().filter_map(|r| path_of(&r.uri)).collect();
                     tracing::debug!(roots = ?paths, "the client's roots");
                     Some(paths)
                 }
-                Err(e) => {
+                Ok(Err(e)) => {
                     tracing::warn!("the client did not list its roots: {e}");
+                    None
+                }
+                Err(_) => {
+                    tracing::warn!("the client did not list its roots within {ROOTS_ANSWER:?}");
                     None
                 }
             };
