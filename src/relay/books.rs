@@ -21,13 +21,13 @@ use crate::shared::protocol::{AgentId, AgentKey, BrowserId, HeldTab, LeaseEntry,
 /// A tab as the relay knows it: the browser's id and the tab's id in that browser.
 pub(super) type TabKey = (BrowserId, TabId);
 
-/// How long a lease holds while its agent is idle, unless the agent says otherwise
-/// (`TABPILOT_LEASE_TTL_MS`). Longer than a model's turn plus a person answering a prompt, so a
-/// working agent never loses its tab between two calls; short enough that a tab abandoned by an
 /// How long an agent's tabs wait for it after its last connection drops: long enough for an MCP
 /// client to restart its server.
 pub(super) const GRACE: Duration = Duration::from_secs(10);
 
+/// How long a lease holds while its agent is idle, unless the agent says otherwise
+/// (`TABPILOT_LEASE_TTL_MS`). Longer than a model's turn plus a person answering a prompt, so a
+/// working agent never loses its tab between two calls; short enough that a tab abandoned by an
 /// agent left running is free to take within a working session.
 pub(crate) const LEASE_TTL: Duration = Duration::from_secs(10 * 60);
 
@@ -366,8 +366,21 @@ impl Books {
     /// A connection of `session` left. A session the caller named outlives its connections, and
     /// so does one still connected elsewhere; any other ends here and releases every tab it held.
     /// Returns whether it ended (the browsers then close the tabs opened for it).
+    /// A named session that left holding nothing, with nothing to tell it (a tab gone, a tab
+    /// taken), is forgotten: its next connection enters it afresh, and the books do not grow
+    /// with every name a script ever ran under (`TABPILOT_SESSION=job-$N`).
     pub(super) fn leave(&mut self, session: &AgentKey, named: bool, still_connected: bool) -> bool {
-        if named || still_connected {
+        if still_connected {
+            return false;
+        }
+        if named {
+            if self
+                .agents
+                .get(session)
+                .is_some_and(|a| a.tabs.is_empty() && a.current.is_none() && a.lost.is_none())
+            {
+                self.agents.remove(session);
+            }
             return false;
         }
         self.release(session, None);
@@ -774,6 +787,25 @@ mod tests {
             code(books.claim(&key("b"), &bid(B), TabId(5))),
             Code::TabClaimed
         );
+    }
+
+    #[test]
+    fn named_sessions_that_left_holding_nothing_are_forgotten() {
+        let mut books = Books::default();
+        for n in 0..1000 {
+            let name = format!("job-{n}");
+            agent(&mut books, &name, "cli", LEASE_TTL, n);
+            assert!(!books.leave(&key(&name), true, false));
+        }
+        assert!(books.view().is_empty(), "{} kept", books.view().len());
+        // One holding a tab, or with a closed tab to report, is kept.
+        books.claim(&key("cli"), &bid(B), TabId(5)).unwrap();
+        opened(&mut books, "other", 6);
+        books.record(None, &bid(B), TabEvent::Closed { tab: TabId(6) });
+        books.leave(&key("cli"), true, false);
+        books.leave(&key("other"), true, false);
+        assert_eq!(books.view().len(), 2);
+        assert_eq!(code(books.page_tab(&key("other"), &bid(B))), Code::TabGone);
     }
 
     #[test]

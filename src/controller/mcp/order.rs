@@ -17,6 +17,12 @@ use tokio::sync::mpsc;
 const MAX_LINE: u64 = 16 << 20;
 /// Calls held back while one runs; past this, reading the client pauses.
 const MAX_QUEUED: usize = 256;
+/// Bytes of calls held back while one runs; past this too, reading the client pauses. A call is
+/// a few hundred bytes, so this never holds back a client that pipelines as they do; by count
+/// alone, 256 lines of up to 16 MiB could hold 4 GiB. At most this plus one line is held.
+const MAX_QUEUED_BYTES: usize = 16 << 20;
+/// Lines read ahead of the queue: the queue is what holds calls, not the reader's channel.
+const READ_AHEAD: usize = 1;
 const PIPE: usize = 1 << 16;
 
 /// Returns the (reader, writer) pair to hand to rmcp in place of stdin and stdout.
@@ -91,7 +97,7 @@ enum Read {
 /// never be one arm of a `select!`, or a half-read request is lost. A line over MAX_LINE is
 /// read on to its end without being kept, so the next line is read whole and the session stays.
 fn read_lines<R: AsyncRead + Unpin + Send + 'static>(input: R) -> mpsc::Receiver<Read> {
-    let (tx, rx) = mpsc::channel(MAX_QUEUED);
+    let (tx, rx) = mpsc::channel(READ_AHEAD);
     tokio::spawn(async move {
         let mut reader = BufReader::new(input).take(MAX_LINE);
         let mut skipping = false;
@@ -119,6 +125,44 @@ fn read_lines<R: AsyncRead + Unpin + Send + 'static>(input: R) -> mpsc::Receiver
     rx
 }
 
+/// The calls held back, in order, with their bytes.
+#[derive(Default)]
+struct Queue {
+    calls: VecDeque<(Value, Vec<u8>)>,
+    bytes: usize,
+}
+
+impl Queue {
+    /// Whether another line may be read: under both bounds.
+    fn has_room(&self) -> bool {
+        self.calls.len() < MAX_QUEUED && self.bytes < MAX_QUEUED_BYTES
+    }
+
+    fn push_back(&mut self, call: (Value, Vec<u8>)) {
+        self.bytes += call.1.len();
+        self.calls.push_back(call);
+    }
+
+    fn pop_front(&mut self) -> Option<(Value, Vec<u8>)> {
+        let call = self.calls.pop_front()?;
+        self.bytes -= call.1.len();
+        Some(call)
+    }
+
+    fn holds(&self, id: &Value) -> bool {
+        self.calls.iter().any(|(queued, _)| queued == id)
+    }
+
+    fn cancel(&mut self, id: &Value) {
+        self.calls.retain(|(queued, _)| queued != id);
+        self.bytes = self.calls.iter().map(|(_, line)| line.len()).sum();
+    }
+
+    fn clear(&mut self) {
+        *self = Queue::default();
+    }
+}
+
 async fn pump_in<R: AsyncRead + Unpin + Send + 'static>(
     input: R,
     mut to_server: DuplexStream,
@@ -126,7 +170,7 @@ async fn pump_in<R: AsyncRead + Unpin + Send + 'static>(
     replies: mpsc::UnboundedSender<Value>,
 ) {
     let mut lines = read_lines(input);
-    let mut queue: VecDeque<(Value, Vec<u8>)> = VecDeque::new();
+    let mut queue = Queue::default();
     let mut running: Option<Value> = None;
     let mut open = true;
     loop {
@@ -148,7 +192,7 @@ async fn pump_in<R: AsyncRead + Unpin + Send + 'static>(
                 Some(_) => {}
                 None => return,
             },
-            line = lines.recv(), if open && queue.len() < MAX_QUEUED => match line {
+            line = lines.recv(), if open && queue.has_room() => match line {
                 None => {
                     // The client closed stdin: calls not yet started are dropped.
                     open = false;
@@ -159,9 +203,7 @@ async fn pump_in<R: AsyncRead + Unpin + Send + 'static>(
                 }
                 Some(Read::Line(line)) => match classify(&line) {
                     Line::Call(id) => queue.push_back((id, line)),
-                    Line::Cancel(id) if queue.iter().any(|(queued, _)| *queued == id) => {
-                        queue.retain(|(queued, _)| *queued != id);
-                    }
+                    Line::Cancel(id) if queue.holds(&id) => queue.cancel(&id),
                     // rmcp answers a cancelled call with nothing (the spec's SHOULD), and the
                     // call stops at once (Server::call_tool): the next one may start.
                     Line::Cancel(id) if running.as_ref() == Some(&id) => {
@@ -223,5 +265,58 @@ async fn pump_out<W: AsyncWrite + Unpin>(
         {
             let _ = done.send(id.clone());
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    use std::time::Duration;
+
+    /// A client that pipelines big calls while one runs and never ends: the calls held back
+    /// stop at the bytes bound (by count alone, 256 of them would be read and held).
+    #[tokio::test]
+    async fn calls_held_back_are_bounded_by_bytes_as_well_as_count() {
+        let (mut client, input) = tokio::io::duplex(PIPE);
+        let (mut server_in, _server_out) = ordered(input, tokio::io::sink());
+        // The server reads what reaches it (the first call) and never answers.
+        tokio::spawn(async move {
+            let mut buf = vec![0u8; PIPE];
+            while matches!(server_in.read(&mut buf).await, Ok(n) if n > 0) {}
+        });
+        const LINE: usize = 1 << 20;
+        let sent = Arc::new(AtomicUsize::new(0));
+        let count = sent.clone();
+        tokio::spawn(async move {
+            let pad = "p".repeat(LINE);
+            for id in 0..2 * MAX_QUEUED_BYTES / LINE + 8 {
+                let call = serde_json::json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+                    "params": {"name": "browser_type", "arguments": {"text": pad}}});
+                let line = call.to_string() + "\n";
+                if client.write_all(line.as_bytes()).await.is_err() {
+                    return;
+                }
+                count.fetch_add(1, Ordering::SeqCst);
+            }
+        });
+        // Wait until the client can write no more.
+        let mut last = usize::MAX;
+        for _ in 0..100 {
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            let now = sent.load(Ordering::SeqCst);
+            if now == last {
+                break;
+            }
+            last = now;
+        }
+        // The running call, the queue up to its bytes, the line read ahead and the one read.
+        let most = 1 + MAX_QUEUED_BYTES / LINE + READ_AHEAD + 2;
+        assert!(
+            last <= most,
+            "{last} lines of 1 MiB taken in (at most {most})"
+        );
+        assert!(last >= MAX_QUEUED_BYTES / LINE, "{last}");
     }
 }

@@ -25,8 +25,17 @@ use crate::shared::error::Outcome;
 use crate::shared::protocol::wire::locate::Target;
 use crate::shared::settings::Setting;
 
-/// Steps kept in memory per session; the oldest go first.
-const MAX_STEPS: usize = 2000;
+/// Steps kept in memory per session; the oldest go first. A long day of an agent's page actions.
+pub const MAX_STEPS: usize = 2000;
+/// Bytes of steps kept in memory per session, each weighed as its JSON line; the oldest go
+/// first. A click or a short typing is 300 to 600 bytes with its targets' locators, so this holds
+/// the 2,000 steps of a usual session, and bites when steps carry a lot: a form of 200 fields, a
+/// long text typed (a step may carry up to the call's 1 MiB frame, so 2,000 of them by count
+/// alone could keep 2 GB). In memory a step takes about twice its JSON (serde_json's maps).
+pub const MAX_KEPT_BYTES: usize = 1 << 20;
+/// A step heavier than this is not kept in memory at all (it would push out a quarter of the
+/// recording): the export says it is missing. On disk (`TABPILOT_RECORD=1`) it is kept whole.
+pub const MAX_STEP_BYTES: usize = MAX_KEPT_BYTES / 4;
 /// Past this, the file on disk is rotated (as the audit trail is, 3 old files kept).
 const MAX_BYTES: u64 = 10 << 20;
 
@@ -202,12 +211,80 @@ enum Keep {
     Disk(PathBuf),
 }
 
+/// The steps a session's recording let go of, past its bounds, for the export to say.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Dropped {
+    /// The oldest steps, past `MAX_STEPS` or `MAX_KEPT_BYTES`.
+    pub oldest: usize,
+    /// Steps over `MAX_STEP_BYTES` each, never kept in memory.
+    pub too_big: usize,
+}
+
+impl Dropped {
+    /// The line an export adds when it lacks steps, or none.
+    pub fn note(&self) -> Option<String> {
+        let steps = |n: usize| match n {
+            1 => "1 step was".to_string(),
+            n => format!("{n} steps were"),
+        };
+        let mut said = Vec::new();
+        if self.oldest > 0 {
+            said.push(format!(
+                "the first {} dropped (the recording in memory keeps the last {MAX_STEPS} steps \
+                 and {} KiB of them), so it starts partway",
+                steps(self.oldest),
+                MAX_KEPT_BYTES >> 10
+            ));
+        }
+        if self.too_big > 0 {
+            said.push(format!(
+                "{} over the {} KiB one step may take and not kept (the export skips them)",
+                steps(self.too_big),
+                MAX_STEP_BYTES >> 10
+            ));
+        }
+        (!said.is_empty()).then(|| {
+            format!(
+                "{}; with TABPILOT_RECORD=1 the whole session is on disk for `tabpilot export`",
+                said.join("; ")
+            )
+        })
+    }
+}
+
+/// The steps in memory, each with its weight, within `MAX_STEPS` and `MAX_KEPT_BYTES`.
+#[derive(Default)]
+struct Kept {
+    steps: VecDeque<(Step, usize)>,
+    bytes: usize,
+    dropped: Dropped,
+}
+
+impl Kept {
+    /// Adds a step of `bytes` (its JSON line), letting the oldest go past either bound.
+    fn push(&mut self, step: Step, bytes: usize) {
+        if bytes > MAX_STEP_BYTES {
+            self.dropped.too_big += 1;
+            return;
+        }
+        while self.steps.len() >= MAX_STEPS || self.bytes + bytes > MAX_KEPT_BYTES {
+            let Some((_, gone)) = self.steps.pop_front() else {
+                break;
+            };
+            self.bytes -= gone;
+            self.dropped.oldest += 1;
+        }
+        self.bytes += bytes;
+        self.steps.push_back((step, bytes));
+    }
+}
+
 /// One session's recording.
 pub struct Recorder {
     keep: Keep,
     /// The agent as the relay names it.
     id: Option<String>,
-    steps: Mutex<VecDeque<Step>>,
+    steps: Mutex<Kept>,
 }
 
 impl Recorder {
@@ -257,9 +334,10 @@ impl Recorder {
             outcome,
             code,
         };
+        let mut line = serde_json::to_string(&step).expect("a step serializes");
+        line.push('\n');
+        let bytes = line.len();
         if let Keep::Disk(path) = &self.keep {
-            let mut line = serde_json::to_string(&step).expect("a step serializes");
-            line.push('\n');
             let path = path.clone();
             let written = crate::shared::blocking::call("writing the recording", move || {
                 crate::controller::audit::file::append(&path, line.as_bytes(), MAX_BYTES)
@@ -272,17 +350,23 @@ impl Recorder {
                 );
             }
         }
-        let mut steps = self.steps.lock().unwrap_or_else(PoisonError::into_inner);
-        if steps.len() == MAX_STEPS {
-            steps.pop_front();
-        }
-        steps.push_back(step);
+        self.kept().push(step, bytes);
+    }
+
+    fn kept(&self) -> std::sync::MutexGuard<'_, Kept> {
+        self.steps.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
     /// The session's steps so far, oldest first.
     pub fn steps(&self) -> Vec<Step> {
-        let steps = self.steps.lock().unwrap_or_else(PoisonError::into_inner);
-        steps.iter().cloned().collect()
+        self.kept().steps.iter().map(|(s, _)| s.clone()).collect()
+    }
+
+    /// The steps so far and those let go of past the bounds, read at one moment.
+    pub fn recording(&self) -> (Vec<Step>, Dropped) {
+        let kept = self.kept();
+        let steps = kept.steps.iter().map(|(s, _)| s.clone()).collect();
+        (steps, kept.dropped)
     }
 }
 
@@ -401,6 +485,11 @@ mod tests {
         }
     }
 
+    /// The weight the recorder gives a step: its JSON line.
+    fn weight(step: &Step) -> usize {
+        serde_json::to_string(step).unwrap().len() + 1
+    }
+
     async fn keep(r: &Recorder, tool: &str, args: Value, targets: Vec<Target>) {
         let call = Call {
             agent: Agent {
@@ -501,9 +590,22 @@ mod tests {
             )
             .await;
         }
-        let steps = r.steps();
+        let (steps, dropped) = r.recording();
         assert_eq!(steps.len(), MAX_STEPS);
         assert_eq!(steps[0].args["key"], "k5");
+        assert_eq!(
+            dropped,
+            Dropped {
+                oldest: 5,
+                too_big: 0
+            }
+        );
+        assert!(
+            dropped
+                .note()
+                .unwrap()
+                .contains("the first 5 steps were dropped (")
+        );
         let recordable = crate::controller::tools::registry::recordable();
         assert_eq!(recordable.kind("browser_snapshot"), None);
         assert_eq!(
@@ -511,6 +613,49 @@ mod tests {
             Some(Replayed::FillForm)
         );
         assert!(r.is_on() && !recorder(Keep::Nothing).is_on());
+    }
+
+    /// Steps that carry a lot (a long form, a long text) are held by their bytes, not only by
+    /// their count: the oldest go, and one step too big to keep is said, not kept.
+    #[tokio::test]
+    async fn memory_holds_the_recording_within_its_bytes_the_oldest_dropped_first() {
+        let r = recorder(Keep::Memory);
+        let value = "v".repeat(1000);
+        let form = |i: usize| {
+            let fields: Vec<Value> = (0..20)
+                .map(|_| json!({"ref": "e1abc", "value": format!("{i}:{value}")}))
+                .collect();
+            json!({ "fields": fields })
+        };
+        let targets = || vec![field("Notes", false); 20];
+        let n = 3 * MAX_KEPT_BYTES / (20 * 1000);
+        for i in 0..n {
+            keep(&r, "browser_fill_form", form(i), targets()).await;
+        }
+        let (steps, dropped) = r.recording();
+        let bytes: usize = steps.iter().map(weight).sum();
+        assert!(bytes <= MAX_KEPT_BYTES, "{bytes} bytes kept");
+        assert!(
+            bytes > MAX_KEPT_BYTES - weight(&steps[0]),
+            "{bytes} bytes kept"
+        );
+        assert!(steps.len() < n && steps.len() < MAX_STEPS);
+        assert_eq!(dropped.oldest, n - steps.len());
+        let last = steps.last().unwrap().args["fields"][0]["value"].clone();
+        assert_eq!(last, json!(format!("{}:{value}", n - 1)));
+
+        // One step over its own bound is not kept, and pushes nothing out.
+        let huge = json!({"fields": [{"ref": "e1abc", "value": "h".repeat(MAX_STEP_BYTES)}]});
+        keep(&r, "browser_fill_form", huge, vec![field("Notes", false)]).await;
+        let (after, dropped) = r.recording();
+        assert_eq!(after, steps);
+        assert_eq!(dropped.too_big, 1);
+        let note = dropped.note().unwrap();
+        assert!(
+            note.contains("1 step was over the 256 KiB one step may take and not kept"),
+            "{note}"
+        );
+        assert_eq!(Dropped::default().note(), None);
     }
 
     #[test]

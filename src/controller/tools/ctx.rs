@@ -76,7 +76,14 @@ struct Seen {
 }
 
 impl Seen {
+    /// Tabs remembered: more than an agent works in at once; the one seen longest ago goes.
     const TABS: usize = 16;
+    /// Bytes of snapshot text remembered, all tabs together: a default snapshot (4,000 tokens)
+    /// is about 16 KB, so this holds the 16 tabs' at well over their default budget; one asked
+    /// for with a large `maxTokens` (up to a million, 4 MB of text) would hold megabytes per
+    /// tab. The tabs seen longest ago go first; a snapshot over it alone is not remembered, and
+    /// a later diff of that tab says it has no earlier one.
+    const BYTES: usize = 1 << 20;
 
     fn get(&self, tab: TabId) -> Option<&(TabId, u64, String)> {
         self.tabs.iter().find(|(t, _, _)| *t == tab)
@@ -84,8 +91,12 @@ impl Seen {
 
     fn put(&mut self, tab: TabId, budget: u64, text: String) {
         self.tabs.retain(|(t, _, _)| *t != tab);
-        if self.tabs.len() == Self::TABS {
-            self.tabs.remove(0);
+        if text.len() > Self::BYTES {
+            return;
+        }
+        let mut bytes: usize = self.tabs.iter().map(|(_, _, s)| s.len()).sum();
+        while self.tabs.len() >= Self::TABS || bytes + text.len() > Self::BYTES {
+            bytes -= self.tabs.remove(0).2.len();
         }
         self.tabs.push((tab, budget, text));
     }
@@ -428,6 +439,31 @@ impl Ctx {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_snapshots_remembered_are_held_by_count_and_bytes() {
+        let mut seen = Seen::default();
+        for t in 0..Seen::TABS as i64 + 4 {
+            seen.put(TabId(t), 4000, format!("tab {t}"));
+        }
+        assert_eq!(seen.tabs.len(), Seen::TABS);
+        assert!(seen.get(TabId(3)).is_none() && seen.get(TabId(4)).is_some());
+
+        // Large snapshots: the oldest go until the text fits.
+        let big = Seen::BYTES / 3;
+        for t in 100..106 {
+            seen.put(TabId(t), 1_000_000, "x".repeat(big));
+        }
+        let bytes: usize = seen.tabs.iter().map(|(_, _, s)| s.len()).sum();
+        assert!(bytes <= Seen::BYTES, "{bytes}");
+        assert_eq!(seen.tabs.len(), 3);
+        assert!(seen.get(TabId(105)).is_some() && seen.get(TabId(102)).is_none());
+
+        // One over the bound alone is not remembered, nor is that tab's older one kept.
+        seen.put(TabId(105), 1_000_000, "y".repeat(Seen::BYTES + 1));
+        assert!(seen.get(TabId(105)).is_none());
+        assert_eq!(seen.tabs.len(), 2);
+    }
 
     #[test]
     fn a_throttled_tab_s_default_waits_are_stretched_and_only_its_own() {

@@ -26,6 +26,9 @@ struct ExportArgs {
 struct Exported {
     path: String,
     steps: usize,
+    /// Steps the recording in memory let go of past its bounds (the oldest, and any too big to
+    /// keep), so the file lacks them.
+    dropped: usize,
 }
 
 pub(super) fn tools() -> Vec<Tool> {
@@ -57,22 +60,28 @@ async fn export(cx: &Ctx, a: ExportArgs) -> Result<Out<Exported>, ToolError> {
         None => default_path(a.format)?,
     };
     let file = cx.sandbox().await.output(&path)?;
-    let steps = cx.recorder().steps();
+    let (steps, dropped) = cx.recorder().recording();
     if steps.is_empty() {
         return Err(ToolError::refused(
             Code::NotFound,
             "nothing recorded yet: no page action in this session (or TABPILOT_RECORD=off)",
         ));
     }
-    let text = record::render(&steps, a.format, &super::registry::recordable());
+    let mut text = record::render(&steps, a.format, &super::registry::recordable());
+    let note = dropped.note();
+    if let (Some(note), Format::Playwright) = (&note, a.format) {
+        text.insert_str(0, &format!("// Not all here: {note}.\n"));
+    }
     let path = file.write_off_runtime(text.into_bytes()).await?;
     let shown = path.display().to_string();
     let n = steps.len();
+    let said = note.map(|n| format!(" (not all: {n})")).unwrap_or_default();
     Ok(Out::new(
-        format!("Wrote {n} steps to {shown}"),
+        format!("Wrote {n} steps to {shown}{said}"),
         Exported {
             path: shown,
             steps: n,
+            dropped: dropped.oldest + dropped.too_big,
         },
     ))
 }
