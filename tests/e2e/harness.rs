@@ -24,12 +24,13 @@ static NEXT_ENV: AtomicU16 = AtomicU16::new(0);
 
 impl Env {
     pub(crate) fn fresh(name: &str) -> Env {
-        // Below the kernel's ephemeral range, apart per process, and skipping a pair still held
-        // (by a relay an earlier run left to idle out, say), which would answer in our place.
-        let base = 20_000 + (std::process::id() % 45) as u16 * 256;
+        // Below the kernel's ephemeral range (32768 up), apart per process, and skipping a pair
+        // still held (by a relay an earlier run left to idle out, say), which would answer in our
+        // place.
+        let base = 20_000 + (std::process::id() % 22) as u16 * 512;
         let first_port = loop {
             let n = NEXT_ENV.fetch_add(1, Ordering::SeqCst);
-            assert!(n < 128, "each test binary has room for 128 environments");
+            assert!(n < 256, "each test binary has room for 256 environments");
             let port = base + n * 2;
             if pair_free(port) {
                 break port;

@@ -108,6 +108,7 @@ fn every_tools_structured_content_validates_against_its_output_schema() {
     let search = ref_of(&snap, "textbox", "Search");
     tour.call("browser_type", json!({"ref": search, "text": "tabpilot"}));
     tour.call("browser_clear", json!({"ref": search}));
+    tour.call("browser_focus", json!({"ref": search}));
     tour.call("browser_press_key", json!({"key": "a"}));
     tour.call("browser_export", json!({"format": "playwright"}));
     tour.call("browser_scroll", json!({"direction": "down"}));
