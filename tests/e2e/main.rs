@@ -41,6 +41,7 @@ mod held;
 mod holes;
 mod http;
 mod http_sessions;
+mod http_tls;
 mod http_token;
 mod identity;
 mod install;

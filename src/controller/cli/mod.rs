@@ -54,6 +54,17 @@ enum Command {
         /// token and what agents read cross the network in clear; refused without it).
         #[arg(long, requires = "http")]
         allow_plain_http: bool,
+        /// With --http: serve HTTPS, with --tls-cert and --tls-key, or a certificate made on
+        /// first use and kept owner-only in the state dir (its SHA-256 fingerprint is printed);
+        /// it may then serve past loopback.
+        #[arg(long, requires = "http")]
+        tls: bool,
+        /// With --tls: the certificate (PEM, the chain) to serve with.
+        #[arg(long, value_name = "FILE", requires_all = ["tls", "tls_key"])]
+        tls_cert: Option<std::path::PathBuf>,
+        /// With --tls: the certificate's private key (PEM); refused when others may read it.
+        #[arg(long, value_name = "FILE", requires_all = ["tls", "tls_cert"])]
+        tls_key: Option<std::path::PathBuf>,
     },
     /// Run the relay in the foreground (controllers start one on demand).
     Relay,
@@ -214,6 +225,9 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
             headless,
             http,
             allow_plain_http,
+            tls,
+            tls_cert,
+            tls_key,
         } => {
             let launch = launch.then_some(LaunchOptions {
                 headless,
@@ -228,6 +242,10 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
                         addr,
                         launch,
                         allow_plain_http,
+                        tls: tls.then(|| {
+                            let (cert, key) = tls_cert.zip(tls_key)?;
+                            Some(crate::controller::mcp::TlsFiles { cert, key })
+                        }),
                     };
                     crate::controller::mcp::serve_http(opts).await
                 }

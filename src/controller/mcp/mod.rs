@@ -5,6 +5,7 @@
 pub mod http;
 mod order;
 
+pub use http::tls::TlsFiles;
 pub use http::token::current as http_token;
 pub use http::{HttpOptions, serve_http};
 

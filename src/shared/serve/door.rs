@@ -1,9 +1,9 @@
 //! The door of every server tabpilot runs (the relay, `mcp --http`, `dashboard`): what a
-//! connection gets before it has proved anything. A bounded number of places, a few seconds to
-//! send each request's head (an idle keep-alive connection waits for its next head under the
-//! same clock, so it is closed as soon), and (for the relay, once upgraded) a few seconds and
-//! one small frame to prove it holds the secret. Nothing a process without the secret does can
-//! hold a server's memory or descriptors for long.
+//! connection gets before it has proved anything. A bounded number of places, a few seconds for
+//! a TLS handshake (`mcp --http --tls`) and to send each request's head (an idle keep-alive
+//! connection waits for its next head under the same clock, so it is closed as soon), and (for
+//! the relay, once upgraded) a few seconds and one small frame to prove it holds the secret.
+//! Nothing a process without the secret does can hold a server's memory or descriptors for long.
 //!
 //! When every place is taken, the connection that has waited longest without proving anything
 //! is closed to make room: a newcomer is always let in. Refusing newcomers instead would let
@@ -127,6 +127,24 @@ pub fn proven(req: &axum::extract::Request) {
 /// Serves `app` on `listener` until the listener fails, each connection behind the door. A
 /// request carries its peer's address (`ConnectInfo<SocketAddr>`) and its place ([`Unproven`]).
 pub async fn serve(listener: TcpListener, app: Router) -> std::io::Result<()> {
+    serve_with(listener, app, None).await
+}
+
+/// [`serve`] over TLS: each connection's handshake is done behind the door too, within
+/// [`REQUEST_WITHIN`], before its first request's head.
+pub async fn serve_tls(
+    listener: TcpListener,
+    app: Router,
+    tls: tokio_rustls::TlsAcceptor,
+) -> std::io::Result<()> {
+    serve_with(listener, app, Some(tls)).await
+}
+
+async fn serve_with(
+    listener: TcpListener,
+    app: Router,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+) -> std::io::Result<()> {
     let hall = Arc::new(Hall {
         most: places(),
         waiting: Mutex::default(),
@@ -142,11 +160,37 @@ pub async fn serve(listener: TcpListener, app: Router) -> std::io::Result<()> {
             }
         };
         let unproven = hall.enter();
-        tokio::spawn(connection(stream, addr, app.clone(), unproven));
+        tokio::spawn(connection(stream, addr, app.clone(), unproven, tls.clone()));
     }
 }
 
-async fn connection(stream: TcpStream, addr: SocketAddr, app: Router, unproven: Unproven) {
+async fn connection(
+    stream: TcpStream,
+    addr: SocketAddr,
+    app: Router,
+    unproven: Unproven,
+    tls: Option<tokio_rustls::TlsAcceptor>,
+) {
+    let place = unproven.clone();
+    let Some(tls) = tls else {
+        return http(stream, addr, app, unproven).await;
+    };
+    let handshake = tokio::time::timeout(REQUEST_WITHIN, tls.accept(stream));
+    tokio::select! {
+        done = handshake => match done {
+            Ok(Ok(stream)) => http(stream, addr, app, unproven).await,
+            Ok(Err(e)) => tracing::debug!("a TLS handshake failed: {e}"),
+            Err(_) => tracing::debug!("a TLS handshake took too long"),
+        },
+        _ = place.turned_away() => {}
+    }
+}
+
+/// HTTP/1.1 on a connection (plain, or TLS once shaken hands) until it ends or is turned away.
+async fn http<S>(stream: S, addr: SocketAddr, app: Router, unproven: Unproven)
+where
+    S: tokio::io::AsyncRead + tokio::io::AsyncWrite + Unpin + Send + 'static,
+{
     let place = unproven.clone();
     let service = hyper::service::service_fn(move |mut req: hyper::Request<Incoming>| {
         req.extensions_mut().insert(ConnectInfo(addr));

@@ -27,14 +27,23 @@ pub(in crate::controller::cli) struct TokenWouldLeak {
     pub client: &'static str,
 }
 
-/// What answers at `url` as a sentence, or the refusal when it is not ours.
+/// What answers at `url`, or the refusal when it is not ours.
 pub(in crate::controller::cli) fn judge(
     url: &str,
     token: &str,
     client: Client,
 ) -> Result<Found, TokenWouldLeak> {
-    match proof::probe(url, token) {
-        Found::Other(holder) => Err(TokenWouldLeak {
+    judge_cert(url, token, client).map(|(found, _)| found)
+}
+
+/// [`judge`], with the fingerprint of the certificate an `https://` server proved it serves with.
+fn judge_cert(
+    url: &str,
+    token: &str,
+    client: Client,
+) -> Result<(Found, Option<String>), TokenWouldLeak> {
+    match proof::probe_cert(url, token) {
+        (Found::Other(holder), _) => Err(TokenWouldLeak {
             url: url.to_string(),
             holder: holder.map_or_else(
                 || "a program the system does not name".to_string(),
@@ -59,8 +68,14 @@ pub(super) fn url_for(given: &str, token: &str, client: Client) -> anyhow::Resul
         ("", None) => default.clone(),
         (url, _) => url.to_string(),
     };
-    match judge(&url, token, client)? {
-        Found::Ours => println!("{url}: a tabpilot mcp --http answers there with this token"),
+    match judge_cert(&url, token, client)? {
+        (Found::Ours, None) => {
+            println!("{url}: a tabpilot mcp --http answers there with this token")
+        }
+        (Found::Ours, Some(cert)) => println!(
+            "{url}: a tabpilot mcp --http --tls answers there with this token, serving the \
+             certificate with the SHA-256 fingerprint {cert} (the one it printed at start)"
+        ),
         _ => println!(
             "{url}: nothing answers there yet; `tabpilot mcp --http{}` serves it (and refuses to \
              start, naming who holds the port, if another program does)",

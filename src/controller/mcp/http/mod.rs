@@ -15,9 +15,13 @@
 //! another port would leave them sending the token to whoever took the first. It answers a
 //! proof that it holds the token (proof.rs) without asking for it, and records its URL in the
 //! state directory, so that `tabpilot install --http` writes the URL of a server that is running.
+//!
+//! With `--tls` it serves HTTPS (tls.rs), and may then serve past loopback; plain HTTP past
+//! loopback needs `--allow-plain-http`.
 
 pub mod proof;
 mod sessions;
+pub mod tls;
 pub mod token;
 
 use std::collections::HashMap;
@@ -84,10 +88,10 @@ pub enum ListenError {
     PortTaken { addr: SocketAddr, holder: String },
     #[error(
         "{addr} is past loopback, and tabpilot mcp --http serves plain HTTP: the token and \
-         everything the agents read would cross the network in clear. Serve on loopback \
-         (`--http 127.0.0.1:PORT`) and reach it through an SSH tunnel (`ssh -L \
-         PORT:127.0.0.1:PORT HOST`) or a TLS proxy, or give --allow-plain-http to serve it \
-         anyway"
+         everything the agents read would cross the network in clear. Serve HTTPS (`--tls`), \
+         or serve on loopback (`--http 127.0.0.1:PORT`) and reach it through an SSH tunnel \
+         (`ssh -L PORT:127.0.0.1:PORT HOST`) or a TLS proxy, or give --allow-plain-http to \
+         serve it anyway"
     )]
     PastLoopback { addr: SocketAddr },
     #[error("cannot listen on {addr}: {source}")]
@@ -106,6 +110,9 @@ pub struct HttpOptions {
     pub launch: Option<LaunchOptions>,
     /// Serve past loopback over plain HTTP all the same (`--allow-plain-http`).
     pub allow_plain_http: bool,
+    /// Serve HTTPS (`--tls`), with the person's files (`--tls-cert`, `--tls-key`) or the made
+    /// pair.
+    pub tls: Option<Option<tls::TlsFiles>>,
 }
 
 /// Serves MCP over Streamable HTTP until interrupted (Ctrl-C or SIGTERM).
@@ -115,9 +122,14 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
     // setting that cannot work stops the server at start, not its first client; it also owns a
     // browser launched for all of them.
     let first = Session::new(info(), None)?;
-    let listener = bind(opts.addr.as_deref(), opts.allow_plain_http).await?;
+    let plain_allowed = opts.allow_plain_http || opts.tls.is_some();
+    let listener = bind(opts.addr.as_deref(), plain_allowed).await?;
     let addr = listener.local_addr()?;
     let token = Arc::new(Token::load()?);
+    let identity = match &opts.tls {
+        Some(files) => Some(tls::identity(files.as_ref(), addr.ip())?),
+        None => None,
+    };
     let launched = match &opts.launch {
         Some(o) => Some(
             launch::start(o, first.link(), std::time::Duration::from_secs(30))
@@ -138,11 +150,42 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
         token: token.clone(),
         guesses: Guesses::new(addr.port()),
     };
-    let app = app(service, Sessions::new(manager), key, addr.port());
-    let url = format!("http://{addr}/mcp");
+    let fingerprint = identity.as_ref().map(|i| i.fingerprint.clone());
+    let app = app(
+        service,
+        Sessions::new(manager),
+        key,
+        addr.port(),
+        fingerprint,
+    );
+    let scheme = if identity.is_some() { "https" } else { "http" };
+    let url = format!("{scheme}://{addr}/mcp");
     let record = Record::write(&url)?;
+    tell(addr, &url, &token, identity.as_ref());
+    let served = async move {
+        match identity {
+            Some(identity) => {
+                let tls = tokio_rustls::TlsAcceptor::from(identity.config);
+                crate::shared::serve::door::serve_tls(listener, app, tls).await
+            }
+            None => crate::shared::serve::door::serve(listener, app).await,
+        }
+    };
+    tokio::select! {
+        served = served => served?,
+        _ = crate::shared::serve::interrupted() => stop.cancel(),
+    }
+    drop(record);
+    if let Some(browser) = launched {
+        browser.close();
+    }
+    crate::shared::blocking::call("closing the session", move || first.shutdown()).await?;
+    Ok(())
+}
 
-    if !addr.ip().is_loopback() {
+/// What the person needs at start: the URL, where the token lives, the certificate.
+fn tell(addr: SocketAddr, url: &str, token: &Token, identity: Option<&tls::Identity>) {
+    if !addr.ip().is_loopback() && identity.is_none() {
         eprintln!(
             "tabpilot: WARNING: serving plain HTTP on {addr}, past loopback (--allow-plain-http): \
              the token and everything the agents read cross the network in clear, and any Host \
@@ -156,16 +199,25 @@ pub async fn serve_http(opts: HttpOptions) -> anyhow::Result<()> {
          URL), and `tabpilot install CLIENT --http` sets that up",
         token.whereabouts()
     );
-    tokio::select! {
-        served = crate::shared::serve::door::serve(listener, app) => served?,
-        _ = crate::shared::serve::interrupted() => stop.cancel(),
+    if let Some(identity) = identity {
+        tell_certificate(identity);
     }
-    drop(record);
-    if let Some(browser) = launched {
-        browser.close();
-    }
-    crate::shared::blocking::call("closing the session", move || first.shutdown()).await?;
-    Ok(())
+}
+
+/// The certificate's fingerprint, for the person to compare with what a client sees: on stdout
+/// beside the URL, and on stderr.
+fn tell_certificate(identity: &tls::Identity) {
+    let file = identity.cert_file.display();
+    println!(
+        "tls: certificate {file} ({}), SHA-256 fingerprint {}; compare it with what the client \
+         sees (`openssl x509 -noout -fingerprint -sha256 -in {file}`); Node clients trust it \
+         with NODE_EXTRA_CA_CERTS={file}",
+        identity.origin, identity.fingerprint
+    );
+    eprintln!(
+        "tabpilot: serving HTTPS with the certificate {file}, SHA-256 fingerprint {}",
+        identity.fingerprint
+    );
 }
 
 /// rmcp's service: each MCP session an agent of its own.
@@ -200,11 +252,11 @@ fn info() -> PeerInfo {
 }
 
 /// The address asked for, or [`default_addr`]; a port another program holds is an error that
-/// names it, never a move to another port; an address past loopback, one unless the person
-/// allowed plain HTTP there.
+/// names it, never a move to another port; an address past loopback, one unless the server
+/// serves TLS or the person allowed plain HTTP there (`past_loopback`).
 async fn bind(
     addr: Option<&str>,
-    allow_plain_http: bool,
+    past_loopback: bool,
 ) -> Result<tokio::net::TcpListener, ListenError> {
     let addr: SocketAddr = match addr {
         Some(a) => a
@@ -212,7 +264,7 @@ async fn bind(
             .map_err(|e: std::net::AddrParseError| ListenError::BadAddress(e.to_string()))?,
         None => default_addr()?,
     };
-    if !addr.ip().is_loopback() && !allow_plain_http {
+    if !addr.ip().is_loopback() && !past_loopback {
         return Err(ListenError::PastLoopback { addr });
     }
     match tokio::net::TcpListener::bind(addr).await {
@@ -243,16 +295,19 @@ fn app(
     sessions: Sessions,
     key: Key,
     port: u16,
+    cert: Option<String>,
 ) -> axum::Router {
     let sessions = Arc::new(sessions);
     let key = Arc::new(key);
     let token = key.token.clone();
     let prove = move |Query(q): Query<HashMap<String, String>>| {
         let token = token.text();
+        let cert = cert.clone();
         async move {
             match (q.get("nonce").filter(|n| proof::fair_nonce(n)), token) {
                 (Some(nonce), Some(token)) => {
-                    (StatusCode::OK, proof::proof(&token, port, nonce)).into_response()
+                    let proof = proof::proof(&token, port, nonce, cert.as_deref());
+                    (StatusCode::OK, proof).into_response()
                 }
                 (None, _) => {
                     (StatusCode::BAD_REQUEST, "nonce: 32 to 128 hex digits").into_response()

@@ -4,9 +4,16 @@
 //! to prove it holds the token, without sending it (`GET /tabpilot/proof?nonce=N`, answered
 //! with HMAC-SHA256 under the token of `tabpilot-http-proof PORT NONCE`, as the relay's
 //! handshake is bound to the port dialled). A squatter on the port cannot answer.
+//!
+//! Over TLS the proof is bound to the certificate too (its SHA-256 in the proven text): the
+//! server proves that it holds the token and serves with this certificate, whose key the
+//! handshake proved it holds, so a program between the two that relays the proof cannot pass
+//! it off under a certificate of its own. The probe checks no certificate otherwise (it sends
+//! nothing secret); the fingerprint it saw proven is for the person to compare.
 
 use std::io::{Read, Write};
 use std::net::{SocketAddr, TcpStream, ToSocketAddrs};
+use std::sync::Arc;
 use std::time::Duration;
 
 use hmac::{Hmac, Mac};
@@ -17,10 +24,14 @@ use crate::shared::serve::holder::Holder;
 /// Where the proof is asked for; outside `/mcp`, and without the token.
 pub const PATH: &str = "/tabpilot/proof";
 
-/// The proof for `nonce` by a server on `port` holding `token`, hex.
-pub fn proof(token: &str, port: u16, nonce: &str) -> String {
+/// The proof for `nonce` by a server on `port` holding `token`, hex; over TLS, by the server
+/// whose certificate has the SHA-256 fingerprint `cert`.
+pub fn proof(token: &str, port: u16, nonce: &str, cert: Option<&str>) -> String {
     let mut mac = Hmac::<Sha256>::new_from_slice(token.as_bytes()).expect("any key length");
-    mac.update(format!("tabpilot-http-proof {port} {nonce}").as_bytes());
+    match cert {
+        None => mac.update(format!("tabpilot-http-proof {port} {nonce}").as_bytes()),
+        Some(cert) => mac.update(format!("tabpilot-https-proof {port} {nonce} {cert}").as_bytes()),
+    }
     hex::encode(mac.finalize().into_bytes())
 }
 
@@ -41,46 +52,138 @@ pub enum Found {
     Other(Option<Holder>),
 }
 
-/// Asks what answers at `url` (`http://HOST:PORT/...`) to prove it holds `token`, sending
-/// only a fresh nonce. A URL that names no host is `Nothing`.
+/// Asks what answers at `url` (`http://` or `https://HOST:PORT/...`) to prove it holds
+/// `token`, sending only a fresh nonce. A URL that names no host is `Nothing`.
 pub fn probe(url: &str, token: &str) -> Found {
+    probe_cert(url, token).0
+}
+
+/// [`probe`], and for an `https://` URL the SHA-256 fingerprint of the certificate the server
+/// proved it serves with.
+pub fn probe_cert(url: &str, token: &str) -> (Found, Option<String>) {
     let Some((host, port)) = host_port(url) else {
-        return Found::Nothing;
+        return (Found::Nothing, None);
     };
     let Some(addr) = (host.as_str(), port)
         .to_socket_addrs()
         .ok()
         .and_then(|mut a| a.next())
     else {
-        return Found::Nothing;
+        return (Found::Nothing, None);
     };
-    let Ok(mut stream) = TcpStream::connect_timeout(&addr, Duration::from_secs(2)) else {
-        return Found::Nothing;
+    let Ok(stream) = TcpStream::connect_timeout(&addr, Duration::from_secs(2)) else {
+        return (Found::Nothing, None);
     };
     let nonce = crate::shared::serve::random() + &crate::shared::serve::random();
-    let answer = ask(&mut stream, &host, port, &nonce).unwrap_or_default();
+    let request = request(&host, port, &nonce);
+    let (answer, cert) = if url.starts_with("https:") {
+        ask_tls(stream, &host, &request).unwrap_or_default()
+    } else {
+        (ask(stream, &request).unwrap_or_default(), None)
+    };
     let body = answer.split("\r\n\r\n").nth(1).unwrap_or("").trim();
-    if answer.starts_with("HTTP/1.") && body == proof(token, port, &nonce) {
-        return Found::Ours;
+    if answer.starts_with("HTTP/1.") && body == proof(token, port, &nonce, cert.as_deref()) {
+        return (Found::Ours, cert);
     }
-    Found::Other(holder_of(&addr))
+    (Found::Other(holder_of(&addr)), None)
 }
 
-fn ask(stream: &mut TcpStream, host: &str, port: u16, nonce: &str) -> std::io::Result<String> {
-    stream.set_read_timeout(Some(Duration::from_secs(2)))?;
-    stream.set_write_timeout(Some(Duration::from_secs(2)))?;
+fn request(host: &str, port: u16, nonce: &str) -> String {
     let host = if host.contains(':') {
         format!("[{host}]")
     } else {
         host.to_string()
     };
-    let request = format!(
-        "GET {PATH}?nonce={nonce} HTTP/1.0\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n"
-    );
+    format!("GET {PATH}?nonce={nonce} HTTP/1.0\r\nHost: {host}:{port}\r\nConnection: close\r\n\r\n")
+}
+
+fn ask(mut stream: TcpStream, request: &str) -> std::io::Result<String> {
+    stream.set_read_timeout(Some(Duration::from_secs(2)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(2)))?;
     stream.write_all(request.as_bytes())?;
     let mut bytes = Vec::new();
     stream.take(4096).read_to_end(&mut bytes)?;
     Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// [`ask`] over TLS; the answer and the fingerprint of the certificate the server showed.
+fn ask_tls(
+    stream: TcpStream,
+    host: &str,
+    request: &str,
+) -> std::io::Result<(String, Option<String>)> {
+    stream.set_read_timeout(Some(Duration::from_secs(2)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(2)))?;
+    let provider = super::tls::provider();
+    let config = rustls::ClientConfig::builder_with_provider(provider.clone())
+        .with_safe_default_protocol_versions()
+        .map_err(std::io::Error::other)?
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(AnyCert(provider)))
+        .with_no_client_auth();
+    let name =
+        rustls::pki_types::ServerName::try_from(host.to_string()).map_err(std::io::Error::other)?;
+    let conn =
+        rustls::ClientConnection::new(Arc::new(config), name).map_err(std::io::Error::other)?;
+    let mut tls = rustls::StreamOwned::new(conn, stream);
+    tls.write_all(request.as_bytes())?;
+    let mut bytes = Vec::new();
+    // The answer ends when the server closes; an end without TLS's own goodbye is an end too.
+    let mut chunk = [0u8; 1024];
+    while bytes.len() < 4096 {
+        match tls.read(&mut chunk) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => bytes.extend_from_slice(&chunk[..n]),
+        }
+    }
+    let cert = tls
+        .conn
+        .peer_certificates()
+        .and_then(|c| c.first())
+        .map(|c| super::tls::fingerprint(c));
+    Ok((String::from_utf8_lossy(&bytes).into_owned(), cert))
+}
+
+/// Any certificate, so long as the server proves it holds its key: the proof, bound to the
+/// certificate, says whether the server is ours.
+#[derive(Debug)]
+struct AnyCert(Arc<rustls::crypto::CryptoProvider>);
+
+impl rustls::client::danger::ServerCertVerifier for AnyCert {
+    fn verify_server_cert(
+        &self,
+        _end_entity: &rustls::pki_types::CertificateDer<'_>,
+        _intermediates: &[rustls::pki_types::CertificateDer<'_>],
+        _server_name: &rustls::pki_types::ServerName<'_>,
+        _ocsp_response: &[u8],
+        _now: rustls::pki_types::UnixTime,
+    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
+        Ok(rustls::client::danger::ServerCertVerified::assertion())
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &rustls::pki_types::CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        let algs = &self.0.signature_verification_algorithms;
+        rustls::crypto::verify_tls12_signature(message, cert, dss, algs)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &rustls::pki_types::CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        let algs = &self.0.signature_verification_algorithms;
+        rustls::crypto::verify_tls13_signature(message, cert, dss, algs)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.0.signature_verification_algorithms.supported_schemes()
+    }
 }
 
 /// The holder of a loopback address's port; none for another host's.
@@ -111,11 +214,13 @@ mod tests {
     #[test]
     fn a_proof_is_bound_to_the_token_the_port_and_the_nonce() {
         let n = "0123456789abcdef0123456789abcdef";
-        let p = proof("token-a", 47320, n);
+        let p = proof("token-a", 47320, n, None);
         assert_eq!(p.len(), 64);
-        assert_ne!(p, proof("token-b", 47320, n));
-        assert_ne!(p, proof("token-a", 47321, n));
-        assert_ne!(p, proof("token-a", 47320, &n.replace('0', "1")));
+        assert_ne!(p, proof("token-b", 47320, n, None));
+        assert_ne!(p, proof("token-a", 47321, n, None));
+        assert_ne!(p, proof("token-a", 47320, &n.replace('0', "1"), None));
+        let tls = proof("token-a", 47320, n, Some("AB:CD"));
+        assert!(tls != p && tls != proof("token-a", 47320, n, Some("AB:CE")));
         assert!(fair_nonce(n) && !fair_nonce("abc") && !fair_nonce(&"g".repeat(32)));
     }
 
