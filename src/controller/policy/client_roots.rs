@@ -66,10 +66,12 @@ mod tests {
 
     #[test]
     fn only_a_file_uri_is_a_folder() {
-        assert_eq!(
-            path_of("file:///home/ada/my%20app"),
-            Some(PathBuf::from("/home/ada/my app"))
-        );
+        let (uri, path) = if cfg!(windows) {
+            ("file:///C:/Users/ada/my%20app", "C:\\Users\\ada\\my app")
+        } else {
+            ("file:///home/ada/my%20app", "/home/ada/my app")
+        };
+        assert_eq!(path_of(uri), Some(PathBuf::from(path)));
         assert_eq!(path_of("https://example.com/app"), None);
         assert_eq!(path_of("not a uri"), None);
     }
