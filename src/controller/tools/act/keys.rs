@@ -6,7 +6,7 @@ use schemars::JsonSchema;
 use serde::Deserialize;
 
 use super::ActionOut;
-use crate::controller::tools::args::{AfterAction, hints_of, ref_arg, timeout};
+use crate::controller::tools::args::{AfterAction, hints_of, timeout};
 use crate::controller::tools::ctx::Ctx;
 use crate::controller::tools::spec::{Out, Replayed, Tier};
 use crate::controller::tools::tool::{About, Tool};
@@ -39,15 +39,8 @@ async fn focus(
     a: RefArgs,
     after: &AfterAction,
 ) -> Result<Out<ActionOut<Nothing>>, ToolError> {
-    ref_arg(&a.reference)?;
-    let wait = timeout(a.timeout)?;
-    let call = Focus {
-        reference: a.reference,
-        after: after.wire(),
-    };
-    let r = cx.run(call).within(wait).await?;
-    let head = format!("Focused {}", r.act.named(&a.element));
-    Ok(r.output(head))
+    let call = |reference, after| Focus { reference, after };
+    super::pointer::on_ref(cx, a, after, call, "Focused").await
 }
 
 fn press_tool() -> Tool {

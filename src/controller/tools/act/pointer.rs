@@ -10,12 +10,13 @@ use crate::controller::tools::ctx::Ctx;
 use crate::controller::tools::spec::{Cli, Out, Replayed, Tier};
 use crate::controller::tools::tool::{About, Tool};
 use crate::shared::error::ToolError;
-use crate::shared::protocol::Op;
 use crate::shared::protocol::wire::Nothing;
+use crate::shared::protocol::wire::act::{ActReply, After};
 use crate::shared::protocol::wire::act::{
     Click, ClickAt, Clicked, Direction, Drag, Dragged, Hover, Modifier, MouseButton, Scroll,
     Scrolled,
 };
+use crate::shared::protocol::{Op, WireOp};
 
 pub(super) fn tools() -> Vec<Tool> {
     vec![
@@ -155,14 +156,23 @@ async fn hover(
     a: RefArgs,
     after: &AfterAction,
 ) -> Result<Out<ActionOut<Nothing>>, ToolError> {
+    let call = |reference, after| Hover { reference, after };
+    on_ref(cx, a, after, call, "Hovered over").await
+}
+
+/// An action on one element by ref that answers with the element alone (hover, focus): `verb`
+/// and the element make its line.
+pub(super) async fn on_ref<A: WireOp<Reply = ActReply<Nothing>>>(
+    cx: &Ctx,
+    a: RefArgs,
+    after: &AfterAction,
+    call: impl FnOnce(String, After) -> A,
+    verb: &str,
+) -> Result<Out<ActionOut<Nothing>>, ToolError> {
     ref_arg(&a.reference)?;
     let wait = timeout(a.timeout)?;
-    let call = Hover {
-        reference: a.reference,
-        after: after.wire(),
-    };
-    let r = cx.run(call).within(wait).await?;
-    let head = format!("Hovered over {}", r.act.named(&a.element));
+    let r = cx.run(call(a.reference, after.wire())).within(wait).await?;
+    let head = format!("{verb} {}", r.act.named(&a.element));
     Ok(r.output(head))
 }
 
