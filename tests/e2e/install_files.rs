@@ -13,8 +13,8 @@ fn is_link(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_symlink())
 }
 
-/// The names in `dir`, to see that no temporary file was left there.
-fn names(dir: &Path) -> Vec<String> {
+/// The names in `dir`, sorted: to see that no temporary file was left there, or what is left.
+pub(crate) fn names(dir: &Path) -> Vec<String> {
     let mut names: Vec<String> = std::fs::read_dir(dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::harness::{BIN, Env, run, run_with_stdin};
+use crate::install_files::names;
 use crate::service::{command, home, unit};
 
 /// Everything tabpilot can leave behind: two clients' entries (one beside a server of the
@@ -42,15 +43,6 @@ fn installed(env: &Env, home: &Path) -> String {
     let (ok, _, err) = run_with_stdin(add, "hunter2");
     assert!(ok, "{err}");
     claude.to_string()
-}
-
-fn names(dir: &Path) -> Vec<String> {
-    let mut names: Vec<String> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    names.sort();
-    names
 }
 
 #[test]
