@@ -337,9 +337,7 @@ impl Sandbox {
 
 /// The home directory, resolved.
 fn home() -> Option<PathBuf> {
-    std::env::var_os("HOME")
-        .filter(|h| !h.is_empty())
-        .and_then(|h| Path::new(&h).canonicalize().ok())
+    crate::shared::platform::dirs::home().and_then(|h| h.canonicalize().ok())
 }
 
 /// Whether the working directory may be a root: not `/`, and not the home directory or a
