@@ -9,10 +9,12 @@ globalThis.__tabpilotContract = Object.freeze({
     "claimPath": "/pair/claim",
     "controller": "controller",
     "controllerPath": "/controller",
+    "pairKeys": "tabpilot/3 pair",
     "pairPath": "/pair",
     "pairingMark": "tabpilot-pairing",
     "proof": "tabpilot/2",
     "relay": "relay",
+    "remotePairPath": "/pair/remote",
     "seal": "tabpilot/3",
     "sealSalt": "tabpilot/3 seal"
   },

@@ -3,9 +3,10 @@
 import { answer } from './ops.js';
 import { cancel } from './cancel.js';
 import { hmacHex, proofText, randomHex } from './auth.js';
-import { FRAME, HANDSHAKE, TAB_EVENT } from './contract.js';
+import { CLOSE, FRAME, HANDSHAKE, TAB_EVENT } from './contract.js';
 import { channel, linkKeys } from './seal.js';
-import { claim, offeredPort, pairingPage } from './pairing.js';
+import { claim, managed, offeredPort, pairing, pairingPage, places } from './pairing.js';
+import { exchange } from './remote.js';
 import { anyTab, closed, held, isShared, replaced, setAnyTab, sharedByPerson } from './sharing.js';
 import { record as recordDialog } from './dialogs.js';
 import { approvalMessage } from './approval.js';
@@ -21,6 +22,8 @@ const FIRST_DELAY = 500;
 // socket per port of the range), while a relay that a controller restarts is back within a
 // second: the cap is how long this browser can lag behind a restarted relay, so it is short.
 const MAX_DELAY = 2000;
+// A relay on another computer (remote.js) is dialled across a network: a slower cap.
+const REMOTE_MAX_DELAY = 5000;
 
 const link = {
   ws: null,
@@ -28,6 +31,8 @@ const link = {
   chan: null,
   state: 'starting', // starting | connecting | connected | retrying | unpaired
   port: null,
+  // Why the relay on another computer was not joined, for the popup (null: it was, or none).
+  refusal: null,
   delay: FIRST_DELAY,
   timer: null,
   connecting: false,
@@ -35,41 +40,38 @@ const link = {
   controllers: [],
 };
 
-// Pairing: a managed browser finds its relay's ports and secret in managed.json, written next to
-// this file at launch; a user's browser stores what `tabpilot pair` handed it.
-async function pairing() {
-  const cfg = await managedConfig();
-  if (cfg) return cfg;
-  const { pairing } = await chrome.storage.local.get('pairing');
-  return pairing || null;
-}
-
-async function managedConfig() {
-  try {
-    const r = await fetch(chrome.runtime.getURL('managed.json'));
-    if (r.ok) return await r.json();
-  } catch (_) {
-    // not a managed browser
-  }
-  return null;
-}
-
-// A managed browser's pairing is the one tabpilot launched it with; it never pairs again.
-async function managed() {
-  return (await managedConfig()) !== null;
-}
-
 async function pairWith(msg) {
   if (await managed()) return { paired: false, reason: 'a browser tabpilot launched is paired already' };
   const r = await claim(msg);
-  if (r.paired) {
-    link.ws?.close();
-    link.delay = FIRST_DELAY;
-    clearTimeout(link.timer);
-    link.timer = null;
-    await connect();
-  }
+  if (r.paired) await redial();
   return r;
+}
+
+// The person paired with a relay on another computer (the popup's Another computer).
+async function pairRemote(msg) {
+  if (await managed()) return { paired: false, reason: 'a browser tabpilot launched is paired already' };
+  const kept = await exchange(msg);
+  if (kept.reason) return { paired: false, reason: kept.reason };
+  await chrome.storage.local.set({ remote: kept });
+  await redial();
+  return { paired: true, address: kept.address, fingerprint: kept.fingerprint };
+}
+
+// The person forgot the relay on another computer: back to this computer's relay, if paired.
+async function forgetRemote() {
+  await chrome.storage.local.remove('remote');
+  await redial();
+  return { forgotten: true };
+}
+
+// Drops the link and dials again at once, under a pairing just changed.
+async function redial() {
+  link.refusal = null;
+  link.ws?.close();
+  link.delay = FIRST_DELAY;
+  clearTimeout(link.timer);
+  link.timer = null;
+  await connect();
 }
 
 async function identity() {
@@ -96,7 +98,7 @@ function schedule() {
     link.timer = null;
     connect();
   }, link.delay);
-  link.delay = Math.min(link.delay * 2, MAX_DELAY);
+  link.delay = Math.min(link.delay * 2, link.maxDelay ?? MAX_DELAY);
 }
 
 // Chrome runs this file again for any event it starts a stopped worker for, and so `connect()`
@@ -127,8 +129,9 @@ export async function connect() {
     const { label } = await chrome.storage.local.get('label');
     const named = label || cfg.label || who.browser.toLowerCase().replace(/^(google|microsoft) /, '');
     const info = { ...who, profile: cfg.profile || null, label: named };
-    for (let port = cfg.ports[0]; port <= cfg.ports[1]; port++) {
-      if (await tryPort(port, cfg.secret, info)) {
+    link.maxDelay = cfg.remote ? REMOTE_MAX_DELAY : MAX_DELAY;
+    for (const at of places(cfg)) {
+      if (await tryPort(at, cfg.secret, info)) {
         link.delay = FIRST_DELAY;
         return;
       }
@@ -143,15 +146,24 @@ export async function connect() {
   }
 }
 
-function tryPort(port, secret, info) {
+// Dials the relay at `at` ({ host, port }, and for one on another computer the `fingerprint` of
+// the key it paired with); resolves whether the link is up. Past loopback, why it is not is kept
+// for the popup.
+function tryPort(at, secret, info) {
+  const { port } = at;
+  const refuse = (why) => {
+    if (at.fingerprint) link.refusal = why;
+  };
   return new Promise((resolve) => {
     let ws;
     try {
-      ws = new WebSocket(`ws://127.0.0.1:${port}${HANDSHAKE.browserPath}`);
+      ws = new WebSocket(`ws://${at.host}:${port}${HANDSHAKE.browserPath}`);
     } catch (_) {
+      refuse(`cannot dial ${at.address}`);
       resolve(false);
       return;
     }
+    refuse(`nothing answers at ${at.address}`);
     ws.binaryType = 'arraybuffer';
     let chan = null;
     let joined = false;
@@ -161,10 +173,12 @@ function tryPort(port, secret, info) {
     const welcome = async (frame, cnonce) => {
       const expected = await hmacHex(secret, proofText(HANDSHAKE.relay, port, cnonce));
       if (frame.t !== FRAME.welcome || frame.proof !== expected || frame.port !== port) {
+        refuse(`the relay at ${at.address} did not prove it holds this pairing's secret: pair again`);
         ws.close();
         return;
       }
       joined = true;
+      link.refusal = null;
       clearTimeout(give_up);
       link.ws = ws;
       link.chan = chan;
@@ -177,13 +191,8 @@ function tryPort(port, secret, info) {
         chan.receive(ev.data);
         return;
       }
-      let frame;
-      try {
-        frame = JSON.parse(ev.data);
-      } catch (_) {
-        frame = null;
-      }
-      if (frame?.t !== FRAME.challenge) {
+      const frame = challengeOf(ev.data, at, refuse);
+      if (!frame) {
         ws.close();
         return;
       }
@@ -206,22 +215,48 @@ function tryPort(port, secret, info) {
       ws.send(JSON.stringify({ t: FRAME.hello, role: HANDSHAKE.browser, proof, cnonce }));
       chan.send(about);
     };
-    ws.onclose = () => {
+    ws.onclose = (ev) => {
       clearTimeout(give_up);
       if (!joined) {
+        if (ev.code === CLOSE.authFailed) refuse(`the relay at ${at.address} refused this browser's proof; pair again`);
         resolve(false);
         return;
       }
-      if (link.ws === ws) {
-        link.ws = null;
-        link.chan = null;
-        link.port = null;
-        link.controllers = [];
-        schedule();
-      }
+      dropped(ws);
     };
     ws.onerror = () => {};
   });
+}
+
+// The relay's challenge, the first frame; null for anything else. A relay on another computer
+// must name the key this browser paired with before it is given a proof: another one at that
+// address is refused here.
+function challengeOf(data, at, refuse) {
+  let frame;
+  try {
+    frame = JSON.parse(data);
+  } catch (_) {
+    return null;
+  }
+  if (frame?.t !== FRAME.challenge) return null;
+  if (at.fingerprint && frame.key !== at.fingerprint) {
+    refuse(
+      `another relay answers at ${at.address}: its key is ${frame.key || 'unnamed'}, ` +
+        `and this browser paired with ${at.fingerprint}. Forget it and pair again only if you expect this.`,
+    );
+    return null;
+  }
+  return frame;
+}
+
+// The link that was up closed: dial again after the backoff.
+function dropped(ws) {
+  if (link.ws !== ws) return;
+  link.ws = null;
+  link.chan = null;
+  link.port = null;
+  link.controllers = [];
+  schedule();
 }
 
 // The relay takes frames of at most 1 MiB. A bigger one (a screenshot, a big page) goes as its
@@ -351,7 +386,17 @@ const MESSAGES = {
       heldProxy()
         .catch(() => null)
         .then((proxy) =>
-          reply({ state: link.state, port: link.port, controllers: link.controllers, retryMs: link.delay, proxy }),
+          chrome.storage.local.get('remote').then(({ remote }) =>
+            reply({
+              state: link.state,
+              port: link.port,
+              controllers: link.controllers,
+              retryMs: link.delay,
+              proxy,
+              remote: remote ? { address: remote.address, fingerprint: remote.fingerprint } : null,
+              refusal: link.refusal,
+            }),
+          ),
         ),
   },
   // For page scripts: timers in background tabs are held to one run a second (see page/kit.js).
@@ -397,6 +442,15 @@ const MESSAGES = {
       askRelay({ release: { agent: String(msg.agent), closeOpened: true } }).then(reply, failed(reply)),
   },
   'set-label': { from: 'ours', handle: (msg, sender, reply) => setLabel(msg.label).then(reply, failed(reply)) },
+  // The popup pairs with a relay on another computer, or forgets it.
+  'pair-remote': {
+    from: 'ours',
+    handle: (msg, sender, reply) =>
+      pairRemote(msg)
+        .then(reply)
+        .catch((e) => reply({ paired: false, reason: String(e?.message || e) })),
+  },
+  'forget-remote': { from: 'ours', handle: (msg, sender, reply) => forgetRemote().then(reply, failed(reply)) },
   // The popup claims a pairing with the code the person typed.
   'pair-claim': {
     from: 'ours',

@@ -41,3 +41,37 @@ export async function claim({ port, code }) {
   offers.clear();
   return { paired: true };
 }
+
+// Pairing: a managed browser finds its relay's ports and secret in managed.json, written next to
+// this file at launch; a user's browser stores what `tabpilot pair` handed it, or `tabpilot pair
+// --remote` for a relay on another computer, which it then joins instead until forgotten.
+export async function pairing() {
+  const cfg = await managedConfig();
+  if (cfg) return cfg;
+  const { pairing, remote } = await chrome.storage.local.get(['pairing', 'remote']);
+  if (remote) return { secret: remote.secret, remote };
+  return pairing || null;
+}
+
+// Where to dial: the paired relay on another computer, else each port of the range on loopback.
+export function places(cfg) {
+  if (cfg.remote) return [cfg.remote];
+  const all = [];
+  for (let port = cfg.ports[0]; port <= cfg.ports[1]; port++) all.push({ host: '127.0.0.1', port });
+  return all;
+}
+
+async function managedConfig() {
+  try {
+    const r = await fetch(chrome.runtime.getURL('managed.json'));
+    if (r.ok) return await r.json();
+  } catch (_) {
+    // not a managed browser
+  }
+  return null;
+}
+
+// A managed browser's pairing is the one tabpilot launched it with; it never pairs again.
+export async function managed() {
+  return (await managedConfig()) !== null;
+}

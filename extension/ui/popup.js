@@ -14,8 +14,9 @@ const { label } = await chrome.storage.local.get('label');
 document.getElementById('label').value = label || '';
 
 const s = await chrome.runtime.sendMessage({ type: 'status' });
+const where = s.remote ? `to the relay at ${s.remote.address}` : `on port ${s.port}`;
 const words = {
-  connected: `connected on port ${s.port}, ${s.controllers.length} agent(s) connected`,
+  connected: `connected ${where}, ${s.controllers.length} agent(s) connected`,
   retrying: `not connected; retrying in ${s.retryMs / 1000} s`,
   unpaired: 'not paired; run tabpilot pair',
   connecting: 'connecting…',
@@ -116,5 +117,36 @@ if (!offer.managed) {
     const code = document.getElementById('code').value;
     const r = await chrome.runtime.sendMessage({ type: 'pair-claim', port, code });
     document.getElementById('pair-result').textContent = r.paired ? 'Paired.' : `Not paired: ${r.reason}`;
+  };
+}
+
+// A relay on another computer: its address and the code `tabpilot pair --remote` printed there.
+// Once paired, the relay's key fingerprint (which that terminal printed too), whether the link is
+// up and why not; Forget goes back to this computer's relay.
+if (!offer.managed) {
+  const form = document.getElementById('remote');
+  const forget = document.getElementById('forget');
+  const said = document.getElementById('remote-result');
+  form.hidden = false;
+  if (s.remote) {
+    const up = s.state === 'connected' ? 'connected' : `not connected${s.refusal ? `: ${s.refusal}` : ''}`;
+    document.getElementById('remote-state').textContent =
+      `Paired with the relay at ${s.remote.address}, key fingerprint ${s.remote.fingerprint}: ${up}.`;
+    document.getElementById('remote-address').value = s.remote.address;
+    forget.hidden = false;
+  }
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const address = document.getElementById('remote-address').value;
+    const code = document.getElementById('remote-code').value;
+    const r = await chrome.runtime.sendMessage({ type: 'pair-remote', address, code });
+    said.textContent = r.paired
+      ? `Paired with ${r.address}. Key fingerprint ${r.fingerprint}: it must be the one your terminal printed.`
+      : `Not paired: ${r.reason}`;
+  };
+  forget.onclick = async () => {
+    await chrome.runtime.sendMessage({ type: 'forget-remote' });
+    said.textContent = 'Forgotten: this browser joins the relay on this computer, if paired with one.';
+    forget.hidden = true;
   };
 }

@@ -15,6 +15,22 @@ mod calls;
 
 use super::books::{AgentInfo, GRACE, LEASE_TTL};
 use super::pairing::Pairing;
+use super::remote::Remote;
+
+/// Which door a peer came in by: the relay's port on loopback, or its listener past loopback
+/// (`relay --listen`), which takes browsers only.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Door {
+    Loopback,
+    Remote,
+}
+
+/// What a peer proves itself against at its door.
+pub(super) struct Gate<'a> {
+    pub(super) secret: &'a [u8],
+    pub(super) port: u16,
+    pub(super) key: Option<&'a String>,
+}
 use super::route::Router;
 use crate::shared::error::{Code, ToolError};
 use crate::shared::protocol::{
@@ -109,6 +125,30 @@ impl Hub {
 
     pub(super) fn pairing(&self) -> &Pairing {
         &self.pairing
+    }
+
+    /// The relay with its door past loopback open too.
+    pub(super) fn listening_past_loopback(mut self, remote: Remote) -> Self {
+        self.pairing.remote = Some(remote);
+        self
+    }
+
+    /// What a peer that came in by `door` proves itself with: the secret, the port it dialled,
+    /// and (past loopback) the key the relay's challenge names. None: that door is not open.
+    pub(super) fn gate(&self, door: Door) -> Option<Gate<'_>> {
+        match (door, &self.pairing.remote) {
+            (Door::Loopback, _) => Some(Gate {
+                secret: &self.secret,
+                port: self.port,
+                key: None,
+            }),
+            (Door::Remote, Some(remote)) => Some(Gate {
+                secret: remote.secret(),
+                port: remote.addr.port(),
+                key: Some(&remote.fingerprint),
+            }),
+            (Door::Remote, None) => None,
+        }
     }
 
     fn id(&self) -> u64 {

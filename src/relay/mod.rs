@@ -11,6 +11,7 @@ mod interleavings;
 mod pairing;
 mod peer;
 mod release;
+mod remote;
 mod route;
 
 use std::io::Write;
@@ -29,6 +30,7 @@ use crate::shared::serve::door;
 use crate::shared::settings::Setting;
 use crate::shared::state;
 
+use hub::Door;
 pub use hub::Hub;
 
 /// How long the relay lives after its last peer leaves: `TABPILOT_RELAY_IDLE_MS`, else 5 min.
@@ -40,9 +42,29 @@ fn idle_after() -> Duration {
         .unwrap_or(Duration::from_secs(300))
 }
 
+/// Where the relay listens past loopback for browsers on other computers: `listen` (the
+/// command line's `--listen`), else `TABPILOT_RELAY_LISTEN`; None: loopback only.
+fn past_loopback(listen: Option<String>) -> anyhow::Result<Option<std::net::SocketAddr>> {
+    let Some(text) = listen.or_else(|| Setting::RelayListen.get()) else {
+        return Ok(None);
+    };
+    text.trim().parse().map(Some).map_err(|_| {
+        anyhow::anyhow!(
+            "--listen takes an IP address and a port, such as 192.168.1.20:47400 or 0.0.0.0:47400 \
+             (port 0: any free one); `{text}` is not one"
+        )
+    })
+}
+
 /// Runs the relay until it idles out. Returns at once, successfully, when another relay already
-/// holds this port range: two never run at once.
-pub async fn run() -> anyhow::Result<()> {
+/// holds this port range: two never run at once. With `listen` (or its setting) it also listens
+/// there for browsers on other computers; then another relay in the range is an error, since it
+/// may not be listening there.
+pub async fn run(listen: Option<String>) -> anyhow::Result<()> {
+    // A relay the person started past loopback waits for the other computer however long the
+    // person takes; one a controller started (with the setting) idles out as any other.
+    let stays = listen.is_some();
+    let listen = past_loopback(listen)?;
     let ports = protocol::port_range().map_err(anyhow::Error::msg)?;
     let secret = state::secret()?;
     state::ensure_private_dir(&state::state_dir())?;
@@ -54,6 +76,13 @@ pub async fn run() -> anyhow::Result<()> {
         &state::relay_lock(&ports),
     )?;
     if !state::try_lock(&lock) {
+        if listen.is_some() {
+            anyhow::bail!(
+                "another relay already runs for ports {ports:?}, listening on loopback only; stop \
+                 it (its controllers start it again) or set {} to another range",
+                Setting::Ports
+            );
+        }
         tracing::info!("another relay holds ports {ports:?}; leaving it be");
         return Ok(());
     }
@@ -73,7 +102,24 @@ pub async fn run() -> anyhow::Result<()> {
     tracing::info!(port, "relay listening on 127.0.0.1");
     lock.set_len(0)?;
     lock.write_all(format!("{port} {}", std::process::id()).as_bytes())?;
-    let hub = Arc::new(Hub::new(secret, port, (*ports.start(), *ports.end())));
+    let mut hub = Hub::new(secret, port, (*ports.start(), *ports.end()));
+    let remote = match listen {
+        Some(addr) => {
+            let listener = tokio::net::TcpListener::bind(addr)
+                .await
+                .map_err(|e| anyhow::anyhow!("cannot listen on {addr}: {e}"))?;
+            let door = remote::Remote::load(listener.local_addr()?)?;
+            tracing::info!(
+                addr = %door.addr,
+                key = %door.fingerprint,
+                "relay listening past loopback for browsers on other computers"
+            );
+            hub = hub.listening_past_loopback(door);
+            Some(listener)
+        }
+        None => None,
+    };
+    let hub = Arc::new(hub);
     let app = Router::new()
         .route(handshake::BROWSER_PATH, get(browser_endpoint))
         .route(handshake::CONTROLLER_PATH, get(controller_endpoint))
@@ -82,9 +128,16 @@ pub async fn run() -> anyhow::Result<()> {
         .with_state(hub.clone());
     let idle = idle_after();
     let server = door::serve(listener, app);
+    let remote = async {
+        match remote {
+            Some(listener) => door::serve(listener, remote::routes(hub.clone())).await,
+            None => std::future::pending().await,
+        }
+    };
     tokio::select! {
         r = server => r?,
-        _ = hub.idled_out(idle) => tracing::info!("no peers for {idle:?}; relay exits"),
+        r = remote => r?,
+        _ = hub.idled_out(idle), if !stays => tracing::info!("no peers for {idle:?}; relay exits"),
     }
     drop(lock);
     Ok(())
@@ -108,7 +161,7 @@ async fn browser_endpoint(
     }
     ws.max_message_size(protocol::BROWSER_MAX_FRAME)
         .max_frame_size(protocol::BROWSER_MAX_FRAME)
-        .on_upgrade(move |socket| peer::serve(hub, socket, Role::Browser, unproven))
+        .on_upgrade(move |socket| peer::serve(hub, socket, Role::Browser, unproven, Door::Loopback))
 }
 
 async fn controller_endpoint(
@@ -127,5 +180,7 @@ async fn controller_endpoint(
     }
     ws.max_message_size(protocol::CONTROLLER_MAX_FRAME)
         .max_frame_size(protocol::CONTROLLER_MAX_FRAME)
-        .on_upgrade(move |socket| peer::serve(hub, socket, Role::Controller, unproven))
+        .on_upgrade(move |socket| {
+            peer::serve(hub, socket, Role::Controller, unproven, Door::Loopback)
+        })
 }

@@ -16,21 +16,25 @@ use serde_json::json;
 use super::Hub;
 use super::codes::Codes;
 use super::extensions::Extensions;
+use super::remote::Remote;
 use crate::shared::protocol::handshake;
 
-/// What pairing keeps: the open codes, and the extensions that paired.
+/// What pairing keeps: the open codes, the extensions that paired, and the door past loopback
+/// when the relay listens there.
 pub(super) struct Pairing {
     pub(super) codes: Codes,
     pub(super) extensions: Extensions,
+    pub(super) remote: Option<Remote>,
 }
 
 impl Pairing {
     pub(super) fn load() -> Self {
         Pairing {
-            codes: Codes::default(),
+            codes: Codes::local(),
             extensions: Extensions::load(
                 crate::shared::state::state_dir().join("paired-extensions"),
             ),
+            remote: None,
         }
     }
 }

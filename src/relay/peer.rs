@@ -7,7 +7,7 @@ use axum::extract::ws::{CloseFrame, Message, WebSocket};
 use futures::{SinkExt, StreamExt};
 use tokio::sync::mpsc;
 
-use super::hub::{Hub, Outgoing};
+use super::hub::{Door, Hub, Outgoing};
 use crate::shared::protocol::seal::{End, Keys, Opener, Sealer};
 use crate::shared::protocol::{self, Frame, Role, auth, close, handshake};
 use crate::shared::serve::door::Unproven;
@@ -61,12 +61,18 @@ fn refused(role: Role, why: &str) {
     }
 }
 
-pub(super) async fn serve(hub: Arc<Hub>, socket: WebSocket, role: Role, unproven: Unproven) {
+pub(super) async fn serve(
+    hub: Arc<Hub>,
+    socket: WebSocket,
+    role: Role,
+    unproven: Unproven,
+    door: Door,
+) {
     let (sink, mut stream) = socket.split();
     let (tx, rx) = mpsc::channel::<Outgoing>(256);
     let writer = tokio::spawn(write(sink, rx));
     // Either the peer proves itself and joins, or the socket closes with the reason.
-    let ending = match handshake(&hub, role, &unproven, &tx, &mut stream).await {
+    let ending = match handshake(&hub, role, door, &unproven, &tx, &mut stream).await {
         Err(reason) => Some(reason),
         Ok((peer_id, mut opener)) => {
             let ending = serve_frames(&hub, role, peer_id, &mut opener, &mut stream).await;
@@ -125,14 +131,19 @@ async fn write(
 async fn handshake(
     hub: &Arc<Hub>,
     role: Role,
+    door: Door,
     unproven: &Unproven,
     tx: &mpsc::Sender<Outgoing>,
     stream: &mut futures::stream::SplitStream<WebSocket>,
 ) -> Result<(u64, Opener), (u16, &'static str)> {
+    let Some(gate) = hub.gate(door) else {
+        return Err((close::AUTH_FAILED, "auth failed"));
+    };
     let nonce = auth::nonce();
     let challenge = Frame::Challenge {
         nonce: nonce.clone(),
         version: protocol::VERSION.into(),
+        key: gate.key.cloned(),
     };
     let _ = tx.send(Outgoing::frame(challenge)).await;
     // A socket closed to make room for a newer one, before it proved itself, is as silent.
@@ -159,12 +170,12 @@ async fn handshake(
         }
         Err(_) => return Err((close::MALFORMED, "malformed frame")),
     };
-    if !auth::verify(hub.secret(), role.as_str(), hub.port(), &nonce, &proof) {
+    if !auth::verify(gate.secret, role.as_str(), gate.port, &nonce, &proof) {
         refused(role, "a wrong proof");
         return Err((close::AUTH_FAILED, "auth failed"));
     }
     unproven.proven();
-    let mut keys = Keys::derive(hub.secret(), role, hub.port(), &nonce, &cnonce, End::Relay);
+    let mut keys = Keys::derive(gate.secret, role, gate.port, &nonce, &cnonce, End::Relay);
     let (info, held) = about(role, &mut keys.open, stream).await?;
     let _ = tx.send(Outgoing::Seal(Box::new(keys.seal))).await;
     if role == Role::Browser {
@@ -177,10 +188,10 @@ async fn handshake(
     }
     let id = hub.join(role, info.bounded(), &held, tx.clone());
     let welcome = Frame::Welcome {
-        proof: auth::proof(hub.secret(), handshake::RELAY, hub.port(), &cnonce),
+        proof: auth::proof(gate.secret, handshake::RELAY, gate.port, &cnonce),
         peer_id: id,
         version: protocol::VERSION.into(),
-        port: hub.port(),
+        port: gate.port,
     };
     let _ = tx.send(Outgoing::frame(welcome)).await;
     hub.push_roster();

@@ -55,6 +55,7 @@ settings! {
     Browser = "TABPILOT_BROWSER", InUse, "the Chromium to launch (a path)", "the first of `chromium`, `chromium-browser`, `google-chrome-for-testing` on `PATH`";
     Ports = "TABPILOT_PORTS", InUse, "the relay's port range on loopback, `FIRST-LAST` or one port", "`47311-47315`";
     StateDir = "TABPILOT_STATE_DIR", InUse, "the owner-only state directory: relay secret, lock and log, managed profiles", "`$XDG_STATE_HOME/tabpilot`, else `~/.local/state/tabpilot`";
+    RelayListen = "TABPILOT_RELAY_LISTEN", InUse, "`HOST:PORT` past loopback where the relay also listens for browsers on other computers, paired with `tabpilot pair --remote` (as `tabpilot relay --listen`)", "loopback only";
     RelayIdleMs = "TABPILOT_RELAY_IDLE_MS", InUse, "how long the relay lives after its last peer leaves, in ms", "`300000` (5 minutes)";
     Session = "TABPILOT_SESSION", InUse, "the session successive CLI commands share, so they drive one tab", "`cli`";
     Workspace = "TABPILOT_WORKSPACE", InUse, "extra roots for written and uploaded files, and for project context (a list, separated as `PATH` is)", "none";
@@ -76,7 +77,7 @@ settings! {
     WebmcpTrustedOrigins = "TABPILOT_WEBMCP_TRUSTED_ORIGINS", InUse, "origins whose own tools (`browser_page_tools` `call`) run without the person's approval in the browser (same patterns as the site policy)", "none: every call asks";
     ScreenshotMax = "TABPILOT_SCREENSHOT_MAX", InUse, "the size an inline screenshot is shrunk to fit, `WIDTHxHEIGHT` in pixels, each 64 to 8000 (a screenshot written with `filePath` is kept whole)", "`1536x4096`";
     HttpPort = "TABPILOT_HTTP_PORT", InUse, "the loopback port `tabpilot mcp --http` serves when given no address, and `install --http` points clients at", "`47320`";
-    Token = "TABPILOT_TOKEN", InUse, "the token `tabpilot mcp --http` asks of every request (`Authorization: Bearer TOKEN`, or `?token=TOKEN` in the URL), at least 32 characters; a remote relay's is not read yet", "one made on first use, owner-only, in the state directory (`http-token`); `tabpilot token rotate` replaces it";
+    Token = "TABPILOT_TOKEN", InUse, "the token `tabpilot mcp --http` asks of every request (`Authorization: Bearer TOKEN`, or `?token=TOKEN` in the URL), at least 32 characters (a browser on another computer pairs by code instead: `tabpilot pair --remote`)", "one made on first use, owner-only, in the state directory (`http-token`); `tabpilot token rotate` replaces it";
     LeaseTtlMs = "TABPILOT_LEASE_TTL_MS", InUse, "how long this agent's hold on a tab lasts while it makes no call there, in ms; past it the tab stays open and another agent may take it", "`600000` (10 minutes)";
     ConnectWaitMs = "TABPILOT_CONNECT_WAIT_MS", InUse, "how long a tool waits for the relay and a browser to connect before `NO_BROWSER`, in ms (a browser still starting, a relay restarting)", "`5000`";
     BrowserLabel = "TABPILOT_BROWSER_LABEL", InUse, "pins this agent to the browser with this label (or id), as `browser_select_browser` does; it never falls back to another", "none: the only browser, or the one the agent picks";

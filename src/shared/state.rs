@@ -100,6 +100,24 @@ pub fn secret() -> io::Result<Vec<u8>> {
     private_token(&dir.join("secret"))
 }
 
+/// The secret of the links through the relay's door past loopback (`relay --listen`): a
+/// browser on another computer gets it by pairing, never the loopback secret, which controllers
+/// prove themselves with. Owner-only, made on first use.
+pub fn remote_secret() -> io::Result<Vec<u8>> {
+    let dir = state_dir();
+    ensure_private_dir(&dir)?;
+    private_token(&dir.join("remote-secret"))
+}
+
+/// The relay's lasting P-256 key (its scalar, hex), which browsers on other computers pin when
+/// they pair. Owner-only, made on first use.
+pub fn relay_key() -> io::Result<String> {
+    let dir = state_dir();
+    ensure_private_dir(&dir)?;
+    let key = private_token(&dir.join("relay-key"))?;
+    Ok(String::from_utf8_lossy(&key).into_owned())
+}
+
 /// The relay secret if one was made, read without making one: for a look that changes nothing.
 pub fn existing_secret() -> io::Result<Option<Vec<u8>>> {
     let path = state_dir().join("secret");

@@ -54,6 +54,7 @@ mod mcp;
 #[path = "../support/mcp_client.rs"]
 mod mcp_client;
 mod names;
+mod netns;
 mod network;
 mod page_tools;
 mod pages;
@@ -72,6 +73,7 @@ mod pyapps;
 mod recorder;
 mod recovery;
 mod relay;
+mod remote;
 mod replay;
 mod roots;
 mod round_trip;

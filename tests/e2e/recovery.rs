@@ -297,6 +297,7 @@ async fn old_welcome(
     let challenge = Frame::Challenge {
         nonce: nonce.clone(),
         version: version.clone(),
+        key: None,
     };
     ws.send(text(&challenge)).await.ok()?;
     let Message::Text(hello) = ws.next().await?.ok()? else {

@@ -60,9 +60,12 @@ pub(crate) const DEADLINE: Duration = Duration::from_secs(15);
 
 /// Opens a socket to the relay's `path`, with `origin` as its Origin header if given.
 pub(crate) async fn open(port: u16, path: &str, origin: Option<&str>) -> Result<Ws, WsError> {
-    let mut request = format!("ws://127.0.0.1:{port}{path}")
-        .into_client_request()
-        .unwrap();
+    open_at(&format!("127.0.0.1:{port}"), path, origin).await
+}
+
+/// `open`, to the relay at `addr` (`HOST:PORT`).
+pub(crate) async fn open_at(addr: &str, path: &str, origin: Option<&str>) -> Result<Ws, WsError> {
+    let mut request = format!("ws://{addr}{path}").into_client_request().unwrap();
     if let Some(origin) = origin {
         request
             .headers_mut()
@@ -166,8 +169,13 @@ pub(crate) async fn send_text(ws: &mut Ws, text: &str) {
 /// Reads the relay's challenge; returns its nonce.
 pub(crate) async fn challenge(ws: &mut Ws) -> String {
     match recv(ws).await {
-        Frame::Challenge { nonce, version } => {
+        Frame::Challenge {
+            nonce,
+            version,
+            key,
+        } => {
             assert_eq!(version, protocol::VERSION);
+            assert_eq!(key, None, "a loopback challenge names no key");
             assert_eq!(nonce.len(), 64, "a 32-byte hex nonce");
             nonce
         }

@@ -161,6 +161,36 @@ pub(super) async fn pair() -> anyhow::Result<ExitCode> {
     Ok(ExitCode::SUCCESS)
 }
 
+/// `tabpilot pair --remote`: what to type into the popup of a browser on another computer.
+pub(super) async fn pair_remote() -> anyhow::Result<ExitCode> {
+    let session = cli_session()?;
+    let paired = match session.link().ask(ask::PairRemote).await {
+        Ok(paired) => paired,
+        Err(e) => {
+            eprintln!("{}", crate::shared::terminal::text(&e.text()));
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let address = if paired.address.starts_with("0.0.0.0:") || paired.address.starts_with("[::]:") {
+        let port = paired.address.rsplit(':').next().unwrap_or_default();
+        format!("this computer's address as the other one reaches it, port {port}")
+    } else {
+        paired.address
+    };
+    println!(
+        "On the other computer, in the browser with the tabpilot extension loaded: click the\n\
+         tabpilot icon, open Another computer, and enter\n\n    address  {address}\n    code     {}\n",
+        paired.code
+    );
+    println!(
+        "Once paired, the popup shows the relay's key fingerprint. It must be\n\n    {}\n\n\
+         If it is not, something between the computers answered: choose Forget in the popup.",
+        paired.fingerprint
+    );
+    println!("The code works once and expires in 10 minutes.");
+    Ok(ExitCode::SUCCESS)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

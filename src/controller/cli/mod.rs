@@ -67,7 +67,13 @@ enum Command {
         tls_key: Option<std::path::PathBuf>,
     },
     /// Run the relay in the foreground (controllers start one on demand).
-    Relay,
+    Relay {
+        /// Also listen at HOST:PORT (an IP address; port 0 for any free one) for browsers on
+        /// other computers, paired with `tabpilot pair --remote`. Such a relay stays until
+        /// stopped.
+        #[arg(long, value_name = "HOST:PORT")]
+        listen: Option<String>,
+    },
     /// Start a managed Chromium with the extension, paired with the relay.
     Launch {
         #[arg(long)]
@@ -85,7 +91,12 @@ enum Command {
         what: ExtensionCommand,
     },
     /// Pair your own browser (with the extension loaded) with the relay.
-    Pair,
+    Pair {
+        /// A browser on another computer, through the relay's door past loopback (`relay
+        /// --listen`): prints its address, a one-time code and the relay's key fingerprint.
+        #[arg(long)]
+        remote: bool,
+    },
     /// Check Chromium, the state dir, the relay, the browsers, the MCP clients' configs and the
     /// skill; say how to fix each problem. Exits non-zero when a check fails.
     Doctor,
@@ -259,7 +270,7 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
             };
             served.map(|_| ExitCode::SUCCESS)
         }
-        Command::Relay => crate::relay::run().await.map(|_| ExitCode::SUCCESS),
+        Command::Relay { listen } => crate::relay::run(listen).await.map(|_| ExitCode::SUCCESS),
         Command::Launch {
             headless,
             isolated,
@@ -271,7 +282,8 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
         Command::Extension {
             what: ExtensionCommand::Pack { out },
         } => extension_pack(out),
-        Command::Pair => call::pair().await,
+        Command::Pair { remote: false } => call::pair().await,
+        Command::Pair { remote: true } => call::pair_remote().await,
         Command::Doctor => doctor::run().await,
         Command::Demo => demo::run().await,
         Command::Tools => {

@@ -557,6 +557,7 @@ mod tests {
         let challenge = Frame::Challenge {
             nonce: nonce.clone(),
             version: version.into(),
+            key: None,
         };
         send(ws, &challenge, None).await;
         let Ok(Frame::Hello { proof, cnonce, .. }) = next_frame(ws).await else {

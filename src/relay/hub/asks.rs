@@ -9,7 +9,7 @@ use serde_json::Value;
 use super::super::route::{Browsers, named};
 use super::{Hub, kind_of};
 use crate::shared::error::{Code, ToolError};
-use crate::shared::protocol::ask::{self, Claimed, Paired};
+use crate::shared::protocol::ask::{self, Claimed, Paired, RemotePaired};
 use crate::shared::protocol::wire::tabs::{Released, TabInfo};
 use crate::shared::protocol::{
     self, AgentEntry, AgentKey, BrowserEntry, Call, RelayInfo, RelayOp, RelayStatus, Target,
@@ -53,15 +53,12 @@ impl Hub {
         op: RelayOp,
     ) -> Result<Value, ToolError> {
         match op {
-            RelayOp::Pair => {
-                let url = format!("http://127.0.0.1:{}{}", self.port, handshake::PAIR_PATH);
-                let paired = Paired {
-                    url,
-                    code: self.pairing.codes.issue(),
-                    port: self.port,
-                };
-                reply(paired)
-            }
+            RelayOp::Pair => reply(Paired {
+                url: format!("http://127.0.0.1:{}{}", self.port, handshake::PAIR_PATH),
+                code: self.pairing.codes.issue(),
+                port: self.port,
+            }),
+            RelayOp::PairRemote => self.pair_remote(),
             RelayOp::MyTab => {
                 let current = self.router.books().current(asker.agent()?).cloned();
                 let target = current.map(|(browser, tab)| Target {
@@ -176,5 +173,26 @@ impl Hub {
             agents,
             you: None,
         }
+    }
+}
+
+impl Hub {
+    /// A code for a browser on another computer, where the relay listens past loopback.
+    fn pair_remote(&self) -> Result<Value, ToolError> {
+        let Some(remote) = self.pairing().remote.as_ref() else {
+            return Err(ToolError::refused(
+                Code::BadArgs,
+                format!(
+                    "the relay listens on loopback only; start it with `tabpilot relay \
+                     --listen HOST:PORT` (or set {}) on this computer, then pair again",
+                    crate::shared::settings::Setting::RelayListen
+                ),
+            ));
+        };
+        reply(RemotePaired {
+            address: remote.addr.to_string(),
+            code: remote.codes.issue(),
+            fingerprint: remote.fingerprint.clone(),
+        })
     }
 }

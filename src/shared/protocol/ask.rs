@@ -18,6 +18,9 @@ pub struct Status;
 /// A one-time pairing page for a user's own browser.
 pub struct Pair;
 
+/// A one-time code for a browser on another computer, from a relay listening past loopback.
+pub struct PairRemote;
+
 /// The tab this agent works in, from the relay's books.
 pub struct MyTab;
 
@@ -55,6 +58,15 @@ pub struct Paired {
     pub port: u16,
 }
 
+/// What the person types into the other computer's popup: the relay's address and a one-time
+/// code; and the relay's key fingerprint, which the popup shows once paired.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct RemotePaired {
+    pub address: String,
+    pub code: String,
+    pub fingerprint: String,
+}
+
 /// A tab taken: in which browser, and from which agent (none: nobody held it).
 #[derive(Clone, Debug, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -74,6 +86,12 @@ impl From<Status> for RelayOp {
 impl From<Pair> for RelayOp {
     fn from(_: Pair) -> Self {
         RelayOp::Pair
+    }
+}
+
+impl From<PairRemote> for RelayOp {
+    fn from(_: PairRemote) -> Self {
+        RelayOp::PairRemote
     }
 }
 
@@ -113,6 +131,7 @@ macro_rules! answers {
 answers! {
     Status => RelayStatus;
     Pair => Paired;
+    PairRemote => RemotePaired;
     MyTab => Option<Target>;
     Browser => BrowserEntry;
     ForceClaim => Claimed;

@@ -89,6 +89,8 @@ fn handshake_words() -> Value {
         "pairPath": PAIR_PATH,
         "claimPath": CLAIM_PATH,
         "pairingMark": PAIRING_MARK,
+        "remotePairPath": REMOTE_PAIR_PATH,
+        "pairKeys": PAIR_KEYS,
     })
 }
 

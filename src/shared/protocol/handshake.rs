@@ -26,6 +26,11 @@ pub const CONTROLLER_PATH: &str = "/controller";
 pub const PAIR_PATH: &str = "/pair";
 /// Where the extension trades the person's pairing code for the secret.
 pub const CLAIM_PATH: &str = "/pair/claim";
+/// Where a browser on another computer pairs with a relay listening past loopback: a WebSocket
+/// carrying the exchange of `protocol::remote`.
+pub const REMOTE_PAIR_PATH: &str = "/pair/remote";
+/// What a remote pairing's key texts begin with (its HKDF salt and info).
+pub const PAIR_KEYS: &str = "tabpilot/3 pair";
 /// The `<meta name>` that marks the relay's pairing page.
 pub const PAIRING_MARK: &str = "tabpilot-pairing";
 
@@ -37,6 +42,17 @@ pub fn proof_text(who: &str, port: u16, nonce: &str) -> String {
 /// The HKDF info of the link key from `from` to `to`.
 pub fn key_info(from: &str, to: &str, port: u16, nonce: &str, cnonce: &str) -> String {
     format!("{SEAL} {from} {to} {port} {nonce} {cnonce}")
+}
+
+/// The HKDF salt of a remote pairing's keys: the scheme and the code, so only a side that knows
+/// the code derives them.
+pub fn pair_salt(code: &str) -> String {
+    format!("{PAIR_KEYS} {code}")
+}
+
+/// The HKDF info of a remote pairing's key from `from` to `to`, over the exchange's public keys.
+pub fn pair_info(from: &str, to: &str, transcript: &str) -> String {
+    format!("{PAIR_KEYS} {from} {to} {transcript}")
 }
 
 #[cfg(test)]

@@ -72,6 +72,7 @@ mod tests {
             FrameKind::Challenge => Frame::Challenge {
                 nonce: "n".into(),
                 version: "v".into(),
+                key: None,
             },
             FrameKind::Hello => Frame::Hello {
                 role: Role::Browser,

@@ -10,6 +10,7 @@ pub mod ids;
 pub mod kinds;
 mod op;
 pub mod refs;
+pub mod remote;
 pub mod replies;
 pub mod seal;
 pub mod wire;
@@ -424,10 +425,14 @@ impl Answer {
 #[derive(Clone, Debug, Serialize, Deserialize, PartialEq)]
 #[serde(tag = "t", rename_all = "camelCase")]
 pub enum Frame {
-    /// relay → peer: prove you hold the secret.
+    /// relay → peer: prove you hold the secret. On a socket past loopback, `key` is the relay's
+    /// key fingerprint, which the browser compares with the one it paired with before it proves
+    /// anything (`protocol::remote`).
     Challenge {
         nonce: String,
         version: String,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        key: Option<String>,
     },
     /// peer → relay: the proof and the peer's own nonce for the relay to answer. Everything
     /// after it is sealed (`seal`), who the peer is included.

@@ -267,6 +267,7 @@ impl Op {
 pub enum RelayOp {
     Status,
     Pair,
+    PairRemote,
     MyTab,
     Browser(ask::Browser),
     ForceClaim(ask::ForceClaim),

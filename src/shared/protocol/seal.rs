@@ -51,21 +51,31 @@ impl Keys {
             secret,
             &handshake::key_info(RELAY, role.as_str(), port, nonce, cnonce),
         );
-        let (seal, open) = match end {
-            End::Peer => (up, down),
-            End::Relay => (down, up),
-        };
+        match end {
+            End::Peer => Keys::from_raw(&up, &down),
+            End::Relay => Keys::from_raw(&down, &up),
+        }
+    }
+
+    /// The keys of one end from the two directions' keys as they are: what it seals with, and
+    /// what it opens with.
+    pub(super) fn from_raw(seal: &[u8; 32], open: &[u8; 32]) -> Keys {
         Keys {
-            seal: Sealer(Counted::new(&seal)),
-            open: Opener(Counted::new(&open)),
+            seal: Sealer(Counted::new(seal)),
+            open: Opener(Counted::new(open)),
         }
     }
 }
 
 /// The key of one direction, `info` naming it (`handshake::key_info`).
 fn key(secret: &[u8], info: &str) -> [u8; 32] {
+    hkdf_key(handshake::SEAL_SALT, secret, info)
+}
+
+/// A 256-bit key by HKDF over SHA-256.
+pub(super) fn hkdf_key(salt: &str, ikm: &[u8], info: &str) -> [u8; 32] {
     let mut key = [0; 32];
-    Hkdf::<Sha256>::new(Some(handshake::SEAL_SALT.as_bytes()), secret)
+    Hkdf::<Sha256>::new(Some(salt.as_bytes()), ikm)
         .expand(info.as_bytes(), &mut key)
         .expect("32 bytes is a valid HKDF length");
     key

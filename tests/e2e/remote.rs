@@ -1,0 +1,303 @@
+//! A browser on another computer (issue 39): the relay listens past loopback in one network
+//! namespace, the person's browser runs in a second, a stranger in a third, joined by veth pairs
+//! (tests/e2e/netns.rs). The browser pairs by the code `tabpilot pair --remote` printed, typed
+//! into its popup, and the agent drives it with a client's defaults; the relay restarts mid-run
+//! and the agent is still in its tab; the bytes between the namespaces, captured, hold no page
+//! text, typed text, code or secret. A stranger without a pairing, one with a used code, and a
+//! relay with another key at the paired address are each refused, and say why.
+
+use std::io::{Read, Write};
+use std::net::TcpListener;
+use std::path::PathBuf;
+use std::time::{Duration, Instant};
+
+use serde_json::json;
+use tabpilot::shared::protocol::{Frame, Role, close};
+
+use crate::cdp::{Cdp, browser_url};
+use crate::harness::{Env, Kill, Mcp, kill, run, runtime};
+use crate::netns::Netns;
+use crate::peers::{self, EXTENSION_ORIGIN};
+use crate::person::{DEVTOOLS_WITHIN, browsers};
+use crate::snapshot::ref_of;
+
+/// Where the relay listens, inside its own namespace: no other process can hold this port there.
+const LISTEN: &str = "0.0.0.0:47400";
+/// The relay's address as the browser's namespace reaches it, and as the stranger's does.
+const FOR_BROWSER: &str = "10.213.0.1:47400";
+const FOR_STRANGER: &str = "10.213.1.1:47400";
+const PAGE_TEXT: &str = "Quarterly figures ZQX7741";
+const CLICKED: &str = "Approved ZQX3318";
+const TYPED: &str = "typed words ZQX5092";
+
+const PAGE: &str = "<!doctype html><title>Ledger ZQX2210</title><h1>Quarterly figures ZQX7741</h1>\
+    <label>Query <input id=q></label>\
+    <button onclick=\"document.querySelector('h1').textContent='Approved ZQX3318'\">Approve</button>";
+
+/// Serves PAGE on a listener already bound (inside the browser's namespace), for the test's life.
+fn serve_page(listener: TcpListener) {
+    std::thread::spawn(move || {
+        for stream in listener.incoming() {
+            let Ok(mut stream) = stream else { return };
+            let mut head = [0u8; 4096];
+            let _ = stream.read(&mut head);
+            let _ = write!(
+                stream,
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\
+                 Connection: close\r\n\r\n{PAGE}",
+                PAGE.len()
+            );
+        }
+    });
+}
+
+/// The code (`XXXX-XXXX-XXXX`) and the key fingerprint `tabpilot pair --remote` printed.
+fn code_and_fingerprint(said: &str) -> (String, String) {
+    let code = said
+        .split_whitespace()
+        .find(|w| w.len() == 14 && w.matches('-').count() == 2)
+        .unwrap_or_else(|| panic!("no code in {said}"));
+    let fingerprint = said
+        .lines()
+        .map(str::trim)
+        .find(|l| l.len() == 19 && l.split(' ').all(|g| g.len() == 4))
+        .unwrap_or_else(|| panic!("no fingerprint in {said}"));
+    (code.to_string(), fingerprint.to_string())
+}
+
+/// A Chromium with the extension loaded by hand, run inside `ns`, with DevTools on its loopback.
+fn browser_in(env: &Env, ns: &Netns, name: &str) -> (Kill, PathBuf) {
+    let (ok, out, err) = env.cli(&["extension", "path"]);
+    assert!(ok, "{err}");
+    let exe = tabpilot::controller::launch::find_chromium().expect("a Chromium for the tests");
+    let profile = env.state_dir.join(name);
+    let mut cmd = tabpilot::controller::launch::chromium_command(
+        &exe,
+        &profile,
+        std::path::Path::new(out.trim()),
+        true,
+        "about:blank",
+    );
+    cmd.arg("--remote-debugging-port=0");
+    (Kill(ns.inside(&cmd).spawn().unwrap()), profile)
+}
+
+/// Runs `then` in the popup of the browser whose profile is `profile`, from inside `ns` (its
+/// DevTools listen on that namespace's loopback); see `Cdp::in_popup`.
+fn in_popup(ns: &Netns, profile: &std::path::Path, ready: &str, then: &str) -> String {
+    let url = browser_url(profile, DEVTOOLS_WITHIN);
+    let (ready, then) = (ready.to_string(), then.to_string());
+    ns.within(move || {
+        runtime().block_on(async {
+            let mut cdp = Cdp::connect(&url).await;
+            let said = cdp.in_popup("", &ready, &then).await;
+            said.as_str().unwrap_or_default().to_string()
+        })
+    })
+}
+
+/// What a person does in the popup's Another computer: types the address and the code, clicks
+/// Pair; returns what the popup then says.
+fn pair_in_popup(ns: &Netns, profile: &std::path::Path, address: &str, code: &str) -> String {
+    in_popup(
+        ns,
+        profile,
+        "!document.getElementById('remote').hidden",
+        &format!(
+            "document.getElementById('remote-address').value = '{address}';
+             document.getElementById('remote-code').value = '{code}';
+             document.getElementById('remote-button').click();
+             await wait(() => document.getElementById('remote-result').textContent);
+             return document.getElementById('remote-result').textContent;"
+        ),
+    )
+}
+
+/// What the popup says of the relay on another computer, once the link's state is known.
+fn remote_state(ns: &Netns, profile: &std::path::Path) -> String {
+    in_popup(
+        ns,
+        profile,
+        "!document.getElementById('remote').hidden",
+        "return document.getElementById('remote-state').textContent;",
+    )
+}
+
+/// A snapshot once the agent's call goes through again (the relay and the browser coming back).
+fn snapshot_when_back(agent: &mut Mcp) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let result = agent.call("browser_snapshot", json!({}));
+        if result["isError"] != true {
+            return crate::harness::text(&result);
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the agent never got back: {result}"
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    }
+}
+
+#[test]
+fn a_browser_on_another_computer_pairs_by_code_and_is_driven_over_the_sealed_link() {
+    let env = Env::fresh("remote");
+    std::fs::create_dir_all(&env.state_dir).unwrap();
+    let (relay_ns, browser_ns, stranger_ns) = (
+        Netns::new("relay"),
+        Netns::new("browser"),
+        Netns::new("stranger"),
+    );
+    let wire = relay_ns.link(&browser_ns, "10.213.0.1", "10.213.0.2");
+    relay_ns.link(&stranger_ns, "10.213.1.1", "10.213.1.2");
+    let pcap = env.state_dir.join("wire.pcap");
+    let capture = relay_ns.capture(&wire, &pcap);
+
+    // The agent's computer: its client starts tabpilot as any client does, with the relay told
+    // to listen past loopback too.
+    let on_agents = |args: &[&str]| {
+        let mut cmd = env.command(args);
+        cmd.env("TABPILOT_RELAY_LISTEN", LISTEN);
+        relay_ns.inside(&cmd)
+    };
+    let mut agent = Mcp::started(on_agents(&["mcp"]));
+    let (ok, said, err) = run(on_agents(&["pair", "--remote"]));
+    assert!(ok, "{err}");
+    assert!(said.contains("port 47400"), "{said}");
+    let (code, fingerprint) = code_and_fingerprint(&said);
+
+    // The person's computer: a browser with the extension loaded by hand, and a page there.
+    let (_browser, profile) = browser_in(&env, &browser_ns, "remote-profile");
+    let page = browser_ns.within(|| TcpListener::bind("127.0.0.1:0").unwrap());
+    let page_url = format!("http://{}/", page.local_addr().unwrap());
+    serve_page(page);
+    let said = pair_in_popup(&browser_ns, &profile, FOR_BROWSER, &code);
+    assert_eq!(
+        said,
+        format!(
+            "Paired with {FOR_BROWSER}. Key fingerprint {fingerprint}: it must be the one your terminal printed."
+        )
+    );
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while browsers(&mut agent).is_empty() {
+        assert!(Instant::now() < deadline, "the paired browser never joined");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        remote_state(&browser_ns, &profile).ends_with(": connected."),
+        "the popup does not say it is connected"
+    );
+
+    // The agent drives it as a local one.
+    agent.ok("browser_navigate", json!({ "url": page_url }));
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(snap.contains(PAGE_TEXT), "{snap}");
+    let query = ref_of(&snap, "textbox", "Query");
+    agent.ok("browser_type", json!({ "ref": query, "text": TYPED }));
+    agent.ok(
+        "browser_click",
+        json!({ "ref": ref_of(&snap, "button", "Approve") }),
+    );
+    let (snap, _) = agent.ok("browser_snapshot", json!({}));
+    assert!(snap.contains(CLICKED) && snap.contains(TYPED), "{snap}");
+
+    // The relay restarts: the agent's client starts another, the browser dials it again, and
+    // the agent is still in its tab.
+    let old = env.relay_pid();
+    kill(old);
+    let snap = snapshot_when_back(&mut agent);
+    assert!(snap.contains(CLICKED), "not the agent's tab: {snap}");
+    assert_ne!(env.relay_pid(), old, "the relay did not restart");
+
+    stranger_is_refused(&env, &stranger_ns, &code, &fingerprint);
+
+    // What crossed between the namespaces: the upgrades in clear, nothing else readable.
+    capture.stop();
+    let wire = std::fs::read(&pcap).unwrap();
+    let has = |needle: &[u8]| wire.windows(needle.len()).any(|w| w == needle);
+    assert!(
+        has(b"GET /pair/remote") && has(b"GET /browser"),
+        "the capture missed the link"
+    );
+    let secret = |name: &str| std::fs::read(env.state_dir.join(name)).unwrap();
+    let code_letters = code.replace('-', "");
+    let never: [(&str, &[u8]); 10] = [
+        ("the page's text", PAGE_TEXT.as_bytes()),
+        ("the page's title", b"ZQX2210"),
+        ("the clicked text", CLICKED.as_bytes()),
+        ("the typed text", TYPED.as_bytes()),
+        ("the page's address", page_url.as_bytes()),
+        ("the code", code.as_bytes()),
+        ("the code's letters", code_letters.as_bytes()),
+        ("the link's secret", &secret("remote-secret")),
+        ("the loopback secret", &secret("secret")),
+        ("the relay's key", &secret("relay-key")),
+    ];
+    for (what, bytes) in never {
+        assert!(!has(bytes), "{what} crossed the wire readable");
+    }
+
+    another_relay_at_the_address_is_refused(&env, agent, &relay_ns, &browser_ns, &profile);
+}
+
+/// The third namespace, with the right address: a browser with no pairing fails the relay's
+/// challenge (which names the relay's key), and one with a used code is refused in its popup.
+fn stranger_is_refused(env: &Env, stranger_ns: &Netns, used_code: &str, fingerprint: &str) {
+    let (code, reason) = stranger_ns.within(|| {
+        runtime().block_on(async {
+            let mut ws = peers::open_at(FOR_STRANGER, "/browser", Some(EXTENSION_ORIGIN))
+                .await
+                .expect("the relay's door past loopback");
+            let (nonce, key) = match peers::recv(&mut ws).await {
+                Frame::Challenge { nonce, key, .. } => (nonce, key),
+                other => panic!("expected a challenge, got {other:?}"),
+            };
+            let proof = tabpilot::shared::protocol::auth::proof(b"guess", "browser", 47400, &nonce);
+            let hello = peers::hello(Role::Browser, proof, "cafe");
+            peers::send(&mut ws, &hello).await;
+            let (code, reason) = peers::closed(&mut ws).await;
+            (code, format!("{reason} (key {key:?})"))
+        })
+    });
+    assert_eq!(code, close::AUTH_FAILED, "{reason}");
+    assert!(
+        reason.contains(fingerprint),
+        "the challenge named no key: {reason}"
+    );
+
+    let (_stranger, profile) = browser_in(env, stranger_ns, "stranger-profile");
+    let said = pair_in_popup(stranger_ns, &profile, FOR_STRANGER, used_code);
+    assert_eq!(
+        said,
+        "Not paired: the relay refused: that is not an open pairing code; run tabpilot pair --remote again"
+    );
+}
+
+/// Another relay (another key) answers at the paired address: the browser gives it no proof,
+/// and its popup says why.
+fn another_relay_at_the_address_is_refused(
+    env: &Env,
+    agent: Mcp,
+    relay_ns: &Netns,
+    browser_ns: &Netns,
+    profile: &std::path::Path,
+) {
+    drop(agent);
+    kill(env.relay_pid());
+    let other = Env::fresh("remote-other-relay");
+    let rogue = other.command(&["relay", "--listen", LISTEN]);
+    let _rogue = Kill(relay_ns.inside(&rogue).spawn().unwrap());
+    let deadline = Instant::now() + Duration::from_secs(30);
+    loop {
+        let said = remote_state(browser_ns, profile);
+        if said.contains("another relay answers at 10.213.0.1:47400: its key is") {
+            assert!(said.contains("not connected"), "{said}");
+            break;
+        }
+        assert!(
+            Instant::now() < deadline,
+            "the popup never said why: {said}"
+        );
+        std::thread::sleep(Duration::from_millis(500));
+    }
+}
