@@ -54,6 +54,7 @@ mod mcp;
 #[path = "../support/mcp_client.rs"]
 mod mcp_client;
 mod names;
+#[path = "../support/netns.rs"]
 mod netns;
 mod network;
 mod page_tools;
@@ -74,6 +75,8 @@ mod recorder;
 mod recovery;
 mod relay;
 mod remote;
+#[path = "../support/remote_browser.rs"]
+mod remote_browser;
 mod replay;
 mod roots;
 mod round_trip;

@@ -170,26 +170,6 @@ impl Cdp {
         self.in_popup_of(EXTENSION_ORIGIN, hash, ready, then).await
     }
 
-    /// `in_popup`, for the extension at `origin`.
-    pub(crate) async fn in_popup_of(
-        &mut self,
-        origin: &str,
-        hash: &str,
-        ready: &str,
-        then: &str,
-    ) -> Value {
-        let url = format!("{origin}/ui/popup.html{hash}");
-        let (_, popup) = self.open(&url, false).await.unwrap();
-        let script = format!(
-            "(async () => {{
-              const wait = async (f) => {{ for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 50)); }};
-              await wait(() => {ready});
-              {then}
-            }})()"
-        );
-        self.eval_loaded(&popup, &script).await.unwrap()
-    }
-
     /// What a person does: opens the popup for tab `tab`, clicks Share; returns what it says.
     pub(crate) async fn share_in_popup(&mut self, tab: i64) -> String {
         let said = self

@@ -6,7 +6,6 @@
 //! text, typed text, code or secret. A stranger without a pairing, one with a used code, and a
 //! relay with another key at the paired address are each refused, and say why.
 
-use std::io::{Read, Write};
 use std::net::TcpListener;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
@@ -14,11 +13,11 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use tabpilot::shared::protocol::{Frame, Role, close};
 
-use crate::cdp::{Cdp, browser_url};
 use crate::harness::{Env, Kill, Mcp, kill, run, runtime};
 use crate::netns::Netns;
 use crate::peers::{self, EXTENSION_ORIGIN};
-use crate::person::{DEVTOOLS_WITHIN, browsers};
+use crate::person::browsers;
+use crate::remote_browser::{RemoteBrowser, code_and_fingerprint, serve_page};
 use crate::snapshot::ref_of;
 
 /// Where the relay listens, inside its own namespace: no other process can hold this port there.
@@ -34,93 +33,12 @@ const PAGE: &str = "<!doctype html><title>Ledger ZQX2210</title><h1>Quarterly fi
     <label>Query <input id=q></label>\
     <button onclick=\"document.querySelector('h1').textContent='Approved ZQX3318'\">Approve</button>";
 
-/// Serves PAGE on a listener already bound (inside the browser's namespace), for the test's life.
-fn serve_page(listener: TcpListener) {
-    std::thread::spawn(move || {
-        for stream in listener.incoming() {
-            let Ok(mut stream) = stream else { return };
-            let mut head = [0u8; 4096];
-            let _ = stream.read(&mut head);
-            let _ = write!(
-                stream,
-                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\
-                 Connection: close\r\n\r\n{PAGE}",
-                PAGE.len()
-            );
-        }
-    });
-}
-
-/// The code (`XXXX-XXXX-XXXX`) and the key fingerprint `tabpilot pair --remote` printed.
-fn code_and_fingerprint(said: &str) -> (String, String) {
-    let code = said
-        .split_whitespace()
-        .find(|w| w.len() == 14 && w.matches('-').count() == 2)
-        .unwrap_or_else(|| panic!("no code in {said}"));
-    let fingerprint = said
-        .lines()
-        .map(str::trim)
-        .find(|l| l.len() == 19 && l.split(' ').all(|g| g.len() == 4))
-        .unwrap_or_else(|| panic!("no fingerprint in {said}"));
-    (code.to_string(), fingerprint.to_string())
-}
-
-/// A Chromium with the extension loaded by hand, run inside `ns`, with DevTools on its loopback.
-fn browser_in(env: &Env, ns: &Netns, name: &str) -> (Kill, PathBuf) {
+/// A browser with the extension loaded by hand (written out by `tabpilot extension path`),
+/// inside `ns`.
+fn browser_in(env: &Env, ns: &Netns, name: &str) -> RemoteBrowser {
     let (ok, out, err) = env.cli(&["extension", "path"]);
     assert!(ok, "{err}");
-    let exe = tabpilot::controller::launch::find_chromium().expect("a Chromium for the tests");
-    let profile = env.state_dir.join(name);
-    let mut cmd = tabpilot::controller::launch::chromium_command(
-        &exe,
-        &profile,
-        std::path::Path::new(out.trim()),
-        true,
-        "about:blank",
-    );
-    cmd.arg("--remote-debugging-port=0");
-    (Kill(ns.inside(&cmd).spawn().unwrap()), profile)
-}
-
-/// Runs `then` in the popup of the browser whose profile is `profile`, from inside `ns` (its
-/// DevTools listen on that namespace's loopback); see `Cdp::in_popup`.
-fn in_popup(ns: &Netns, profile: &std::path::Path, ready: &str, then: &str) -> String {
-    let url = browser_url(profile, DEVTOOLS_WITHIN);
-    let (ready, then) = (ready.to_string(), then.to_string());
-    ns.within(move || {
-        runtime().block_on(async {
-            let mut cdp = Cdp::connect(&url).await;
-            let said = cdp.in_popup("", &ready, &then).await;
-            said.as_str().unwrap_or_default().to_string()
-        })
-    })
-}
-
-/// What a person does in the popup's Another computer: types the address and the code, clicks
-/// Pair; returns what the popup then says.
-fn pair_in_popup(ns: &Netns, profile: &std::path::Path, address: &str, code: &str) -> String {
-    in_popup(
-        ns,
-        profile,
-        "!document.getElementById('remote').hidden",
-        &format!(
-            "document.getElementById('remote-address').value = '{address}';
-             document.getElementById('remote-code').value = '{code}';
-             document.getElementById('remote-button').click();
-             await wait(() => document.getElementById('remote-result').textContent);
-             return document.getElementById('remote-result').textContent;"
-        ),
-    )
-}
-
-/// What the popup says of the relay on another computer, once the link's state is known.
-fn remote_state(ns: &Netns, profile: &std::path::Path) -> String {
-    in_popup(
-        ns,
-        profile,
-        "!document.getElementById('remote').hidden",
-        "return document.getElementById('remote-state').textContent;",
-    )
+    RemoteBrowser::start(ns, &PathBuf::from(out.trim()), env.state_dir.join(name))
 }
 
 /// A snapshot once the agent's call goes through again (the relay and the browser coming back).
@@ -167,11 +85,10 @@ fn a_browser_on_another_computer_pairs_by_code_and_is_driven_over_the_sealed_lin
     let (code, fingerprint) = code_and_fingerprint(&said);
 
     // The person's computer: a browser with the extension loaded by hand, and a page there.
-    let (_browser, profile) = browser_in(&env, &browser_ns, "remote-profile");
+    let browser = browser_in(&env, &browser_ns, "remote-profile");
     let page = browser_ns.within(|| TcpListener::bind("127.0.0.1:0").unwrap());
-    let page_url = format!("http://{}/", page.local_addr().unwrap());
-    serve_page(page);
-    let said = pair_in_popup(&browser_ns, &profile, FOR_BROWSER, &code);
+    let page_url = serve_page(page, PAGE);
+    let said = browser.pair(&browser_ns, FOR_BROWSER, &code);
     assert_eq!(
         said,
         format!(
@@ -184,7 +101,7 @@ fn a_browser_on_another_computer_pairs_by_code_and_is_driven_over_the_sealed_lin
         std::thread::sleep(Duration::from_millis(100));
     }
     assert!(
-        remote_state(&browser_ns, &profile).ends_with(": connected."),
+        browser.remote_state(&browser_ns).ends_with(": connected."),
         "the popup does not say it is connected"
     );
 
@@ -220,6 +137,11 @@ fn a_browser_on_another_computer_pairs_by_code_and_is_driven_over_the_sealed_lin
         "the capture missed the link"
     );
     let secret = |name: &str| std::fs::read(env.state_dir.join(name)).unwrap();
+    assert_ne!(
+        secret("remote-secret"),
+        secret("secret"),
+        "one secret for both doors"
+    );
     let code_letters = code.replace('-', "");
     let never: [(&str, &[u8]); 10] = [
         ("the page's text", PAGE_TEXT.as_bytes()),
@@ -237,7 +159,7 @@ fn a_browser_on_another_computer_pairs_by_code_and_is_driven_over_the_sealed_lin
         assert!(!has(bytes), "{what} crossed the wire readable");
     }
 
-    another_relay_at_the_address_is_refused(&env, agent, &relay_ns, &browser_ns, &profile);
+    another_relay_at_the_address_is_refused(&env, agent, &relay_ns, &browser_ns, &browser);
 }
 
 /// The third namespace, with the right address: a browser with no pairing fails the relay's
@@ -265,8 +187,8 @@ fn stranger_is_refused(env: &Env, stranger_ns: &Netns, used_code: &str, fingerpr
         "the challenge named no key: {reason}"
     );
 
-    let (_stranger, profile) = browser_in(env, stranger_ns, "stranger-profile");
-    let said = pair_in_popup(stranger_ns, &profile, FOR_STRANGER, used_code);
+    let stranger = browser_in(env, stranger_ns, "stranger-profile");
+    let said = stranger.pair(stranger_ns, FOR_STRANGER, used_code);
     assert_eq!(
         said,
         "Not paired: the relay refused: that is not an open pairing code; run tabpilot pair --remote again"
@@ -280,7 +202,7 @@ fn another_relay_at_the_address_is_refused(
     agent: Mcp,
     relay_ns: &Netns,
     browser_ns: &Netns,
-    profile: &std::path::Path,
+    browser: &RemoteBrowser,
 ) {
     drop(agent);
     kill(env.relay_pid());
@@ -289,7 +211,7 @@ fn another_relay_at_the_address_is_refused(
     let _rogue = Kill(relay_ns.inside(&rogue).spawn().unwrap());
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
-        let said = remote_state(browser_ns, profile);
+        let said = browser.remote_state(browser_ns);
         if said.contains("another relay answers at 10.213.0.1:47400: its key is") {
             assert!(said.contains("not connected"), "{said}");
             break;

@@ -283,3 +283,28 @@ impl Cdp {
         self.eval(session, expression).await
     }
 }
+
+/// What a person does in an extension's own pages.
+impl Cdp {
+    /// What a person does in the popup of the extension at `origin`, opened at `popup.html` +
+    /// `hash`: waits there until `ready` (a JS expression) holds, then runs `then` (JS statements
+    /// ending in `return ...`); returns what they returned.
+    pub(crate) async fn in_popup_of(
+        &mut self,
+        origin: &str,
+        hash: &str,
+        ready: &str,
+        then: &str,
+    ) -> Value {
+        let url = format!("{origin}/ui/popup.html{hash}");
+        let (_, popup) = self.open(&url, false).await.unwrap();
+        let script = format!(
+            "(async () => {{
+              const wait = async (f) => {{ for (let i = 0; i < 200 && !f(); i++) await new Promise((r) => setTimeout(r, 50)); }};
+              await wait(() => {ready});
+              {then}
+            }})()"
+        );
+        self.eval_loaded(&popup, &script).await.unwrap()
+    }
+}
