@@ -72,6 +72,7 @@ mod pyapps;
 mod recorder;
 mod recovery;
 mod relay;
+mod remote_cli;
 mod replay;
 mod roots;
 mod round_trip;
