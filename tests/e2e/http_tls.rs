@@ -86,19 +86,19 @@ impl ServerCertVerifier for Pinned {
     }
 }
 
-/// A `tabpilot mcp --http ADDR --tls` and what it said at start.
-struct TlsServer {
+/// A `tabpilot mcp --http ADDR --tls` and what it said at start (remote_cli.rs uses it too).
+pub(crate) struct TlsServer {
     child: Child,
     port: u16,
-    url: String,
-    fingerprint: String,
-    token: String,
+    pub(crate) url: String,
+    pub(crate) fingerprint: String,
+    pub(crate) token: String,
     said: String,
     _out: BufReader<ChildStdout>,
 }
 
 impl TlsServer {
-    fn start(env: &Env, addr: &str) -> TlsServer {
+    pub(crate) fn start(env: &Env, addr: &str) -> TlsServer {
         let mut child = env
             .command(&["mcp", "--http", addr, "--tls"])
             .env_remove("TABPILOT_TOKEN")
@@ -138,7 +138,7 @@ impl TlsServer {
     }
 
     /// Stops it; what it wrote on stderr.
-    fn stop(mut self) -> String {
+    pub(crate) fn stop(mut self) -> String {
         let _ = self.child.kill();
         let mut err = String::new();
         let _ = self.child.stderr.take().unwrap().read_to_string(&mut err);
@@ -217,6 +217,14 @@ impl TlsServer {
                 .then(|| value.trim().to_string())
         });
         Ok((status.ok_or(head.to_string())?, session, body.to_string()))
+    }
+}
+
+impl Drop for TlsServer {
+    /// A test that fails leaves no server behind.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

@@ -77,6 +77,7 @@ mod relay;
 mod remote;
 #[path = "../support/remote_browser.rs"]
 mod remote_browser;
+mod remote_cli;
 mod replay;
 mod roots;
 mod round_trip;

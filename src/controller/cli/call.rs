@@ -98,44 +98,70 @@ fn parse(words: &[String]) -> Result<(String, Value, bool), ToolError> {
     Ok((spec.name.to_string(), Value::Object(args), json_out))
 }
 
-pub(super) async fn run(words: Vec<String>) -> ExitCode {
-    let outcome = async {
-        let (tool, args, json_out) = parse(&words)?;
-        let session = cli_session()?;
-        let answer = session.call(&tool, args).await;
-        Ok::<_, ToolError>((answer, json_out))
-    }
-    .await;
-    let (answer, json_out) = match outcome {
-        Ok(x) => x,
-        Err(e) => (Err(e), words.iter().any(|w| w == "--json")),
+/// Runs the tool call the words say, here or on the remote named, and prints its result: the
+/// same text and exit code either way.
+pub(super) async fn run(words: Vec<String>, remote: Option<String>) -> ExitCode {
+    let (tool, args, json_out) = match parse(&words) {
+        Ok(parsed) => parsed,
+        Err(e) => {
+            let json_out = words.iter().any(|w| w == "--json");
+            return print(&crate::controller::mcp::to_result(Err(e)), json_out);
+        }
     };
+    let result = match remote {
+        None => {
+            let answer = match cli_session() {
+                Ok(session) => session.call(&tool, args).await,
+                Err(e) => Err(e),
+            };
+            crate::controller::mcp::to_result(answer)
+        }
+        Some(name) => match super::remote::call(&name, &tool, args).await {
+            Ok(result) => result,
+            Err(e) => {
+                eprintln!(
+                    "tabpilot: remote {}: {e}",
+                    crate::shared::terminal::line(&name)
+                );
+                return ExitCode::FAILURE;
+            }
+        },
+    };
+    print(&result, json_out)
+}
+
+/// A tool's result on the terminal: as JSON with --json, else its text (on stderr for an
+/// error); the exit code says which.
+fn print(result: &rmcp::model::CallToolResult, json_out: bool) -> ExitCode {
+    let failed = result.is_error == Some(true);
     if json_out {
-        let result = crate::controller::mcp::to_result(answer);
-        let failed = result.is_error == Some(true);
         println!(
             "{}",
-            serde_json::to_string_pretty(&result).expect("results serialize")
+            serde_json::to_string_pretty(result).expect("results serialize")
         );
-        return if failed {
-            ExitCode::FAILURE
+    } else {
+        let texts: Vec<&str> = result
+            .content
+            .iter()
+            .filter_map(|c| c.as_text())
+            .map(|t| t.text.as_str())
+            .collect();
+        // Page text reaches the person's terminal (from a remote server too): escapes and bidi
+        // controls shown, not run.
+        let text = crate::shared::terminal::text(&texts.join("\n")).into_owned();
+        if failed {
+            eprintln!("{text}");
         } else {
-            ExitCode::SUCCESS
-        };
-    }
-    match answer {
-        Ok(out) => {
-            // Page text reaches the person's terminal: escapes and bidi controls shown, not run.
-            println!("{}", crate::shared::terminal::text(&out.text));
-            if !out.images.is_empty() {
+            println!("{text}");
+            if result.content.iter().any(|c| c.as_image().is_some()) {
                 println!("(image not shown here; give a FILE to save it)");
             }
-            ExitCode::SUCCESS
         }
-        Err(e) => {
-            eprintln!("{}", crate::shared::terminal::text(&e.text()));
-            ExitCode::FAILURE
-        }
+    }
+    if failed {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
     }
 }
 

@@ -41,6 +41,7 @@ fn not_stdio_server(command: &str, args: &[String]) -> Option<String> {
     match Cli::try_parse_from(argv) {
         Ok(Cli {
             command: Command::Mcp { http: None, .. },
+            remote: None,
         }) => None,
         Ok(_) => Some(format!("{args:?} is not `mcp` on stdio")),
         Err(e) => Some(format!("{args:?} is refused: {e}")),

@@ -10,6 +10,7 @@ mod install;
 #[cfg(test)]
 mod manifests;
 mod reference;
+mod remote;
 mod replay;
 mod secret;
 mod service;
@@ -29,6 +30,9 @@ use crate::controller::launch::{self, LaunchOptions};
     about = "Drive real browser tabs from any MCP client or the terminal"
 )]
 struct Cli {
+    /// Run the tool command on this remote MCP server (`tabpilot remote add`) instead of here.
+    #[arg(long, value_name = "NAME")]
+    remote: Option<String>,
     #[command(subcommand)]
     command: Command,
 }
@@ -138,6 +142,11 @@ enum Command {
         #[command(subcommand)]
         what: secret::SecretCommand,
     },
+    /// Remote MCP servers a tool command can run on (`tabpilot --remote NAME <tool> ...`).
+    Remote {
+        #[command(subcommand)]
+        what: remote::RemoteCommand,
+    },
     /// The agent skill that teaches the tools.
     Skill {
         #[command(subcommand)]
@@ -223,13 +232,19 @@ pub fn run() -> ExitCode {
         .enable_all()
         .build()
         .expect("tokio runtime starts");
-    let result = runtime.block_on(dispatch(cli.command, parent));
+    let result = runtime.block_on(dispatch(cli.command, cli.remote, parent));
     // Don't wait on stdin readers left behind by the MCP transport.
     runtime.shutdown_timeout(std::time::Duration::from_millis(200));
     result
 }
 
-async fn dispatch(command: Command, parent: i32) -> ExitCode {
+async fn dispatch(command: Command, remote: Option<String>, parent: i32) -> ExitCode {
+    if remote.is_some() && !matches!(command, Command::Call(_)) {
+        eprintln!(
+            "tabpilot: --remote NAME goes with a tool command: `tabpilot --remote NAME navigate URL`"
+        );
+        return ExitCode::FAILURE;
+    }
     let outcome: anyhow::Result<ExitCode> = match command {
         Command::Mcp {
             launch,
@@ -303,13 +318,14 @@ async fn dispatch(command: Command, parent: i32) -> ExitCode {
         Command::Uninstall(args) => install::uninstall(&args),
         Command::Service { what } => service::run(what),
         Command::Secret { what } => secret::run(what),
+        Command::Remote { what } => remote::run(what).await,
         Command::Skill {
             what: SkillCommand::Install,
         } => skill::install(),
         Command::Token {
             what: TokenCommand::Rotate,
         } => token_rotate(),
-        Command::Call(words) => Ok(call::run(words).await),
+        Command::Call(words) => Ok(call::run(words, remote).await),
     };
     outcome.unwrap_or_else(|e| {
         eprintln!("tabpilot: {e:#}");

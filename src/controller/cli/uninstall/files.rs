@@ -47,6 +47,14 @@ const NAMES: &[(&str, &str)] = &[
     ("relay.log.1", "the relay's log"),
     ("service.log", "the service's log"),
     ("service.xml", "the Windows task's definition"),
+    (
+        "remotes.json",
+        "the remote MCP servers `tabpilot remote add` keeps, with their tokens",
+    ),
+    (
+        "remote-sessions",
+        "the MCP sessions of the remotes' last calls",
+    ),
 ];
 
 /// Names of files rotated or locked beside them (`NAME.1`, `NAME.lock`).
@@ -95,7 +103,7 @@ pub(super) fn what(name: &str) -> Option<(&'static str, bool)> {
     }
     NAMES
         .iter()
-        .any(|(n, _)| *n == stem)
+        .any(|(n, _)| *n == stem || (n.ends_with(".json") && stem_of(n)))
         .then_some(("an unfinished write", false))
 }
 
@@ -183,6 +191,9 @@ mod tests {
             "recording.jsonl.1",
             "http-token.tmp4242",
             "profiles",
+            "remotes.json",
+            "remotes.tmp77",
+            "remote-sessions",
         ] {
             assert_eq!(what(name).map(|w| w.1), Some(false), "{name}");
         }
