@@ -99,9 +99,18 @@ pub(crate) struct TlsServer {
 
 impl TlsServer {
     pub(crate) fn start(env: &Env, addr: &str) -> TlsServer {
-        let mut child = env
-            .command(&["mcp", "--http", addr, "--tls"])
-            .env_remove("TABPILOT_TOKEN")
+        TlsServer::start_with(env, &["mcp", "--http", addr, "--tls"], |cmd| cmd)
+    }
+
+    /// `start`, as `args` say, the command as `wrap` makes it (run inside a namespace, say).
+    pub(crate) fn start_with(
+        env: &Env,
+        args: &[&str],
+        wrap: impl FnOnce(Command) -> Command,
+    ) -> TlsServer {
+        let mut cmd = env.command(args);
+        cmd.env_remove("TABPILOT_TOKEN");
+        let mut child = wrap(cmd)
             .stdin(Stdio::null())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())

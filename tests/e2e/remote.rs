@@ -132,10 +132,10 @@ fn a_browser_on_another_computer_pairs_by_code_and_is_driven_over_the_sealed_lin
     capture.stop();
     let wire = std::fs::read(&pcap).unwrap();
     let has = |needle: &[u8]| wire.windows(needle.len()).any(|w| w == needle);
-    assert!(
-        has(b"GET /pair/remote") && has(b"GET /browser"),
-        "the capture missed the link"
-    );
+    for upgrade in [&b"GET /pair/remote"[..], b"GET /browser"] {
+        let upgrade = String::from_utf8_lossy(upgrade);
+        assert!(has(upgrade.as_bytes()), "the capture missed {upgrade}");
+    }
     let secret = |name: &str| std::fs::read(env.state_dir.join(name)).unwrap();
     assert_ne!(
         secret("remote-secret"),
@@ -205,10 +205,19 @@ fn another_relay_at_the_address_is_refused(
     browser: &RemoteBrowser,
 ) {
     drop(agent);
-    kill(env.relay_pid());
+    let relay = env.relay_pid();
+    kill(relay);
+    // Gone, its port with it, before the other takes the address.
+    // SAFETY: signal 0 only asks whether the pid is still there.
+    while unsafe { libc::kill(relay, 0) } == 0 {
+        std::thread::sleep(Duration::from_millis(20));
+    }
     let other = Env::fresh("remote-other-relay");
+    std::fs::create_dir_all(&other.state_dir).unwrap();
+    let log = std::fs::File::create(other.state_dir.join("foreground.log")).unwrap();
     let rogue = other.command(&["relay", "--listen", LISTEN]);
-    let _rogue = Kill(relay_ns.inside(&rogue).spawn().unwrap());
+    let mut rogue = relay_ns.inside(&rogue);
+    let _rogue = Kill(rogue.stderr(log).spawn().unwrap());
     let deadline = Instant::now() + Duration::from_secs(30);
     loop {
         let said = browser.remote_state(browser_ns);
@@ -216,9 +225,10 @@ fn another_relay_at_the_address_is_refused(
             assert!(said.contains("not connected"), "{said}");
             break;
         }
+        let log = std::fs::read_to_string(other.state_dir.join("foreground.log"));
         assert!(
             Instant::now() < deadline,
-            "the popup never said why: {said}"
+            "the popup never said why: {said}\nthe other relay said: {log:?}"
         );
         std::thread::sleep(Duration::from_millis(500));
     }

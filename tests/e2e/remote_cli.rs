@@ -8,8 +8,10 @@
 
 use serde_json::Value;
 
-use crate::harness::{Env, mode, run_with_stdin, shared};
+use crate::harness::{Env, mode, run, run_with_stdin, shared};
 use crate::http_tls::TlsServer;
+use crate::netns::Netns;
+use crate::remote_browser::serve_page;
 use crate::snapshot::ref_of;
 
 /// `tabpilot remote add NAME URL EXTRA...` on the client, the token on its stdin.
@@ -158,5 +160,54 @@ fn a_wrong_fingerprint_or_token_and_a_missing_server_are_refused_saying_what_to_
     assert!(
         !ok && err.contains(&format!("nothing answers at {url}")),
         "{err}"
+    );
+}
+
+/// `tabpilot --remote NAME navigate URL` against a server in another network namespace (issue
+/// 39): the server, its browser and the page in one, the person's terminal in another, joined by
+/// a veth pair; only the pinned certificate and the token get the call through.
+#[test]
+fn a_server_in_another_namespace_is_driven_by_name() {
+    let (server_ns, client_ns) = (Netns::new("server"), Netns::new("client"));
+    server_ns.link(&client_ns, "10.214.0.1", "10.214.0.2");
+    let env = Env::fresh("remote-cli-netns");
+    let args = [
+        "mcp",
+        "--http",
+        "10.214.0.1:0",
+        "--tls",
+        "--launch",
+        "--headless",
+    ];
+    let server = TlsServer::start_with(&env, &args, |cmd| server_ns.inside(&cmd));
+    assert!(
+        server.url.starts_with("https://10.214.0.1:"),
+        "{}",
+        server.url
+    );
+    // On the server's loopback: only a browser in the server's namespace can load it.
+    let page = server_ns.within(|| std::net::TcpListener::bind("127.0.0.1:0").unwrap());
+    let page = serve_page(
+        page,
+        "<!doctype html><title>Far page</title><h1>Far away ZQX4410</h1>",
+    );
+
+    let client = Env::fresh("remote-cli-netns-client");
+    let in_client = |args: &[&str]| client_ns.inside(&client.command(args));
+    let add = in_client(&[
+        "remote",
+        "add",
+        "far",
+        &server.url,
+        "--fingerprint",
+        &server.fingerprint,
+    ]);
+    let (ok, out, err) = run_with_stdin(add, &format!("{}\n", server.token));
+    assert!(ok, "{out}{err}");
+    let (ok, out, err) = run(in_client(&["--remote", "far", "navigate", &page]));
+    assert!(ok, "{out}{err}");
+    assert!(
+        out.starts_with("Navigated to ") && out.contains("Far away ZQX4410"),
+        "{out}"
     );
 }

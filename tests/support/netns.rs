@@ -102,23 +102,30 @@ impl Netns {
     /// Starts capturing every packet on `dev` into `file` (tcpdump); returns once it listens.
     pub(crate) fn capture(&self, dev: &str, file: &Path) -> Capture {
         let mut tcpdump = Command::new("tcpdump");
-        tcpdump.args(["-i", dev, "-U", "-s", "0", "-w"]).arg(file);
-        let mut child = self
+        // Immediate mode: each packet is handed over as it comes. Without it they wait in the
+        // kernel's ring for a block to fill or time out, and a stop loses them.
+        tcpdump
+            .args(["-i", dev, "--immediate-mode", "-U", "-s", "0", "-w"])
+            .arg(file);
+        // What tcpdump says goes to a file beside the capture: a pipe closed once read would
+        // end it at its next word.
+        let said_at = file.with_extension("log");
+        let said = std::fs::File::create(&said_at).expect("tcpdump's log");
+        let child = self
             .inside(&tcpdump)
             .stdout(Stdio::null())
-            .stderr(Stdio::piped())
+            .stderr(said)
             .spawn()
             .expect("tcpdump, which .ci/run installs");
-        let mut err = child.stderr.take().unwrap();
         // tcpdump says "listening on DEV" once it captures.
-        let mut said = Vec::new();
         let deadline = Instant::now() + Duration::from_secs(10);
-        while !String::from_utf8_lossy(&said).contains("listening on") {
-            assert!(Instant::now() < deadline, "tcpdump never listened");
-            let mut buf = [0u8; 256];
-            let n = std::io::Read::read(&mut err, &mut buf).unwrap_or(0);
-            assert!(n > 0, "tcpdump: {}", String::from_utf8_lossy(&said));
-            said.extend_from_slice(&buf[..n]);
+        loop {
+            let said = std::fs::read_to_string(&said_at).unwrap_or_default();
+            if said.contains("listening on") {
+                break;
+            }
+            assert!(Instant::now() < deadline, "tcpdump never listened: {said}");
+            std::thread::sleep(Duration::from_millis(20));
         }
         Capture { child }
     }
