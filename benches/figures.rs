@@ -1,7 +1,7 @@
 //! tabpilot's figures: speed, memory and tokens, printed for a person to read. It asserts
 //! nothing (timed assertions make flaky tests); run it with `cargo bench --bench figures`, or
 //! `cargo bench --bench figures -- SECTION...` for some of its sections (relay, mcp, browser,
-//! context).
+//! remote, context).
 //!
 //! Each section is one function called from `main`, with its own private relay environment
 //! (state dir and port range), so the figures never touch a developer's relay or browser.
@@ -10,16 +10,24 @@
 // target of its own.
 #[path = "figures/browser.rs"]
 mod browser;
+#[path = "../tests/support/cdp.rs"]
+mod cdp;
 #[path = "figures/context.rs"]
 mod context;
 #[path = "../tests/support/fixtures.rs"]
 mod fixtures;
 #[path = "../tests/support/mcp_client.rs"]
 mod mcp_client;
+#[path = "../tests/support/netns.rs"]
+mod netns;
 #[path = "../tests/support/peers.rs"]
 mod peers;
 #[path = "../tests/support/ports.rs"]
 mod ports;
+#[path = "figures/remote.rs"]
+mod remote;
+#[path = "../tests/support/remote_browser.rs"]
+mod remote_browser;
 #[path = "../tests/support/snapshot.rs"]
 mod snapshot;
 
@@ -40,10 +48,11 @@ const BIN: &str = env!("CARGO_BIN_EXE_tabpilot");
 
 fn main() {
     println!("tabpilot figures: {BIN}");
-    let sections: [(&str, fn()); 4] = [
+    let sections: [(&str, fn()); 5] = [
         ("relay", relay_throughput),
         ("mcp", mcp_startup),
         ("browser", browser::browser_figures),
+        ("remote", remote::remote_figures),
         ("context", context::context_figures),
     ];
     // Cargo passes `--bench` to a bench target; the other words name sections.

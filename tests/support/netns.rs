@@ -2,6 +2,9 @@
 //! the test's own addresses inside them and nothing else, so traffic between them crosses a real
 //! network interface and can be captured there, and never leaves. Needs root (CI runs as root),
 //! `ip` (iproute2) and `tcpdump`, which `.ci/run` installs.
+//!
+//! Each includer uses part of it.
+#![allow(dead_code)]
 
 use std::os::fd::AsRawFd;
 use std::path::Path;
