@@ -4,7 +4,8 @@
 //! into its popup, and the agent drives it with a client's defaults; the relay restarts mid-run
 //! and the agent is still in its tab; the bytes between the namespaces, captured, hold no page
 //! text, typed text, code or secret. A stranger without a pairing, one with a used code, and a
-//! relay with another key at the paired address are each refused, and say why.
+//! relay with another key at the paired address are each refused, and say why; the person
+//! forgets the relay in the popup.
 
 use std::net::TcpListener;
 use std::path::PathBuf;
@@ -232,4 +233,12 @@ fn another_relay_at_the_address_is_refused(
         );
         std::thread::sleep(Duration::from_millis(500));
     }
+    // The person forgets it: the popup no longer names it.
+    let said = browser.forget(browser_ns);
+    assert!(said.starts_with("Forgotten"), "{said}");
+    assert_eq!(
+        browser.remote_state(browser_ns),
+        "",
+        "the popup still names the relay"
+    );
 }

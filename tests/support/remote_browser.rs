@@ -78,6 +78,17 @@ impl RemoteBrowser {
         )
     }
 
+    /// What a person does: clicks Forget in the popup's Another computer; returns what it says.
+    pub(crate) fn forget(&self, ns: &Netns) -> String {
+        self.in_popup(
+            ns,
+            "!document.getElementById('forget').hidden",
+            "document.getElementById('forget').click();
+             await wait(() => document.getElementById('remote-result').textContent);
+             return document.getElementById('remote-result').textContent;",
+        )
+    }
+
     /// What the popup says of the relay on another computer.
     pub(crate) fn remote_state(&self, ns: &Netns) -> String {
         self.in_popup(
