@@ -184,3 +184,28 @@ async fn controller_endpoint(
             peer::serve(hub, socket, Role::Controller, unproven, Door::Loopback)
         })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn listen_takes_an_ip_address_and_a_port_and_says_so_otherwise() {
+        let at = past_loopback(Some(" 10.0.0.5:47400 ".into())).unwrap();
+        assert_eq!(at, Some("10.0.0.5:47400".parse().unwrap()));
+        assert_eq!(
+            past_loopback(Some("[fd00::1]:0".into()))
+                .unwrap()
+                .unwrap()
+                .port(),
+            0
+        );
+        for bad in ["devbox:47400", "10.0.0.5", "0.0.0.0:99999"] {
+            let e = past_loopback(Some(bad.into())).unwrap_err().to_string();
+            assert!(
+                e.contains("--listen takes an IP address and a port") && e.contains(bad),
+                "{e}"
+            );
+        }
+    }
+}

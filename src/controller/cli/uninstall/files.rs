@@ -37,6 +37,14 @@ const NAMES: &[(&str, &str)] = &[
         "the relay's key (browsers' pairings and agents' links rest on it)",
     ),
     ("paired-extensions", "the browsers' pairings"),
+    (
+        "remote-secret",
+        "the secret of browsers paired from another computer (`relay --listen`)",
+    ),
+    (
+        "relay-key",
+        "the relay's key that browsers on other computers pin",
+    ),
     ("http-token", "the token of `tabpilot mcp --http`"),
     ("http-server", "the running `mcp --http` server's address"),
     ("sessions", "the CLI sessions' keys"),
@@ -178,6 +186,7 @@ pub(super) fn remove(found: &Found) -> io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    #[cfg(unix)]
     use crate::shared::state::test_support::temp_dir;
 
     #[test]
@@ -193,6 +202,8 @@ mod tests {
             "profiles",
             "remotes.json",
             "remotes.tmp77",
+            "remote-secret",
+            "relay-key",
             "remote-sessions",
         ] {
             assert_eq!(what(name).map(|w| w.1), Some(false), "{name}");
