@@ -310,4 +310,13 @@
     },
   };
   globalThis.__tabpilot = T;
+  // The service worker's later calls in this document come as messages (sw/page.js): one round
+  // trip with nothing injected or compiled. Only the extension's own pages and worker can message
+  // its isolated world, and only the worker's come with no tab. (Outside an extension, as in
+  // node's tests of these files, there is no chrome.)
+  globalThis.chrome?.runtime?.onMessage?.addListener((msg, sender, reply) => {
+    if (sender.id !== chrome.runtime.id || sender.tab || typeof msg?.pageOp !== 'string') return false;
+    T.run(msg.pageOp, msg.args).then(reply);
+    return true;
+  });
 })();

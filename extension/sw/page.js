@@ -106,16 +106,19 @@ async function documentOf(tabId, frameId) {
     stop = () => chrome.webNavigation.onCommitted.removeListener(listener);
   });
   gone.catch(() => {});
-  // Asked after the watch began: a commit before the ask is the document asked about.
+  // Asked after the watch began: a commit before the ask is the document asked about. Asked on
+  // each call, not kept from the commits heard: kept, the document before a load the browser
+  // blocked (its error page shown) was still taken for the frame's, and the call's message to it
+  // went unanswered (policy::with_an_allow_list_a_link_out_of_it_never_reaches_the_other_server).
   const frame = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
   documentId = frame?.documentId;
   return { documentId, gone, stop };
 }
 
-// The documents of each tab known to hold the page scripts: a call there is one injection. A
-// document not known (new, or the worker restarted) gets the files first, unasked: two
-// injections, where asking first would cost a third. The files keep a document that has them as
-// it is (each returns early).
+// The documents of each tab known to hold the page scripts: a call there is one message to them
+// (page/kit.js listens). A document not known (new, or the worker restarted) gets the files
+// first, unasked, then the call as an injection: two, where asking first would cost a third. The
+// files keep a document that has them as it is (each returns early).
 const kitIn = perTab(); // tabId -> Set of documentIds
 const MAX_KNOWN = 256;
 
@@ -128,8 +131,10 @@ export async function runInPage(tabId, op, args, frameId = 0) {
   const known = kitIn.get(tabId) || kitIn.set(tabId, new Set()).get(tabId);
   let out;
   try {
-    if (!doc.documentId || !known.has(doc.documentId)) await run({ files: PAGE_FILES });
-    [out] = await run({ func: call, args: [op, args] });
+    const kept = doc.documentId && known.has(doc.documentId);
+    out = kept ? await bySend(tabId, op, args, doc) : null;
+    if (!out && !kept) await run({ files: PAGE_FILES });
+    if (!out) [out] = await run({ func: call, args: [op, args] });
     if (out?.result?.missing) {
       await run({ files: PAGE_FILES });
       [out] = await run({ func: call, args: [op, args] });
@@ -148,6 +153,23 @@ export async function runInPage(tabId, op, args, frameId = 0) {
   // The elements an action described for the recording (page/kit.js) ride on its value.
   if (r.described && r.value && typeof r.value === 'object') r.value.described = r.described;
   return r.value;
+}
+
+// A call to a document that keeps the page scripts, as a message to their listener (page/kit.js):
+// `{ result }`, as an injection answers. Null when nothing there took it (a document without
+// them, a tab gone): nothing ran, and the caller injects, which names what went wrong.
+async function bySend(tabId, op, args, doc) {
+  try {
+    const message = chrome.tabs.sendMessage(tabId, { pageOp: op, args }, { documentId: doc.documentId });
+    return { result: await Promise.race([message, doc.gone]) };
+  } catch (e) {
+    if (e instanceof PageReplaced) throw e;
+    const msg = String(e?.message || e);
+    if (/Receiving end does not exist|No tab with id|No document with id/i.test(msg)) return null;
+    // The document began to go before it answered: no answer, as an injection's.
+    if (/message (port|channel) closed/i.test(msg)) return { result: undefined };
+    throw new ToolError('INTERNAL', `page call failed: ${msg}`);
+  }
 }
 
 const REF = new RegExp(`^(?:${REF_FORMAT.pattern})$`);

@@ -601,11 +601,20 @@ fn a_long_call_reports_progress_when_asked_and_a_cancelled_one_stops_waiting() {
         "{:?}",
         agent.early
     );
-    let lines: Vec<Value> = std::fs::read_to_string(&trail)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    // The cancelled call's line is written once the browser has said how far it got, which may
+    // come after the next call's answer (on a busy machine it did): wait for it.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let lines: Vec<Value> = loop {
+        let lines: Vec<Value> = std::fs::read_to_string(&trail)
+            .unwrap()
+            .lines()
+            .map(|l| serde_json::from_str(l).unwrap())
+            .collect();
+        if lines.iter().any(|l| l["code"] == "CANCELLED") || Instant::now() > deadline {
+            break lines;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
     let cancelled: Vec<&Value> = lines.iter().filter(|l| l["code"] == "CANCELLED").collect();
     assert_eq!(cancelled.len(), 1, "{lines:?}");
     assert_eq!(cancelled[0]["tool"], "browser_wait_for");
