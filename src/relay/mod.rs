@@ -150,18 +150,33 @@ async fn browser_endpoint(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
+    browser_at(Door::Loopback, hub, addr, unproven, &headers, ws)
+}
+
+/// A browser's socket at `door`: upgraded only for an extension that has paired (its Origin),
+/// then proven and sealed as that door asks.
+fn browser_at(
+    door: Door,
+    hub: Arc<Hub>,
+    addr: std::net::SocketAddr,
+    unproven: door::Unproven,
+    headers: &HeaderMap,
+    ws: WebSocketUpgrade,
+) -> Response {
     let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
     if !hub.pairing().extensions.admits(origin) {
-        tracing::warn!(%addr, "refused a /browser peer from a foreign origin");
-        return (
-            StatusCode::FORBIDDEN,
-            "tabpilot: /browser takes only the tabpilot extension, once it has paired",
-        )
-            .into_response();
+        tracing::warn!(%addr, ?door, "refused a /browser peer: not an extension that paired");
+        let how = match door {
+            Door::Loopback => {
+                "tabpilot: /browser takes only the tabpilot extension, once it has paired"
+            }
+            Door::Remote => "tabpilot: pair this browser first (tabpilot pair --remote)",
+        };
+        return (StatusCode::FORBIDDEN, how).into_response();
     }
     ws.max_message_size(protocol::BROWSER_MAX_FRAME)
         .max_frame_size(protocol::BROWSER_MAX_FRAME)
-        .on_upgrade(move |socket| peer::serve(hub, socket, Role::Browser, unproven, Door::Loopback))
+        .on_upgrade(move |socket| peer::serve(hub, socket, Role::Browser, unproven, door))
 }
 
 async fn controller_endpoint(

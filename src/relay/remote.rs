@@ -24,7 +24,7 @@ use super::extensions::Extensions;
 use super::hub::Door;
 use crate::shared::protocol::remote::{self, transcript};
 use crate::shared::protocol::seal::End;
-use crate::shared::protocol::{self, Role, handshake};
+use crate::shared::protocol::handshake;
 use crate::shared::serve::door;
 use crate::shared::state;
 
@@ -85,20 +85,7 @@ async fn browser_endpoint(
     headers: HeaderMap,
     ws: WebSocketUpgrade,
 ) -> Response {
-    let origin = headers.get(header::ORIGIN).and_then(|v| v.to_str().ok());
-    if !hub.pairing().extensions.admits(origin) {
-        tracing::warn!(%addr, "refused a /browser peer from past loopback: not a paired extension");
-        return (
-            StatusCode::FORBIDDEN,
-            "tabpilot: pair this browser first (tabpilot pair --remote)",
-        )
-            .into_response();
-    }
-    ws.max_message_size(protocol::BROWSER_MAX_FRAME)
-        .max_frame_size(protocol::BROWSER_MAX_FRAME)
-        .on_upgrade(move |socket| {
-            super::peer::serve(hub, socket, Role::Browser, unproven, Door::Remote)
-        })
+    super::browser_at(Door::Remote, hub, addr, unproven, &headers, ws)
 }
 
 async fn pair_endpoint(
