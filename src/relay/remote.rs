@@ -22,9 +22,9 @@ use super::Hub;
 use super::codes::Codes;
 use super::extensions::Extensions;
 use super::hub::Door;
+use crate::shared::protocol::handshake;
 use crate::shared::protocol::remote::{self, transcript};
 use crate::shared::protocol::seal::End;
-use crate::shared::protocol::handshake;
 use crate::shared::serve::door;
 use crate::shared::state;
 

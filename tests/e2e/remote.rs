@@ -118,6 +118,19 @@ fn a_browser_on_another_computer_pairs_by_code_and_is_driven_over_the_sealed_lin
     );
     let (snap, _) = agent.ok("browser_snapshot", json!({}));
     assert!(snap.contains(CLICKED) && snap.contains(TYPED), "{snap}");
+    // A screenshot comes back as from a browser on this computer.
+    let shot = agent.call("browser_screenshot", json!({}));
+    assert_ne!(shot["isError"], true, "{shot}");
+    let image = shot["content"].as_array().unwrap().iter();
+    let image = image
+        .clone()
+        .find(|b| b["type"] == "image")
+        .expect("an image");
+    use base64::Engine;
+    let png = base64::engine::general_purpose::STANDARD
+        .decode(image["data"].as_str().unwrap())
+        .unwrap();
+    assert!(image::load_from_memory(&png).unwrap().width() > 100);
 
     // The relay restarts: the agent's client starts another, the browser dials it again, and
     // the agent is still in its tab.
