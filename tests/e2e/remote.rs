@@ -121,11 +121,9 @@ fn a_browser_on_another_computer_pairs_by_code_and_is_driven_over_the_sealed_lin
     // A screenshot comes back as from a browser on this computer.
     let shot = agent.call("browser_screenshot", json!({}));
     assert_ne!(shot["isError"], true, "{shot}");
-    let image = shot["content"].as_array().unwrap().iter();
-    let image = image
-        .clone()
-        .find(|b| b["type"] == "image")
-        .expect("an image");
+    let blocks = shot["content"].as_array().unwrap();
+    let image = blocks.iter().find(|b| b["type"] == "image");
+    let image = image.expect("an image");
     use base64::Engine;
     let png = base64::engine::general_purpose::STANDARD
         .decode(image["data"].as_str().unwrap())
