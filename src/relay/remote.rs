@@ -155,8 +155,9 @@ async fn exchange(hub: &Hub, socket: &mut WebSocket) -> Result<(), &'static str>
     let mut ikm = agree(&remote.key, &theirs);
     ikm.extend(agree(&fresh, &theirs));
     let said = transcript(&offer.eph, &remote.public, &fresh_public);
+    // The keys of the open code the claim opened under, taken once; none: a wrong code.
     let mut granted = None;
-    let claimed = remote.codes.claim_by(|code| {
+    remote.codes.claim_by(|code| {
         let mut keys = remote::keys(&ikm, code, &said, End::Relay);
         let opens = keys.open.open(&sealed).is_ok_and(|claim| claim == CLAIM);
         if opens {
@@ -164,7 +165,7 @@ async fn exchange(hub: &Hub, socket: &mut WebSocket) -> Result<(), &'static str>
         }
         opens
     });
-    let Some(mut keys) = granted.filter(|_| claimed) else {
+    let Some(mut keys) = granted else {
         return Err("that is not an open pairing code; run tabpilot pair --remote again");
     };
     let secret = String::from_utf8_lossy(remote.secret()).into_owned();

@@ -14,11 +14,12 @@ use std::fs::{File, OpenOptions};
 use std::io::{self, Read};
 use std::net::IpAddr;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use anyhow::Context;
+use rustls::client::danger::{HandshakeSignatureValid, ServerCertVerified, ServerCertVerifier};
 use rustls::pki_types::pem::PemObject;
-use rustls::pki_types::{CertificateDer, PrivateKeyDer};
+use rustls::pki_types::{CertificateDer, PrivateKeyDer, ServerName, UnixTime};
 use sha2::{Digest, Sha256};
 
 use crate::shared::platform::private;
@@ -91,6 +92,85 @@ pub fn fingerprint(cert: &[u8]) -> String {
 #[allow(deprecated)]
 pub fn provider() -> Arc<rustls::crypto::CryptoProvider> {
     Arc::new(rustls::crypto::ring::default_provider())
+}
+
+/// What a client of a `tabpilot mcp --http --tls` server trusts: the certificate whose SHA-256
+/// is `pin`, or, with none, any certificate, for a caller that checks the server another way
+/// (the proof of `proof.rs`, bound to the certificate). The handshake's signatures are verified
+/// either way, so only the holder of the certificate's key gets through, and the fingerprint of
+/// the certificate the server showed is kept in `seen`, so that a refusal can name both.
+#[derive(Debug)]
+pub struct Trust {
+    pub pin: Option<String>,
+    pub seen: Arc<Mutex<Option<String>>>,
+    pub provider: Arc<rustls::crypto::CryptoProvider>,
+}
+
+/// A client configuration trusting as [`Trust`] says (`pin`, or any certificate), and where the
+/// fingerprint of the certificate the server showed is kept.
+pub fn client_config(pin: Option<&str>) -> (rustls::ClientConfig, Arc<Mutex<Option<String>>>) {
+    let provider = provider();
+    let seen = Arc::new(Mutex::new(None));
+    let trust = Trust {
+        pin: pin.map(str::to_string),
+        seen: seen.clone(),
+        provider: provider.clone(),
+    };
+    let config = rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .expect("ring's provider offers the safe defaults")
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(trust))
+        .with_no_client_auth();
+    (config, seen)
+}
+
+impl ServerCertVerifier for Trust {
+    fn verify_server_cert(
+        &self,
+        end_entity: &CertificateDer<'_>,
+        _intermediates: &[CertificateDer<'_>],
+        _server_name: &ServerName<'_>,
+        _ocsp: &[u8],
+        _now: UnixTime,
+    ) -> Result<ServerCertVerified, rustls::Error> {
+        let served = fingerprint(end_entity);
+        let trusted = self.pin.as_ref().is_none_or(|pin| *pin == served);
+        *self.seen.lock().unwrap_or_else(PoisonError::into_inner) = Some(served);
+        if trusted {
+            Ok(ServerCertVerified::assertion())
+        } else {
+            Err(rustls::Error::InvalidCertificate(
+                rustls::CertificateError::ApplicationVerificationFailure,
+            ))
+        }
+    }
+
+    fn verify_tls12_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        let algs = &self.provider.signature_verification_algorithms;
+        rustls::crypto::verify_tls12_signature(message, cert, dss, algs)
+    }
+
+    fn verify_tls13_signature(
+        &self,
+        message: &[u8],
+        cert: &CertificateDer<'_>,
+        dss: &rustls::DigitallySignedStruct,
+    ) -> Result<HandshakeSignatureValid, rustls::Error> {
+        let algs = &self.provider.signature_verification_algorithms;
+        rustls::crypto::verify_tls13_signature(message, cert, dss, algs)
+    }
+
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.provider
+            .signature_verification_algorithms
+            .supported_schemes()
+    }
 }
 
 fn server_config(
@@ -340,6 +420,38 @@ fn is_link_error(e: &io::Error) -> bool {
 mod tests {
     use super::*;
     use crate::shared::state::test_support::temp_dir;
+
+    #[test]
+    fn only_the_pinned_certificate_passes_and_the_one_seen_is_recorded() {
+        let (pinned_der, other_der) = (b"pinned".as_slice(), b"other".as_slice());
+        let name = ServerName::try_from("lab.example").unwrap();
+        let check = |pin: Option<&str>, der: &[u8]| {
+            let seen = Arc::new(Mutex::new(None));
+            let trust = Trust {
+                pin: pin.map(str::to_string),
+                seen: seen.clone(),
+                provider: provider(),
+            };
+            let verdict = trust.verify_server_cert(
+                &CertificateDer::from(der.to_vec()),
+                &[],
+                &name,
+                &[],
+                UnixTime::now(),
+            );
+            let seen = seen.lock().unwrap().clone();
+            (verdict.is_ok(), seen)
+        };
+        let pin = fingerprint(pinned_der);
+        assert_eq!(check(Some(&pin), pinned_der), (true, Some(pin.clone())));
+        let other = Some(fingerprint(other_der));
+        assert_eq!(check(Some(&pin), other_der), (false, other.clone()));
+        assert_eq!(
+            check(None, other_der),
+            (true, other),
+            "no pin: any certificate"
+        );
+    }
 
     fn want() -> Vec<String> {
         names("127.0.0.1".parse().unwrap())
