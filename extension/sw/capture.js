@@ -56,17 +56,22 @@ async function shoot(tabId, { format = 'png', quality, ref, fullPage }) {
 }
 
 // Chrome lets an extension call captureVisibleTab twice a second, browser-wide: several agents'
-// tabs, each in front of its own window, capture in turn, spaced so none is refused.
+// tabs, each in front of its own window, capture in turn, spaced so none is refused. The spacing
+// runs from the end of the capture before, not its start: the browser counts a call when it
+// reaches it, and a call held up on its way (a busy machine) came within a second of two others
+// and was refused (capture::agents_screenshotting_at_once_all_get_their_captures_within_chromes_quota).
 const CAPTURE_SPACING_MS = 520;
 let lastCapture = Promise.resolve(0);
 function paced(capture) {
-  const turn = lastCapture.then(async (at) => {
-    const wait = at + CAPTURE_SPACING_MS - Date.now();
-    if (wait > 0) await new Promise((r) => setTimeout(r, wait));
-    return Date.now();
-  });
-  lastCapture = turn;
-  return turn.then(capture);
+  const done = lastCapture
+    .then(async (at) => {
+      const wait = at + CAPTURE_SPACING_MS - Date.now();
+      if (wait > 0) await new Promise((r) => setTimeout(r, wait));
+    })
+    .then(capture);
+  const ended = () => Date.now();
+  lastCapture = done.then(ended, ended);
+  return done;
 }
 
 // captureVisibleTab takes whatever tab is in front of the window, not a tab by its id: the
