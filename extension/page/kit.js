@@ -310,13 +310,23 @@
     },
   };
   globalThis.__tabpilot = T;
-  // The service worker's later calls in this document come as messages (sw/page.js): one round
-  // trip with nothing injected or compiled. Only the extension's own pages and worker can message
-  // its isolated world, and only the worker's come with no tab. (Outside an extension, as in
-  // node's tests of these files, there is no chrome.)
-  globalThis.chrome?.runtime?.onMessage?.addListener((msg, sender, reply) => {
-    if (sender.id !== chrome.runtime.id || sender.tab || typeof msg?.pageOp !== 'string') return false;
-    T.run(msg.pageOp, msg.args).then(reply);
-    return true;
+  // The service worker's calls come on a port it opens to this document (sw/documents.js): one
+  // message each way, with nothing injected or compiled. Only the extension's own pages and worker
+  // can reach its isolated world, and only the worker's ports come from no tab. An answer in the
+  // top frame carries the document's address, which the worker then need not ask the browser for.
+  // (Outside an extension, as in node's tests of these files, there is no chrome.)
+  globalThis.chrome?.runtime?.onConnect?.addListener((port) => {
+    if (port.name !== 'tabpilot-page' || port.sender?.id !== chrome.runtime.id || port.sender.tab) return;
+    port.onMessage.addListener((msg) => {
+      if (typeof msg?.pageOp !== 'string') return;
+      T.run(msg.pageOp, msg.args).then((result) => {
+        if (window === top) result.href = location.href;
+        try {
+          port.postMessage({ id: msg.id, result });
+        } catch (_) {
+          // the worker let go of the port meanwhile
+        }
+      });
+    });
   });
 })();

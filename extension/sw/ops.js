@@ -39,6 +39,7 @@ import { emulate, emulation, emulationHeldBy } from './emulate.js';
 import { setProxy, proxyState } from './proxy.js';
 import { setAdvanced, heldNowBy } from './debugger.js';
 import { begin, end } from './cancel.js';
+import { addressSince } from './documents.js';
 
 // Marks a handler that must answer while a dialog blocks the tab: that is when it is needed.
 const whileBlocked = (handler) => Object.assign(handler, { whileBlocked: true });
@@ -141,8 +142,13 @@ async function run(op, call) {
 }
 
 // The address of the tab a call ran in, as the call answers (the controller's audit trail
-// records it); none for a call on no tab, or a tab that is gone.
-const urlOf = (tab) => (tab === null ? undefined : chrome.tabs.get(tab).then((t) => t.url, () => undefined));
+// records it): as the tab's top document answered during the call, when it did and has not moved
+// since (sw/documents.js), else read from the browser. None for a call on no tab, or a tab that is
+// gone.
+async function urlOf(tab, since) {
+  if (tab === null) return undefined;
+  return addressSince(tab, since) ?? chrome.tabs.get(tab).then((t) => t.url, () => undefined);
+}
 
 // An action that asks (`after.console`, `after.network`) has what the tab's console gained and
 // what the tab met (failed requests, noted problems) since it began put on its own answer: no
@@ -188,6 +194,7 @@ export async function answer(frame) {
     const chains = describe ? await framesOfRefs(call.tab, call.args) : null;
     if (describe) call.args = { ...call.args, describe: true };
     const began = Date.now();
+    const from = performance.now();
     // An action whose answer brings the console probe reads it from `began` on (page/kit.js).
     if (call.args.after?.console) call.args = { ...call.args, consoleSince: began };
     result = { t: FRAME.result, id: frame.id, value: await Promise.race([run(frame.op, call), call.run.stopped]) };
@@ -197,7 +204,7 @@ export async function answer(frame) {
       if (result.value && typeof result.value === 'object') delete result.value.described;
     }
     // Two reads of the browser, neither waiting on the other.
-    const [, url] = await Promise.all([probe(call, began, result.value), urlOf(call.tab)]);
+    const [, url] = await Promise.all([probe(call, began, result.value), urlOf(call.tab, from)]);
     if (url) result.url = url;
   } catch (e) {
     const err = e instanceof ToolError ? e : new ToolError('INTERNAL', String(e?.message || e));

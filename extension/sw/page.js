@@ -2,6 +2,7 @@
 import { ToolError } from './errors.js';
 import { perTab } from './tabstate.js';
 import { REF as REF_FORMAT } from './contract.js';
+import { answeredFrom, openPort, portTo } from './documents.js';
 
 // The page scripts, in order: the contract's part for them (generated), the kit (kit.js makes the
 // shared bag, each other kit file uses the ones before it), then the operation files, which add
@@ -93,7 +94,7 @@ export async function inject(tabId, frameId, injection, documentId = undefined) 
 // The document frame `frameId` of the tab shows now, and `gone`: rejects with PageReplaced once
 // another document commits in that frame or in the top one (which takes every frame's with it).
 // The browser leaves a script running in a document that went unanswered (a top frame's, seen
-// here: the call waited its whole time out), so a call's answer is raced against this.
+// here: the call waited its whole time out), so a first call's answer is raced against this.
 async function documentOf(tabId, frameId) {
   let stop;
   let documentId;
@@ -106,69 +107,57 @@ async function documentOf(tabId, frameId) {
     stop = () => chrome.webNavigation.onCommitted.removeListener(listener);
   });
   gone.catch(() => {});
-  // Asked after the watch began: a commit before the ask is the document asked about. Asked on
-  // each call, not kept from the commits heard: kept, the document before a load the browser
-  // blocked (its error page shown) was still taken for the frame's, and the call's message to it
-  // went unanswered (policy::with_an_allow_list_a_link_out_of_it_never_reaches_the_other_server).
+  // Asked after the watch began: a commit before the ask is the document asked about.
   const frame = await chrome.webNavigation.getFrame({ tabId, frameId }).catch(() => null);
   documentId = frame?.documentId;
   return { documentId, gone, stop };
 }
 
-// The documents of each tab known to hold the page scripts: a call there is one message to them
-// (page/kit.js listens). A document not known (new, or the worker restarted) gets the files
-// first, unasked, then the call as an injection: two, where asking first would cost a third. The
-// files keep a document that has them as it is (each returns early).
+// The documents of each tab known to hold the page scripts. A document not known (new, or the
+// worker restarted) gets the files before its port is opened, unasked: asking first would cost a
+// round trip. The files keep a document that has them as it is (each returns early).
 const kitIn = perTab(); // tabId -> Set of documentIds
 const MAX_KNOWN = 256;
 
 // Runs one packaged page-script operation in one frame of the tab (the top one by default), in
-// the isolated world, in the document the frame shows as the call begins.
+// the isolated world, in the document the frame shows as the call begins: on the port kept to it
+// (sw/documents.js), else the document is found, given the files if it lacks them, and a port is
+// opened to it for this call and the next.
 export async function runInPage(tabId, op, args, frameId = 0) {
-  const call = (op, args) => (globalThis.__tabpilot?.ops[op] ? globalThis.__tabpilot.run(op, args) : { missing: true });
-  const doc = await documentOf(tabId, frameId);
-  const run = (injection) => Promise.race([inject(tabId, frameId, injection, doc.documentId), doc.gone]);
-  const known = kitIn.get(tabId) || kitIn.set(tabId, new Set()).get(tabId);
-  let out;
-  try {
-    const kept = doc.documentId && known.has(doc.documentId);
-    out = kept ? await bySend(tabId, op, args, doc) : null;
-    if (!out && !kept) await run({ files: PAGE_FILES });
-    if (!out) [out] = await run({ func: call, args: [op, args] });
-    if (out?.result?.missing) {
-      await run({ files: PAGE_FILES });
-      [out] = await run({ func: call, args: [op, args] });
-      if (out?.result?.missing) throw new ToolError('INTERNAL', `the page scripts have no operation ${op}`);
-    }
-    if (known.size >= MAX_KNOWN) known.clear(); // a long-lived tab's past documents
-    if (doc.documentId) known.add(doc.documentId);
-  } finally {
-    doc.stop();
-  }
-  const r = out?.result;
-  // No answer: the browser drops a script's answer when its document begins to go (a frame
-  // that navigates while a wait runs in it, say), before the next one commits.
+  const out = (await portTo(tabId, frameId)?.call(op, args)) || (await reach(tabId, op, args, frameId));
+  const r = out.result;
+  // No answer: the browser drops a call when its document begins to go (a frame that navigates
+  // while a wait runs in it, say), before the next one commits.
   if (!r) throw new PageReplaced(tabId);
   if (r.error) throw new ToolError(r.error.code, r.error.message, r.error.outcome || 'refused');
+  if (r.href && frameId === 0) answeredFrom(tabId, r.href);
   // The elements an action described for the recording (page/kit.js) ride on its value.
   if (r.described && r.value && typeof r.value === 'object') r.value.described = r.described;
   return r.value;
 }
 
-// A call to a document that keeps the page scripts, as a message to their listener (page/kit.js):
-// `{ result }`, as an injection answers. Null when nothing there took it (a document without
-// them, a tab gone): nothing ran, and the caller injects, which names what went wrong.
-async function bySend(tabId, op, args, doc) {
+// A call to a document the worker keeps no port to: its first, or its first since its port
+// closed. `{ result }` as a port's call answers.
+async function reach(tabId, op, args, frameId) {
+  const doc = await documentOf(tabId, frameId);
+  const race = (p) => Promise.race([p, doc.gone]);
+  const files = () => race(inject(tabId, frameId, { files: PAGE_FILES }, doc.documentId));
+  const call = () => race(openPort(tabId, frameId, doc.documentId).call(op, args));
+  const known = kitIn.get(tabId) || kitIn.set(tabId, new Set()).get(tabId);
   try {
-    const message = chrome.tabs.sendMessage(tabId, { pageOp: op, args }, { documentId: doc.documentId });
-    return { result: await Promise.race([message, doc.gone]) };
-  } catch (e) {
-    if (e instanceof PageReplaced) throw e;
-    const msg = String(e?.message || e);
-    if (/Receiving end does not exist|No tab with id|No document with id/i.test(msg)) return null;
-    // The document began to go before it answered: no answer, as an injection's.
-    if (/message (port|channel) closed/i.test(msg)) return { result: undefined };
-    throw new ToolError('INTERNAL', `page call failed: ${msg}`);
+    if (!doc.documentId || !known.has(doc.documentId)) await files();
+    let out = await call();
+    // Nothing listened: the document known did not keep the files after all.
+    if (!out) {
+      await files();
+      out = await call();
+    }
+    if (!out) throw new ToolError('INTERNAL', `the page scripts in tab ${tabId} did not take the call ${op}`);
+    if (known.size >= MAX_KNOWN) known.clear(); // a long-lived tab's past documents
+    if (doc.documentId) known.add(doc.documentId);
+    return out;
+  } finally {
+    doc.stop();
   }
 }
 

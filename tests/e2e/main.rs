@@ -23,6 +23,7 @@ mod desktop;
 mod devices;
 mod dialogs;
 mod doctor;
+mod documents;
 mod door;
 mod downloads;
 mod drawing;
