@@ -192,16 +192,21 @@
   // now, on element `el`, once per call: an answer then lost to a navigation was an action done,
   // not a stale one. Sent before the events go, so it leaves ahead of any navigation they start.
   // The message carries the elements the call described (`describe`), which a navigation would
-  // otherwise take with the answer.
+  // otherwise take with the answer. It goes on the port the call came on (sw/documents.js).
   const told = new Set();
   const describedFor = new Map(); // call nonce -> the call's described elements
+  const portOf = new Map(); // call nonce -> the port the call came on
   function dispatched(call, el, cancellable = true) {
     if (typeof call !== 'string' || told.has(call)) return;
     if (cancellable) halt(call, 'its action was never dispatched');
     told.add(call);
     const element = el && T.describeEl ? T.describeEl(el) : undefined;
     const described = describedFor.get(call);
-    chrome.runtime.sendMessage({ type: 'dispatched', call, element, described }).catch(() => {});
+    try {
+      portOf.get(call)?.postMessage({ dispatched: { call, element, described } });
+    } catch (_) {
+      // the worker let go of the port: the answer cannot reach it either
+    }
   }
 
   // Calls the service worker cancelled (sw/cancel.js), by nonce: kept where its cancel put them,
@@ -319,7 +324,10 @@
     if (port.name !== 'tabpilot-page' || port.sender?.id !== chrome.runtime.id || port.sender.tab) return;
     port.onMessage.addListener((msg) => {
       if (typeof msg?.pageOp !== 'string') return;
+      const call = msg.args?.dispatch;
+      if (typeof call === 'string') portOf.set(call, port);
       T.run(msg.pageOp, msg.args).then((result) => {
+        portOf.delete(call);
         if (window === top) result.href = location.href;
         try {
           port.postMessage({ id: msg.id, result });

@@ -7,6 +7,7 @@
 // its address. The browser itself closes a port whose document goes, or goes into the
 // back/forward cache.
 import { perTab } from './tabstate.js';
+import { noteDispatch } from './dispatches.js';
 
 // The port's name; page/kit.js answers only ports of this name, from this extension's worker.
 const PAGE_PORT = 'tabpilot-page';
@@ -62,6 +63,8 @@ function open(tabId, frameId, documentId) {
     },
   };
   port.onMessage.addListener((msg) => {
+    // The page's word, before its answer, that the call's action is dispatched.
+    if (msg?.dispatched) return noteDispatch(msg.dispatched, tabId, frameId);
     const resolve = waiting.get(msg?.id);
     if (!resolve) return;
     waiting.delete(msg.id);

@@ -13,7 +13,6 @@ import { approvalMessage } from './approval.js';
 import { keepDocument, registerCapture } from './console.js';
 import { onTabGone } from './tabstate.js';
 import { input } from './input.js';
-import { noteDispatch } from './navigation.js';
 import { positionFor } from './emulate.js';
 import { heldProxy } from './proxy.js';
 
@@ -413,8 +412,6 @@ const MESSAGES = {
   dialog: { from: 'tab', handle: (msg, sender) => void recordDialog(sender.tab.id, sender.url, msg) },
   // A document asks, from its start, which position it is told (sw/emulate.js).
   position: { from: 'tab', handle: (msg, sender, reply) => positionFor(sender).then(reply, () => reply(null)) },
-  // A page script says the action of a call is dispatched (sw/navigation.js).
-  dispatched: { from: 'tab', handle: (msg, sender) => void noteDispatch(msg, sender) },
   'pairing-page': {
     from: 'any',
     handle: (msg, sender, reply) => pairingPage(sender).then(reply, () => reply({ offered: false })),

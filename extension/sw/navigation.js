@@ -3,6 +3,7 @@ import { observeEarly } from './activity.js';
 import { positionEarly } from './emulate.js';
 import { ToolError, getTab } from './errors.js';
 import { PageReplaced, runInPage, runOnRef } from './page.js';
+import { dispatches } from './dispatches.js';
 import { networkIdle, requestsSince } from './network.js';
 import { downloadStarted } from './downloads.js';
 import { trusted } from './input.js';
@@ -60,17 +61,7 @@ export function watchNavigation(tabId) {
       wakers.add(wake);
       wake();
     });
-  const nav = chrome.webNavigation;
-  // Each event and the kind of entry it records; the same table adds and removes them.
-  const listeners = [
-    [nav.onBeforeNavigate, (d) => push(d, { kind: 'start' })],
-    [nav.onCommitted, (d) => push(d, { kind: 'commit' })],
-    [nav.onCompleted, (d) => push(d, { kind: 'end' })],
-    [nav.onErrorOccurred, (d) => push(d, { kind: 'end', error: d.error })],
-    [nav.onHistoryStateUpdated, (d) => push(d, { kind: 'same' })],
-    [nav.onReferenceFragmentUpdated, (d) => push(d, { kind: 'same' })],
-  ];
-  for (const [event, listener] of listeners) event.addListener(listener);
+  watchers.add(push);
   // With `commitOnly`, a navigation counts as finished once the new document is committed.
   const outcome = (url, commitOnly, frameId) => {
     const mine = events.filter((e) => e.frameId === frameId);
@@ -108,9 +99,23 @@ export function watchNavigation(tabId) {
       return events.some((e) => e.frameId === frameId && (e.kind === 'commit' || e.kind === 'same'));
     },
     stop() {
-      for (const [event, listener] of listeners) event.removeListener(listener);
+      watchers.delete(push);
     },
   };
+}
+
+// The watches under way (their `push`). The listeners stay: adding and removing six for each
+// action was work for the browser on every call.
+const watchers = new Set();
+{
+  const nav = chrome.webNavigation;
+  const hear = (event, entry) => event.addListener((d) => watchers.forEach((push) => push(d, entry(d))));
+  hear(nav.onBeforeNavigate, () => ({ kind: 'start' }));
+  hear(nav.onCommitted, () => ({ kind: 'commit' }));
+  hear(nav.onCompleted, () => ({ kind: 'end' }));
+  hear(nav.onErrorOccurred, (d) => ({ kind: 'end', error: d.error }));
+  hear(nav.onHistoryStateUpdated, () => ({ kind: 'same' }));
+  hear(nav.onReferenceFragmentUpdated, () => ({ kind: 'same' }));
 }
 
 const DEFAULT_SETTLE_MS = 1000;
@@ -361,20 +366,6 @@ export async function act(tabId, op, args, timeoutMs, run = null) {
 // The actions whose page script stops when their call is cancelled before the action goes
 // (page/actionable.js, page/kit.js `dispatched`).
 const HALTS = new Set(['click', 'type', 'hover', 'focus', 'select', 'clear']);
-
-// Actions the page said it dispatched (page/kit.js `dispatched`), by their call's nonce: the
-// frame the action ran in and the element it went to, once the page has said so.
-const dispatches = new Map(); // nonce -> { tabId, frameId: null until dispatched, element, described }
-
-// The page's word that the action of call `msg.call` is dispatched (a message from the tab's
-// own page script: the nonce is the call's, known to no page).
-export function noteDispatch(msg, sender) {
-  const mark = dispatches.get(msg?.call);
-  if (!mark || sender.tab?.id !== mark.tabId || !Number.isInteger(sender.frameId)) return;
-  mark.frameId = sender.frameId;
-  if (typeof msg.element === 'string') mark.element = msg.element.slice(0, 200);
-  if (Array.isArray(msg.described)) mark.described = msg.described;
-}
 
 // The action's own answer. A document replaced while the action's call was still out (the
 // action's own navigation committed before its answer left, a load that failed committed the
