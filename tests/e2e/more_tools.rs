@@ -135,6 +135,8 @@ fn a_group_asked_for_lifts_none_of_the_persons_settings() {
         &[("TABPILOT_NO_EVAL", "1"), ("TABPILOT_NO_ADVANCED", "1")],
     );
     // The local-application tools are the person's to turn on, not the agent's to ask for.
+    let (groups, _) = agent.ok("browser_more_tools", json!({}));
+    assert!(!groups.contains("apps:"), "{groups}");
     let (code, r) = agent.fails("browser_more_tools", json!({"group": "apps"}));
     assert_eq!(code, "BAD_ARGS");
     assert!(text(&r).contains("TABPILOT_APPS=1"), "{}", text(&r));
