@@ -9,6 +9,7 @@ use std::sync::{Mutex, OnceLock};
 use serde_json::{Value, json};
 
 use crate::ports::pair_free;
+use tabpilot::controller::tools::more;
 
 pub(crate) const BIN: &str = env!("CARGO_BIN_EXE_tabpilot");
 
@@ -179,11 +180,14 @@ impl Mcp {
         let r = self.request("tools/call", params);
         assert!(r.get("error").is_none(), "{tool} got a protocol error: {r}");
         let result = r["result"].clone();
-        if let Some(t) = tabpilot::controller::tools::registry::get(tool)
+        let spec = tabpilot::controller::tools::registry::get(tool)
+            .map(|t| &t.spec)
+            .or_else(|| (tool == more::NAME).then(more::spec));
+        if let Some(spec) = spec
             && result["isError"] != true
         {
-            let validator = jsonschema::validator_for(&t.spec.output_schema)
-                .expect("an output schema compiles");
+            let validator =
+                jsonschema::validator_for(&spec.output_schema).expect("an output schema compiles");
             let data = &result["structuredContent"];
             let errors: Vec<String> = validator.iter_errors(data).map(|e| e.to_string()).collect();
             assert!(

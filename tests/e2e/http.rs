@@ -132,14 +132,14 @@ pub(crate) fn initialize(id: u64) -> Value {
 }
 
 /// An MCP session over HTTP: initialized, ready for tool calls.
-struct Client<'a> {
+pub(crate) struct Client<'a> {
     server: &'a HttpServer,
-    session: String,
+    pub session: String,
     next: u64,
 }
 
 impl<'a> Client<'a> {
-    fn open(server: &'a HttpServer) -> Client<'a> {
+    pub(crate) fn open(server: &'a HttpServer) -> Client<'a> {
         let auth = server.bearer();
         let (status, session, body) = server.post(&[("Authorization", &auth)], &initialize(1));
         assert_eq!(status, 200, "{body}");
@@ -158,20 +158,27 @@ impl<'a> Client<'a> {
         }
     }
 
-    /// A tool call that must succeed; returns (text, structuredContent).
-    fn ok(&mut self, tool: &str, args: Value) -> (String, Value) {
+    /// A request in this session; returns the whole answer (with `result` or `error`).
+    pub(crate) fn request(&mut self, method: &str, params: Value) -> Value {
         let id = self.next;
         self.next += 1;
-        let mut call = json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
-            "params": {"name": tool}});
-        call["params"]["arguments"] = args;
+        let mut call = json!({"jsonrpc": "2.0", "id": id, "method": method});
+        call["params"] = params;
         let auth = self.server.bearer();
         let (status, _, body) = self.server.post(
             &[("Authorization", &auth), ("Mcp-Session-Id", &self.session)],
             &call,
         );
         assert_eq!(status, 200, "{body}");
-        let result = &answer(&body, id)["result"];
+        answer(&body, id)
+    }
+
+    /// A tool call that must succeed; returns (text, structuredContent).
+    pub(crate) fn ok(&mut self, tool: &str, args: Value) -> (String, Value) {
+        let mut params = json!({ "name": tool });
+        params["arguments"] = args;
+        let answer = self.request("tools/call", params);
+        let result = &answer["result"];
         assert_ne!(result["isError"], true, "{tool} failed: {result}");
         (
             result["content"][0]["text"].as_str().unwrap().to_string(),

@@ -18,7 +18,7 @@ const MOST: usize = 64;
 
 /// Opens the session's standalone stream (GET); returns its status and, when it is open, the
 /// connection holding it.
-fn stream(server: &HttpServer, session: &str) -> (u16, Option<TcpStream>) {
+pub(crate) fn stream(server: &HttpServer, session: &str) -> (u16, Option<TcpStream>) {
     let mut s = TcpStream::connect(&server.addr).unwrap();
     s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
     write!(

@@ -54,6 +54,7 @@ mod manifests;
 mod mcp;
 #[path = "../support/mcp_client.rs"]
 mod mcp_client;
+mod more_tools;
 mod names;
 #[path = "../support/netns.rs"]
 mod netns;

@@ -28,7 +28,8 @@ fn page(opening: &str, head: &str, line: fn(&ToolSpec) -> String) -> String {
 /// The skill's tool reference, before its groups.
 const REFERENCE_OPENING: &str = "# Tool reference\n\n\
     Every tool tabpilot has, in one line each, by group (made from its tool registry; the MCP\n\
-    server lists those `TABPILOT_TOOLS` names). Each tool's arguments are in its schema.\n";
+    server lists those `TABPILOT_TOOLS` names, and on a profile that leaves groups out\n\
+    `browser_more_tools` adds one to your list). Each tool's arguments are in its schema.\n";
 
 /// Every tool in one line, by group: what a reader of the skill looks up.
 pub(super) fn tool_reference() -> String {
@@ -55,7 +56,15 @@ mod tests {
         its acting parts in read-only mode itself). Profile: the smallest `TABPILOT_TOOLS`\n\
         profile that lists the tool (`slim` is also in `core`, and both in `full`). A profile\n\
         built on `slim` leaves `settleMs` and `timeout` out of the schemas it lists; the tools\n\
-        still take them.\n";
+        still take them.\n\n\
+        A profile that leaves a group out (`core`, a list; not one built on `slim`, which has no\n\
+        room for it) also lists `browser_more_tools`, a tool of the MCP server only: `{}` names\n\
+        each group not listed yet with its tools, one line each; `{group: \"state\"}` (or several,\n\
+        comma-separated) adds the group's tools to that session's list and sends\n\
+        `notifications/tools/list_changed`. The group `apps` only where the person turned it on\n\
+        (`TABPILOT_APPS`). A tool not listed is refused with `BAD_ARGS`, naming the group to ask\n\
+        for. A group marked `on_request` in the registry is one `full` lists that way too (none\n\
+        is yet).\n";
 
     /// docs/tools.md: every tool with its command line, its effect and its description.
     fn tools_page() -> String {

@@ -24,6 +24,7 @@ mod footer;
 mod image;
 mod include;
 mod issues;
+pub mod more;
 mod navigate;
 mod network;
 mod page_tools;
@@ -221,6 +222,20 @@ impl Session {
             self.ctx.recorder().keep(call, spec::ending(&result)).await;
         }
         result
+    }
+
+    /// Records a call the MCP server answers itself (`browser_more_tools`) in the audit trail,
+    /// as every call is.
+    pub async fn note(
+        &self,
+        spec: &spec::ToolSpec,
+        args: &Value,
+        result: &Result<ToolOutput, ToolError>,
+    ) {
+        if let Some(noted) = self.audit.begin(spec.name, &spec.keeps, args) {
+            let place = self.ctx.place();
+            self.audit.finish(noted, place, spec::ending(result)).await;
+        }
     }
 
     async fn run(&self, tool: &tool::Tool, args: Value) -> Result<ToolOutput, ToolError> {

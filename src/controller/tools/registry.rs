@@ -15,30 +15,58 @@ use crate::shared::error::ToolError;
 /// it reaches past the browser, to the applications on the machine.
 pub const APPS: &str = "apps";
 
-/// A module's tools, made when the registry collects them.
-type Group = fn() -> Vec<Tool>;
+/// A group of tools, by the module that makes them; `TABPILOT_TOOLS` can name one, and an agent
+/// can ask for one its profile leaves out (`browser_more_tools`).
+pub struct Group {
+    pub name: &'static str,
+    tools: fn() -> Vec<Tool>,
+    /// `full` leaves the group out and lists `browser_more_tools` in its place, which lists it on
+    /// request: the way to keep full's list within its budget when a new tool would push it over
+    /// (`Group { on_request: true, ..Group::new("perf", perf::tools) }`). No group needs it yet.
+    pub on_request: bool,
+}
 
-/// The groups of tools, by the module that makes them; `TABPILOT_TOOLS` can name a group.
-pub const GROUPS: &[(&str, Group)] = &[
-    ("browsers", browsers::tools),
-    ("tabs", tabs::tools),
-    ("navigate", navigate::tools),
-    ("read", read::tools),
-    ("console", console::tools),
-    ("act", act::tools),
-    ("capture", capture::tools),
-    ("find", find::tools),
-    ("dialog", dialog::tools),
-    ("eval", eval::tools),
-    ("page_tools", page_tools::tools),
-    ("perf", perf::tools),
-    ("network", network::tools),
-    ("issues", issues::tools),
-    ("state", state),
-    ("context", context::tools),
-    (APPS, apps::tools),
-    ("export", export::tools),
+impl Group {
+    const fn new(name: &'static str, tools: fn() -> Vec<Tool>) -> Group {
+        Group {
+            name,
+            tools,
+            on_request: false,
+        }
+    }
+}
+
+/// The groups, in the order clients list their tools.
+pub const GROUPS: &[Group] = &[
+    Group::new("browsers", browsers::tools),
+    Group::new("tabs", tabs::tools),
+    Group::new("navigate", navigate::tools),
+    Group::new("read", read::tools),
+    Group::new("console", console::tools),
+    Group::new("act", act::tools),
+    Group::new("capture", capture::tools),
+    Group::new("find", find::tools),
+    Group::new("dialog", dialog::tools),
+    Group::new("eval", eval::tools),
+    Group::new("page_tools", page_tools::tools),
+    Group::new("perf", perf::tools),
+    Group::new("network", network::tools),
+    Group::new("issues", issues::tools),
+    Group::new("state", state),
+    Group::new("context", context::tools),
+    Group::new(APPS, apps::tools),
+    Group::new("export", export::tools),
 ];
+
+/// A group by its name.
+pub fn group(name: &str) -> Option<&'static Group> {
+    GROUPS.iter().find(|g| g.name == name)
+}
+
+/// The tools of the group `name`, in the order clients list them.
+pub fn in_group(name: &str) -> impl Iterator<Item = &'static Tool> + '_ {
+    all().iter().filter(move |t| t.spec.group == name)
+}
 
 /// The browser's own state: cookies, storage, downloads, emulation, the proxy.
 fn state() -> Vec<Tool> {
@@ -61,9 +89,9 @@ pub fn all() -> &'static [Tool] {
     ALL.get_or_init(|| {
         GROUPS
             .iter()
-            .flat_map(|(group, tools)| {
-                tools().into_iter().map(move |mut t| {
-                    t.spec.group = group;
+            .flat_map(|group| {
+                (group.tools)().into_iter().map(move |mut t| {
+                    t.spec.group = group.name;
                     t
                 })
             })
@@ -124,6 +152,23 @@ mod tests {
         assert!(get("browser_nope").is_none());
         assert_eq!(from_word("tabs").unwrap().spec.name, "browser_list_tabs");
         assert_eq!(from_word("click").unwrap().spec.name, "browser_click");
+    }
+
+    /// What an agent asks for by a group's name is the tools its module makes, and each tool is
+    /// in one group.
+    #[test]
+    fn each_group_names_its_own_tools_and_every_tool_is_in_one() {
+        let mut seen = 0;
+        for g in GROUPS {
+            let tools: Vec<&str> = in_group(g.name).map(|t| t.spec.name).collect();
+            assert!(!tools.is_empty(), "{}", g.name);
+            assert_eq!(group(g.name).map(|g| g.name), Some(g.name));
+            seen += tools.len();
+        }
+        assert_eq!(seen, all().len());
+        let state: Vec<&str> = in_group("state").map(|t| t.spec.name).collect();
+        assert!(state.contains(&"browser_get_cookies") && !state.contains(&"browser_click"));
+        assert!(group("cookies").is_none() && in_group("cookies").next().is_none());
     }
 
     #[test]

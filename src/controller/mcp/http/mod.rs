@@ -226,17 +226,12 @@ fn service(
     manager: Arc<LocalSessionManager>,
     config: StreamableHttpServerConfig,
 ) -> StreamableHttpService<Server, LocalSessionManager> {
-    let catalog = super::catalog(&profile);
     StreamableHttpService::new(
         move || {
             let session =
                 Session::new(info(), None).map_err(|e| std::io::Error::other(e.text()))?;
-            let session = session.recording();
-            Ok(Server {
-                session: Arc::new(session),
-                profile: profile.clone(),
-                catalog: catalog.clone(),
-            })
+            // Each session its own list: what one agent asks for, another is not given.
+            Ok(Server::new(Arc::new(session.recording()), profile.clone()))
         },
         manager,
         config,
