@@ -144,6 +144,11 @@ impl Profile {
                 .any(|t| self.allows(t.spec.group) && !self.at_start(t))
     }
 
+    /// Whether the agent can have the group listed with `browser_more_tools`.
+    pub fn may_add(&self, group: &str) -> bool {
+        self.offers_more() && self.allows(group)
+    }
+
     /// Each group the agent may ask for with its tools not listed yet, in the registry's order.
     pub fn unlisted(&self) -> Vec<(&'static str, Vec<&'static str>)> {
         GROUPS
@@ -414,6 +419,8 @@ mod tests {
             ..Profile::parse("core").unwrap()
         };
         assert!(on.unlisted().iter().any(|(g, _)| *g == APPS));
+        assert!(on.may_add(APPS) && !core.may_add(APPS) && core.may_add("state"));
+        assert!(!Profile::parse("slim").unwrap().may_add("state"));
         assert_eq!(on.add(APPS).unwrap().1.len(), 4);
     }
 

@@ -88,15 +88,11 @@ pub(super) fn resolve(data: &ResolveOut) -> String {
     text.push_str(&ranked("Skills", &data.skills));
     text.push_str(&ranked("Commands", &data.commands));
     if let Some(apps) = &data.local_apps {
-        let off = if apps.listed {
-            ""
-        } else {
-            " (listed once the person sets TABPILOT_APPS=1)"
-        };
         text.push_str(&format!(
-            "Desktop application ({}): {}{off}\n",
+            "Desktop application ({}): {}{}\n",
             apps.because,
-            apps.tools.join(", ")
+            apps.tools.join(", "),
+            apps.how_listed()
         ));
     }
     text.push_str(&format!(
