@@ -25,10 +25,14 @@ function open(tabId, frameId, documentId) {
   let next = 0;
   let live = true;
   let retired = false;
+  // No call goes on this port from now: the frame's next call opens another.
+  const forget = () => {
+    if (ports.get(tabId)?.get(frameId) === link) ports.get(tabId).delete(frameId);
+  };
   const end = (outcome) => {
     if (!live) return;
     live = false;
-    if (ports.get(tabId)?.get(frameId) === link) ports.get(tabId).delete(frameId);
+    forget();
     for (const resolve of waiting.values()) resolve(outcome);
     waiting.clear();
   };
@@ -58,7 +62,7 @@ function open(tabId, frameId, documentId) {
     // next call finds out (sw/page.js); calls under way keep the port until they answer.
     retire() {
       retired = true;
-      if (ports.get(tabId)?.get(frameId) === link) ports.get(tabId).delete(frameId);
+      forget();
       if (!waiting.size) link.drop();
     },
   };

@@ -203,7 +203,7 @@ export async function answer(frame) {
       if (described) result.described = described;
       if (result.value && typeof result.value === 'object') delete result.value.described;
     }
-    // Two reads of the browser, neither waiting on the other.
+    // The probes and the tab's address (each may read the browser), neither waiting on the other.
     const [, url] = await Promise.all([probe(call, began, result.value), urlOf(call.tab, from)]);
     if (url) result.url = url;
   } catch (e) {

@@ -9,7 +9,8 @@ use serde_json::{Value, json};
 use crate::harness::{mode, run, shared, text};
 use crate::snapshot::ref_of;
 
-fn lines_of(file: &Path) -> Vec<Value> {
+/// The trail's records, one per line (documents.rs and more_tools.rs read it too).
+pub(crate) fn lines_of(file: &Path) -> Vec<Value> {
     std::fs::read_to_string(file)
         .unwrap()
         .lines()

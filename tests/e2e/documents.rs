@@ -5,8 +5,9 @@
 
 use std::path::Path;
 
-use serde_json::{Value, json};
+use serde_json::json;
 
+use crate::audit::lines_of;
 use crate::harness::shared;
 use crate::snapshot::ref_of;
 
@@ -46,11 +47,10 @@ fn each_call_reaches_the_document_the_tab_shows_after_a_load_and_a_back() {
     assert!(snap.contains(&shown), "{shown}: {snap}");
 }
 
+/// Each record of the trail as (tool, url).
 fn urls_in(file: &Path) -> Vec<(String, String)> {
-    std::fs::read_to_string(file)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+    lines_of(file)
+        .iter()
         .map(|l| {
             let url = l["url"].as_str().unwrap_or_default().to_string();
             (l["tool"].as_str().unwrap().to_string(), url)

@@ -115,14 +115,13 @@ fn on_core_a_group_asked_for_is_listed_the_client_told_and_its_tools_run() {
     assert_eq!(told(&agent), 1);
 
     // The person reads in the trail which groups the agent asked for.
-    let trail = std::fs::read_to_string(&trail).unwrap();
-    let asked: Vec<Value> = trail
-        .lines()
-        .map(|l| serde_json::from_str::<Value>(l).unwrap())
+    let records = crate::audit::lines_of(&trail);
+    let asked: Vec<&Value> = records
+        .iter()
         .filter(|l| l["tool"] == "browser_more_tools")
         .collect();
-    assert_eq!(asked.len(), 3, "{trail}");
-    assert_eq!(asked[1]["args"]["group"], "context,state", "{trail}");
+    assert_eq!(asked.len(), 3, "{records:?}");
+    assert_eq!(asked[1]["args"]["group"], "context,state", "{records:?}");
 }
 
 /// Asking lists tools, and does no more: each setting of the person's holds for a group's tools
