@@ -1,6 +1,7 @@
 //! Figures on a real browser: tool round trips through `tabpilot mcp` over stdio, and the size
 //! (o200k tokens) and time of the lean snapshot of each fixture page.
 
+use std::process::Command;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
@@ -10,7 +11,7 @@ use tabpilot::shared::protocol::{Op, PeerInfo, Role};
 use crate::mcp_client::McpClient;
 use crate::peers::{connect, result, send, tab_call};
 use crate::snapshot::ref_of;
-use crate::{BenchEnv, ms, quantile};
+use crate::{BIN, BenchEnv, ms, quantile};
 
 fn ok(mcp: &mut McpClient, tool: &str, args: Value) -> Value {
     let shown = args.to_string();
@@ -312,6 +313,28 @@ fn server_tree_peak(env: &BenchEnv, mcp: &McpClient) {
         ),
         _ => println!("  (the server tree's peak memory could not be read from /proc)"),
     }
+    code_order();
+}
+
+/// How much of link/code-order.txt the binary still has. The figure above leans on it (build.rs
+/// has the linker place those functions together); a change of dependencies or toolchain renames
+/// them, and link/order.sh remakes the file.
+fn code_order() {
+    let listed = include_str!("../../link/code-order.txt");
+    let Ok(nm) = Command::new("nm").arg("--defined-only").arg(BIN).output() else {
+        return println!("  (nm is not here to read the binary's functions)");
+    };
+    let symbols = String::from_utf8_lossy(&nm.stdout);
+    let have: std::collections::HashSet<&str> = symbols
+        .lines()
+        .filter_map(|l| l.split_whitespace().last())
+        .collect();
+    let total = listed.lines().count();
+    let found = listed.lines().filter(|f| have.contains(f)).count();
+    println!(
+        "  link/code-order.txt: {found} of its {total} functions are in the binary (below nine \
+         in ten, run link/order.sh)"
+    );
 }
 
 /// The after-action probes' cost per click: the same click sent straight to the relay (no MCP
