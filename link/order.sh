@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Makes link/code-order.txt, the functions build.rs asks the linker to place first: those the MCP
 # server and the relay run over the benchmark's browser section (`cargo bench --bench figures --
-# browser`), profiled under valgrind's callgrind. The relay's and the server's shared functions
-# come first, then the relay's own, then the server's own, so each process's code is one run of
-# pages. Two builds are profiled, `cargo build --release` (what people install) and the
-# benchmark's: their own functions' symbol names differ, and the file names both.
+# browser`) and the README's `tabpilot demo`, profiled under valgrind's callgrind. The relay's and
+# the server's shared functions come first, then the relay's own, then the server's own, so each
+# process's code is one run of pages. Two builds are profiled, `cargo build --release` (what
+# `cargo install --path .` installs) and the benchmark's: their own functions' symbol names
+# differ, and the file names both.
 #
 # Run it after a change to dependencies or the toolchain: their symbol names change, and the file
 # then names functions the binary no longer has (the benchmark prints how much of it the binary
@@ -43,6 +44,19 @@ WRAP
   chmod +x "$bin.wrapper"
   mv -f "$bin.wrapper" "$bin"
   "$figures" browser > "$work/$build/figures.log"
+  # The demo on a state dir and two ports of its own (its relay takes a pair).
+  ports=$(python3 -c 'import socket
+while True:
+    a, b = socket.socket(), socket.socket()
+    a.bind(("127.0.0.1", 0))
+    try:
+        b.bind(("127.0.0.1", a.getsockname()[1] + 1))
+        print(f"{a.getsockname()[1]}-{a.getsockname()[1] + 1}")
+        break
+    except OSError:
+        pass')
+  TABPILOT_STATE_DIR="$work/state" TABPILOT_PORTS=$ports TABPILOT_RELAY_IDLE_MS=5000 \
+    "$bin" demo > "$work/$build/demo.log"
   # The relay outlives the run by its idle time (5 s in the figures), then writes its profile.
   for _ in $(seq 60); do pgrep -f "callgrind.*$work" > /dev/null || break; sleep 1; done
   nm -S --defined-only "$work/$build/tabpilot" > "$work/$build/symbols"
