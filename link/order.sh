@@ -2,8 +2,8 @@
 # Makes link/code-order.txt, the functions build.rs asks the linker to place first: those the MCP
 # server and the relay run over the benchmark's browser section (`cargo bench --bench figures --
 # browser`) and the README's `tabpilot demo`, profiled under valgrind's callgrind. The relay's and
-# the server's shared functions come first, then the relay's own, then the server's own, so each
-# process's code is one run of pages. Two builds are profiled, `cargo build --release` (what
+# the server's shared functions come first, then the relay's own, then the server's own, then the
+# demo's own, so each process's code is one run of pages. Two builds are profiled, `cargo build --release` (what
 # `cargo install --path .` installs) and the benchmark's: their own functions' symbol names
 # differ, and the file names both.
 #
@@ -89,22 +89,27 @@ try:
     old = set(open(out).read().split())
 except FileNotFoundError:
     old = set()
-relay, server = set(), set()
+relay, server, demo = set(), set(), set()
 for build in ("release", "bench"):
     size = symbols(build)
-    mine = {"relay": set(), "server": set()}
+    mine = {"relay": set(), "mcp": set(), "demo": set()}
     for path in glob.glob(f"{work}/{build}/profile.*"):
         cmd = next((l for l in open(path, errors="replace") if l.startswith("cmd:")), "")
-        mine["relay" if " relay" in cmd else "server"].update(ran(path, size))
-    if not mine["relay"] or not mine["server"]:
-        sys.exit(f"order.sh: no profile of the relay or of the MCP server ({build} build)")
+        kind = next((k for k in mine if f" {k}" in cmd), None)
+        if kind is None:
+            sys.exit(f"order.sh: a profile of another command: {cmd.strip()}")
+        mine[kind].update(ran(path, size))
+    if not all(mine.values()):
+        sys.exit(f"order.sh: no profile of the relay, the MCP server or the demo ({build} build)")
     relay |= mine["relay"]
-    server |= mine["server"]
+    server |= mine["mcp"]
+    demo |= mine["demo"]
     mb = lambda names: sum(size[n] for n in names) / 1e6
     print(f"{build} build: the relay runs {mb(mine['relay']):.2f} MB of code, the MCP server "
-          f"{mb(mine['server']):.2f} MB, of {mb(size):.2f} MB; the old file had "
-          f"{len(old & size.keys())} of its {len(old)} functions in it")
-order = sorted(relay & server) + sorted(relay - server) + sorted(server - relay)
+          f"{mb(mine['mcp']):.2f} MB, the demo {mb(mine['demo']):.2f} MB, of {mb(size):.2f} MB; "
+          f"the old file had {len(old & size.keys())} of its {len(old)} functions in it")
+order = (sorted(relay & server) + sorted(relay - server) + sorted(server - relay)
+         + sorted(demo - server - relay))
 open(out, "w").write("\n".join(order) + "\n")
 print(f"{out}: {len(order)} functions")
 PY
