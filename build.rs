@@ -2,8 +2,8 @@
 //! together. The server's resident memory is mostly the binary's code pages it touches, and
 //! Linux maps code 64 KB around each page a process first touches: scattered, the couple of
 //! megabytes both run held about 16 MB between them. `link/code-order.txt` lists those functions
-//! (made by `link/order.sh` from a profile of the benchmark's browser run), and lld places them
-//! first, in that order.
+//! (made by `link/order.sh` from a profile of the benchmark's browser run and the demo), and lld
+//! places them first, in that order.
 //!
 //! Only for release builds on Linux, and only when the linker takes the file (lld does, GNU ld
 //! does not): a small program is linked with it first, and without it the build goes on as
@@ -17,7 +17,6 @@ const ORDER: &str = "link/code-order.txt";
 fn main() {
     println!("cargo::rerun-if-changed={ORDER}");
     println!("cargo::rerun-if-changed=build.rs");
-    let var = |name: &str| std::env::var(name).unwrap_or_default();
     if var("PROFILE") != "release" || var("CARGO_CFG_TARGET_OS") != "linux" {
         return;
     }
@@ -36,7 +35,6 @@ fn main() {
 /// Whether rustc, with this build's target, linker and flags, links an empty program with
 /// these linker arguments.
 fn links_with(args: &[String]) -> bool {
-    let var = |name: &str| std::env::var(name).unwrap_or_default();
     let out = Path::new(&var("OUT_DIR")).join("link-probe");
     let mut rustc = Command::new(var("RUSTC"));
     rustc.args([
@@ -68,4 +66,9 @@ fn links_with(args: &[String]) -> bool {
     let linked = child.wait().is_ok_and(|status| status.success());
     let _ = std::fs::remove_file(&out);
     fed && linked
+}
+
+/// A variable cargo sets for build scripts; empty when it is not set.
+fn var(name: &str) -> String {
+    std::env::var(name).unwrap_or_default()
 }
